@@ -1,0 +1,161 @@
+package solver
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/softpen/softpen/mat"
+)
+
+// Loss names the per-example loss f_i of the finite sum.
+type Loss int
+
+const (
+	LossNone     Loss = iota // no finite-sum term
+	LossSquared              // f_i(x) = 1/2 (phi_i^T x - y_i)^2
+	LossLogistic             // f_i(x) = log(1 + exp(-y_i phi_i^T x)), y_i in {-1, +1}
+)
+
+// Problem is the validated, internal form of
+//
+//	minimize  (1/l) sum_i f_i(x) + 1/2 x^T P x + q^T x + ridge/2 ||x||^2 + l1 ||x||_1 + offset
+//	subject to A x <= b, Aeq x = beq, lower <= x <= upper.
+//
+// Every field but N and Loss may be empty. The solver copies what it keeps;
+// the caller's matrices are never modified.
+type Problem struct {
+	N            int
+	Loss         Loss
+	Phi          *mat.Dense // l x N, nil when Loss == LossNone
+	Y            []float64  // length l
+	Ridge        float64    // >= 0
+	L1           float64    // >= 0
+	Lower, Upper []float64  // nil, or length N; -Inf / +Inf mean no bound
+	P            *mat.Dense // N x N symmetric PSD, or nil
+	Q            []float64  // length N, or nil
+	Offset       float64
+	A            *mat.Dense // m x N, or nil
+	B            []float64  // length m
+	Aeq          *mat.Dense // meq x N, or nil
+	Beq          []float64  // length meq
+}
+
+// Method is the inner method M of the nested scheme.
+type Method int
+
+const (
+	MethodAuto     Method = iota // chosen per problem size (see chooseMethod)
+	MethodSGD                    // plain stochastic gradient (Nested-SGD)
+	MethodSGDM                   // SGD with Nesterov momentum (Nested-SGDM)
+	MethodSVRG                   // proximal SVRG (Nested-SVRG)
+	MethodCatalyst               // catalyst-accelerated proximal SVRG
+	MethodAPG                    // accelerated proximal full gradient (Prop. 3.4)
+)
+
+var methodNames = [...]string{"auto", "sgd", "sgdm", "svrg", "catalyst-svrg", "apg"}
+
+func (m Method) String() string {
+	if m < 0 || int(m) >= len(methodNames) {
+		return fmt.Sprintf("Method(%d)", int(m))
+	}
+	return methodNames[m]
+}
+
+// ParseMethod maps a name as printed by String back to a Method.
+func ParseMethod(s string) (Method, error) {
+	for i, n := range methodNames {
+		if n == s {
+			return Method(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown method %q (want one of auto, sgd, sgdm, svrg, catalyst-svrg, apg)", s)
+}
+
+// ScreenRule selects how inactive constraints are screened out.
+type ScreenRule int
+
+const (
+	ScreenNone    ScreenRule = iota // keep every constraint
+	ScreenPaper                     // Algorithm 2 of the paper
+	ScreenGapSafe                   // drop j when a_j^T x - b_j < -sqrt(2 gap / mu)
+)
+
+// Schedule selects the stage parameters (delta_0, eta, inner accuracy).
+type Schedule int
+
+const (
+	SchedulePractical Schedule = iota // measured defaults (see defaults.go)
+	ScheduleTheory                    // Lemma 3.2 / Prop. 3.3 exactly
+)
+
+// Options configure a solve. The zero value (or a nil *Options) means the
+// documented defaults; a zero limit means no limit.
+type Options struct {
+	Method    Method
+	Tol       float64       // certified gap tolerance relative to max(1, |F|); 0 means 1e-6
+	MaxSteps  int64         // incremental step budget; 0 means none
+	TimeLimit time.Duration // 0 means none
+	Seed      uint64        // seed of the solver's own generator
+	Xi        float64       // initial penalty parameter; 0 means 1 (the paper's choice)
+	FixedXi   bool          // never raise xi
+	Eta       float64       // delta_{t+1} = delta_t / Eta; 0 means the schedule's default
+	Delta0    float64       // first delta; 0 means the schedule's default
+	Static    bool          // one fixed delta = Delta0 (Cor. 3.5) instead of the nested schedule
+	Schedule  Schedule
+	Screen    ScreenRule
+	NoPolish  bool        // skip active-set polishing
+	Progress  func(Stage) // called once per stage, if set; must not retain the Stage
+}
+
+// Stage is what the progress callback sees after each outer iteration.
+type Stage struct {
+	Index     int
+	Delta, Xi float64
+	Steps     int64   // cumulative incremental steps
+	Gap       float64 // certified duality gap at the stage's end
+	Violation float64 // max_j (a_j^T x - b_j)_+ on the normalised rows
+	Kept      int     // constraints still in the problem
+}
+
+// Status says how a solve ended.
+type Status int
+
+const (
+	StatusSolved     Status = iota // certified gap <= Tol
+	StatusMaxSteps                 // step budget exhausted
+	StatusTimeLimit                // time limit reached
+	StatusInfeasible               // constraints cannot all hold; Result.Farkas proves it
+	StatusCanceled                 // the context was canceled
+)
+
+var statusNames = [...]string{"solved", "max_steps", "time_limit", "infeasible", "canceled"}
+
+func (s Status) String() string {
+	if s < 0 || int(s) >= len(statusNames) {
+		return fmt.Sprintf("Status(%d)", int(s))
+	}
+	return statusNames[s]
+}
+
+// Result of a solve. Slices are owned by the Solver that returned it and are
+// overwritten by its next Solve; copy them to keep them.
+type Result struct {
+	Status       Status
+	X            []float64 // length N
+	Lambda       []float64 // multipliers of the caller's rows of A, >= 0
+	Nu           []float64 // multipliers of the rows of Aeq
+	Objective    float64   // F(x)
+	Gap          float64   // certified duality gap (+Inf when none)
+	DistBound    float64   // certified bound on ||x - x*|| (+Inf when none)
+	MaxViolation float64   // max_j (a_j^T x - b_j)_+ on the caller's rows (and |Aeq x - beq|)
+	Steps        int64     // incremental steps (component gradient evaluations)
+	Stages       int
+	Kept         int   // constraints still in the problem at the end
+	Dropped      []int // caller's row indices screened out (when screening is on)
+	Farkas       []float64
+	Xi           float64 // final penalty parameter
+	Polished     bool    // the reported point comes from active-set polishing
+	Time         time.Duration
+	Method       string
+	Impl         string
+}

@@ -1,0 +1,167 @@
+// Package vec holds the numerical kernels every layer above stands on: dot
+// products, axpy-style updates, the fused update of one stochastic step, and
+// vectorized softplus and sigmoid.
+//
+// Each kernel has a pure-Go version (vec_generic.go) and, on amd64 with AVX2
+// and FMA and on arm64 with ASIMD, an assembly version. The path is chosen
+// once at init from golang.org/x/sys/cpu and never changes; Impl names it.
+// Building with the purego tag, or for another GOARCH, compiles only the Go
+// code. GODEBUG=cpu.avx2=off selects the generic path on amd64.
+//
+// Guarantees, on every path:
+//   - No kernel allocates.
+//   - Slices of different lengths are a programmer error and panic with a
+//     message naming the kernel; no other input (NaN, Inf, any length,
+//     any alignment) panics.
+//   - Dot, Axpy and the fused linear kernels may differ from the generic path
+//     by rounding (FMA and a different summation order), within the usual
+//     bound n*eps*sum|x_i*y_i|.
+//   - Softplus and Sigmoid are within 4 ulp of the exact value for every
+//     finite input, never overflow, and follow IEEE rules for ±Inf and NaN.
+//   - An output may be the same slice as an input where the doc says so;
+//     partial overlap is not allowed.
+package vec
+
+// Impl names the kernel path in use: "avx2", "neon" or "generic".
+func Impl() string {
+	if useAsm {
+		return asmName
+	}
+	return "generic"
+}
+
+func checkLen(kernel string, a, b int) {
+	if a != b {
+		panic(lengthError{kernel, a, b})
+	}
+}
+
+type lengthError struct {
+	kernel string
+	a, b   int
+}
+
+func (e lengthError) Error() string {
+	return "vec: " + e.kernel + ": slice lengths differ (" + itoa(e.a) + " != " + itoa(e.b) + ")"
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var buf [20]byte
+	i := len(buf)
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for n > 0 {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		buf[i] = '-'
+	}
+	return string(buf[i:])
+}
+
+// Dot returns the sum of x[i]*y[i]. It panics if len(x) != len(y).
+func Dot(x, y []float64) float64 {
+	checkLen("Dot", len(x), len(y))
+	if useAsm {
+		return dotAsm(x, y)
+	}
+	return dotGeneric(x, y)
+}
+
+// Axpy sets y[i] += alpha*x[i]. x and y may be the same slice.
+// It panics if len(x) != len(y).
+func Axpy(alpha float64, x, y []float64) {
+	checkLen("Axpy", len(x), len(y))
+	if useAsm {
+		axpyAsm(alpha, x, y)
+		return
+	}
+	axpyGeneric(alpha, x, y)
+}
+
+// Scale sets x[i] *= alpha.
+func Scale(alpha float64, x []float64) {
+	if useAsm {
+		scaleAsm(alpha, x)
+		return
+	}
+	scaleGeneric(alpha, x)
+}
+
+// AxpbyTo sets dst[i] = a*x[i] + b*y[i]. dst may be x or y.
+// It panics unless all three lengths agree.
+func AxpbyTo(dst []float64, a float64, x []float64, b float64, y []float64) {
+	checkLen("AxpbyTo", len(dst), len(x))
+	checkLen("AxpbyTo", len(dst), len(y))
+	if useAsm {
+		axpbyToAsm(dst, a, x, b, y)
+		return
+	}
+	axpbyToGeneric(dst, a, x, b, y)
+}
+
+// Step sets x[i] = s*(x[i] + a*u[i] + b*v[i]) in one pass: one stochastic
+// (variance-reduced) gradient step followed by the proximal map of a ridge
+// term, which is a scaling. u and v may be the same slice; x must not
+// overlap u or v. It panics unless all three lengths agree.
+func Step(s, a float64, u []float64, b float64, v []float64, x []float64) {
+	checkLen("Step", len(x), len(u))
+	checkLen("Step", len(x), len(v))
+	if useAsm {
+		stepAsm(s, a, u, b, v, x)
+		return
+	}
+	stepGeneric(s, a, u, b, v, x)
+}
+
+// Softplus sets dst[i] = log(1 + exp(x[i])). dst may be x.
+// It panics if len(dst) != len(x).
+func Softplus(dst, x []float64) {
+	checkLen("Softplus", len(dst), len(x))
+	if useAsm {
+		softplusAsm(dst, x)
+		return
+	}
+	softplusGeneric(dst, x)
+}
+
+// Sigmoid sets dst[i] = 1/(1 + exp(-x[i])). dst may be x.
+// It panics if len(dst) != len(x).
+func Sigmoid(dst, x []float64) {
+	checkLen("Sigmoid", len(dst), len(x))
+	if useAsm {
+		sigmoidAsm(dst, x)
+		return
+	}
+	sigmoidGeneric(dst, x)
+}
+
+// SigmoidScaled sets dst[i] = mul * sigmoid(scale*x[i]): the dual map
+// lambda = xi*sigmoid(r/delta) with scale = 1/delta, mul = xi. The product
+// scale*x[i] is rounded once before the sigmoid. dst may be x.
+// It panics if len(dst) != len(x).
+func SigmoidScaled(dst, x []float64, scale, mul float64) {
+	checkLen("SigmoidScaled", len(dst), len(x))
+	if useAsm {
+		sigmoidScaledAsm(dst, x, scale, mul)
+		return
+	}
+	sigmoidScaledGeneric(dst, x, scale, mul)
+}
+
+// SoftplusSum returns the sum of softplus(scale*x[i]): with scale = 1/delta
+// and the result times xi*delta it is the penalty term of (2.3).
+func SoftplusSum(x []float64, scale float64) float64 {
+	if useAsm {
+		return softplusSumAsm(x, scale)
+	}
+	return softplusSumGeneric(x, scale)
+}

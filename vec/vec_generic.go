@@ -1,0 +1,98 @@
+package vec
+
+import "math"
+
+// The pure-Go kernels. They are compiled on every platform: they are the
+// fallback when the CPU lacks the features the assembly needs, the only path
+// under the purego tag, and the reference the assembly is tested against.
+
+func dotGeneric(x, y []float64) float64 {
+	var s0, s1, s2, s3 float64
+	y = y[:len(x)]
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += x[i] * y[i]
+		s1 += x[i+1] * y[i+1]
+		s2 += x[i+2] * y[i+2]
+		s3 += x[i+3] * y[i+3]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i] * y[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+func axpyGeneric(alpha float64, x, y []float64) {
+	y = y[:len(x)]
+	for i, v := range x {
+		y[i] += alpha * v
+	}
+}
+
+func scaleGeneric(alpha float64, x []float64) {
+	for i := range x {
+		x[i] *= alpha
+	}
+}
+
+func axpbyToGeneric(dst []float64, a float64, x []float64, b float64, y []float64) {
+	x = x[:len(dst)]
+	y = y[:len(dst)]
+	for i := range dst {
+		dst[i] = a*x[i] + b*y[i]
+	}
+}
+
+func stepGeneric(s, a float64, u []float64, b float64, v []float64, x []float64) {
+	u = u[:len(x)]
+	v = v[:len(x)]
+	for i := range x {
+		x[i] = s * (x[i] + a*u[i] + b*v[i])
+	}
+}
+
+// softplus1 is the scalar softplus, log(1+e^u) = max(u,0) + log1p(e^-|u|).
+func softplus1(u float64) float64 {
+	if u > 0 {
+		return u + math.Log1p(math.Exp(-u))
+	}
+	return math.Log1p(math.Exp(u))
+}
+
+// sigmoid1 is the scalar sigmoid, evaluated so that e^(-|u|) never overflows.
+func sigmoid1(u float64) float64 {
+	if u >= 0 {
+		return 1 / (1 + math.Exp(-u))
+	}
+	e := math.Exp(u)
+	return e / (1 + e)
+}
+
+func softplusGeneric(dst, x []float64) {
+	x = x[:len(dst)]
+	for i, u := range x {
+		dst[i] = softplus1(u)
+	}
+}
+
+func sigmoidGeneric(dst, x []float64) {
+	x = x[:len(dst)]
+	for i, u := range x {
+		dst[i] = sigmoid1(u)
+	}
+}
+
+func sigmoidScaledGeneric(dst, x []float64, scale, mul float64) {
+	x = x[:len(dst)]
+	for i, u := range x {
+		dst[i] = mul * sigmoid1(scale*u)
+	}
+}
+
+func softplusSumGeneric(x []float64, scale float64) float64 {
+	var s float64
+	for _, u := range x {
+		s += softplus1(scale * u)
+	}
+	return s
+}
