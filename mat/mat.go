@@ -1,6 +1,18 @@
 // Package mat is a tiny dense, row-major matrix layer built only on the
-// kernels of package vec.
+// kernels of package vec: products with a vector and its transpose, the Gram
+// matrix, and a Cholesky factorisation for small n.
+//
+// Guarantees: no function allocates when given its destinations (Cholesky
+// allocates on its first Factor of a size, then reuses the storage);
+// mismatched sizes are programmer errors and panic with a message naming the
+// function; a matrix that is not positive definite is an error value.
 package mat
+
+import (
+	"fmt"
+
+	"github.com/softpen/softpen/vec"
+)
 
 // Dense is a row-major matrix: element (i, j) is Data[i*Stride+j].
 // Stride >= Cols; the matrix owns no hidden state, so a Dense may be a view
@@ -19,4 +31,76 @@ func NewDense(rows, cols int) *Dense {
 func (m *Dense) Row(i int) []float64 {
 	off := i * m.Stride
 	return m.Data[off : off+m.Cols : off+m.Cols]
+}
+
+func check(fn string, got, want int, what string) {
+	if got != want {
+		panic(fmt.Sprintf("mat: %s: %s has length %d, want %d", fn, what, got, want))
+	}
+}
+
+// MulVec sets dst = A x. dst must not alias x.
+func (m *Dense) MulVec(dst, x []float64) {
+	check("MulVec", len(dst), m.Rows, "dst")
+	check("MulVec", len(x), m.Cols, "x")
+	for i := range dst {
+		dst[i] = vec.Dot(m.Row(i), x)
+	}
+}
+
+// MulVecAdd sets dst += A x. dst must not alias x.
+func (m *Dense) MulVecAdd(dst, x []float64) {
+	check("MulVecAdd", len(dst), m.Rows, "dst")
+	check("MulVecAdd", len(x), m.Cols, "x")
+	for i := range dst {
+		dst[i] += vec.Dot(m.Row(i), x)
+	}
+}
+
+// MulVecSub sets dst = A x - b, the residual. dst may alias b, not x.
+func (m *Dense) MulVecSub(dst, x, b []float64) {
+	check("MulVecSub", len(dst), m.Rows, "dst")
+	check("MulVecSub", len(b), m.Rows, "b")
+	check("MulVecSub", len(x), m.Cols, "x")
+	for i := range dst {
+		dst[i] = vec.Dot(m.Row(i), x) - b[i]
+	}
+}
+
+// MulTransVec sets dst = A^T y. Rows with y_i = 0 are skipped, which is what
+// makes inactive constraints cheap. dst must not alias y.
+func (m *Dense) MulTransVec(dst, y []float64) {
+	check("MulTransVec", len(dst), m.Cols, "dst")
+	clear(dst)
+	m.MulTransVecAdd(dst, y)
+}
+
+// MulTransVecAdd sets dst += A^T y, skipping rows with y_i = 0.
+func (m *Dense) MulTransVecAdd(dst, y []float64) {
+	check("MulTransVecAdd", len(dst), m.Cols, "dst")
+	check("MulTransVecAdd", len(y), m.Rows, "y")
+	for i, v := range y {
+		if v != 0 {
+			vec.Axpy(v, m.Row(i), dst)
+		}
+	}
+}
+
+// Gram sets dst = scale * A^T A (Cols x Cols, symmetric). It walks A once by
+// rows (a rank-one update per row, skipping zero entries, so sparse rows are
+// cheap) and needs no workspace.
+func (m *Dense) Gram(dst *Dense, scale float64) {
+	check("Gram", dst.Rows, m.Cols, "dst rows")
+	check("Gram", dst.Cols, m.Cols, "dst cols")
+	for j := 0; j < dst.Rows; j++ {
+		clear(dst.Row(j))
+	}
+	for i := 0; i < m.Rows; i++ {
+		r := m.Row(i)
+		for j, v := range r {
+			if v != 0 {
+				vec.Axpy(scale*v, r, dst.Row(j))
+			}
+		}
+	}
 }

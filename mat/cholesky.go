@@ -1,0 +1,115 @@
+package mat
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/softpen/softpen/vec"
+)
+
+// Cholesky holds the factor L (lower triangular, row-major) of a symmetric
+// positive definite matrix A = L L^T. The zero value is ready for Factor;
+// refactoring a matrix of the same size allocates nothing.
+type Cholesky struct {
+	n int
+	l []float64
+	t []float64
+}
+
+// NotPDError reports the pivot at which a factorisation failed.
+type NotPDError struct {
+	Pivot int
+	Value float64
+}
+
+func (e *NotPDError) Error() string {
+	return fmt.Sprintf("not positive definite: pivot %d is %g", e.Pivot, e.Value)
+}
+
+// Factor computes the factor of the symmetric a (only its lower triangle is
+// read). It returns a *NotPDError when a is not numerically positive
+// definite; the receiver is then unusable until the next successful Factor.
+func (c *Cholesky) Factor(a *Dense) error {
+	n := a.Rows
+	check("Cholesky.Factor", a.Cols, n, "cols")
+	if cap(c.l) < n*n {
+		c.l = make([]float64, n*n)
+		c.t = make([]float64, n)
+	}
+	c.n = n
+	l := c.l[:n*n]
+	for i := 0; i < n; i++ {
+		copy(l[i*n:i*n+i+1], a.Row(i)[:i+1])
+	}
+	for j := 0; j < n; j++ {
+		lj := l[j*n : j*n+j]
+		d := l[j*n+j] - vec.Dot(lj, lj)
+		if !(d > 0) {
+			c.n = 0
+			return &NotPDError{Pivot: j, Value: d}
+		}
+		d = math.Sqrt(d)
+		l[j*n+j] = d
+		for i := j + 1; i < n; i++ {
+			l[i*n+j] = (l[i*n+j] - vec.Dot(l[i*n:i*n+j], lj)) / d
+		}
+	}
+	return nil
+}
+
+// N is the order of the factored matrix (0 before a successful Factor).
+func (c *Cholesky) N() int { return c.n }
+
+// SolveL solves L y = b (forward substitution). dst may alias b.
+func (c *Cholesky) SolveL(dst, b []float64) {
+	n, l := c.n, c.l
+	check("Cholesky.SolveL", len(dst), n, "dst")
+	check("Cholesky.SolveL", len(b), n, "b")
+	for i := 0; i < n; i++ {
+		dst[i] = (b[i] - vec.Dot(l[i*n:i*n+i], dst[:i])) / l[i*n+i]
+	}
+}
+
+// SolveLT solves L^T x = y (backward substitution, by columns of L^T so
+// every inner loop is an Axpy over a row of L). dst may alias y.
+func (c *Cholesky) SolveLT(dst, y []float64) {
+	n, l := c.n, c.l
+	check("Cholesky.SolveLT", len(dst), n, "dst")
+	check("Cholesky.SolveLT", len(y), n, "y")
+	copy(dst, y)
+	for i := n - 1; i >= 0; i-- {
+		dst[i] /= l[i*n+i]
+		vec.Axpy(-dst[i], l[i*n:i*n+i], dst[:i])
+	}
+}
+
+// Solve sets dst = A^{-1} b. dst may alias b. It allocates nothing.
+func (c *Cholesky) Solve(dst, b []float64) {
+	t := c.t[:c.n]
+	c.SolveL(t, b)
+	c.SolveLT(dst, t)
+}
+
+// MinEigen estimates the smallest eigenvalue of A by iters steps of inverse
+// iteration from a fixed start. The estimate approaches from above; callers
+// that need a certified lower bound must verify it (e.g. by factoring
+// A - mu I). It allocates two vectors of length n.
+func (c *Cholesky) MinEigen(iters int) float64 {
+	n := c.n
+	if n == 0 {
+		return 0
+	}
+	v := make([]float64, n)
+	w := make([]float64, n)
+	for i := range v {
+		v[i] = 1 + 0.25*float64(i%5)
+	}
+	var ev float64
+	for it := 0; it < iters; it++ {
+		vec.Scale(1/math.Sqrt(vec.Dot(v, v)), v)
+		c.Solve(w, v)
+		ev = vec.Dot(v, w)
+		copy(v, w)
+	}
+	return 1 / ev
+}

@@ -1,0 +1,181 @@
+package mat
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+func seq(r, c, stride int, f func(i, j int) float64) *Dense {
+	m := &Dense{Rows: r, Cols: c, Stride: stride, Data: make([]float64, r*stride)}
+	for i := range m.Data {
+		m.Data[i] = math.NaN() // padding must never be read
+	}
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			m.Data[i*stride+j] = f(i, j)
+		}
+	}
+	return m
+}
+
+func entry(i, j int) float64 { return float64((i*7+j*3)%11) - 5 }
+
+// TestProductsMatchNaiveLoops checks MulVec, MulVecAdd, MulVecSub,
+// MulTransVec, MulTransVecAdd and Gram against naive loops on views whose
+// stride exceeds the column count (the padding holds NaN and must not leak).
+func TestProductsMatchNaiveLoops(t *testing.T) {
+	for _, sz := range [][3]int{{1, 1, 1}, {3, 5, 8}, {17, 4, 4}, {40, 33, 35}} {
+		r, c, st := sz[0], sz[1], sz[2]
+		a := seq(r, c, st, entry)
+		x := make([]float64, c)
+		y := make([]float64, r)
+		for j := range x {
+			x[j] = float64(j%4) - 1.5
+		}
+		for i := range y {
+			y[i] = float64(i%3) - 1
+		}
+		ax := make([]float64, r)
+		a.MulVec(ax, x)
+		sub := make([]float64, r)
+		a.MulVecSub(sub, x, y)
+		add := append([]float64(nil), y...)
+		a.MulVecAdd(add, x)
+		for i := 0; i < r; i++ {
+			var s float64
+			for j := 0; j < c; j++ {
+				s += entry(i, j) * x[j]
+			}
+			if ax[i] != s || sub[i] != s-y[i] || add[i] != s+y[i] {
+				t.Fatalf("%v row %d: MulVec %v MulVecSub %v MulVecAdd %v, want %v", sz, i, ax[i], sub[i], add[i], s)
+			}
+		}
+		aty := make([]float64, c)
+		a.MulTransVec(aty, y)
+		for j := 0; j < c; j++ {
+			var s float64
+			for i := 0; i < r; i++ {
+				s += entry(i, j) * y[i]
+			}
+			if aty[j] != s {
+				t.Fatalf("%v col %d: MulTransVec %v, want %v", sz, j, aty[j], s)
+			}
+		}
+		g := NewDense(c, c)
+		a.Gram(g, 0.5)
+		for p := 0; p < c; p++ {
+			for q := 0; q < c; q++ {
+				var s float64
+				for i := 0; i < r; i++ {
+					s += entry(i, p) * entry(i, q)
+				}
+				if got := g.Data[p*c+q]; got != 0.5*s {
+					t.Fatalf("%v Gram[%d][%d] = %v, want %v", sz, p, q, got, 0.5*s)
+				}
+			}
+		}
+	}
+}
+
+func TestSizeMismatchPanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("MulVec with a short dst did not panic")
+		}
+	}()
+	NewDense(3, 2).MulVec(make([]float64, 2), make([]float64, 2))
+}
+
+// TestCholeskySolves factors a well-conditioned SPD matrix and checks the
+// residual of A x = b, including in place (dst == b).
+func TestCholeskySolves(t *testing.T) {
+	for _, n := range []int{1, 2, 7, 64, 150} {
+		b := seq(n, n, n, func(i, j int) float64 { return math.Sin(float64(i*n + j + 1)) })
+		a := NewDense(n, n)
+		b.Gram(a, 1)
+		for i := 0; i < n; i++ {
+			a.Data[i*n+i] += 1
+		}
+		var c Cholesky
+		if err := c.Factor(a); err != nil {
+			t.Fatal(err)
+		}
+		rhs := make([]float64, n)
+		for i := range rhs {
+			rhs[i] = float64(i%5) - 2
+		}
+		x := append([]float64(nil), rhs...)
+		c.Solve(x, x)
+		r := make([]float64, n)
+		a.MulVecSub(r, x, rhs)
+		var rn, an float64
+		for i := range r {
+			rn = math.Max(rn, math.Abs(r[i]))
+		}
+		for _, v := range a.Data {
+			an = math.Max(an, math.Abs(v))
+		}
+		if rn > 1e-12*an*float64(n) {
+			t.Errorf("n=%d: residual %.3e", n, rn)
+		}
+		if ev := c.MinEigen(100); !(ev >= 1-1e-8) {
+			t.Errorf("n=%d: min eigenvalue estimate %v, want >= 1 (A = B'B + I)", n, ev)
+		}
+	}
+}
+
+func TestCholeskyNotPD(t *testing.T) {
+	a := NewDense(3, 3)
+	copy(a.Data, []float64{1, 2, 0, 2, 1, 0, 0, 0, 1})
+	var c Cholesky
+	err := c.Factor(a)
+	var pe *NotPDError
+	if !errors.As(err, &pe) || pe.Pivot != 1 {
+		t.Errorf("err = %v, want NotPDError at pivot 1", err)
+	}
+}
+
+func TestNoAllocs(t *testing.T) {
+	a := seq(50, 20, 20, entry)
+	x, y, g := make([]float64, 20), make([]float64, 50), NewDense(20, 20)
+	for i := 0; i < 20; i++ {
+		x[i] = 1
+	}
+	var c Cholesky
+	a.Gram(g, 1)
+	for i := 0; i < 20; i++ {
+		g.Data[i*20+i] += 1
+	}
+	c.Factor(g)
+	allocs := testing.AllocsPerRun(10, func() {
+		a.MulVec(y, x)
+		a.MulVecSub(y, x, y)
+		a.MulTransVec(x, y)
+		a.MulTransVecAdd(x, y)
+		c.Factor(g)
+		c.Solve(x, x)
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations", allocs)
+	}
+}
+
+func BenchmarkMulVec(b *testing.B) {
+	for _, sz := range [][2]int{{100, 100}, {1000, 100}, {100000, 100}} {
+		a := seq(sz[0], sz[1], sz[1], entry)
+		x, y := make([]float64, sz[1]), make([]float64, sz[0])
+		b.Run("", func(b *testing.B) {
+			b.SetBytes(int64(8 * len(a.Data)))
+			for b.Loop() {
+				a.MulVec(y, x)
+			}
+		})
+		b.Run("trans", func(b *testing.B) {
+			b.SetBytes(int64(8 * len(a.Data)))
+			for b.Loop() {
+				a.MulTransVec(x, y)
+			}
+		})
+	}
+}
