@@ -1,0 +1,333 @@
+package solver
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/softpen/softpen/mat"
+)
+
+// lcg is a tiny deterministic generator for building test problems.
+type lcg uint64
+
+func (g *lcg) norm() float64 {
+	// Box-Muller on two uniforms.
+	u := func() float64 {
+		*g = *g*6364136223846793005 + 1442695040888963407
+		return (float64(uint64(*g)>>11) + 0.5) * 0x1p-53
+	}
+	return math.Sqrt(-2*math.Log(u())) * math.Cos(2*math.Pi*u())
+}
+
+func randDense(g *lcg, r, c int) *mat.Dense {
+	d := mat.NewDense(r, c)
+	for i := range d.Data {
+		d.Data[i] = g.norm()
+	}
+	return d
+}
+
+// planted builds min 1/2 x'Px + q'x + ridge/2||x||^2 s.t. A x <= b whose
+// solution is a chosen x* with multipliers lam* on the first k rows (active)
+// and slack on the others: q = -(P + ridge I) x* - A_S' lam*, b_S = A_S x*,
+// b_j = a_j'x* + slack_j. The reference is exact by construction.
+func planted(seed uint64, n, m, k int, lamScale float64) (*Problem, []float64, []float64) {
+	g := lcg(seed)
+	M := randDense(&g, n, n)
+	P := mat.NewDense(n, n)
+	M.Gram(P, 1/float64(n)) // P = M'M/n, PSD
+	A := randDense(&g, m, n)
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = g.norm()
+	}
+	lam := make([]float64, m)
+	q := make([]float64, n)
+	P.MulVec(q, x)
+	ridge := 0.5
+	for i := range q {
+		q[i] = -q[i] - ridge*x[i]
+	}
+	b := make([]float64, m)
+	A.MulVec(b, x)
+	for j := 0; j < m; j++ {
+		if j < k {
+			lam[j] = lamScale * (0.5 + math.Abs(g.norm()))
+			row := A.Row(j)
+			for i := range q {
+				q[i] -= lam[j] * row[i]
+			}
+		} else {
+			b[j] += 0.1 + math.Abs(g.norm())
+		}
+	}
+	return &Problem{N: n, Loss: LossNone, P: P, Q: q, Ridge: ridge, A: A, B: b}, x, lam
+}
+
+func solveOK(t *testing.T, p *Problem, opt *Options) *Result {
+	t.Helper()
+	s, err := New(p, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Solve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func maxAbsDiff(a, b []float64) float64 {
+	var d float64
+	for i := range a {
+		d = math.Max(d, math.Abs(a[i]-b[i]))
+	}
+	return d
+}
+
+// TestLargeMultipliersRaiseXi: with ||lambda*||_inf around 50 the default
+// xi = 1 is far too small; the solver must raise it and still find x*.
+func TestLargeMultipliersRaiseXi(t *testing.T) {
+	p, x, lam := planted(7, 20, 60, 5, 50)
+	res := solveOK(t, p, &Options{Tol: 1e-10})
+	t.Logf("status %v xi %g err %.2e lam err %.2e steps %d", res.Status, res.Xi, maxAbsDiff(res.X, x), maxAbsDiff(res.Lambda, lam), res.Steps)
+	if res.Status != StatusSolved {
+		t.Fatalf("status %v", res.Status)
+	}
+	if res.Xi < 50 {
+		t.Errorf("xi = %g, want raised above ||lambda*|| ~ 50", res.Xi)
+	}
+	if d := maxAbsDiff(res.X, x); d > 1e-8 {
+		t.Errorf("max |x - x*| = %.3e", d)
+	}
+	if d := maxAbsDiff(res.Lambda, lam); d > 1e-6*50 {
+		t.Errorf("max |lambda - lambda*| = %.3e", d)
+	}
+}
+
+// TestFixedXiTooSmall: with FixedXi the solver may not raise xi, and must
+// not claim a solution it cannot certify.
+func TestFixedXiTooSmall(t *testing.T) {
+	p, x, _ := planted(7, 20, 60, 5, 50)
+	res := solveOK(t, p, &Options{Tol: 1e-10, FixedXi: true, MaxSteps: 2e6})
+	if res.Status == StatusSolved && maxAbsDiff(res.X, x) > 1e-6 {
+		t.Errorf("status solved but max |x - x*| = %.3e", maxAbsDiff(res.X, x))
+	}
+}
+
+// TestEqualityConstraints: Aeq x = beq with multipliers of both signs.
+func TestEqualityConstraints(t *testing.T) {
+	p, x, lam := planted(11, 15, 30, 6, 1)
+	// Turn the first 3 active rows into equalities, one with a negative
+	// multiplier: flip its sign in the stationarity by moving it to Aeq
+	// with nu = -lam (row negated, same hyperplane).
+	n := p.N
+	aeq := mat.NewDense(3, n)
+	beq := make([]float64, 3)
+	nu := make([]float64, 3)
+	for k := 0; k < 3; k++ {
+		copy(aeq.Row(k), p.A.Row(k))
+		beq[k] = p.B[k]
+		nu[k] = lam[k]
+	}
+	// Negate equality 2: a -> -a, b -> -b, multiplier -> -lam.
+	for i := range aeq.Row(2) {
+		aeq.Row(2)[i] = -aeq.Row(2)[i]
+	}
+	beq[2], nu[2] = -beq[2], -nu[2]
+	rest := &mat.Dense{Rows: p.A.Rows - 3, Cols: n, Stride: n, Data: p.A.Data[3*n:]}
+	p.A, p.B, p.Aeq, p.Beq = rest, p.B[3:], aeq, beq
+	res := solveOK(t, p, &Options{Tol: 1e-10})
+	t.Logf("status %v err %.2e nu %v want %v", res.Status, maxAbsDiff(res.X, x), res.Nu, nu)
+	if res.Status != StatusSolved {
+		t.Fatalf("status %v", res.Status)
+	}
+	if d := maxAbsDiff(res.X, x); d > 1e-8 {
+		t.Errorf("max |x - x*| = %.3e", d)
+	}
+	if d := maxAbsDiff(res.Nu, nu); d > 1e-6 {
+		t.Errorf("max |nu - nu*| = %.3e", d)
+	}
+	if d := maxAbsDiff(res.Lambda, lam[3:]); d > 1e-6 {
+		t.Errorf("max |lambda - lambda*| = %.3e", d)
+	}
+}
+
+// TestL1Box: l1 and box terms, with a solution built to have components at
+// both bounds, at zero, and free: q absorbs the subgradients.
+func TestL1Box(t *testing.T) {
+	n := 12
+	g := lcg(5)
+	M := randDense(&g, n, n)
+	P := mat.NewDense(n, n)
+	M.Gram(P, 1/float64(n))
+	ridge, l1 := 0.3, 0.2
+	lo, hi := make([]float64, n), make([]float64, n)
+	x := make([]float64, n)
+	sub := make([]float64, n) // l1 subgradient + box normal
+	for i := range x {
+		lo[i], hi[i] = -1, 1
+		switch i % 4 {
+		case 0: // at the upper bound, normal cone pushes up
+			x[i], sub[i] = 1, l1+0.3
+		case 1: // at the lower bound
+			x[i], sub[i] = -1, -l1-0.3
+		case 2: // at zero, subgradient inside (-l1, l1)
+			x[i], sub[i] = 0, 0.5*l1
+		default: // free, sign +
+			x[i], sub[i] = 0.4, l1
+		}
+	}
+	// One active inequality through x*.
+	A := randDense(&g, 4, n)
+	b := make([]float64, 4)
+	A.MulVec(b, x)
+	for j := 1; j < 4; j++ {
+		b[j] += 1
+	}
+	lam := []float64{0.7, 0, 0, 0}
+	q := make([]float64, n)
+	P.MulVec(q, x)
+	for i := range q {
+		q[i] = -q[i] - ridge*x[i] - sub[i] - lam[0]*A.Row(0)[i]
+	}
+	p := &Problem{N: n, Loss: LossNone, P: P, Q: q, Ridge: ridge, L1: l1, Lower: lo, Upper: hi, A: A, B: b}
+	// Not polishable (l1 and box): the stages alone certify 1e-7 (measured:
+	// 1e-8 within 5e7 steps, short of 1e-9).
+	res := solveOK(t, p, &Options{Tol: 1e-7, MaxSteps: 5e7})
+	t.Logf("status %v err %.2e lam %v gap %.2e steps %d", res.Status, maxAbsDiff(res.X, x), res.Lambda, res.Gap, res.Steps)
+	if res.Status != StatusSolved {
+		t.Fatalf("status %v", res.Status)
+	}
+	if d := maxAbsDiff(res.X, x); d > 1e-4 || d > res.DistBound {
+		t.Errorf("max |x - x*| = %.3e (bound %.3e)", d, res.DistBound)
+	}
+}
+
+// TestLogistic: a logistic-loss problem with constraints, checked by its own
+// KKT conditions (no closed form): stationarity of the Lagrangian with the
+// returned multipliers, feasibility and complementarity.
+func TestLogistic(t *testing.T) {
+	n, l, m := 8, 200, 20
+	g := lcg(9)
+	phi := randDense(&g, l, n)
+	y := make([]float64, l)
+	for i := range y {
+		if g.norm() > 0 {
+			y[i] = 1
+		} else {
+			y[i] = -1
+		}
+	}
+	A := randDense(&g, m, n)
+	b := make([]float64, m)
+	for j := range b {
+		b[j] = 0.05 * math.Abs(g.norm())
+	}
+	p := &Problem{N: n, Loss: LossLogistic, Phi: phi, Y: y, Ridge: 0.01, A: A, B: b}
+	// Not polishable (logistic): the stages alone certify 1e-7.
+	res := solveOK(t, p, &Options{Tol: 1e-7, MaxSteps: 5e7})
+	// Stationarity: grad F(x) + A' lambda = 0.
+	grad := make([]float64, n)
+	for i := 0; i < l; i++ {
+		row := phi.Row(i)
+		var t float64
+		for k := range row {
+			t += row[k] * res.X[k]
+		}
+		c := -y[i] / (1 + math.Exp(y[i]*t)) / float64(l)
+		for k := range row {
+			grad[k] += c * row[k]
+		}
+	}
+	for k := range grad {
+		grad[k] += 0.01 * res.X[k]
+	}
+	A.MulTransVecAdd(grad, res.Lambda)
+	var stat, comp float64
+	for _, v := range grad {
+		stat = math.Max(stat, math.Abs(v))
+	}
+	r := make([]float64, m)
+	A.MulVecSub(r, res.X, b)
+	for j := range r {
+		comp = math.Max(comp, math.Abs(res.Lambda[j]*r[j]))
+	}
+	t.Logf("status %v gap %.2e stationarity %.2e complementarity %.2e violation %.2e steps %d", res.Status, res.Gap, stat, comp, res.MaxViolation, res.Steps)
+	if res.Status != StatusSolved {
+		t.Fatalf("status %v", res.Status)
+	}
+	if stat > 1e-4 || comp > 1e-5 || res.MaxViolation > 1e-4 {
+		t.Errorf("KKT residuals too large: stationarity %.3e complementarity %.3e violation %.3e", stat, comp, res.MaxViolation)
+	}
+}
+
+// TestInfeasible: x0 <= -1 and -x0 <= -1 cannot both hold; the solver says
+// so and carries a Farkas certificate y >= 0, A'y = 0, b'y < 0.
+func TestInfeasible(t *testing.T) {
+	A := mat.NewDense(3, 2)
+	copy(A.Data, []float64{1, 0, -1, 0, 0, 1})
+	b := []float64{-1, -1, 5}
+	p := &Problem{N: 2, Loss: LossNone, Ridge: 1, A: A, B: b}
+	res := solveOK(t, p, &Options{TimeLimit: 0, MaxSteps: 1e7})
+	if res.Status != StatusInfeasible {
+		t.Fatalf("status %v, want infeasible", res.Status)
+	}
+	y := res.Farkas
+	aty := make([]float64, 2)
+	A.MulTransVec(aty, y)
+	var by float64
+	for j, v := range y {
+		if v < 0 {
+			t.Errorf("farkas[%d] = %g < 0", j, v)
+		}
+		by += b[j] * v
+	}
+	if math.Hypot(aty[0], aty[1]) > 1e-6 || !(by < 0) {
+		t.Errorf("not a certificate: A'y = %v, b'y = %g", aty, by)
+	}
+}
+
+// TestZeroRows: a zero row with b >= 0 is dropped; with b < 0 the problem is
+// infeasible and the certificate is that row.
+func TestZeroRows(t *testing.T) {
+	A := mat.NewDense(2, 2)
+	copy(A.Data, []float64{0, 0, 1, 1})
+	p := &Problem{N: 2, Loss: LossNone, Ridge: 1, Q: []float64{-1, -1}, A: A, B: []float64{0, 1}}
+	res := solveOK(t, p, nil)
+	if res.Status != StatusSolved || math.Abs(res.X[0]-0.5) > 1e-9 || res.Lambda[0] != 0 {
+		t.Errorf("zero row with b = 0: status %v x %v lambda %v", res.Status, res.X, res.Lambda)
+	}
+	p.B = []float64{-1, 1}
+	res = solveOK(t, p, nil)
+	if res.Status != StatusInfeasible || res.Farkas[0] != 1 {
+		t.Errorf("zero row with b < 0: status %v farkas %v", res.Status, res.Farkas)
+	}
+}
+
+// TestNotStronglyConvex: ridge 0 and a singular quadratic part is an error.
+func TestNotStronglyConvex(t *testing.T) {
+	P := mat.NewDense(2, 2)
+	copy(P.Data, []float64{1, 0, 0, 0})
+	if _, err := New(&Problem{N: 2, Loss: LossNone, P: P}, nil); err == nil {
+		t.Error("singular P with ridge 0 accepted")
+	}
+}
+
+// TestCancel: a canceled context and a time limit return their statuses.
+func TestCancel(t *testing.T) {
+	p, _ := loadQP(t, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	s, _ := New(p, &Options{Method: MethodSGD})
+	res, _ := s.Solve(ctx)
+	if res.Status != StatusCanceled {
+		t.Errorf("status %v, want canceled", res.Status)
+	}
+	s, _ = New(p, &Options{Method: MethodSGD, Tol: 1e-15, NoPolish: true, TimeLimit: 20e6})
+	res, _ = s.Solve(context.Background())
+	if res.Status != StatusTimeLimit || res.Time > 500e6 {
+		t.Errorf("status %v after %v, want time_limit promptly", res.Status, res.Time)
+	}
+}

@@ -1,0 +1,294 @@
+package solver
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
+)
+
+// polishWork is the storage of active-set polishing, sized once in New: at
+// most kmax = min(working rows, n) rows can be active in a non-degenerate
+// KKT system.
+type polishWork struct {
+	kmax  int
+	act   []int      // working rows in the active set
+	inAct []bool     // by working row
+	u     *mat.Dense // row k: H^{-1} a_act[k]
+	sm    *mat.Dense // Schur complement A_S H^{-1} A_S^T (k x k, stride kmax)
+	chol  mat.Cholesky
+	lam   []float64 // multipliers of the active rows
+	rhs   []float64
+	x     []float64 // polished point
+	lamW  []float64 // multipliers on all working rows
+}
+
+func (p *polishWork) alloc(s *Solver) {
+	if !s.quad {
+		return
+	}
+	p.kmax = min(s.mw, s.n)
+	p.act = make([]int, 0, p.kmax+1)
+	p.inAct = make([]bool, s.mw)
+	p.u = mat.NewDense(p.kmax+1, s.n)
+	p.sm = mat.NewDense(p.kmax+1, p.kmax+1)
+	p.lam = make([]float64, p.kmax+1)
+	p.rhs = make([]float64, p.kmax+1)
+	p.x = make([]float64, s.n)
+	p.lamW = make([]float64, s.mw)
+	if s.mw > 0 || s.quad {
+		// xu = -H^{-1} c, the unconstrained minimiser.
+		s.chol.Solve(s.state.xu, s.c)
+		vec.Scale(-1, s.state.xu)
+	}
+}
+
+// polishable reports whether polishing applies: the quadratic model without
+// l1 or box terms (the KKT system is then linear).
+func (s *Solver) polishable() bool {
+	return s.quad && !s.hasProx() && s.kept > 0
+}
+
+// isEqPlus and isEqMinus tell the two working rows of an equality apart.
+func (s *Solver) isEqPlus(k int) bool  { return s.code[k] >= s.m && (s.code[k]-s.m)%2 == 0 }
+func (s *Solver) isEqMinus(k int) bool { return s.code[k] >= s.m && (s.code[k]-s.m)%2 == 1 }
+
+// polish guesses the active set from the best multipliers, solves the KKT
+// system of the equality-constrained QP on it
+//
+//	H x + c + A_S^T lam_S = 0,  A_S x = b_S
+//
+// through the Schur complement with the factor of H, and corrects the guess
+// (drop the most negative multiplier, add the most violated row) until the
+// point is primal and dual feasible or the rounds run out. The polished point
+// is kept only if its certified gap beats the best one (OSQP's rule). It
+// reports whether it improved the best point.
+func (s *Solver) polish(rn *run) bool {
+	p := &s.state.pol
+	lamB := s.state.lamBest[:s.kept]
+	var lmax float64
+	for _, v := range lamB {
+		lmax = math.Max(lmax, v)
+	}
+	p.act = p.act[:0]
+	clear(p.inAct)
+	for k := 0; k < s.kept; k++ {
+		if s.isEqMinus(k) {
+			continue
+		}
+		if s.isEqPlus(k) || lamB[k] > 0.01*lmax || lamB[k] > 0.05*rn.xi {
+			if len(p.act) == p.kmax {
+				return false // degenerate: more active rows than variables
+			}
+			s.addActive(k)
+		}
+	}
+	feasTol := 1e-14 * (1 + vec.Dot(s.state.xu, s.state.xu))
+	r := s.state.r[:s.kept]
+	// Primal-dual active-set rounds (Hintermüller, Ito, Kunisch 2002): the
+	// next set keeps the rows with positive multipliers and adds every
+	// violated row, S' = {j in S: lam_j > 0} + {j not in S: r_j > 0}. It
+	// usually settles in a few rounds; past pdasRounds it continues one row
+	// at a time (drop the most negative multiplier, else add the most
+	// violated row), which cannot cycle in the non-degenerate case.
+	const pdasRounds = 8
+	for round := 0; round < 2*s.n+10+pdasRounds; round++ {
+		if !s.solveKKT() {
+			return false
+		}
+		s.residual(r, p.x)
+		bulk := round < pdasRounds
+		changed := false
+		worst, wk := 0.0, -1
+		for i := len(p.act) - 1; i >= 0; i-- {
+			k := p.act[i]
+			if s.isEqPlus(k) || p.lam[i] >= -1e-13*(1+lmax) {
+				continue
+			}
+			if bulk {
+				s.removeActive(i)
+				changed = true
+			} else if p.lam[i] < worst {
+				worst, wk = p.lam[i], i
+			}
+		}
+		if wk >= 0 {
+			s.removeActive(wk)
+			continue
+		}
+		worst, wk = feasTol, -1
+		for k, v := range r {
+			if v <= feasTol || p.inAct[k] {
+				continue
+			}
+			if s.isEqMinus(k) {
+				k-- // the equality's + row, with a free-sign multiplier
+				if p.inAct[k] {
+					continue
+				}
+			}
+			if bulk {
+				if len(p.act) == p.kmax {
+					return false
+				}
+				s.addActive(k)
+				changed = true
+			} else if v > worst {
+				worst, wk = v, k
+			}
+		}
+		if wk >= 0 {
+			if len(p.act) == p.kmax {
+				return false
+			}
+			s.addActive(wk)
+			continue
+		}
+		if !changed {
+			break
+		}
+	}
+	// Multipliers on the working rows (equalities split by sign), >= 0.
+	lw := p.lamW[:s.kept]
+	clear(lw)
+	for i, k := range p.act {
+		v := p.lam[i]
+		switch {
+		case s.isEqPlus(k) && v < 0:
+			lw[k+1] = -v
+		case v > 0:
+			lw[k] = v
+		}
+	}
+	before := rn.bestGap
+	return s.certifyPoint(rn, p.x, lw, true) < before
+}
+
+// addActive appends working row k to the active set with its column
+// H^{-1} a_k (one Cholesky solve; the columns of earlier rows are kept).
+func (s *Solver) addActive(k int) {
+	p := &s.state.pol
+	s.chol.Solve(p.u.Row(len(p.act)), s.a.Row(k))
+	p.act = append(p.act, k)
+	p.inAct[k] = true
+}
+
+// removeActive drops position i of the active set and its column.
+func (s *Solver) removeActive(i int) {
+	p := &s.state.pol
+	p.inAct[p.act[i]] = false
+	for j := i; j+1 < len(p.act); j++ {
+		copy(p.u.Row(j), p.u.Row(j+1))
+	}
+	p.act = append(p.act[:i], p.act[i+1:]...)
+}
+
+// solveKKT solves the KKT system on the current active set into p.x, p.lam,
+// with one step of iterative refinement. It reports false if the Schur
+// complement is singular (dependent active rows).
+func (s *Solver) solveKKT() bool {
+	p := &s.state.pol
+	k := len(p.act)
+	xs := p.x
+	copy(xs, s.state.xu)
+	if k == 0 {
+		return true
+	}
+	sm := &mat.Dense{Rows: k, Cols: k, Stride: k, Data: p.sm.Data[:k*k]}
+	for i, ji := range p.act {
+		ai := s.a.Row(ji)
+		for c := 0; c <= i; c++ {
+			v := vec.Dot(ai, p.u.Row(c))
+			sm.Data[i*k+c] = v
+			sm.Data[c*k+i] = v
+		}
+	}
+	if p.chol.Factor(sm) != nil {
+		return false
+	}
+	// S lam = A_S xu - b_S; x = xu - U^T lam. Then refine on the residual
+	// of A_S x = b_S.
+	lam, rhs := p.lam[:k], p.rhs[:k]
+	clear(lam)
+	for pass := 0; pass < 2; pass++ {
+		for i, j := range p.act {
+			rhs[i] = vec.Dot(s.a.Row(j), xs) - s.b[j]
+		}
+		p.chol.Solve(rhs, rhs)
+		for i := range rhs {
+			lam[i] += rhs[i]
+			vec.Axpy(-rhs[i], p.u.Row(i), xs)
+		}
+	}
+	return true
+}
+
+// certifyPoint computes the certified gap of (x, lam) (lam >= 0 on the kept
+// working rows) and makes it the best point if the gap is smaller. polished
+// marks a point from polishing. It returns the gap.
+func (s *Solver) certifyPoint(rn *run, x, lam []float64, polished bool) float64 {
+	r := s.state.r[:s.kept]
+	s.residual(r, x)
+	var pen, lamMax float64
+	for k, v := range r {
+		if v > 0 {
+			pen += v
+		}
+		lamMax = math.Max(lamMax, lam[k])
+	}
+	f := s.objective(x)
+	xr := math.Max(rn.xi, 2*lamMax)
+	g := s.dualBound(lam, x)
+	gap := s.gapOf(f+xr*pen, g)
+	if !(gap < rn.bestGap) {
+		return gap
+	}
+	rn.bestGap, rn.bestF, rn.bestXi = gap, f, xr
+	copy(s.state.best, x)
+	copy(s.state.lamBest[:s.kept], lam)
+	s.res.Polished = polished
+	return gap
+}
+
+// farkas looks for a certificate of infeasibility in the saturated
+// multipliers: y = lambda/xi >= 0 with A^T y ~ 0 and b^T y < 0 proves that no
+// x has A x <= b, since y^T A x <= y^T b < 0 would need (A^T y)^T x < 0 with
+// A^T y = 0. It writes y on the caller's rows to Result.Farkas (max entry 1)
+// and reports whether the certificate holds to within 1e-6 relative.
+func (s *Solver) farkas() bool {
+	lam := s.state.lam[:s.kept]
+	t := s.state.tmp
+	s.working().MulTransVec(t, lam)
+	var by, sum float64
+	for k, v := range lam {
+		by += s.b[k] * v
+		sum += v
+	}
+	if !(sum > 0) || !(by < 0) {
+		return false
+	}
+	if math.Sqrt(vec.Dot(t, t)) > 1e-6*sum || -by < 1e-9*sum {
+		return false
+	}
+	clear(s.res.Farkas)
+	var mx float64
+	for k, v := range lam {
+		y := v / s.norm[k] * s.farkasSign(s.code[k])
+		s.res.Farkas[s.farkasIndex(s.code[k])] += y
+		mx = math.Max(mx, math.Abs(s.res.Farkas[s.farkasIndex(s.code[k])]))
+	}
+	if mx > 0 {
+		vec.Scale(1/mx, s.res.Farkas)
+	}
+	return true
+}
+
+// gapOf is the certified gap between an upper value fu and a lower bound g,
+// plus an allowance for the rounding in evaluating both: each is a sum of
+// O(n) products, so their computed values carry errors of a few
+// sqrt(n)*eps relative to their magnitudes (with a factor 16 of margin). A
+// gap is never reported as exactly zero.
+func (s *Solver) gapOf(fu, g float64) float64 {
+	round := 16 * math.Sqrt(float64(s.n)) * 0x1p-52 * (1 + math.Abs(fu) + math.Abs(g) + math.Abs(s.c0))
+	return math.Max(fu-g, 0) + round
+}

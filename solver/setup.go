@@ -1,0 +1,557 @@
+package solver
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
+)
+
+// maxDenseHessian is the largest n for which the Hessian of a quadratic
+// objective is formed and factored explicitly (8 n^2 bytes, n^3/3 flops once).
+// Beyond it the gradient streams phi instead and the dual bound comes from
+// the gradient mapping.
+const maxDenseHessian = 3000
+
+// Solver is a reusable workspace for one problem. New does every allocation;
+// Solve allocates nothing, so repeated (warm) solves in a loop are free of
+// garbage. A Solver is not safe for concurrent use.
+type Solver struct {
+	opt Options
+	n   int
+
+	// The objective, in the caller's terms.
+	loss         Loss
+	phi          *mat.Dense // l x n (copy), nil without a loss
+	y            []float64
+	l            int
+	ridge, l1    float64
+	offset       float64
+	lower, upper []float64 // nil without a box
+	pm           *mat.Dense
+	q            []float64
+
+	// The quadratic model F(x) = 1/2 x^T H x + c^T x + c0 (+ l1, box), formed
+	// when the loss is squared or none and n <= maxDenseHessian.
+	quad bool
+	h    *mat.Dense
+	c    []float64
+	c0   float64
+	chol mat.Cholesky
+
+	mu float64 // certified strong convexity constant of F
+	lf float64 // upper bound on the smoothness constant of the smooth part
+
+	// The working constraints: unit-norm rows (A and both signs of Aeq),
+	// compacted in place when screening drops rows.
+	a      *mat.Dense
+	b      []float64
+	code   []int     // caller row of each working row (see rowCode)
+	norm   []float64 // caller row norm of each working row
+	m, meq int       // caller's row counts
+	mw     int       // working rows before screening
+	kept   int       // working rows now
+	smax   float64   // upper bound on ||A||_2 of the working rows
+
+	infeasibleRow int // caller row of a zero row with b < 0, or -1
+
+	lfCert float64 // certified (Gershgorin / Frobenius) smoothness bound, for the dual bound
+	steps  int64   // incremental steps of the current solve
+	stages int
+	warm   bool // state.x holds the previous solution
+
+	lastXi float64 // the xi of the last result's certificate (F_{xi,0})
+
+	zeroRows []int // caller inequality rows that are zero (left out of the working set)
+
+	rng   rng
+	state workspace
+	res   Result
+}
+
+// rowCode maps working rows back to the caller's: inequality row j has code
+// j; equality row k appears twice, as +a (code m+2k) and -a (code m+2k+1).
+
+// New validates the strong convexity of p, copies and normalises its data and
+// allocates the whole workspace. It returns an error (never panics) when the
+// problem is malformed or F is not strongly convex.
+func New(p *Problem, opt *Options) (*Solver, error) {
+	if p == nil {
+		return nil, errors.New("solver: nil problem")
+	}
+	s := &Solver{n: p.N, infeasibleRow: -1}
+	if opt != nil {
+		s.opt = *opt
+	}
+	if err := s.opt.check(); err != nil {
+		return nil, err
+	}
+	if err := s.copyObjective(p); err != nil {
+		return nil, err
+	}
+	if err := s.copyConstraints(p); err != nil {
+		return nil, err
+	}
+	if err := s.buildModel(); err != nil {
+		return nil, err
+	}
+	s.state.alloc(s)
+	s.res.X = make([]float64, s.n)
+	s.res.Lambda = make([]float64, s.m)
+	s.res.Nu = make([]float64, s.meq)
+	s.res.Farkas = make([]float64, s.m+s.meq)
+	s.res.Dropped = make([]int, 0, s.m+2*s.meq)
+	s.res.Impl = vec.Impl()
+	return s, nil
+}
+
+func (o *Options) check() error {
+	switch {
+	case o.Method < MethodAuto || o.Method > MethodAPG:
+		return fmt.Errorf("options: unknown method %d", int(o.Method))
+	case o.Tol < 0 || math.IsNaN(o.Tol):
+		return fmt.Errorf("options: tol = %g, want >= 0", o.Tol)
+	case o.MaxSteps < 0:
+		return fmt.Errorf("options: max steps = %d, want >= 0", o.MaxSteps)
+	case o.TimeLimit < 0:
+		return fmt.Errorf("options: time limit = %v, want >= 0", o.TimeLimit)
+	case o.Xi < 0 || math.IsNaN(o.Xi) || math.IsInf(o.Xi, 0):
+		return fmt.Errorf("options: xi = %g, want > 0", o.Xi)
+	case o.Eta != 0 && !(o.Eta > 1) || math.IsInf(o.Eta, 0):
+		return fmt.Errorf("options: eta = %g, want > 1", o.Eta)
+	case o.Delta0 < 0 || math.IsNaN(o.Delta0) || math.IsInf(o.Delta0, 0):
+		return fmt.Errorf("options: delta0 = %g, want > 0", o.Delta0)
+	case o.Static && o.Delta0 == 0:
+		return errors.New("options: static needs delta0 > 0")
+	case o.Screen < ScreenNone || o.Screen > ScreenGapSafe:
+		return fmt.Errorf("options: unknown screening rule %d", int(o.Screen))
+	}
+	return nil
+}
+
+func finiteSlice(name string, v []float64) error {
+	for i, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("%s[%d]: %g is not finite", name, i, x)
+		}
+	}
+	return nil
+}
+
+func copyDense(name string, m *mat.Dense, rows, cols int) (*mat.Dense, error) {
+	if m == nil {
+		return nil, nil
+	}
+	if m.Rows != rows && rows >= 0 || m.Cols != cols {
+		return nil, fmt.Errorf("%s: %dx%d, want %dx%d", name, m.Rows, m.Cols, rows, cols)
+	}
+	out := mat.NewDense(m.Rows, m.Cols)
+	for i := 0; i < m.Rows; i++ {
+		row := m.Row(i)
+		if err := finiteSlice(fmt.Sprintf("%s[%d]", name, i), row); err != nil {
+			return nil, err
+		}
+		copy(out.Row(i), row)
+	}
+	return out, nil
+}
+
+func (s *Solver) copyObjective(p *Problem) error {
+	n := p.N
+	if n < 1 {
+		return fmt.Errorf("n = %d, want >= 1", n)
+	}
+	s.loss = p.Loss
+	switch p.Loss {
+	case LossNone:
+	case LossSquared, LossLogistic:
+		if p.Phi == nil || p.Phi.Rows == 0 {
+			return errors.New("phi: a loss needs at least one row")
+		}
+		var err error
+		if s.phi, err = copyDense("phi", p.Phi, -1, n); err != nil {
+			return err
+		}
+		s.l = p.Phi.Rows
+		if len(p.Y) != s.l {
+			return fmt.Errorf("y: length %d, want %d (rows of phi)", len(p.Y), s.l)
+		}
+		if err := finiteSlice("y", p.Y); err != nil {
+			return err
+		}
+		s.y = append([]float64(nil), p.Y...)
+		if p.Loss == LossLogistic {
+			for i, v := range s.y {
+				if v != 1 && v != -1 {
+					return fmt.Errorf("y[%d] = %g: logistic loss needs labels -1 or +1", i, v)
+				}
+			}
+		}
+	default:
+		return fmt.Errorf("loss: unknown value %d", int(p.Loss))
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"ridge", p.Ridge}, {"l1", p.L1}, {"offset", p.Offset}} {
+		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return fmt.Errorf("%s: %g is not finite", f.name, f.v)
+		}
+	}
+	if p.Ridge < 0 {
+		return fmt.Errorf("ridge: %g < 0", p.Ridge)
+	}
+	if p.L1 < 0 {
+		return fmt.Errorf("l1: %g < 0", p.L1)
+	}
+	s.ridge, s.l1, s.offset = p.Ridge, p.L1, p.Offset
+	if p.Lower != nil || p.Upper != nil {
+		s.lower = make([]float64, n)
+		s.upper = make([]float64, n)
+		for i := range s.lower {
+			s.lower[i], s.upper[i] = math.Inf(-1), math.Inf(1)
+		}
+		if p.Lower != nil {
+			if len(p.Lower) != n {
+				return fmt.Errorf("lower: length %d, want n = %d", len(p.Lower), n)
+			}
+			for i, v := range p.Lower {
+				if math.IsNaN(v) || math.IsInf(v, 1) {
+					return fmt.Errorf("lower[%d]: %g", i, v)
+				}
+			}
+			copy(s.lower, p.Lower)
+		}
+		if p.Upper != nil {
+			if len(p.Upper) != n {
+				return fmt.Errorf("upper: length %d, want n = %d", len(p.Upper), n)
+			}
+			for i, v := range p.Upper {
+				if math.IsNaN(v) || math.IsInf(v, -1) {
+					return fmt.Errorf("upper[%d]: %g", i, v)
+				}
+			}
+			copy(s.upper, p.Upper)
+		}
+		for i := range s.lower {
+			if s.lower[i] > s.upper[i] {
+				return fmt.Errorf("lower[%d] = %g > upper[%d] = %g", i, s.lower[i], i, s.upper[i])
+			}
+		}
+	}
+	var err error
+	if s.pm, err = copyDense("P", p.P, n, n); err != nil {
+		return err
+	}
+	if s.pm != nil {
+		for i := 0; i < n; i++ {
+			for j := 0; j < i; j++ {
+				x, y := s.pm.Data[i*n+j], s.pm.Data[j*n+i]
+				if math.Abs(x-y) > 1e-12*(math.Abs(x)+math.Abs(y)) {
+					return fmt.Errorf("P: not symmetric at [%d][%d]", i, j)
+				}
+			}
+		}
+	}
+	if p.Q != nil {
+		if len(p.Q) != n {
+			return fmt.Errorf("q: length %d, want n = %d", len(p.Q), n)
+		}
+		if err := finiteSlice("q", p.Q); err != nil {
+			return err
+		}
+		s.q = append([]float64(nil), p.Q...)
+	}
+	return nil
+}
+
+// copyConstraints normalises the rows of A and Aeq into the working matrix.
+// A zero row with b >= 0 always holds and is left out; a zero row with b < 0
+// makes the problem infeasible (recorded, reported by Solve).
+func (s *Solver) copyConstraints(p *Problem) error {
+	n := p.N
+	if p.A != nil {
+		if p.A.Cols != n {
+			return fmt.Errorf("A: %d columns, want n = %d", p.A.Cols, n)
+		}
+		s.m = p.A.Rows
+	}
+	if len(p.B) != s.m {
+		return fmt.Errorf("b: length %d, want %d (rows of A)", len(p.B), s.m)
+	}
+	if err := finiteSlice("b", p.B); err != nil {
+		return err
+	}
+	if p.Aeq != nil {
+		if p.Aeq.Cols != n {
+			return fmt.Errorf("Aeq: %d columns, want n = %d", p.Aeq.Cols, n)
+		}
+		s.meq = p.Aeq.Rows
+	}
+	if len(p.Beq) != s.meq {
+		return fmt.Errorf("beq: length %d, want %d (rows of Aeq)", len(p.Beq), s.meq)
+	}
+	if err := finiteSlice("beq", p.Beq); err != nil {
+		return err
+	}
+	total := s.m + 2*s.meq
+	s.a = mat.NewDense(total, n)
+	s.b = make([]float64, total)
+	s.code = make([]int, total)
+	s.norm = make([]float64, total)
+	w := 0
+	add := func(name string, i int, row []float64, bi float64, code int, sign float64) error {
+		if err := finiteSlice(fmt.Sprintf("%s[%d]", name, i), row); err != nil {
+			return err
+		}
+		nr := rowNorm(row)
+		if nr == 0 {
+			if code < s.m {
+				s.zeroRows = append(s.zeroRows, code)
+			}
+			if sign*bi < 0 && s.infeasibleRow < 0 {
+				s.infeasibleRow = code
+			}
+			return nil
+		}
+		dst := s.a.Row(w)
+		for k, v := range row {
+			dst[k] = sign * v / nr
+		}
+		s.b[w] = sign * bi / nr
+		s.code[w] = code
+		s.norm[w] = nr
+		w++
+		return nil
+	}
+	for j := 0; j < s.m; j++ {
+		if err := add("A", j, p.A.Row(j), p.B[j], j, 1); err != nil {
+			return err
+		}
+	}
+	for k := 0; k < s.meq; k++ {
+		row := p.Aeq.Row(k)
+		if err := add("Aeq", k, row, p.Beq[k], s.m+2*k, 1); err != nil {
+			return err
+		}
+		if err := add("Aeq", k, row, p.Beq[k], s.m+2*k+1, -1); err != nil {
+			return err
+		}
+	}
+	s.mw, s.kept = w, w
+	return nil
+}
+
+// rowNorm is the Euclidean norm, scaled so that no entry below 1e154 overflows.
+func rowNorm(v []float64) float64 {
+	var mx float64
+	for _, x := range v {
+		mx = math.Max(mx, math.Abs(x))
+	}
+	if mx == 0 {
+		return 0
+	}
+	var ss float64
+	for _, x := range v {
+		t := x / mx
+		ss += t * t
+	}
+	return mx * math.Sqrt(ss)
+}
+
+// buildModel forms the quadratic model when it applies, certifies the strong
+// convexity constant mu and bounds the smoothness constants.
+func (s *Solver) buildModel() error {
+	n := s.n
+	s.quad = s.loss != LossLogistic && n <= maxDenseHessian
+	if s.quad {
+		// H = phi^T phi / l + P + ridge I,  c = -phi^T y / l + q,
+		// c0 = ||y||^2 / (2l) + offset.
+		s.h = mat.NewDense(n, n)
+		s.c = make([]float64, n)
+		if s.phi != nil {
+			s.phi.Gram(s.h, 1/float64(s.l))
+			s.phi.MulTransVec(s.c, s.y)
+			vec.Scale(-1/float64(s.l), s.c)
+			s.c0 = vec.Dot(s.y, s.y) / (2 * float64(s.l))
+		}
+		if s.pm != nil {
+			vec.Axpy(1, s.pm.Data, s.h.Data)
+		}
+		for i := 0; i < n; i++ {
+			s.h.Data[i*n+i] += s.ridge
+		}
+		if s.q != nil {
+			vec.Axpy(1, s.q, s.c)
+		}
+		s.c0 += s.offset
+		if err := s.chol.Factor(s.h); err != nil {
+			return fmt.Errorf("not strongly convex: the quadratic part phi^T phi/l + P + ridge I is not positive definite (%v)", err)
+		}
+		s.mu = s.certifyMinEig(s.h, s.ridge)
+		s.lf = symNormUpper(s.h)
+		s.lfCert = gershgorin(s.h)
+	} else {
+		// Logistic loss (or a very large n): mu comes from ridge and P only.
+		s.mu = s.ridge
+		if s.pm != nil {
+			var c mat.Cholesky
+			hp := mat.NewDense(n, n)
+			copy(hp.Data, s.pm.Data)
+			for i := 0; i < n; i++ {
+				hp.Data[i*n+i] += s.ridge
+			}
+			if err := c.Factor(hp); err == nil {
+				s.mu = s.certifyMinEig(hp, s.ridge)
+			}
+			s.lf = symNormUpper(hp)
+			s.lfCert = gershgorin(hp)
+		} else {
+			s.lf, s.lfCert = s.ridge, s.ridge
+		}
+		if s.phi != nil {
+			// Squared: ||phi||_2^2 / l; logistic: a quarter of it.
+			f := 1.0
+			if s.loss == LossLogistic {
+				f = 0.25
+			}
+			fr := f * frobSq(s.phi) / float64(s.l)
+			s.lf += fr
+			s.lfCert += fr
+		}
+	}
+	if !(s.mu > 0) {
+		return errors.New("not strongly convex: ridge = 0 and the quadratic part is singular")
+	}
+	s.smax = rowsNormUpper(s.a, s.kept)
+	return nil
+}
+
+// certifyMinEig returns a certified lower bound on the smallest eigenvalue of
+// the symmetric matrix m: an estimate from inverse iteration, shrunk until
+// m - mu I has a Cholesky factor (which proves m - mu I is positive definite),
+// and never below floor (a bound known by construction, e.g. the ridge).
+func (s *Solver) certifyMinEig(m *mat.Dense, floor float64) float64 {
+	est := s.chol.MinEigen(50)
+	if m != s.h {
+		var c mat.Cholesky
+		if c.Factor(m) == nil {
+			est = c.MinEigen(50)
+		}
+	}
+	n := m.Rows
+	shifted := mat.NewDense(n, n)
+	var c mat.Cholesky
+	for mu := 0.99 * est; mu > floor; mu *= 0.5 {
+		copy(shifted.Data, m.Data)
+		for i := 0; i < n; i++ {
+			shifted.Data[i*n+i] -= mu
+		}
+		if c.Factor(shifted) == nil {
+			return mu
+		}
+	}
+	return floor
+}
+
+// symNormUpper bounds ||m||_2 of the symmetric m: a power-iteration estimate
+// with a 5% margin, capped by the Gershgorin bound. It sets step sizes only;
+// no certificate depends on it.
+func symNormUpper(m *mat.Dense) float64 {
+	n := m.Rows
+	v := make([]float64, n)
+	w := make([]float64, n)
+	return math.Min(gershgorin(m), 1.05*powerIter(n, v, w, func(dst, x []float64) { m.MulVec(dst, x) }))
+}
+
+// rowsNormUpper bounds ||A||_2 over the first rows rows of a (unit-norm rows):
+// a power-iteration estimate with a 5% margin, capped by sqrt(rows), the
+// Frobenius norm. It sets step sizes only.
+func rowsNormUpper(a *mat.Dense, rows int) float64 {
+	if rows == 0 {
+		return 0
+	}
+	v := make([]float64, a.Cols)
+	w := make([]float64, a.Cols)
+	r := make([]float64, rows)
+	view := &mat.Dense{Rows: rows, Cols: a.Cols, Stride: a.Stride, Data: a.Data}
+	ev := powerIter(a.Cols, v, w, func(dst, x []float64) {
+		view.MulVec(r, x)
+		view.MulTransVec(dst, r)
+	})
+	return math.Min(math.Sqrt(float64(rows)), 1.05*math.Sqrt(ev))
+}
+
+// powerIter estimates the largest eigenvalue of a symmetric PSD operator by
+// 30 power iterations from a fixed start (deterministic).
+func powerIter(n int, v, w []float64, apply func(dst, x []float64)) float64 {
+	for i := range v {
+		v[i] = 1 + 0.1*float64(i%7)
+	}
+	vec.Scale(1/math.Sqrt(vec.Dot(v, v)), v)
+	var ev float64
+	for it := 0; it < 30; it++ {
+		apply(w, v)
+		ev = vec.Dot(v, w)
+		nw := math.Sqrt(vec.Dot(w, w))
+		if nw == 0 {
+			return 0
+		}
+		copy(v, w)
+		vec.Scale(1/nw, v)
+	}
+	return ev
+}
+
+// gershgorin bounds the largest eigenvalue of the symmetric m from above.
+func gershgorin(m *mat.Dense) float64 {
+	var mx float64
+	for i := 0; i < m.Rows; i++ {
+		var s float64
+		for _, v := range m.Row(i) {
+			s += math.Abs(v)
+		}
+		mx = math.Max(mx, s)
+	}
+	return mx
+}
+
+func frobSq(m *mat.Dense) float64 {
+	var s float64
+	for i := 0; i < m.Rows; i++ {
+		r := m.Row(i)
+		s += vec.Dot(r, r)
+	}
+	return s
+}
+
+// SetB replaces the right-hand side of the caller's inequality rows for the
+// next Solve (the warm start is kept). It returns an error naming the index
+// of a non-finite entry, or a length mismatch, and allocates nothing.
+func (s *Solver) SetB(b []float64) error {
+	if len(b) != s.m {
+		return fmt.Errorf("b: length %d, want %d (rows of A)", len(b), s.m)
+	}
+	for i, v := range b {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("b[%d]: %g is not finite", i, v)
+		}
+	}
+	for k := 0; k < s.mw; k++ {
+		if c := s.code[k]; c < s.m {
+			s.b[k] = b[c] / s.norm[k]
+		}
+	}
+	// Zero rows: a negative right-hand side now makes the problem infeasible.
+	if s.infeasibleRow >= 0 && s.infeasibleRow < s.m {
+		s.infeasibleRow = -1
+	}
+	for _, c := range s.zeroRows {
+		if b[c] < 0 && s.infeasibleRow < 0 {
+			s.infeasibleRow = c
+		}
+	}
+	return nil
+}

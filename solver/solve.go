@@ -1,0 +1,368 @@
+package solver
+
+import (
+	"context"
+	"math"
+	"time"
+
+	"github.com/softpen/softpen/softplus"
+	"github.com/softpen/softpen/vec"
+)
+
+// Defaults of the practical schedule. How they were chosen is recorded in
+// defaults_test.go's benchmarks and in the package doc.
+const (
+	defaultTol    = 1e-6
+	defaultXi     = 1.0 // the paper's choice
+	defaultEta    = 4.0 // the theory's choice (Lemma 3.2); the paper's runs use 2 to 4
+	maxDelta0     = 0.05
+	minDelta      = 1e-13 // below this a stage cannot improve a double-precision answer
+	xiRaise       = 4.0   // factor by which a saturated xi is raised
+	saturated     = 0.99  // lambda_j >= saturated*xi marks xi as too small
+	xiInfeasible  = 1e9   // xi beyond this with saturated multipliers: test infeasibility
+	checkInterval = 1024  // stochastic steps between budget checks
+	dcdSweeps     = 500   // sweep budget of one dual coordinate polish
+	// dcdMaxRowsPerVar bounds the rows of a dual coordinate polish per
+	// variable (mushrooms: 8124 rows, n = 126, ratio 64).
+	dcdMaxRowsPerVar = 70
+)
+
+// stop says why an inner method returned.
+type stop int
+
+const (
+	stopConverged stop = iota // gradient mapping below the stage's target
+	stopBudget                // MaxSteps
+	stopTime                  // time limit
+	stopCanceled              // context
+)
+
+// run carries what one Solve needs besides the workspace.
+type run struct {
+	ctx      context.Context
+	start    time.Time
+	deadline time.Time // zero: none
+	maxSteps int64     // 0: none
+	xi       float64
+	delta    float64
+	tol      float64
+	method   Method
+	bestGap  float64
+	bestF    float64
+	bestXi   float64
+	checks   int64
+	stopped  stop
+}
+
+// solved reports whether the best certified gap meets the tolerance.
+func (rn *run) solved() bool {
+	return rn.bestGap <= rn.tol*math.Max(1, math.Abs(rn.bestF))
+}
+
+// over reports whether the budget, the time limit or the context ends the
+// solve, recording why.
+func (s *Solver) over(rn *run) bool {
+	if rn.maxSteps > 0 && s.steps >= rn.maxSteps {
+		rn.stopped = stopBudget
+		return true
+	}
+	if rn.ctx.Err() != nil {
+		rn.stopped = stopCanceled
+		return true
+	}
+	if !rn.deadline.IsZero() && time.Now().After(rn.deadline) {
+		rn.stopped = stopTime
+		return true
+	}
+	return false
+}
+
+// Reset forgets the warm start: the next Solve starts from x = 0.
+func (s *Solver) Reset() {
+	clear(s.state.x)
+	s.warm = false
+}
+
+// Solve runs the nested softplus-penalty method and returns the result. The
+// first call starts from x = 0; later calls start from the previous solution
+// (a warm start; call Reset to start cold). The returned Result and its
+// slices belong to the Solver and are overwritten by the next call. Solve
+// allocates nothing.
+func (s *Solver) Solve(ctx context.Context) (*Result, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	rn := run{ctx: ctx, start: time.Now(), maxSteps: s.opt.MaxSteps, bestGap: math.Inf(1)}
+	if s.opt.TimeLimit > 0 {
+		rn.deadline = rn.start.Add(s.opt.TimeLimit)
+	}
+	rn.tol = s.opt.Tol
+	if rn.tol == 0 {
+		rn.tol = defaultTol
+	}
+	rn.xi = s.opt.Xi
+	if rn.xi == 0 {
+		rn.xi = defaultXi
+	}
+	rn.method = s.opt.Method
+	if rn.method == MethodAuto {
+		rn.method = s.chooseMethod()
+	}
+	s.rng.seed(s.opt.Seed)
+	s.steps = 0
+	s.stages = 0
+	s.restoreRows()
+	res := &s.res
+	res.Status, res.Polished = StatusMaxSteps, false
+	res.Dropped = res.Dropped[:0]
+	res.Method = rn.method.String()
+	clear(res.Farkas)
+
+	if s.infeasibleRow >= 0 {
+		res.Farkas[s.farkasIndex(s.infeasibleRow)] = s.farkasSign(s.infeasibleRow)
+		return s.finish(&rn, StatusInfeasible), nil
+	}
+	if !s.warm {
+		clear(s.state.x)
+	}
+	s.prox(s.state.x, 1) // the start must lie in the box
+	rn.delta = s.firstDelta(rn.xi)
+	eta := s.opt.Eta
+	if eta == 0 {
+		eta = defaultEta
+	}
+	for {
+		st := s.stage(&rn)
+		s.stages++
+		gap, viol, lamMax := s.certify(&rn)
+		if s.opt.Progress != nil {
+			s.opt.Progress(Stage{Index: s.stages - 1, Delta: rn.delta, Xi: rn.xi, Steps: s.steps,
+				Gap: gap, Violation: viol, Kept: s.kept})
+		}
+		if st != stopConverged {
+			return s.finish(&rn, statusOf(st)), nil
+		}
+		if rn.solved() && !s.droppedViolated() {
+			return s.finish(&rn, StatusSolved), nil
+		}
+		// xi too small: the multipliers saturate at xi and the violation
+		// stays above what the smoothing explains. Raise xi and redo the
+		// stage (section 2: x*_{xi,0} = x* needs xi >= ||lambda*||_inf).
+		if !s.opt.FixedXi && lamMax >= saturated*rn.xi && viol > rn.delta {
+			if rn.xi >= xiInfeasible {
+				if s.farkas() {
+					return s.finish(&rn, StatusInfeasible), nil
+				}
+			}
+			rn.xi *= xiRaise
+			continue
+		}
+		if s.polishable() && !s.opt.NoPolish {
+			// The KKT polish is exact when the guessed active set is right
+			// and non-degenerate; dual coordinate ascent on the kept rows
+			// takes over when it is not.
+			// Its sweeps cost kept*n each, so it waits until screening (or
+			// the problem) leaves at most dcdMaxRowsPerVar*n rows.
+			if (!s.polish(&rn) || !rn.solved()) && s.kept <= dcdMaxRowsPerVar*s.n {
+				s.dcdPolish(&rn, dcdSweeps)
+			}
+			if rn.solved() {
+				if s.droppedViolated() {
+					// A screened row is violated at the answer: the
+					// screening assumption (xi >= xi_bar) failed. Bring
+					// every row back and go on.
+					s.res.Dropped = s.res.Dropped[:0]
+					s.restoreRows()
+					rn.bestGap = math.Inf(1)
+				} else {
+					return s.finish(&rn, StatusSolved), nil
+				}
+			}
+		}
+		if lamMax < saturated*rn.xi {
+			s.screenRows(&rn)
+		}
+		if s.opt.Static {
+			continue
+		}
+		if rn.delta < minDelta {
+			return s.finish(&rn, StatusMaxSteps), nil
+		}
+		rn.delta /= eta
+	}
+}
+
+func statusOf(st stop) Status {
+	switch st {
+	case stopTime:
+		return StatusTimeLimit
+	case stopCanceled:
+		return StatusCanceled
+	}
+	return StatusMaxSteps
+}
+
+// firstDelta is delta_0: the option if set, otherwise the theory's bound
+// delta_0 <= (xi/mu) e^-2 (Lemma 3.2) capped at maxDelta0 for the practical
+// schedule (the paper's experiments use 0.05 and 0.005).
+func (s *Solver) firstDelta(xi float64) float64 {
+	if s.opt.Delta0 > 0 {
+		return s.opt.Delta0
+	}
+	d := xi / s.mu * math.Exp(-2)
+	if s.opt.Schedule == SchedulePractical {
+		d = math.Min(d, maxDelta0)
+	}
+	return d
+}
+
+// stage runs the inner method on F_{xi,delta} from state.x and leaves the
+// stage's output x~ (a proximal gradient step from the last iterate) in
+// state.x.
+func (s *Solver) stage(rn *run) stop {
+	switch rn.method {
+	case MethodSGD, MethodSGDM:
+		return s.runSGD(rn)
+	case MethodSVRG:
+		return s.runSVRG(rn, nil)
+	case MethodCatalyst:
+		return s.runCatalyst(rn)
+	}
+	return s.runAPG(rn)
+}
+
+// stageL is the smoothness constant of F_{xi,delta}'s smooth part:
+// L + xi s_max^2 / (4 delta).
+func (s *Solver) stageL(rn *run) float64 {
+	return s.lf + rn.xi*s.smax*s.smax/(4*rn.delta)
+}
+
+// stageTarget is the gradient-mapping norm at which a stage stops.
+//
+// Theory (Lemma 3.2): sqrt(2 mu eps_t) with
+// eps_t = min{ m mu delta^2 log^2(xi s_max/(mu delta)) / 2, m xi delta log(xi s_max/(mu delta)) }.
+// Practical: mu*delta/4, which puts the stage's own error ||x - x*_delta|| <=
+// ||g||/mu at a quarter of the smoothing bias O(delta) — solving a stage more
+// accurately than its penalty approximates the constrained problem is wasted.
+func (s *Solver) stageTarget(rn *run) float64 {
+	d := rn.delta
+	if s.opt.Schedule == ScheduleTheory {
+		m := float64(max(s.kept, 1))
+		lg := math.Log(math.Max(rn.xi*math.Max(s.smax, 1)/(s.mu*d), math.E))
+		eps := math.Min(0.5*m*s.mu*d*d*lg*lg, m*rn.xi*d*lg)
+		return math.Sqrt(2 * s.mu * eps)
+	}
+	return s.mu * d / 4
+}
+
+// certify computes the stage's certificate at state.x: multipliers (4.3) at
+// the current delta, the duality gap F_{xi_r,0}(x) - G(lambda), and keeps the
+// best point so far. Any lambda >= 0 is dual feasible, so besides the
+// paper's map at delta it also tries the sharper maps at delta/4, delta/16
+// and delta/64 with entries below 1e-12 xi set to zero: at large delta the
+// smeared multipliers of inactive rows weigh the dual bound down, and the
+// sharper ones often give a much better bound (which screening then uses).
+// It returns the gap of the paper's map, the max violation (working rows)
+// and max_j lambda_j.
+func (s *Solver) certify(rn *run) (gap, viol, lamMax float64) {
+	x := s.state.x
+	r, lam := s.state.r[:s.kept], s.state.lam[:s.kept]
+	s.residual(r, x)
+	viol = maxPos(r)
+	softplus.DualMap(lam, r, rn.xi, rn.delta)
+	for _, l := range lam {
+		lamMax = math.Max(lamMax, l)
+	}
+	gap = s.certifyPoint(rn, x, lam, false)
+	for _, f := range [...]float64{4, 16, 64} {
+		s.residual(r, x)
+		softplus.DualMap(lam, r, rn.xi, rn.delta/f)
+		for j, l := range lam {
+			if l < 1e-12*rn.xi {
+				lam[j] = 0
+			}
+		}
+		s.certifyPoint(rn, x, lam, false)
+	}
+	return gap, viol, lamMax
+}
+
+// finish maps the best point back to the caller's rows and fills the result.
+func (s *Solver) finish(rn *run, st Status) *Result {
+	res := &s.res
+	res.Status = st
+	res.Steps, res.Stages = s.steps, s.stages
+	res.Xi = rn.xi
+	res.Kept = s.kept
+	res.Time = time.Since(rn.start)
+	clear(res.Lambda)
+	clear(res.Nu)
+	if st == StatusInfeasible {
+		res.Gap, res.DistBound = math.Inf(1), math.Inf(1)
+		copy(res.X, s.state.x)
+		res.Objective = s.objective(res.X)
+		res.MaxViolation = s.callerViolation(res.X)
+		return res
+	}
+	if math.IsInf(rn.bestGap, 1) {
+		// Stopped before any certificate: report the current iterate.
+		copy(s.state.best, s.state.x)
+		clear(s.state.lamBest)
+	}
+	copy(res.X, s.state.best)
+	copy(s.state.x, s.state.best) // warm start of the next solve
+	s.warm = true
+	for k := 0; k < s.kept; k++ {
+		s.scatterLambda(k, s.state.lamBest[k])
+	}
+	res.Objective = s.objective(res.X)
+	res.Gap = rn.bestGap
+	s.lastXi = rn.bestXi
+	res.DistBound = math.Sqrt(2 * rn.bestGap / s.mu)
+	res.MaxViolation = s.callerViolation(res.X)
+	return res
+}
+
+// scatterLambda adds the multiplier of working row k to the caller's row.
+func (s *Solver) scatterLambda(k int, lam float64) {
+	code := s.code[k]
+	v := lam / s.norm[k]
+	if code < s.m {
+		s.res.Lambda[code] += v
+		return
+	}
+	e := (code - s.m) / 2
+	if (code-s.m)%2 == 0 {
+		s.res.Nu[e] += v
+	} else {
+		s.res.Nu[e] -= v
+	}
+}
+
+// callerViolation is max_j (a_j^T x - b_j)_+ on the caller's rows and
+// |aeq_k^T x - beq_k| on the equality rows, over every working row (kept or
+// dropped), in the caller's scale.
+func (s *Solver) callerViolation(x []float64) float64 {
+	var v float64
+	for k := 0; k < s.mw; k++ {
+		rk := (vec.Dot(s.a.Row(k), x) - s.b[k]) * s.norm[k]
+		v = math.Max(v, rk)
+	}
+	return v
+}
+
+// farkasIndex and farkasSign place a working row's code in Result.Farkas:
+// the caller's m inequality rows first, then the equality rows (signed).
+func (s *Solver) farkasIndex(code int) int {
+	if code < s.m {
+		return code
+	}
+	return s.m + (code-s.m)/2
+}
+
+func (s *Solver) farkasSign(code int) float64 {
+	if code < s.m || (code-s.m)%2 == 0 {
+		return 1
+	}
+	return -1
+}
