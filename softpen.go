@@ -1,8 +1,33 @@
 // Package softpen solves strongly convex problems with many linear
-// inequality constraints by the nested softplus-penalty method.
+// inequality constraints,
+//
+//	minimize   (1/l) sum_i f_i(x) + 1/2 x^T P x + q^T x + ridge/2 ||x||^2 + l1 ||x||_1
+//	subject to A x <= b,  Aeq x = beq,  lower <= x <= upper,
+//
+// by the nested softplus-penalty method of M. Li, P. Grigas and A. Atamtürk,
+// "New Penalized Stochastic Gradient Methods for Linearly Constrained
+// Strongly Convex Optimization": the
+// constraints are replaced by xi * sum_j delta*log(1+exp((a_j^T x - b_j)/delta)),
+// a sequence of smooth problems with delta shrinking geometrically is solved
+// by a first-order or stochastic inner method, multipliers are recovered as
+// lambda_j = xi*sigmoid((a_j^T x - b_j)/delta), every answer carries a
+// certified duality gap, and an active-set polishing step turns the
+// identified active set into a machine-precision answer.
+//
+// Solve is the one-call entry point. A Solver is a reusable workspace: its
+// Solve allocates nothing and starts from the previous solution, which is
+// what a service that re-solves the same problem with new data wants.
+//
+// Results carry a Status; only StatusSolved means the certified gap met the
+// tolerance. Errors are returned for bad input (naming the field and index)
+// and never as panics.
 package softpen
 
-import "github.com/softpen/softpen/solver"
+import (
+	"context"
+
+	"github.com/softpen/softpen/solver"
+)
 
 // The option, result and status types are those of package solver.
 type (
@@ -12,4 +37,82 @@ type (
 	Stage      = solver.Stage
 	Method     = solver.Method
 	ScreenRule = solver.ScreenRule
+	Schedule   = solver.Schedule
 )
+
+// Status values.
+const (
+	StatusSolved     = solver.StatusSolved
+	StatusMaxSteps   = solver.StatusMaxSteps
+	StatusTimeLimit  = solver.StatusTimeLimit
+	StatusInfeasible = solver.StatusInfeasible
+	StatusCanceled   = solver.StatusCanceled
+)
+
+// Inner methods.
+const (
+	MethodAuto     = solver.MethodAuto
+	MethodSGD      = solver.MethodSGD
+	MethodSGDM     = solver.MethodSGDM
+	MethodSVRG     = solver.MethodSVRG
+	MethodCatalyst = solver.MethodCatalyst
+	MethodAPG      = solver.MethodAPG
+)
+
+// Screening rules.
+const (
+	ScreenNone    = solver.ScreenNone
+	ScreenPaper   = solver.ScreenPaper
+	ScreenGapSafe = solver.ScreenGapSafe
+)
+
+// ParseMethod maps a method name ("auto", "sgd", "sgdm", "svrg",
+// "catalyst-svrg", "apg") to a Method.
+func ParseMethod(name string) (Method, error) { return solver.ParseMethod(name) }
+
+// Solve validates p and solves it once. A nil opt means the defaults. The
+// error is non-nil only for bad input or options; how the solve ended is in
+// Result.Status.
+func Solve(ctx context.Context, p *Problem, opt *Options) (*Result, error) {
+	s, err := NewSolver(p, opt)
+	if err != nil {
+		return nil, err
+	}
+	return s.Solve(ctx)
+}
+
+// Solver is a reusable workspace for one problem: NewSolver does all the
+// allocation, and each Solve warm-starts from the previous answer without
+// allocating. Not safe for concurrent use.
+type Solver struct {
+	s *solver.Solver
+}
+
+// NewSolver validates p, copies what it needs (p may be changed or reused
+// afterwards) and allocates the workspace.
+func NewSolver(p *Problem, opt *Options) (*Solver, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	ip, err := p.internal()
+	if err != nil {
+		return nil, err
+	}
+	s, err := solver.New(ip, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &Solver{s: s}, nil
+}
+
+// Solve solves the problem, starting from the previous solution if there is
+// one. The Result and its slices belong to the Solver and are overwritten by
+// the next call.
+func (s *Solver) Solve(ctx context.Context) (*Result, error) { return s.s.Solve(ctx) }
+
+// Reset makes the next Solve start cold, from x = 0.
+func (s *Solver) Reset() { s.s.Reset() }
+
+// SetB replaces the right-hand side b of the inequality rows (length m, all
+// finite) for the next Solve; the warm start is kept. It allocates nothing.
+func (s *Solver) SetB(b []float64) error { return s.s.SetB(b) }
