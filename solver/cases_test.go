@@ -331,3 +331,31 @@ func TestCancel(t *testing.T) {
 		t.Errorf("status %v after %v, want time_limit promptly", res.Status, res.Time)
 	}
 }
+
+// TestNonSeparableSVMStops: a hard-margin SVM on data that no hyperplane
+// through the origin separates (the same point with both labels, plus a
+// noisy cloud) is reported infeasible without a step budget, not looped on.
+func TestNonSeparableSVMStops(t *testing.T) {
+	g := lcg(3)
+	m, n := 40, 3
+	A := mat.NewDense(m, n)
+	b := make([]float64, m)
+	for j := 0; j < m; j++ {
+		y := 1.0
+		if j%2 == 1 {
+			y = -1
+		}
+		for i := 0; i < n; i++ {
+			A.Data[j*n+i] = -y * g.norm()
+		}
+		b[j] = -1
+	}
+	copy(A.Row(1), A.Row(0))
+	for i := range A.Row(1) {
+		A.Row(1)[i] = -A.Row(1)[i]
+	}
+	res := solveOK(t, &Problem{N: n, Loss: LossNone, Ridge: 1, A: A, B: b}, nil)
+	if res.Status != StatusInfeasible {
+		t.Fatalf("status %v, want infeasible", res.Status)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/softplus"
 	"github.com/softpen/softpen/vec"
 )
 
@@ -255,8 +256,12 @@ func (s *Solver) certifyPoint(rn *run, x, lam []float64, polished bool) float64 
 // x has A x <= b, since y^T A x <= y^T b < 0 would need (A^T y)^T x < 0 with
 // A^T y = 0. It writes y on the caller's rows to Result.Farkas (max entry 1)
 // and reports whether the certificate holds to within 1e-6 relative.
-func (s *Solver) farkas() bool {
-	lam := s.state.lam[:s.kept]
+func (s *Solver) farkas(rn *run) bool {
+	lam, r := s.state.lam[:s.kept], s.state.r[:s.kept]
+	// The stationary multipliers at the stage's delta (certify leaves
+	// sharper maps in state.lam).
+	s.residual(r, s.state.x)
+	softplus.DualMap(lam, r, rn.xi, rn.delta)
 	t := s.state.tmp
 	s.working().MulTransVec(t, lam)
 	var by, sum float64

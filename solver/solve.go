@@ -20,6 +20,7 @@ const (
 	xiRaise       = 4.0   // factor by which a saturated xi is raised
 	saturated     = 0.99  // lambda_j >= saturated*xi marks xi as too small
 	xiInfeasible  = 1e9   // xi beyond this with saturated multipliers: test infeasibility
+	xiMax         = 1e16  // xi beyond this: give up raising it
 	checkInterval = 1024  // stochastic steps between budget checks
 	dcdSweeps     = 500   // sweep budget of one dual coordinate polish
 	// dcdMaxRowsPerVar bounds the rows of a dual coordinate polish per
@@ -150,8 +151,13 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 		// stage (section 2: x*_{xi,0} = x* needs xi >= ||lambda*||_inf).
 		if !s.opt.FixedXi && lamMax >= saturated*rn.xi && viol > rn.delta {
 			if rn.xi >= xiInfeasible {
-				if s.farkas() {
+				if s.farkas(&rn) {
 					return s.finish(&rn, StatusInfeasible), nil
+				}
+				if rn.xi >= xiMax {
+					// No certificate, and xi cannot usefully grow: stop
+					// rather than loop (the best certified point stands).
+					return s.finish(&rn, StatusMaxSteps), nil
 				}
 			}
 			rn.xi *= xiRaise
