@@ -2,14 +2,21 @@
 
 package vec
 
-// Placeholder: forwards to the generic kernels until the assembly lands.
+// AVX2+FMA versions of the linear kernels (linear_amd64.s). The exported
+// wrappers in vec.go check lengths, so these trust their inputs: every slice
+// argument has at least len(x) (or len(dst)) elements.
 
-func dotAsm(x, y []float64) float64         { return dotGeneric(x, y) }
-func axpyAsm(alpha float64, x, y []float64) { axpyGeneric(alpha, x, y) }
-func scaleAsm(alpha float64, x []float64)   { scaleGeneric(alpha, x) }
-func axpbyToAsm(dst []float64, a float64, x []float64, b float64, y []float64) {
-	axpbyToGeneric(dst, a, x, b, y)
-}
-func stepAsm(s, a float64, u []float64, b float64, v []float64, x []float64) {
-	stepGeneric(s, a, u, b, v, x)
-}
+//go:noescape
+func dotAsm(x, y []float64) float64
+
+//go:noescape
+func axpyAsm(alpha float64, x, y []float64)
+
+//go:noescape
+func scaleAsm(alpha float64, x []float64)
+
+//go:noescape
+func axpbyToAsm(dst []float64, a float64, x []float64, b float64, y []float64)
+
+//go:noescape
+func stepAsm(s, a float64, u []float64, b float64, v []float64, x []float64)

@@ -1,0 +1,58 @@
+package vec
+
+import (
+	"fmt"
+	"testing"
+)
+
+var benchSizes = []int{16, 100, 1000, 10000, 1000000}
+
+// benchKernel runs one kernel on every path at every size, reporting MB/s
+// (bytes read and written per call) and ns/element.
+func benchKernel(b *testing.B, bytesPerElem int, body func(p Path, x, y, z []float64)) {
+	for _, p := range Paths() {
+		for _, n := range benchSizes {
+			x, y, z := make([]float64, n), make([]float64, n), make([]float64, n)
+			for i := range x {
+				x[i], y[i] = float64(i%13)*0.1-0.6, float64(i%7)*0.2-0.5
+			}
+			b.Run(fmt.Sprintf("%s/n=%d", p.Name, n), func(b *testing.B) {
+				b.SetBytes(int64(bytesPerElem * n))
+				for b.Loop() {
+					body(p, x, y, z)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/elem")
+			})
+		}
+	}
+}
+
+var sink float64
+
+func BenchmarkDot(b *testing.B) {
+	benchKernel(b, 16, func(p Path, x, y, _ []float64) { sink += p.Dot(x, y) })
+}
+func BenchmarkAxpy(b *testing.B) {
+	benchKernel(b, 24, func(p Path, x, y, _ []float64) { p.Axpy(1e-9, x, y) })
+}
+func BenchmarkScale(b *testing.B) {
+	benchKernel(b, 16, func(p Path, x, _, _ []float64) { p.Scale(1, x) })
+}
+func BenchmarkAxpbyTo(b *testing.B) {
+	benchKernel(b, 24, func(p Path, x, y, z []float64) { p.AxpbyTo(z, 0.5, x, 0.5, y) })
+}
+func BenchmarkStep(b *testing.B) {
+	benchKernel(b, 32, func(p Path, x, y, z []float64) { p.Step(1, 1e-9, x, 1e-9, y, z) })
+}
+func BenchmarkSoftplus(b *testing.B) {
+	benchKernel(b, 16, func(p Path, x, _, z []float64) { p.Softplus(z, x) })
+}
+func BenchmarkSigmoid(b *testing.B) {
+	benchKernel(b, 16, func(p Path, x, _, z []float64) { p.Sigmoid(z, x) })
+}
+func BenchmarkSigmoidScaled(b *testing.B) {
+	benchKernel(b, 16, func(p Path, x, _, z []float64) { p.SigmoidScaled(z, x, 2, 3) })
+}
+func BenchmarkSoftplusSum(b *testing.B) {
+	benchKernel(b, 8, func(p Path, x, _, _ []float64) { sink += p.SoftplusSum(x, 2) })
+}
