@@ -55,7 +55,9 @@ func vtGuarded(n, off int, fill func(i int) float64) ([]float64, func(t *testing
 func vtVal(seed, i int) float64 { return float64((i*7+seed*13)%17 - 8) }
 
 // vtWide is a non-exact input for the rounding-bound checks.
-func vtWide(seed, i int) float64 { return math.Sin(float64(i*31+seed)) * math.Exp(float64((i+seed)%9-4)) }
+func vtWide(seed, i int) float64 {
+	return math.Sin(float64(i*31+seed)) * math.Exp(float64((i+seed)%9-4))
+}
 
 func TestDotAxpyScaleExactOnIntegers(t *testing.T) {
 	for _, p := range Paths() {
