@@ -136,13 +136,7 @@ func (s *Solver) draw(sp *sampler) int {
 func (s *Solver) compDeriv(sp *sampler, i int, x []float64, rn *run) ([]float64, float64) {
 	if i < s.l {
 		row := s.phi.Row(i)
-		t := vec.Dot(row, x)
-		var d float64
-		if s.loss == LossSquared {
-			d = t - s.y[i]
-		} else {
-			d = -s.y[i] * softplus.Sigmoid(-s.y[i]*t)
-		}
+		d := s.lossSlope(i, vec.Dot(row, x))
 		if sp.uniform {
 			return row, d * float64(sp.nComps) / float64(s.l)
 		}
@@ -162,21 +156,15 @@ func (s *Solver) snapshotDerivs(sp *sampler, x []float64, rn *run) {
 		rl := s.state.rl
 		s.phi.MulVec(rl, x)
 		for i, t := range rl {
-			var v float64
-			if s.loss == LossSquared {
-				v = t - s.y[i]
-			} else {
-				v = -s.y[i] * softplus.Sigmoid(-s.y[i]*t)
-			}
 			wi := s.state.lossW.weight(i)
 			if wi > 0 {
-				d[i] = v * sp.lbar / (sp.lossC * wi)
+				d[i] = s.lossSlope(i, t) * sp.lbar / (sp.lossC * wi)
 			} else {
 				d[i] = 0
 			}
 		}
 	}
-	// state.lam holds xi*softplus.Sigmoid(r/delta) from the full gradient at x.
+	// state.lam holds xi*sigmoid(r/delta) from the full gradient at x.
 	for j, l := range s.state.lam[:s.kept] {
 		d[s.l+j] = sp.consW * l / rn.xi
 	}

@@ -76,14 +76,18 @@ func (s *Solver) smoothGrad(g, x []float64) {
 	}
 }
 
-// lossDeriv is d f_i / d t at t = phi_i^T x, divided by l (the mean).
-func (s *Solver) lossDeriv(i int, t float64) float64 {
+// lossSlope is f_i'(t), the derivative of loss i at t = phi_i^T x:
+// t - y_i (squared) or -y_i sigmoid(-y_i t) (logistic).
+func (s *Solver) lossSlope(i int, t float64) float64 {
 	if s.loss == LossSquared {
-		return (t - s.y[i]) / float64(s.l)
+		return t - s.y[i]
 	}
 	yi := s.y[i]
-	return -yi * softplus.Sigmoid(-yi*t) / float64(s.l)
+	return -yi * softplus.Sigmoid(-yi*t)
 }
+
+// lossDeriv is f_i'(t) / l, the slope's weight in the mean.
+func (s *Solver) lossDeriv(i int, t float64) float64 { return s.lossSlope(i, t) / float64(s.l) }
 
 // objective returns F(x): the smooth part, l1 and the offset (the box is
 // assumed to hold, as it does for every point the solver reports).
