@@ -51,7 +51,7 @@ func BenchmarkMushroomsSVM(b *testing.B) {
 	}
 	p := SVMProblem(d.Labels, d.Rows, false)
 	for _, rule := range []ScreenRule{ScreenNone, ScreenGapSafe} {
-		b.Run([]string{"screen=none", "screen=paper", "screen=gap-safe"}[rule], func(b *testing.B) {
+		b.Run(map[ScreenRule]string{ScreenNone: "screen=none", ScreenGapSafe: "screen=gap-safe"}[rule], func(b *testing.B) {
 			var res *Result
 			for b.Loop() {
 				res, _ = Solve(context.Background(), p, &Options{Tol: 1e-6, Screen: rule})

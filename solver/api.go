@@ -74,10 +74,18 @@ func ParseMethod(s string) (Method, error) {
 // ScreenRule selects how inactive constraints are screened out.
 type ScreenRule int
 
+//
+// The default (the zero value) is the gap-safe rule. Measured: on the large
+// QP (m = 1e5, n = 100) it cuts the solve from 5 min 19 s to 12.6 s, on
+// mushrooms from 5.1 s to 1.7 s (to 1e-9), and costs nothing on the paper QP;
+// the paper's rule dropped nothing on either (its threshold
+// 2 sqrt(m) delta log(m xi/(mu delta)) is too conservative at these sizes).
+// Every dropped row is checked at the answer, and all rows come back if one
+// is violated.
 const (
-	ScreenNone    ScreenRule = iota // keep every constraint
+	ScreenGapSafe ScreenRule = iota // drop j when a_j^T x - b_j < -sqrt(2 gap / mu) (default)
+	ScreenNone                      // keep every constraint
 	ScreenPaper                     // Algorithm 2 of the paper
-	ScreenGapSafe                   // drop j when a_j^T x - b_j < -sqrt(2 gap / mu)
 )
 
 // Schedule selects the stage parameters (delta_0, eta, inner accuracy).

@@ -30,7 +30,7 @@ func (f *solveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "write the result JSON here (default: standard output)")
 	fs.Float64Var(&f.tol, "tol", 1e-6, "certified gap tolerance, relative to max(1, |objective|)")
 	fs.StringVar(&f.method, "method", "auto", "inner method: auto, sgd, sgdm, svrg, catalyst-svrg, apg")
-	fs.StringVar(&f.screen, "screen", "none", "constraint screening: none, paper, gap-safe (a bare -screen means gap-safe)")
+	fs.StringVar(&f.screen, "screen", "gap-safe", "constraint screening: gap-safe (the default; a bare -screen means it too), paper, none")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the solver's generator")
 	fs.Int64Var(&f.maxSteps, "max-steps", 0, "incremental step budget (0: none)")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "wall-time limit, e.g. 500ms (0: none)")
@@ -65,6 +65,7 @@ func (f *solveFlags) options(stderr io.Writer) (*softpen.Options, error) {
 		TimeLimit: f.timeLimit, NoPolish: f.noPolish}
 	switch f.screen {
 	case "none":
+		opt.Screen = softpen.ScreenNone
 	case "paper":
 		opt.Screen = softpen.ScreenPaper
 	case "gap-safe":
