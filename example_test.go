@@ -65,7 +65,7 @@ func ExampleSVMProblem() {
 	// rows 0 and 3 are not unique: they share 1/9).
 	tight := 0
 	for i, row := range p.A {
-		if r := row[0]*res.X[0] + row[1]*res.X[1] - p.B[i]; r > -1e-9 {
+		if r := row[0]*res.X[0] + row[1]*res.X[1] - p.B[i]; r > -1e-6 {
 			tight++
 		}
 	}
