@@ -3,6 +3,7 @@ package softpen
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"testing"
 
@@ -63,3 +64,57 @@ func BenchmarkMushroomsSVM(b *testing.B) {
 }
 
 func tolName(t float64) string { return fmt.Sprintf("tol=%g", t) }
+
+// BenchmarkLargeQP is the large instance: l = 2000, m = 1e5, n = 100,
+// phi, y, A ~ N(0,1) with unit rows, b = |N(0,1)|, ridge 0.1 (the paper's
+// generator at scale; drawn with a fixed LCG here, not numpy). One solve
+// takes seconds: run it with -benchtime 1x.
+func BenchmarkLargeQP(b *testing.B) {
+	p := largeQP(2000, 100000, 100)
+	for b.Loop() {
+		res, err := Solve(context.Background(), p, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(res.Steps), "steps")
+		b.ReportMetric(float64(res.Kept), "kept")
+	}
+}
+
+func largeQP(l, m, n int) *Problem {
+	state := uint64(1)
+	norm := func() float64 {
+		u := func() float64 {
+			state = state*6364136223846793005 + 1442695040888963407
+			return (float64(state>>11) + 0.5) * 0x1p-53
+		}
+		return math.Sqrt(-2*math.Log(u())) * math.Cos(2*math.Pi*u())
+	}
+	rows := func(r int, unit bool) [][]float64 {
+		out := make([][]float64, r)
+		for i := range out {
+			out[i] = make([]float64, n)
+			var s float64
+			for j := range out[i] {
+				out[i][j] = norm()
+				s += out[i][j] * out[i][j]
+			}
+			if unit {
+				for j := range out[i] {
+					out[i][j] /= math.Sqrt(s)
+				}
+			}
+		}
+		return out
+	}
+	p := &Problem{N: n, Loss: "squared", Ridge: 0.1, Phi: rows(l, false), A: rows(m, true)}
+	p.Y = make([]float64, l)
+	for i := range p.Y {
+		p.Y[i] = norm()
+	}
+	p.B = make([]float64, m)
+	for j := range p.B {
+		p.B[j] = math.Abs(norm())
+	}
+	return p
+}
