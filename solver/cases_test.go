@@ -359,3 +359,21 @@ func TestNonSeparableSVMStops(t *testing.T) {
 		t.Fatalf("status %v, want infeasible", res.Status)
 	}
 }
+
+// TestScreenedResolveAllocs: a warm re-solve that screens rows (and so
+// restores them at the start of the next solve) allocates nothing.
+func TestScreenedResolveAllocs(t *testing.T) {
+	p, _, _ := planted(21, 10, 400, 3, 1)
+	s, err := New(p, &Options{Tol: 1e-9, NoPolish: true, MaxSteps: 3e5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	res, _ := s.Solve(ctx)
+	if len(res.Dropped) == 0 {
+		t.Fatal("nothing was screened; the test would not exercise screening")
+	}
+	if a := testing.AllocsPerRun(3, func() { s.Reset(); s.Solve(ctx) }); a != 0 {
+		t.Errorf("screened re-solve allocates %v times", a)
+	}
+}

@@ -43,7 +43,7 @@ func (s *Solver) screenRows(rn *run) {
 		w++
 	}
 	s.kept = w
-	s.smax = rowsNormUpper(s.a, s.kept)
+	s.updateSmax()
 }
 
 // swapRows exchanges working rows i and j with everything that goes with
@@ -78,6 +78,6 @@ func (s *Solver) droppedViolated() bool {
 func (s *Solver) restoreRows() {
 	if s.kept != s.mw {
 		s.kept = s.mw
-		s.smax = rowsNormUpper(s.a, s.kept)
+		s.updateSmax()
 	}
 }

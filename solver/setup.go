@@ -98,6 +98,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		return nil, err
 	}
 	s.state.alloc(s)
+	s.updateSmax()
 	s.res.X = make([]float64, s.n)
 	s.res.Lambda = make([]float64, s.m)
 	s.res.Nu = make([]float64, s.meq)
@@ -425,7 +426,6 @@ func (s *Solver) buildModel() error {
 	if !(s.mu > 0) {
 		return errors.New("not strongly convex: ridge = 0 and the quadratic part is singular")
 	}
-	s.smax = rowsNormUpper(s.a, s.kept)
 	return nil
 }
 
@@ -460,49 +460,22 @@ func (s *Solver) certifyMinEig(m *mat.Dense, floor float64) float64 {
 // with a 5% margin, capped by the Gershgorin bound. It sets step sizes only;
 // no certificate depends on it.
 func symNormUpper(m *mat.Dense) float64 {
-	n := m.Rows
-	v := make([]float64, n)
-	w := make([]float64, n)
-	return math.Min(gershgorin(m), 1.05*powerIter(n, v, w, func(dst, x []float64) { m.MulVec(dst, x) }))
+	v, w := make([]float64, m.Rows), make([]float64, m.Rows)
+	return math.Min(gershgorin(m), 1.05*m.SymNormEstimate(30, v, w))
 }
 
-// rowsNormUpper bounds ||A||_2 over the first rows rows of a (unit-norm rows):
-// a power-iteration estimate with a 5% margin, capped by sqrt(rows), the
-// Frobenius norm. It sets step sizes only.
-func rowsNormUpper(a *mat.Dense, rows int) float64 {
-	if rows == 0 {
-		return 0
+// updateSmax sets smax, the bound on ||A||_2 over the kept rows (unit
+// norm): a power-iteration estimate with a 5% margin, capped by sqrt(kept),
+// the Frobenius norm. It sets step sizes only, and uses workspace vectors,
+// so it allocates nothing.
+func (s *Solver) updateSmax() {
+	if s.kept == 0 {
+		s.smax = 0
+		return
 	}
-	v := make([]float64, a.Cols)
-	w := make([]float64, a.Cols)
-	r := make([]float64, rows)
-	view := &mat.Dense{Rows: rows, Cols: a.Cols, Stride: a.Stride, Data: a.Data}
-	ev := powerIter(a.Cols, v, w, func(dst, x []float64) {
-		view.MulVec(r, x)
-		view.MulTransVec(dst, r)
-	})
-	return math.Min(math.Sqrt(float64(rows)), 1.05*math.Sqrt(ev))
-}
-
-// powerIter estimates the largest eigenvalue of a symmetric PSD operator by
-// 30 power iterations from a fixed start (deterministic).
-func powerIter(n int, v, w []float64, apply func(dst, x []float64)) float64 {
-	for i := range v {
-		v[i] = 1 + 0.1*float64(i%7)
-	}
-	vec.Scale(1/math.Sqrt(vec.Dot(v, v)), v)
-	var ev float64
-	for it := 0; it < 30; it++ {
-		apply(w, v)
-		ev = vec.Dot(v, w)
-		nw := math.Sqrt(vec.Dot(w, w))
-		if nw == 0 {
-			return 0
-		}
-		copy(v, w)
-		vec.Scale(1/nw, v)
-	}
-	return ev
+	w := &s.state
+	est := s.working().NormEstimate(30, w.yv, w.xt, w.dSnap[:s.kept])
+	s.smax = math.Min(math.Sqrt(float64(s.kept)), 1.05*est)
 }
 
 // gershgorin bounds the largest eigenvalue of the symmetric m from above.
