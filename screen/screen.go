@@ -14,7 +14,9 @@ import "math"
 //
 // It is safe when xi >= xi_bar and the stage was solved to the accuracy
 // eps_t of Lemma 5.1. When the log's argument is at most 1 the bound of the
-// lemma is vacuous and the rule drops nothing (-Inf).
+// lemma is vacuous and the rule drops nothing (-Inf); so do m <= 0, a NaN
+// or infinite argument, and mu <= 0. Algorithm 2 prints delta inside the log;
+// we read it as delta_t, as in eps_t of Lemma 5.1.
 func PaperThreshold(m int, xi, mu, delta float64) float64 {
 	arg := float64(m) * xi / (mu * delta)
 	if !(arg > 1) || math.IsInf(arg, 0) || m <= 0 {
