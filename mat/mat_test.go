@@ -2,6 +2,7 @@ package mat
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 )
@@ -165,13 +166,20 @@ func BenchmarkMulVec(b *testing.B) {
 	for _, sz := range [][2]int{{100, 100}, {1000, 100}, {100000, 100}} {
 		a := seq(sz[0], sz[1], sz[1], entry)
 		x, y := make([]float64, sz[1]), make([]float64, sz[0])
-		b.Run("", func(b *testing.B) {
+		for i := range x {
+			x[i] = 1
+		}
+		name := fmt.Sprintf("%dx%d", sz[0], sz[1])
+		b.Run("MulVec/"+name, func(b *testing.B) {
 			b.SetBytes(int64(8 * len(a.Data)))
 			for b.Loop() {
 				a.MulVec(y, x)
 			}
 		})
-		b.Run("trans", func(b *testing.B) {
+		b.Run("MulTransVec/"+name, func(b *testing.B) {
+			for i := range y {
+				y[i] = 1 // nonzero, so MulTransVec skips no row
+			}
 			b.SetBytes(int64(8 * len(a.Data)))
 			for b.Loop() {
 				a.MulTransVec(x, y)

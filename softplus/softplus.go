@@ -66,3 +66,23 @@ func Entropy(lambda, xi float64) float64 {
 	}
 	return xlogx(lambda) + xlogx(xi-lambda) - xlogx(xi)
 }
+
+// EntropySum returns sum_j Entropy(lambda_j, xi). It allocates nothing.
+func EntropySum(lambda []float64, xi float64) float64 {
+	var s float64
+	for _, l := range lambda {
+		s += Entropy(l, xi)
+	}
+	return s
+}
+
+// Conjugate returns (xi p_delta)^*(lambda) = delta * Entropy(lambda, xi), the
+// conjugate of the scaled penalty, finite exactly on [0, xi] (+Inf outside).
+// Fenchel–Young holds with equality at lambda = xi*sigmoid(t/delta):
+// xi*P(delta, t) + Conjugate(lambda, xi, delta) = lambda*t.
+func Conjugate(lambda, xi, delta float64) float64 {
+	if lambda < 0 || lambda > xi {
+		return math.Inf(1)
+	}
+	return delta * Entropy(lambda, xi)
+}
