@@ -3,15 +3,14 @@
 // vectorized softplus and sigmoid.
 //
 // Each kernel has a pure-Go version (vec_generic.go) and, on amd64 with AVX2
-// and FMA, an assembly version. The path is chosen once at init from
-// golang.org/x/sys/cpu and never changes; Impl names it. Building with the
-// purego tag, or for another GOARCH, compiles only the Go code.
-// GODEBUG=cpu.avx2=off selects the generic path on amd64.
+// and FMA and on arm64 with ASIMD (NEON), an assembly version. The path is
+// chosen once at init from golang.org/x/sys/cpu and never changes; Impl names
+// it. Building with the purego tag, or for another GOARCH, compiles only the
+// Go code. GODEBUG=cpu.avx2=off selects the generic path on amd64.
 //
-// Status: on the avx2 path Dot, Axpy, Scale, AxpbyTo and Step are assembly;
-// Softplus, Sigmoid, SigmoidScaled and SoftplusSum still run the Go code
-// (exp_amd64.go forwards to it). arm64 has no assembly yet and reports
-// "generic"; the NEON kernels are future work.
+// Status: on the avx2 and neon paths Dot, Axpy, Scale, AxpbyTo and Step are
+// assembly; Softplus, Sigmoid, SigmoidScaled and SoftplusSum still run the Go
+// code (exp_amd64.go and exp_arm64.go forward to it).
 //
 // Guarantees, on every path:
 //   - No kernel allocates.

@@ -1,0 +1,23 @@
+//go:build !purego
+
+package vec
+
+// NEON (Advanced SIMD) versions of the linear kernels (linear_arm64.s). The
+// exported wrappers in vec.go check lengths, so these trust their inputs:
+// every slice argument has at least len(x) (or len(dst)) elements. They read
+// and write nothing past that length and do not allocate.
+
+//go:noescape
+func dotAsm(x, y []float64) float64
+
+//go:noescape
+func axpyAsm(alpha float64, x, y []float64)
+
+//go:noescape
+func scaleAsm(alpha float64, x []float64)
+
+//go:noescape
+func axpbyToAsm(dst []float64, a float64, x []float64, b float64, y []float64)
+
+//go:noescape
+func stepAsm(s, a float64, u []float64, b float64, v []float64, x []float64)

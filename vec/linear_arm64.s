@@ -1,0 +1,350 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// Linear kernels on arm64 Advanced SIMD (NEON), two float64 lanes per V
+// register.
+//
+// Shape of every kernel: a main loop over 64-byte blocks (8 elements per
+// operand; 16 for Dot), each operand moved by one VLD1/VST1 of four
+// consecutive registers with post-increment, then a tail selected by testing
+// the bits of the length (TBZ): 8 (Dot only), 4 and 2 elements in vector
+// registers, and a last odd element in scalar FP registers. There is no
+// data-dependent branch, loads and stores need no alignment (callers pass
+// arbitrary subslices), and nothing is read or written past len.
+//
+// Why this shape is fast on Neoverse-class cores (N1, V1, N2): one
+// four-register LD1 keeps both load pipes busy with few instructions; every
+// multiply-add in an iteration is independent of the others, so the 4-cycle
+// FMLA latency is hidden (Dot keeps 8 accumulators, enough for two 128-bit
+// FMA pipes at 4 cycles, and half the need of the four pipes of V1); the loop
+// control is one SUBS+BNE per 64 bytes.
+//
+// Multiply-adds are fused (FMLA, FMADDD) and the operations come in the
+// order of the amd64 kernels, so in Axpy, Scale, AxpbyTo and Step every
+// element gets the same roundings on both architectures and whether it goes
+// through the main loop, the vector tail or the scalar tail. Dot differs
+// from amd64 and from the generic code only in the order of summation.
+//
+// The Go assembler has no vector FADD, FMUL or FADDP (golang/go#41092); those
+// are WORD-encoded with the instruction in Arm syntax in the comment, which
+// encoding_test.go checks against an independent encoder and, when present,
+// against GNU as. FMLA is the assembler's VFMLA, whose operand order is
+// VFMLA Vm, Vn, Vd for Vd += Vn*Vm.
+//
+// Registers: all are caller-saved in ABI0 (Go's assembly calling
+// convention); the kernels use R0-R4, V0-V7 and V16-V31 and no stack
+// (NOSPLIT|NOFRAME leaf functions).
+
+// func dotAsm(x, y []float64) float64
+// R0 = x, R1 = y, R2 = len, R3 = 16-element blocks left.
+// V0-V7: eight independent accumulators; lane j of Vk sums x[i]*y[i] for
+// i = 2k+j (mod 16) in the main loop. V16-V23 hold x, V24-V31 hold y.
+// The 8-, 4- and 2-element tails add into V0-V3, V0-V1 and V0. The
+// accumulators are then combined in a fixed tree,
+// ((V0+V1)+(V2+V3)) + ((V4+V5)+(V6+V7)), its two lanes added (FADDP), and
+// the odd last element fused in with FMADDD: the result depends only on the
+// data and the length, never on alignment or timing.
+TEXT ·dotAsm(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD x_base+0(FP), R0
+	MOVD x_len+8(FP), R2
+	MOVD y_base+24(FP), R1
+	VEOR V0.B16, V0.B16, V0.B16
+	VEOR V1.B16, V1.B16, V1.B16
+	VEOR V2.B16, V2.B16, V2.B16
+	VEOR V3.B16, V3.B16, V3.B16
+	VEOR V4.B16, V4.B16, V4.B16
+	VEOR V5.B16, V5.B16, V5.B16
+	VEOR V6.B16, V6.B16, V6.B16
+	VEOR V7.B16, V7.B16, V7.B16
+	LSR  $4, R2, R3
+	CBZ  R3, dot8
+
+dot16:
+	VLD1.P 64(R0), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P 64(R0), [V20.D2, V21.D2, V22.D2, V23.D2]
+	VLD1.P 64(R1), [V24.D2, V25.D2, V26.D2, V27.D2]
+	VLD1.P 64(R1), [V28.D2, V29.D2, V30.D2, V31.D2]
+	VFMLA  V24.D2, V16.D2, V0.D2 // V0 += x[0:2] * y[0:2]
+	VFMLA  V25.D2, V17.D2, V1.D2
+	VFMLA  V26.D2, V18.D2, V2.D2
+	VFMLA  V27.D2, V19.D2, V3.D2
+	VFMLA  V28.D2, V20.D2, V4.D2
+	VFMLA  V29.D2, V21.D2, V5.D2
+	VFMLA  V30.D2, V22.D2, V6.D2
+	VFMLA  V31.D2, V23.D2, V7.D2
+	SUBS   $1, R3, R3
+	BNE    dot16
+
+dot8:
+	TBZ    $3, R2, dot4
+	VLD1.P 64(R0), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P 64(R1), [V24.D2, V25.D2, V26.D2, V27.D2]
+	VFMLA  V24.D2, V16.D2, V0.D2
+	VFMLA  V25.D2, V17.D2, V1.D2
+	VFMLA  V26.D2, V18.D2, V2.D2
+	VFMLA  V27.D2, V19.D2, V3.D2
+
+dot4:
+	TBZ    $2, R2, dot2
+	VLD1.P 32(R0), [V16.D2, V17.D2]
+	VLD1.P 32(R1), [V24.D2, V25.D2]
+	VFMLA  V24.D2, V16.D2, V0.D2
+	VFMLA  V25.D2, V17.D2, V1.D2
+
+dot2:
+	TBZ    $1, R2, dotreduce
+	VLD1.P 16(R0), [V16.D2]
+	VLD1.P 16(R1), [V24.D2]
+	VFMLA  V24.D2, V16.D2, V0.D2
+
+dotreduce:
+	WORD   $0x4E61D400 // FADD V0.2D, V0.2D, V1.2D
+	WORD   $0x4E63D442 // FADD V2.2D, V2.2D, V3.2D
+	WORD   $0x4E65D484 // FADD V4.2D, V4.2D, V5.2D
+	WORD   $0x4E67D4C6 // FADD V6.2D, V6.2D, V7.2D
+	WORD   $0x4E62D400 // FADD V0.2D, V0.2D, V2.2D
+	WORD   $0x4E66D484 // FADD V4.2D, V4.2D, V6.2D
+	WORD   $0x4E64D400 // FADD V0.2D, V0.2D, V4.2D
+	WORD   $0x7E70D800 // FADDP D0, V0.2D
+
+	// F0 (= D0) now holds the vector sum; fuse in an odd last element.
+	TBZ    $0, R2, dotdone
+	FMOVD  (R0), F16
+	FMOVD  (R1), F24
+	FMADDD F24, F0, F16, F0 // F0 += x[n-1] * y[n-1]
+
+dotdone:
+	FMOVD F0, ret+48(FP)
+	RET
+
+// func axpyAsm(alpha float64, x, y []float64)
+// V0 = alpha in both lanes, R0 = x, R1 = y, R2 = len, R3 = 8-element blocks
+// left. y[i] = alpha*x[i] + y[i] with one rounding. A block of y is loaded
+// without moving R1 and stored back with post-increment; x is read before y
+// is written, so x may be y.
+TEXT ·axpyAsm(SB), NOSPLIT|NOFRAME, $0-56
+	FMOVD alpha+0(FP), F0
+	MOVD  x_base+8(FP), R0
+	MOVD  x_len+16(FP), R2
+	MOVD  y_base+32(FP), R1
+	VDUP  V0.D[0], V0.D2
+	LSR   $3, R2, R3
+	CBZ   R3, axpy4
+
+axpy8:
+	VLD1.P 64(R0), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1   (R1), [V20.D2, V21.D2, V22.D2, V23.D2]
+	VFMLA  V0.D2, V16.D2, V20.D2 // y[0:2] += alpha * x[0:2]
+	VFMLA  V0.D2, V17.D2, V21.D2
+	VFMLA  V0.D2, V18.D2, V22.D2
+	VFMLA  V0.D2, V19.D2, V23.D2
+	VST1.P [V20.D2, V21.D2, V22.D2, V23.D2], 64(R1)
+	SUBS   $1, R3, R3
+	BNE    axpy8
+
+axpy4:
+	TBZ    $2, R2, axpy2
+	VLD1.P 32(R0), [V16.D2, V17.D2]
+	VLD1   (R1), [V20.D2, V21.D2]
+	VFMLA  V0.D2, V16.D2, V20.D2
+	VFMLA  V0.D2, V17.D2, V21.D2
+	VST1.P [V20.D2, V21.D2], 32(R1)
+
+axpy2:
+	TBZ    $1, R2, axpy1
+	VLD1.P 16(R0), [V16.D2]
+	VLD1   (R1), [V20.D2]
+	VFMLA  V0.D2, V16.D2, V20.D2
+	VST1.P [V20.D2], 16(R1)
+
+axpy1:
+	TBZ    $0, R2, axpydone
+	FMOVD  (R0), F16
+	FMOVD  (R1), F20
+	FMADDD F0, F20, F16, F20 // F20 = x*alpha + y
+	FMOVD  F20, (R1)
+
+axpydone:
+	RET
+
+// func scaleAsm(alpha float64, x []float64)
+// V0 = alpha in both lanes, R0 = x, R2 = len, R3 = 8-element blocks left.
+// x[i] = alpha*x[i], loaded in place and stored back with post-increment.
+TEXT ·scaleAsm(SB), NOSPLIT|NOFRAME, $0-32
+	FMOVD alpha+0(FP), F0
+	MOVD  x_base+8(FP), R0
+	MOVD  x_len+16(FP), R2
+	VDUP  V0.D[0], V0.D2
+	LSR   $3, R2, R3
+	CBZ   R3, scale4
+
+scale8:
+	VLD1   (R0), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD   $0x6E60DE10 // FMUL V16.2D, V16.2D, V0.2D
+	WORD   $0x6E60DE31 // FMUL V17.2D, V17.2D, V0.2D
+	WORD   $0x6E60DE52 // FMUL V18.2D, V18.2D, V0.2D
+	WORD   $0x6E60DE73 // FMUL V19.2D, V19.2D, V0.2D
+	VST1.P [V16.D2, V17.D2, V18.D2, V19.D2], 64(R0)
+	SUBS   $1, R3, R3
+	BNE    scale8
+
+scale4:
+	TBZ    $2, R2, scale2
+	VLD1   (R0), [V16.D2, V17.D2]
+	WORD   $0x6E60DE10 // FMUL V16.2D, V16.2D, V0.2D
+	WORD   $0x6E60DE31 // FMUL V17.2D, V17.2D, V0.2D
+	VST1.P [V16.D2, V17.D2], 32(R0)
+
+scale2:
+	TBZ    $1, R2, scale1
+	VLD1   (R0), [V16.D2]
+	WORD   $0x6E60DE10 // FMUL V16.2D, V16.2D, V0.2D
+	VST1.P [V16.D2], 16(R0)
+
+scale1:
+	TBZ   $0, R2, scaledone
+	FMOVD (R0), F16
+	FMULD F0, F16, F16
+	FMOVD F16, (R0)
+
+scaledone:
+	RET
+
+// func axpbyToAsm(dst []float64, a float64, x []float64, b float64, y []float64)
+// V0 = a, V1 = b (both lanes), R0 = dst, R1 = x, R2 = y, R4 = len,
+// R3 = 8-element blocks left. V16-V19 hold x, V20-V23 hold y, V24-V27 the
+// result. dst[i] = a*x[i] + b*y[i]: b*y rounded, then one fused multiply-add
+// (the order of the amd64 kernel). A block of x and of y is read before the
+// block of dst is written, so dst may be x or y.
+TEXT ·axpbyToAsm(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD  dst_base+0(FP), R0
+	MOVD  dst_len+8(FP), R4
+	FMOVD a+24(FP), F0
+	MOVD  x_base+32(FP), R1
+	FMOVD b+56(FP), F1
+	MOVD  y_base+64(FP), R2
+	VDUP  V0.D[0], V0.D2
+	VDUP  V1.D[0], V1.D2
+	LSR   $3, R4, R3
+	CBZ   R3, axpby4
+
+axpby8:
+	VLD1.P 64(R1), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P 64(R2), [V20.D2, V21.D2, V22.D2, V23.D2]
+	WORD   $0x6E61DE98 // FMUL V24.2D, V20.2D, V1.2D
+	WORD   $0x6E61DEB9 // FMUL V25.2D, V21.2D, V1.2D
+	WORD   $0x6E61DEDA // FMUL V26.2D, V22.2D, V1.2D
+	WORD   $0x6E61DEFB // FMUL V27.2D, V23.2D, V1.2D
+	VFMLA  V0.D2, V16.D2, V24.D2                    // + a*x
+	VFMLA  V0.D2, V17.D2, V25.D2
+	VFMLA  V0.D2, V18.D2, V26.D2
+	VFMLA  V0.D2, V19.D2, V27.D2
+	VST1.P [V24.D2, V25.D2, V26.D2, V27.D2], 64(R0)
+	SUBS   $1, R3, R3
+	BNE    axpby8
+
+axpby4:
+	TBZ    $2, R4, axpby2
+	VLD1.P 32(R1), [V16.D2, V17.D2]
+	VLD1.P 32(R2), [V20.D2, V21.D2]
+	WORD   $0x6E61DE98 // FMUL V24.2D, V20.2D, V1.2D
+	WORD   $0x6E61DEB9 // FMUL V25.2D, V21.2D, V1.2D
+	VFMLA  V0.D2, V16.D2, V24.D2
+	VFMLA  V0.D2, V17.D2, V25.D2
+	VST1.P [V24.D2, V25.D2], 32(R0)
+
+axpby2:
+	TBZ    $1, R4, axpby1
+	VLD1.P 16(R1), [V16.D2]
+	VLD1.P 16(R2), [V20.D2]
+	WORD   $0x6E61DE98 // FMUL V24.2D, V20.2D, V1.2D
+	VFMLA  V0.D2, V16.D2, V24.D2
+	VST1.P [V24.D2], 16(R0)
+
+axpby1:
+	TBZ    $0, R4, axpbydone
+	FMOVD  (R1), F16
+	FMOVD  (R2), F20
+	FMULD  F1, F20, F24      // b*y
+	FMADDD F0, F24, F16, F24 // + x*a
+	FMOVD  F24, (R0)
+
+axpbydone:
+	RET
+
+// func stepAsm(s, a float64, u []float64, b float64, v []float64, x []float64)
+// V0 = s, V1 = a, V2 = b (both lanes), R0 = u, R1 = v, R2 = x, R4 = len,
+// R3 = 8-element blocks left. V16-V19 hold x, V20-V23 u, V24-V27 v.
+// x[i] = s*((x[i] + a*u[i]) + b*v[i]): two fused multiply-adds and a
+// multiply, the order of the amd64 kernel. A block of x is loaded without
+// moving R2 and stored back with post-increment.
+TEXT ·stepAsm(SB), NOSPLIT|NOFRAME, $0-96
+	FMOVD s+0(FP), F0
+	FMOVD a+8(FP), F1
+	MOVD  u_base+16(FP), R0
+	FMOVD b+40(FP), F2
+	MOVD  v_base+48(FP), R1
+	MOVD  x_base+72(FP), R2
+	MOVD  x_len+80(FP), R4
+	VDUP  V0.D[0], V0.D2
+	VDUP  V1.D[0], V1.D2
+	VDUP  V2.D[0], V2.D2
+	LSR   $3, R4, R3
+	CBZ   R3, step4
+
+step8:
+	VLD1   (R2), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P 64(R0), [V20.D2, V21.D2, V22.D2, V23.D2]
+	VLD1.P 64(R1), [V24.D2, V25.D2, V26.D2, V27.D2]
+	VFMLA  V1.D2, V20.D2, V16.D2                    // x + a*u
+	VFMLA  V1.D2, V21.D2, V17.D2
+	VFMLA  V1.D2, V22.D2, V18.D2
+	VFMLA  V1.D2, V23.D2, V19.D2
+	VFMLA  V2.D2, V24.D2, V16.D2                    // + b*v
+	VFMLA  V2.D2, V25.D2, V17.D2
+	VFMLA  V2.D2, V26.D2, V18.D2
+	VFMLA  V2.D2, V27.D2, V19.D2
+	WORD   $0x6E60DE10 // FMUL V16.2D, V16.2D, V0.2D
+	WORD   $0x6E60DE31 // FMUL V17.2D, V17.2D, V0.2D
+	WORD   $0x6E60DE52 // FMUL V18.2D, V18.2D, V0.2D
+	WORD   $0x6E60DE73 // FMUL V19.2D, V19.2D, V0.2D
+	VST1.P [V16.D2, V17.D2, V18.D2, V19.D2], 64(R2)
+	SUBS   $1, R3, R3
+	BNE    step8
+
+step4:
+	TBZ    $2, R4, step2
+	VLD1   (R2), [V16.D2, V17.D2]
+	VLD1.P 32(R0), [V20.D2, V21.D2]
+	VLD1.P 32(R1), [V24.D2, V25.D2]
+	VFMLA  V1.D2, V20.D2, V16.D2
+	VFMLA  V1.D2, V21.D2, V17.D2
+	VFMLA  V2.D2, V24.D2, V16.D2
+	VFMLA  V2.D2, V25.D2, V17.D2
+	WORD   $0x6E60DE10 // FMUL V16.2D, V16.2D, V0.2D
+	WORD   $0x6E60DE31 // FMUL V17.2D, V17.2D, V0.2D
+	VST1.P [V16.D2, V17.D2], 32(R2)
+
+step2:
+	TBZ    $1, R4, step1
+	VLD1   (R2), [V16.D2]
+	VLD1.P 16(R0), [V20.D2]
+	VLD1.P 16(R1), [V24.D2]
+	VFMLA  V1.D2, V20.D2, V16.D2
+	VFMLA  V2.D2, V24.D2, V16.D2
+	WORD   $0x6E60DE10 // FMUL V16.2D, V16.2D, V0.2D
+	VST1.P [V16.D2], 16(R2)
+
+step1:
+	TBZ    $0, R4, stepdone
+	FMOVD  (R2), F16
+	FMOVD  (R0), F20
+	FMOVD  (R1), F24
+	FMADDD F1, F16, F20, F16 // x + u*a
+	FMADDD F2, F16, F24, F16 // + v*b
+	FMULD  F0, F16, F16      // * s
+	FMOVD  F16, (R2)
+
+stepdone:
+	RET
