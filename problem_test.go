@@ -1,11 +1,19 @@
 package softpen
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
+	"os"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/softpen/softpen/libsvm"
+	"github.com/softpen/softpen/solver"
 )
 
 func validQP() *Problem {
@@ -13,86 +21,456 @@ func validQP() *Problem {
 		Ridge: 0.1, A: [][]float64{{1, 1}}, B: []float64{1}}
 }
 
-// TestValidateNamesFieldAndIndex: each bad input has its own error, naming
-// the field and index; nothing panics.
+// TestValidateNamesFieldAndIndex: every kind of bad input has its own
+// error, which names the field and the index in its text and in the
+// *InputError; Solve refuses the problem too.
 func TestValidateNamesFieldAndIndex(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	cases := []struct {
-		name string
-		edit func(p *Problem)
-		want string
+		name  string
+		edit  func(p *Problem)
+		want  string // the whole message
+		field string
+		index []int
 	}{
-		{"n zero", func(p *Problem) { p.N = 0 }, "n: 0, want >= 1"},
-		{"unknown loss", func(p *Problem) { p.Loss = "hinge" }, `loss: "hinge"`},
-		{"NaN in A", func(p *Problem) { p.A[0][1] = nan }, "A[0][1]: NaN is not finite"},
-		{"Inf in phi", func(p *Problem) { p.Phi[1][0] = inf }, "phi[1][0]: +Inf is not finite"},
-		{"NaN in b", func(p *Problem) { p.B[0] = nan }, "b[0]: NaN is not finite"},
-		{"short b", func(p *Problem) { p.B = nil }, "b: length 0, want 1 (rows of A)"},
-		{"short row of A", func(p *Problem) { p.A[0] = []float64{1} }, "A[0]: length 1, want n = 2"},
-		{"short y", func(p *Problem) { p.Y = p.Y[:1] }, "y: length 1, want 2 (rows of phi)"},
-		{"negative ridge", func(p *Problem) { p.Ridge = -0.1 }, "ridge: -0.1 < 0"},
-		{"negative l1", func(p *Problem) { p.L1 = -1 }, "l1: -1 < 0"},
-		{"lower > upper", func(p *Problem) { p.Lower = Bounds{0, 3}; p.Upper = Bounds{1, 1} }, "lower[1]: 3 > upper[1] = 1"},
-		{"short lower", func(p *Problem) { p.Lower = Bounds{0} }, "lower: length 1, want n = 2"},
-		{"logistic label", func(p *Problem) { p.Loss = "logistic" }, "y[1]: 2: logistic loss needs labels -1 or +1"},
-		{"asymmetric P", func(p *Problem) { p.P = [][]float64{{1, 2}, {0, 1}} }, "P[1][0]"},
-		{"beq length", func(p *Problem) { p.Aeq = [][]float64{{1, 0}} }, "beq: length 0, want 1 (rows of Aeq)"},
-		{"NaN in q", func(p *Problem) { p.Q = []float64{0, nan} }, "q[1]: NaN is not finite"},
-		{"not strongly convex", func(p *Problem) { p.Loss = "none"; p.Phi, p.Y = nil, nil; p.Ridge = 0 }, "not strongly convex"},
-		{"NaN ridge", func(p *Problem) { p.Ridge = nan }, "ridge: NaN is not finite"},
+		{"n zero", func(p *Problem) { p.N = 0 }, "n: must be >= 1, got 0", "n", nil},
+		{"n negative", func(p *Problem) { p.N = -3 }, "n: must be >= 1, got -3", "n", nil},
+		{"n huge", func(p *Problem) { p.N = 1 << 40 }, "n: 1099511627776 is too large (at most 67108864)", "n", nil},
+		{"unknown loss", func(p *Problem) { p.Loss = "hinge" }, `loss: "hinge": want squared, logistic or none`, "loss", nil},
+		{"loss without rows", func(p *Problem) { p.Phi, p.Y = nil, nil }, `phi: loss "squared" needs at least one row`, "phi", nil},
+		{"phi with loss none", func(p *Problem) { p.Loss = "none" }, `phi: given, but loss is "none"`, "phi", nil},
+		{"y with loss none", func(p *Problem) { p.Loss, p.Phi = "none", nil }, `y: given, but loss is "none"`, "y", nil},
+		{"NaN in A", func(p *Problem) { p.A[0][1] = nan }, "A[0][1]: NaN", "A", []int{0, 1}},
+		{"Inf in phi", func(p *Problem) { p.Phi[1][0] = inf }, "phi[1][0]: +Inf", "phi", []int{1, 0}},
+		{"-Inf in y", func(p *Problem) { p.Y[1] = -inf }, "y[1]: -Inf", "y", []int{1}},
+		{"NaN in b", func(p *Problem) { p.B[0] = nan }, "b[0]: NaN", "b", []int{0}},
+		{"short b", func(p *Problem) { p.B = nil }, "b: length 0, want 1 (rows of A)", "b", nil},
+		{"b without A", func(p *Problem) { p.A = nil }, "b: length 1, want 0 (rows of A)", "b", nil},
+		{"short row of A", func(p *Problem) { p.A[0] = []float64{1} }, "A[0]: length 1, want n = 2", "A", []int{0}},
+		{"long row of phi", func(p *Problem) { p.Phi[1] = []float64{1, 2, 3} }, "phi[1]: length 3, want n = 2", "phi", []int{1}},
+		{"nil row of A", func(p *Problem) { p.A[0] = nil }, "A[0]: length 0, want n = 2", "A", []int{0}},
+		{"short y", func(p *Problem) { p.Y = p.Y[:1] }, "y: length 1, want 2 (rows of phi)", "y", nil},
+		{"negative ridge", func(p *Problem) { p.Ridge = -0.1 }, "ridge: -0.1 < 0", "ridge", nil},
+		{"NaN ridge", func(p *Problem) { p.Ridge = nan }, "ridge: NaN", "ridge", nil},
+		{"negative l1", func(p *Problem) { p.L1 = -1 }, "l1: -1 < 0", "l1", nil},
+		{"Inf offset", func(p *Problem) { p.Offset = inf }, "offset: +Inf", "offset", nil},
+		{"lower > upper", func(p *Problem) { p.Lower = []float64{0, 3}; p.Upper = []float64{1, 1} }, "lower[1]: 3 > upper[1] = 1", "lower", []int{1}},
+		{"short lower", func(p *Problem) { p.Lower = []float64{0} }, "lower: length 1, want n = 2", "lower", nil},
+		{"long upper", func(p *Problem) { p.Upper = []float64{0, 1, 2} }, "upper: length 3, want n = 2", "upper", nil},
+		{"NaN lower", func(p *Problem) { p.Lower = []float64{0, nan} }, "lower[1]: NaN: want a number < +Inf (-Inf for no bound)", "lower", []int{1}},
+		{"+Inf lower", func(p *Problem) { p.Lower = []float64{inf, 0} }, "lower[0]: +Inf: want a number < +Inf (-Inf for no bound)", "lower", []int{0}},
+		{"-Inf upper", func(p *Problem) { p.Upper = []float64{-inf, 0} }, "upper[0]: -Inf: want a number > -Inf (+Inf for no bound)", "upper", []int{0}},
+		{"logistic label", func(p *Problem) { p.Loss = "logistic"; p.Y[1] = 0.5 }, "y[1] = 0.5: logistic loss needs labels -1 or +1", "y", []int{1}},
+		{"asymmetric P", func(p *Problem) { p.P = [][]float64{{1, 2}, {0, 1}} }, "P[0][1]: not symmetric: 2 != P[1][0] = 0", "P", []int{0, 1}},
+		{"P rows", func(p *Problem) { p.P = [][]float64{{1, 0}} }, "P: 1 rows, want n = 2", "P", nil},
+		{"P ragged", func(p *Problem) { p.P = [][]float64{{1, 0}, {0}} }, "P[1]: length 1, want n = 2", "P", []int{1}},
+		{"NaN in P", func(p *Problem) { p.P = [][]float64{{1, nan}, {nan, 1}} }, "P[0][1]: NaN", "P", []int{0, 1}},
+		{"q length", func(p *Problem) { p.Q = []float64{1} }, "q: length 1, want n = 2", "q", nil},
+		{"NaN in q", func(p *Problem) { p.Q = []float64{0, nan} }, "q[1]: NaN", "q", []int{1}},
+		{"beq length", func(p *Problem) { p.Aeq = [][]float64{{1, 0}} }, "beq: length 0, want 1 (rows of Aeq)", "beq", nil},
+		{"Aeq row", func(p *Problem) { p.Aeq, p.Beq = [][]float64{{1}}, []float64{0} }, "Aeq[0]: length 1, want n = 2", "Aeq", []int{0}},
+		{"Inf in beq", func(p *Problem) { p.Aeq, p.Beq = [][]float64{{1, 0}}, []float64{-inf} }, "beq[0]: -Inf", "beq", []int{0}},
+		{"not strongly convex", func(p *Problem) { p.Loss, p.Phi, p.Y, p.Ridge = "none", nil, nil, 0 },
+			"ridge: not strongly convex: ridge = 0 and no quadratic term (P or squared loss)", "ridge", nil},
+		{"logistic alone is not strongly convex", func(p *Problem) { p.Loss, p.Y, p.Ridge = "logistic", []float64{1, -1}, 0 },
+			"ridge: not strongly convex: ridge = 0 and no quadratic term (P or squared loss)", "ridge", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p := validQP()
 			c.edit(p)
 			err := p.Validate()
-			if err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("err = %v, want one containing %q", err, c.want)
+			if err == nil || err.Error() != c.want {
+				t.Fatalf("err = %v, want %q", err, c.want)
 			}
 			var ie *InputError
 			if !errors.As(err, &ie) {
-				t.Errorf("error %T is not an *InputError", err)
+				t.Fatalf("error %T is not an *InputError", err)
+			}
+			if ie.Field != c.field || !reflect.DeepEqual(ie.Index, c.index) {
+				t.Errorf("field %q index %v, want %q %v", ie.Field, ie.Index, c.field, c.index)
+			}
+			if c.name == "n huge" {
+				return // NewSolver would only repeat Validate; skip the allocation risk
 			}
 			if _, err := Solve(context.Background(), p, nil); err == nil {
 				t.Error("Solve accepted the problem")
 			}
 		})
 	}
-	if err := validQP().Validate(); err != nil {
-		t.Errorf("valid problem rejected: %v", err)
+}
+
+// TestValidateAccepts: valid problems of every shape pass, including the
+// ones the format makes optional (no constraints, zero rows of A, a missing
+// bound written as ∓Inf or as a magnitude >= 1e20, a P symmetric up to
+// rounding, an empty Loss meaning "none").
+func TestValidateAccepts(t *testing.T) {
+	inf := math.Inf(1)
+	cases := []struct {
+		name string
+		p    *Problem
+	}{
+		{"qp", validQP()},
+		{"ridge only", &Problem{N: 3, Loss: "none", Ridge: 1}},
+		{"empty loss", &Problem{N: 1, Ridge: 1}},
+		{"zero row of A", &Problem{N: 2, Loss: "none", Ridge: 1, A: [][]float64{{0, 0}}, B: []float64{-1}}},
+		{"empty A and b", &Problem{N: 2, Loss: "none", Ridge: 1, A: [][]float64{}, B: []float64{}}},
+		{"bounds", &Problem{N: 3, Loss: "none", Ridge: 1, Lower: []float64{-inf, 0, -1e20}, Upper: []float64{1, inf, 1e30}}},
+		{"huge lower means none", &Problem{N: 1, Loss: "none", Ridge: 1, Lower: []float64{1e25}, Upper: []float64{0}}},
+		{"fixed variable", &Problem{N: 1, Loss: "none", Ridge: 1, Lower: []float64{2}, Upper: []float64{2}}},
+		{"P only, rounding asymmetry", &Problem{N: 2, Loss: "none", P: [][]float64{{2, 0.1}, {0.1 + 1e-17, 3}}}},
+		{"squared loss, no ridge", &Problem{N: 1, Loss: "squared", Phi: [][]float64{{1}}, Y: []float64{3}}},
+		{"logistic with ridge", &Problem{N: 1, Loss: "logistic", Phi: [][]float64{{1}}, Y: []float64{-1}, Ridge: 1e-3}},
+		{"equalities", &Problem{N: 2, Loss: "none", Ridge: 1, Aeq: [][]float64{{1, 1}}, Beq: []float64{1}, L1: 0.5, Offset: -3}},
+	}
+	for _, c := range cases {
+		if err := c.p.Validate(); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	var nilp *Problem
+	if err := nilp.Validate(); err == nil || err.Error() != "problem: nil" {
+		t.Errorf("nil problem: %v", err)
 	}
 }
 
-// TestReadProblemErrors: malformed JSON says where; unknown fields and
-// trailing data are errors; null and huge bounds mean no bound.
+// TestReadProblemErrors: malformed documents say where (line and column of
+// the offending byte), unknown and repeated keys are named, numbers out of
+// range and non-numbers in numeric arrays name the field and index.
 func TestReadProblemErrors(t *testing.T) {
 	cases := []struct{ in, want string }{
-		{"", "empty input"},
-		{`{"n": 2, "loss": "none",`, "unexpected end"},
-		{"{\"n\": 2,\n \"loss\": none}", "line 2, column"},
-		{`{"n": 2, "loss": "none", "colour": 1}`, `unknown field "colour"`},
-		{`{"n": 2, "loss": "none"} {}`, "data after the problem"},
-		{`{"n": "two", "loss": "none"}`, "n: want int"},
-		{`{"n": 2, "loss": "none", "b": [1e400]}`, "line 1"},
+		{"", "empty input: want a JSON problem object"},
+		{" \n\t", "empty input: want a JSON problem object"},
+		{`{"n": 2, "loss": "none",`, "line 1, column 25: malformed JSON: unexpected end of JSON input"},
+		{"{\"n\": 2,\n \"loss\": none}", "line 2, column 11: malformed JSON: invalid character 'o' in literal null (expecting 'u')"},
+		{"{\"n\": 2,\n \"loss\": }", "line 2, column 10: malformed JSON: invalid character '}' looking for beginning of value"},
+		{`{"n": 2, "loss": "none"} {}`, "line 1, column 26: data after the problem object"},
+		{`  [1]`, "line 1, column 3: want a JSON object, got an array"},
+		{`"n"`, "line 1, column 1: want a JSON object, got a string"},
+		{`{"n": 2, "loss": "none", "colour": 1}`, `line 1, column 26: unknown field "colour" (want one of ` + problemFields + ")"},
+		{`{"n": 2, "loss": "none", "a": [[1, 1]]}`, `line 1, column 26: unknown field "a"`},
+		{`{"n": 2, "loss": "none", "n": 3}`, `line 1, column 26: field "n" given twice`},
+		{`{"n": "two", "loss": "none"}`, "line 1, column 7: n: want a number, got a string"},
+		{`{"n": 2.5, "loss": "none"}`, "line 1, column 7: n: 2.5: want an integer"},
+		{`{"n": 1e300, "loss": "none"}`, "line 1, column 7: n: 1e300: want an integer"},
+		{`{"loss": "none"}`, "n: missing: the number of variables is required"},
+		{`{"n": 2}`, `loss: missing: want "squared", "logistic" or "none"`},
+		{`{"n": 2, "loss": null}`, `loss: missing`},
+		{`{"n": 2, "loss": ""}`, `line 1, column 18: loss: "": want squared, logistic or none`},
+		{`{"n": 2, "loss": 3}`, `line 1, column 18: loss: want a string, got a number`},
+		{`{"n": 2, "loss": "none", "b": [1e400]}`, "line 1, column 32: b[0]: 1e400 is out of range for float64"},
+		{`{"n": 2, "loss": "none", "ridge": -1e309}`, "line 1, column 35: ridge: -1e309 is out of range for float64"},
+		{`{"n": 2, "loss": "none", "ridge": [1]}`, "line 1, column 35: ridge: want a number, got an array"},
+		{"{\"n\": 2, \"loss\": \"none\",\n \"A\": [[1, 2],\n       [3, true]]}", "line 3, column 12: A[1][1]: want a number, got a boolean"},
+		{`{"n": 2, "loss": "none", "A": [[1, null]]}`, "line 1, column 36: A[0][1]: want a number, got null"},
+		{`{"n": 2, "loss": "none", "A": [1, 2]}`, "line 1, column 32: A[0]: want an array of numbers, got a number"},
+		{`{"n": 2, "loss": "none", "A": [[[1]]]}`, "line 1, column 33: A[0][0]: want a number, got an array"},
+		{`{"n": 2, "loss": "none", "A": {"0": 1}}`, "line 1, column 31: A: want an array of rows, got an object"},
+		{`{"n": 2, "loss": "none", "b": [1, "2"]}`, `line 1, column 35: b[1]: want a number, got a string`},
+		{`{"n": 2, "loss": "none", "y": [null]}`, `line 1, column 32: y[0]: want a number, got null`},
+		{`{"n": 2, "loss": "none", "lower": [0, true]}`, `line 1, column 39: lower[1]: want a number, got a boolean`},
+		{`{"n": 2, "loss": "none", "name": 7}`, `line 1, column 34: name: want a string, got a number`},
 	}
 	for _, c := range cases {
-		_, err := ReadProblem(strings.NewReader(c.in))
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q: err = %v, want one containing %q", c.in, err, c.want)
+		p, err := ReadProblem(strings.NewReader(c.in))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q:\n got  %v\n want %s", c.in, err, c.want)
+			continue
+		}
+		if p != nil {
+			t.Errorf("%q: a problem came back with the error", c.in)
+		}
+		var ie *InputError
+		if !errors.As(err, &ie) {
+			t.Errorf("%q: error %T is not an *InputError", c.in, err)
 		}
 	}
-	p, err := ReadProblem(strings.NewReader(`{"n": 3, "loss": "none", "ridge": 1, "lower": [null, -1e30, 0], "upper": [1, null, 1e20]}`))
+}
+
+// TestReadProblemFields: every field of the format lands where it should;
+// null and magnitudes >= 1e20 are missing bounds; a null field is an absent
+// one; an empty array is kept (so that its length is checked).
+func TestReadProblemFields(t *testing.T) {
+	in := `{"name": "t\u00e9st", "n": 3, "loss": "squared",
+	 "phi": [[1, 0, 0], [0, 1, 0]], "y": [1, -2.5], "ridge": 0.25, "l1": 1e-3,
+	 "lower": [null, -1e30, 0], "upper": [1, null, 1e20],
+	 "P": [[2, 0, 0], [0, 2, 0], [0, 0, 2]], "q": [1, 2, 3], "offset": -7,
+	 "A": [[1, 1, 1]], "b": [1], "Aeq": [], "beq": [], "name2": null}`
+	if _, err := ReadProblem(strings.NewReader(in)); err == nil || !strings.Contains(err.Error(), `unknown field "name2"`) {
+		t.Errorf("unknown null field: %v", err)
+	}
+	in = strings.Replace(in, `, "name2": null`, `, "l1": null`, 1)
+	if _, err := ReadProblem(strings.NewReader(in)); err == nil || !strings.Contains(err.Error(), `field "l1" given twice`) {
+		t.Errorf("repeated field: %v", err)
+	}
+	in = strings.Replace(in, `, "l1": null`, ``, 1)
+	p, err := ReadProblem(strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !math.IsInf(p.Lower[0], -1) || !math.IsInf(p.Lower[1], -1) || p.Lower[2] != 0 ||
-		p.Upper[0] != 1 || !math.IsInf(p.Upper[1], 1) || !math.IsInf(p.Upper[2], 1) {
-		t.Errorf("bounds %v %v", p.Lower, p.Upper)
+	inf := math.Inf(1)
+	want := &Problem{Name: "tést", N: 3, Loss: "squared",
+		Phi: [][]float64{{1, 0, 0}, {0, 1, 0}}, Y: []float64{1, -2.5}, Ridge: 0.25, L1: 1e-3,
+		Lower: []float64{-inf, -inf, 0}, Upper: []float64{1, inf, inf},
+		P: [][]float64{{2, 0, 0}, {0, 2, 0}, {0, 0, 2}}, Q: []float64{1, 2, 3}, Offset: -7,
+		A: [][]float64{{1, 1, 1}}, B: []float64{1}, Aeq: [][]float64{}, Beq: []float64{}}
+	if !reflect.DeepEqual(p, want) {
+		t.Errorf("got  %+v\nwant %+v", p, want)
+	}
+	if err := p.Validate(); err != nil {
+		t.Error(err)
+	}
+	p, err = ReadProblem(strings.NewReader(`{"n": 1, "loss": "none", "ridge": 1, "A": null, "lower": null, "name": null}`))
+	if err != nil || p.A != nil || p.Lower != nil || p.Name != "" {
+		t.Errorf("null fields: %+v, %v", p, err)
+	}
+	p, err = ReadProblem(strings.NewReader(`{"n": 1, "loss": "none", "lower": []}`))
+	if err != nil || p.Lower == nil || p.Validate() == nil {
+		t.Errorf("empty lower must be kept and rejected by Validate: %+v, %v", p, err)
 	}
 }
 
-// TestSolveAndResultRoundTrip: the reference QP solved through the public
-// face, written and read back.
+// TestProblemJSONRoundTrip: WriteProblem then ReadProblem gives the same
+// problem, bit for bit, for the paper's QPs and for one with bounds, and
+// encoding/json goes through the same strict code.
+func TestProblemJSONRoundTrip(t *testing.T) {
+	inf := math.Inf(1)
+	probs := []*Problem{{Name: "bounds", N: 3, Loss: "logistic", Phi: [][]float64{{0.1, 1e-300, -5e300}},
+		Y: []float64{-1}, Ridge: 1.0 / 3, Lower: []float64{-inf, 0, -2}, Upper: []float64{inf, math.SmallestNonzeroFloat64, 1e19},
+		Aeq: [][]float64{{1, 2, 3}}, Beq: []float64{0.7}}}
+	for s := 1; s <= 5; s++ {
+		probs = append(probs, readQP(t, s))
+	}
+	for _, p := range probs {
+		var buf bytes.Buffer
+		if err := WriteProblem(&buf, p); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadProblem(&buf)
+		if err != nil {
+			t.Fatalf("%s: %v", p.Name, err)
+		}
+		if !reflect.DeepEqual(back, p) {
+			t.Errorf("%s: round trip differs", p.Name)
+		}
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var viaStd Problem
+		if err := json.Unmarshal(b, &viaStd); err != nil || !reflect.DeepEqual(&viaStd, p) {
+			t.Errorf("%s: encoding/json round trip: %v", p.Name, err)
+		}
+	}
+	if err := json.Unmarshal([]byte(`{"n": 1, "loss": "none", "Ridge": 1}`), new(Problem)); err == nil {
+		t.Error("encoding/json: key matching is not exact")
+	}
+	if err := WriteProblem(&bytes.Buffer{}, &Problem{N: 1, Loss: "none", Ridge: math.NaN()}); err == nil {
+		t.Error("WriteProblem wrote a NaN")
+	}
+}
+
+func readQP(t testing.TB, seed int) *Problem {
+	f, err := os.Open(fmt.Sprintf("testdata/qp/paper-qp-100-s%d.json", seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p, err := ReadProblem(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestPaperQPFiles: the five QPs of section 6.1 read, validate and have the
+// documented shape (l = m = n = 100, ridge 0.1, unit rows of A, b >= 0).
+func TestPaperQPFiles(t *testing.T) {
+	for s := 1; s <= 5; s++ {
+		p := readQP(t, s)
+		if err := p.Validate(); err != nil {
+			t.Fatalf("seed %d: %v", s, err)
+		}
+		if p.Name != fmt.Sprintf("paper-qp-100-s%d", s) || p.N != 100 || p.Loss != "squared" ||
+			len(p.Phi) != 100 || len(p.A) != 100 || p.Ridge != 0.1 {
+			t.Errorf("seed %d: %s n %d loss %s l %d m %d ridge %g", s, p.Name, p.N, p.Loss, len(p.Phi), len(p.A), p.Ridge)
+		}
+		for j, a := range p.A {
+			var nn float64
+			for _, v := range a {
+				nn += v * v
+			}
+			if math.Abs(nn-1) > 1e-12 || p.B[j] < 0 {
+				t.Fatalf("seed %d row %d: ||a||^2 = %v, b = %v", s, j, nn, p.B[j])
+			}
+		}
+	}
+}
+
+// TestInternal: the solver's form copies the matrices (later changes to the
+// Problem do not reach it), keeps empty fields nil, symmetrises P, maps
+// bounds of magnitude >= 1e20 to ∓Inf and the loss names to solver.Loss.
+func TestInternal(t *testing.T) {
+	inf := math.Inf(1)
+	p := &Problem{N: 2, Loss: "logistic", Phi: [][]float64{{1, 2}}, Y: []float64{1}, Ridge: 1,
+		Lower: []float64{-1e20, 1e25}, Upper: []float64{1e21, 5},
+		P: [][]float64{{1, 0.5}, {0.5 + 1e-16, 1}}, A: [][]float64{{3, 4}, {0, 0}}, B: []float64{1, 2}}
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	ip, err := p.internal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ip.Loss != solver.LossLogistic || ip.N != 2 || ip.Phi.Rows != 1 || ip.A.Rows != 2 || ip.Aeq != nil || ip.Q != nil {
+		t.Fatalf("shape: %+v", ip)
+	}
+	if ip.P.Data[1] != ip.P.Data[2] {
+		t.Errorf("P not symmetrised: %v", ip.P.Data)
+	}
+	if !reflect.DeepEqual(ip.Lower, []float64{-inf, -inf}) || !reflect.DeepEqual(ip.Upper, []float64{inf, 5}) {
+		t.Errorf("bounds %v %v", ip.Lower, ip.Upper)
+	}
+	p.A[0][0], p.Phi[0][1] = 99, 99
+	if ip.A.Data[0] != 3 || ip.Phi.Data[1] != 2 {
+		t.Error("the solver's matrices alias the caller's")
+	}
+	for loss, want := range map[string]solver.Loss{"squared": solver.LossSquared, "none": solver.LossNone, "": solver.LossNone} {
+		q := &Problem{N: 1, Loss: loss, Ridge: 1}
+		if loss == "squared" {
+			q.Phi, q.Y = [][]float64{{1}}, []float64{0}
+		}
+		if ip, _ := q.internal(); ip.Loss != want || ip.Lower != nil || ip.P != nil || ip.A != nil || ip.B != nil {
+			t.Errorf("loss %q: %+v", loss, ip)
+		}
+	}
+}
+
+// TestNoPanicOnBadShapes: Validate, and internal after a successful
+// Validate, never panic, whatever the lengths and values (a table of
+// adversarial shapes; the fuzz target FuzzReadProblem covers the rest).
+func TestNoPanicOnBadShapes(t *testing.T) {
+	nan := math.NaN()
+	shapes := []*Problem{
+		{},
+		{N: 1},
+		{N: 2, Loss: "squared", Phi: [][]float64{nil, {1}}, Y: []float64{1}},
+		{N: 2, Loss: "squared", Phi: [][]float64{{1, 2}}},
+		{N: 2, Ridge: 1, P: [][]float64{{1}, {1, 2, 3}}},
+		{N: 2, Ridge: 1, P: [][]float64{nil, nil}},
+		{N: 2, Ridge: 1, Lower: []float64{nan}, Upper: []float64{}},
+		{N: 2, Ridge: 1, Lower: []float64{}, Upper: []float64{nan, nan, nan}},
+		{N: 2, Ridge: 1, A: [][]float64{{1, 2}, nil}, B: []float64{1}},
+		{N: 2, Ridge: 1, A: [][]float64{{1, 2}}, B: []float64{1, 2, 3}},
+		{N: 2, Ridge: 1, Aeq: [][]float64{{nan, nan}}, Beq: []float64{nan}},
+		{N: 2, Ridge: 1, Q: []float64{}},
+		{N: math.MaxInt, Ridge: 1},
+		{N: math.MinInt, Ridge: 1},
+	}
+	for i, p := range shapes {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("shape %d: panic %v", i, r)
+				}
+			}()
+			if p.Validate() == nil {
+				p.internal()
+			}
+		}()
+	}
+}
+
+// TestReadProblemAllocs: reading a matrix costs one allocation per row, not
+// per number (the numeric arrays are parsed directly, not by reflection).
+func TestReadProblemAllocs(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString(`{"n": 50, "loss": "none", "ridge": 1, "A": [`)
+	for i := 0; i < 200; i++ {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		sb.WriteString("[")
+		for j := 0; j < 50; j++ {
+			if j > 0 {
+				sb.WriteString(",")
+			}
+			fmt.Fprintf(&sb, "%g", float64(i*j)/7)
+		}
+		sb.WriteString("]")
+	}
+	sb.WriteString(`], "b": [0]}`)
+	doc := []byte(sb.String())
+	allocs := testing.AllocsPerRun(5, func() {
+		if _, err := ReadProblem(bytes.NewReader(doc)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// 200 rows, each grown by append (about 7 allocations for 50 numbers),
+	// plus a constant number for the document.
+	if allocs > 200*8+100 {
+		t.Errorf("%v allocations for a 200 x 50 matrix", allocs)
+	}
+}
+
+// TestSVMProblem: the hard-margin SVM of section 6.2 on both copies of
+// mushrooms: one row -y_i a_i per example, b = -1, ridge 1, no loss; with
+// normalizeFeatures every non-zero column has unit norm. It validates.
+func TestSVMProblem(t *testing.T) {
+	for _, c := range []struct {
+		file   string
+		n, nnz int
+	}{{"mushrooms.libsvm", 126, 22}, {"mushrooms112.libsvm", 112, 21}} {
+		f, err := os.Open("testdata/svm/" + c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := libsvm.Read(f, 0)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, norm := range []bool{false, true} {
+			p := SVMProblem(d.Labels, d.Rows, norm)
+			if err := p.Validate(); err != nil {
+				t.Fatalf("%s: %v", c.file, err)
+			}
+			if p.N != c.n || len(p.A) != 8124 || p.Ridge != 1 || p.Loss != "none" || len(p.Phi) != 0 {
+				t.Fatalf("%s: n %d m %d ridge %g loss %q", c.file, p.N, len(p.A), p.Ridge, p.Loss)
+			}
+			colNorm := make([]float64, p.N)
+			for i, a := range p.A {
+				nnz := 0
+				for j, v := range a {
+					colNorm[j] += v * v
+					if v != 0 {
+						nnz++
+						if !norm && v != -d.Labels[i]*d.Rows[i][j] {
+							t.Fatalf("%s: A[%d][%d] = %v, want -y a = %v", c.file, i, j, v, -d.Labels[i]*d.Rows[i][j])
+						}
+					}
+				}
+				if nnz != c.nnz || p.B[i] != -1 {
+					t.Fatalf("%s row %d: %d non-zeros, b = %v", c.file, i, nnz, p.B[i])
+				}
+			}
+			for j, s := range colNorm {
+				if norm && s != 0 && math.Abs(s-1) > 1e-12 {
+					t.Errorf("%s: column %d has squared norm %v after normalising", c.file, j, s)
+				}
+			}
+		}
+	}
+	// Ragged rows are padded; the input is not modified.
+	rows := [][]float64{{1}, {0, 2}}
+	p := SVMProblem([]float64{1, -1}, rows, true)
+	if p.N != 2 || !reflect.DeepEqual(p.A, [][]float64{{-1, 0}, {0, 1}}) || rows[1][1] != 2 {
+		t.Errorf("ragged: %+v", p)
+	}
+}
+
+// TestSolveAndResultRoundTrip: a QP with a known answer solved through the
+// public face, written and read back.
 func TestSolveAndResultRoundTrip(t *testing.T) {
 	p := &Problem{N: 2, Loss: "none", Ridge: 1, Q: []float64{-1, -1}, A: [][]float64{{1, 1}}, B: []float64{1}}
 	res, err := Solve(context.Background(), p, nil)

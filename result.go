@@ -1,89 +1,165 @@
 package softpen
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"time"
 )
 
-// resultJSON is the result file of FORMATS.md. JSON has no Inf or NaN:
-// such values are written as null.
+// resultJSON is the result file of FORMATS.md, in reading form: every
+// number may be null (JSON has no Inf or NaN).
 type resultJSON struct {
-	Status       string    `json:"status"`
-	X            []float64 `json:"x"`
-	Lambda       []float64 `json:"lambda"`
-	Nu           []float64 `json:"nu,omitempty"`
-	Objective    *float64  `json:"objective"`
-	Gap          *float64  `json:"gap"`
-	DistBound    *float64  `json:"dist_bound"`
-	MaxViolation *float64  `json:"max_violation"`
-	Steps        int64     `json:"steps"`
-	Stages       int       `json:"stages"`
-	Kept         int       `json:"kept"`
-	Dropped      []int     `json:"dropped,omitempty"`
-	Farkas       []float64 `json:"farkas,omitempty"`
-	Xi           float64   `json:"xi"`
-	Polished     bool      `json:"polished"`
-	TimeS        float64   `json:"time_s"`
-	Method       string    `json:"method"`
-	Impl         string    `json:"impl"`
+	Status       string     `json:"status"`
+	X            []*float64 `json:"x"`
+	Lambda       []*float64 `json:"lambda"`
+	Nu           []*float64 `json:"nu"`
+	Objective    *float64   `json:"objective"`
+	Gap          *float64   `json:"gap"`
+	DistBound    *float64   `json:"dist_bound"`
+	MaxViolation *float64   `json:"max_violation"`
+	Steps        int64      `json:"steps"`
+	Stages       int        `json:"stages"`
+	Kept         int        `json:"kept"`
+	TimeS        *float64   `json:"time_s"`
+	Method       string     `json:"method"`
+	Impl         string     `json:"impl"`
+	Dropped      []int      `json:"dropped"`
+	Farkas       []*float64 `json:"farkas"`
+	Xi           *float64   `json:"xi"`
+	Polished     bool       `json:"polished"`
 }
 
-func finite(v float64) *float64 {
+// appendNumber appends v as JSON: the shortest form that reads back
+// exactly, or null when v is NaN or infinite.
+func appendNumber(b []byte, v float64) []byte {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
+		return append(b, "null"...)
 	}
-	return &v
+	return strconv.AppendFloat(b, v, 'g', -1, 64)
 }
 
-// WriteResult writes r as the result JSON of FORMATS.md (one object,
-// indented, with a final newline). "dropped" appears when screening dropped
-// rows, "farkas" when the status is infeasible.
-func WriteResult(w io.Writer, r *Result) error {
-	out := resultJSON{
-		Status: r.Status.String(), X: r.X, Lambda: r.Lambda, Nu: r.Nu,
-		Objective: finite(r.Objective), Gap: finite(r.Gap), DistBound: finite(r.DistBound),
-		MaxViolation: finite(r.MaxViolation), Steps: r.Steps, Stages: r.Stages, Kept: r.Kept,
-		Dropped: r.Dropped, Xi: r.Xi, Polished: r.Polished, TimeS: r.Time.Seconds(),
-		Method: r.Method, Impl: r.Impl,
+func jsonNumber(v float64) []byte { return appendNumber(nil, v) }
+
+// jsonNumbers is v as a JSON array (never null: [] for an empty v), with
+// NaN and infinities as null.
+func jsonNumbers(v []float64) []byte {
+	b := make([]byte, 0, 2+20*len(v))
+	b = append(b, '[')
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendNumber(b, x)
 	}
-	if out.Lambda == nil {
-		out.Lambda = []float64{}
+	return append(b, ']')
+}
+
+// WriteResult writes r as the result file of FORMATS.md: one JSON object
+// with one key per line, in the order status, x, lambda, nu (when there are
+// equality rows), objective, gap, dist_bound, max_violation, steps, stages,
+// kept, time_s, method, impl, then dropped (when screening dropped rows),
+// farkas (when the status is infeasible), xi and polished. JSON has no Inf
+// or NaN: such numbers are written as null (a dist_bound of +Inf, "no
+// bound", is null). Numbers are written in the shortest form that reads back
+// exactly. r is not modified.
+func WriteResult(w io.Writer, r *Result) error {
+	if r == nil {
+		return errors.New("softpen: WriteResult: nil result")
+	}
+	var buf bytes.Buffer
+	first := true
+	put := func(key string, val []byte) {
+		if first {
+			buf.WriteString("{\n")
+			first = false
+		} else {
+			buf.WriteString(",\n")
+		}
+		buf.WriteString(` "` + key + `": `)
+		buf.Write(val)
+	}
+	str := func(s string) []byte { b, _ := json.Marshal(s); return b }
+	put("status", str(r.Status.String()))
+	put("x", jsonNumbers(r.X))
+	put("lambda", jsonNumbers(r.Lambda))
+	if len(r.Nu) > 0 {
+		put("nu", jsonNumbers(r.Nu))
+	}
+	put("objective", jsonNumber(r.Objective))
+	put("gap", jsonNumber(r.Gap))
+	put("dist_bound", jsonNumber(r.DistBound))
+	put("max_violation", jsonNumber(r.MaxViolation))
+	put("steps", []byte(strconv.FormatInt(r.Steps, 10)))
+	put("stages", []byte(strconv.Itoa(r.Stages)))
+	put("kept", []byte(strconv.Itoa(r.Kept)))
+	put("time_s", jsonNumber(r.Time.Seconds()))
+	put("method", str(r.Method))
+	put("impl", str(r.Impl))
+	if len(r.Dropped) > 0 {
+		d, _ := json.Marshal(r.Dropped)
+		put("dropped", d)
 	}
 	if r.Status == StatusInfeasible {
-		out.Farkas = r.Farkas
+		put("farkas", jsonNumbers(r.Farkas))
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	return enc.Encode(out)
+	put("xi", jsonNumber(r.Xi))
+	put("polished", []byte(strconv.FormatBool(r.Polished)))
+	buf.WriteString("\n}\n")
+	_, err := w.Write(buf.Bytes())
+	return err
 }
 
-// ReadResult reads a result file written by WriteResult; null numbers come
-// back as +Inf (gap, dist_bound) or NaN (objective, max_violation).
+// ReadResult reads a result file as WriteResult writes it (keys it does not
+// know are ignored, so later additions to the format still read). A null
+// number comes back as +Inf for gap and dist_bound and as NaN elsewhere; an
+// unknown status is an error. For tests and tools: the Result is freshly
+// allocated and owned by the caller.
 func ReadResult(rd io.Reader) (*Result, error) {
 	var in resultJSON
-	if err := json.NewDecoder(rd).Decode(&in); err != nil {
-		return nil, err
-	}
-	val := func(p *float64, none float64) float64 {
-		if p == nil {
-			return none
-		}
-		return *p
+	dec := json.NewDecoder(rd)
+	if err := dec.Decode(&in); err != nil {
+		return nil, fmt.Errorf("result: %w", err)
 	}
 	r := &Result{
-		X: in.X, Lambda: in.Lambda, Nu: in.Nu,
-		Objective: val(in.Objective, math.NaN()), Gap: val(in.Gap, math.Inf(1)),
-		DistBound: val(in.DistBound, math.Inf(1)), MaxViolation: val(in.MaxViolation, math.NaN()),
-		Steps: in.Steps, Stages: in.Stages, Kept: in.Kept, Dropped: in.Dropped, Farkas: in.Farkas,
-		Xi: in.Xi, Polished: in.Polished, Time: time.Duration(in.TimeS * 1e9),
+		X: values(in.X), Lambda: values(in.Lambda), Nu: values(in.Nu),
+		Objective: value(in.Objective, math.NaN()), Gap: value(in.Gap, math.Inf(1)),
+		DistBound: value(in.DistBound, math.Inf(1)), MaxViolation: value(in.MaxViolation, math.NaN()),
+		Steps: in.Steps, Stages: in.Stages, Kept: in.Kept, Dropped: in.Dropped, Farkas: values(in.Farkas),
+		Xi: value(in.Xi, math.NaN()), Polished: in.Polished,
+		Time:   time.Duration(math.Round(value(in.TimeS, 0) * 1e9)),
 		Method: in.Method, Impl: in.Impl,
 	}
-	for s := StatusSolved; s <= StatusCanceled; s++ {
+	r.Status = -1
+	for s := Status(0); s < 256 && r.Status < 0; s++ {
 		if s.String() == in.Status {
 			r.Status = s
 		}
 	}
+	if r.Status < 0 {
+		return nil, fmt.Errorf("result: status %q: want solved, max_steps, time_limit, infeasible or canceled", in.Status)
+	}
 	return r, nil
+}
+
+func value(p *float64, none float64) float64 {
+	if p == nil {
+		return none
+	}
+	return *p
+}
+
+func values(p []*float64) []float64 {
+	if p == nil {
+		return nil
+	}
+	out := make([]float64, len(p))
+	for i := range p {
+		out[i] = value(p[i], math.NaN())
+	}
+	return out
 }

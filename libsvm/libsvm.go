@@ -3,124 +3,160 @@
 // strictly increasing indices. Blank lines and '#' comments are ignored and
 // CRLF line ends are accepted. Exactly two distinct labels are expected; the
 // smaller maps to -1 and the larger to +1 (so +1/-1, 1/2 and 0/1 all work).
-// Every malformed line is an error naming its line number.
+// Every malformed input is an *Error naming the line and, for a bad token,
+// its column.
 package libsvm
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strconv"
-	"strings"
 )
 
-// Data is a data set read densely: Rows[i] has NFeatures entries.
+// Data is a data set read densely: Rows[i] has NFeatures entries (zero
+// where the file has none), all rows share one backing array, row-major.
 type Data struct {
-	Labels    []float64 // -1 or +1
+	Labels    []float64 // -1 or +1, one per row
 	Rows      [][]float64
 	NFeatures int
 }
 
-// Error is a malformed line.
+// Error is a malformed input: the line (1-based; 0 when the input has no
+// lines) and, when the fault is in one token, its column (1-based, in bytes;
+// 0 otherwise).
 type Error struct {
-	Line int
-	Msg  string
+	Line, Column int
+	Msg          string
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return e.Msg
+	}
+	if e.Column > 0 {
+		return fmt.Sprintf("line %d, column %d: %s", e.Line, e.Column, e.Msg)
+	}
+	return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+}
+
+// Limits that keep a hostile file from asking for unbounded memory.
+const (
+	maxIndex = 1 << 24 // largest feature index
+	maxDense = 1 << 27 // largest rows x features held densely (1 GiB)
+)
 
 type sparseRow struct {
-	idx []int
+	idx []int32
 	val []float64
 }
 
 // Read reads a whole data set. nFeatures > 0 fixes the number of features
-// (an index beyond it is an error); 0 takes the largest index seen.
+// (an index beyond it is an error, and rows are that long even if no index
+// reaches it); 0 takes the largest index seen. Errors are *Error values
+// naming the line and, for a bad token, its column: a bad label (not a
+// finite number), a token without a colon, an index that is not an integer
+// in [1, 2^24], indices that do not strictly increase, a bad value (not a
+// number, NaN or infinite), no examples, or other than two distinct labels.
+// Read never panics; it holds the file in sparse form, then densely.
 func Read(r io.Reader, nFeatures int) (*Data, error) {
+	if nFeatures < 0 || nFeatures > maxIndex {
+		return nil, &Error{Msg: fmt.Sprintf("%d features: want 0 (from the data) to %d", nFeatures, maxIndex)}
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
 	var raw []float64
 	var rows []sparseRow
+	var lines []int // the line of each example
 	maxIdx := 0
 	line := 0
 	for sc.Scan() {
 		line++
-		text := sc.Text()
-		if i := strings.IndexByte(text, '#'); i >= 0 {
+		text := sc.Bytes()
+		if i := bytes.IndexByte(text, '#'); i >= 0 {
 			text = text[:i]
-		}
-		fields := strings.Fields(text)
-		if len(fields) == 0 {
-			continue
-		}
-		lab, err := strconv.ParseFloat(fields[0], 64)
-		if err != nil || math.IsNaN(lab) || math.IsInf(lab, 0) {
-			return nil, &Error{line, fmt.Sprintf("bad label %q", fields[0])}
 		}
 		var row sparseRow
 		prev := 0
-		for _, f := range fields[1:] {
-			colon := strings.IndexByte(f, ':')
-			if colon < 0 {
-				return nil, &Error{line, fmt.Sprintf("%q: want index:value", f)}
+		first := true
+		var lab float64
+		for pos := 0; ; {
+			tok, col := nextField(text, &pos)
+			if tok == nil {
+				break
 			}
-			idx, err := strconv.Atoi(f[:colon])
-			if err != nil || idx < 1 {
-				return nil, &Error{line, fmt.Sprintf("%q: index must be an integer >= 1", f)}
+			if first {
+				first = false
+				v, err := strconv.ParseFloat(string(tok), 64)
+				if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, &Error{line, col, fmt.Sprintf("bad label %q: want a finite number", tok)}
+				}
+				lab = v
+				continue
+			}
+			colon := bytes.IndexByte(tok, ':')
+			if colon < 0 {
+				return nil, &Error{line, col, fmt.Sprintf("%q: want index:value", tok)}
+			}
+			idx, err := strconv.Atoi(string(tok[:colon]))
+			if err != nil || idx < 1 || idx > maxIndex {
+				return nil, &Error{line, col, fmt.Sprintf("%q: index must be an integer from 1 to %d", tok, maxIndex)}
 			}
 			if idx <= prev {
-				return nil, &Error{line, fmt.Sprintf("%q: indices must increase", f)}
+				return nil, &Error{line, col, fmt.Sprintf("%q: indices must increase (previous %d)", tok, prev)}
 			}
 			if nFeatures > 0 && idx > nFeatures {
-				return nil, &Error{line, fmt.Sprintf("%q: index beyond %d features", f, nFeatures)}
+				return nil, &Error{line, col, fmt.Sprintf("%q: index beyond %d features", tok, nFeatures)}
 			}
-			if idx > 1<<24 {
-				return nil, &Error{line, fmt.Sprintf("%q: index too large for a dense matrix", f)}
-			}
-			v, err := strconv.ParseFloat(f[colon+1:], 64)
+			v, err := strconv.ParseFloat(string(tok[colon+1:]), 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, &Error{line, fmt.Sprintf("%q: bad value", f)}
+				return nil, &Error{line, col + colon + 1, fmt.Sprintf("%q: bad value: want a finite number", tok)}
 			}
 			prev = idx
-			row.idx = append(row.idx, idx-1)
+			row.idx = append(row.idx, int32(idx-1))
 			row.val = append(row.val, v)
+		}
+		if first {
+			continue // blank or comment
 		}
 		maxIdx = max(maxIdx, prev)
 		raw = append(raw, lab)
 		rows = append(rows, row)
+		lines = append(lines, line)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &Error{line + 1, err.Error()}
+		return nil, &Error{Line: line + 1, Msg: err.Error()}
 	}
 	if len(rows) == 0 {
-		return nil, &Error{line, "no examples"}
+		return nil, &Error{Line: line, Msg: "no examples"}
 	}
-	classes := map[float64]bool{}
-	for _, l := range raw {
-		classes[l] = true
+	lo, hi := raw[0], raw[0]
+	for i, l := range raw {
+		switch {
+		case l == lo || l == hi:
+		case lo == hi:
+			lo, hi = min(lo, l), max(hi, l)
+		default:
+			return nil, &Error{Line: lines[i], Column: 1, Msg: fmt.Sprintf("label %g: a third class (have %g and %g); want two", l, lo, hi)}
+		}
 	}
-	if len(classes) != 2 {
-		return nil, &Error{line, fmt.Sprintf("%d distinct labels, want 2", len(classes))}
+	if lo == hi {
+		return nil, &Error{Line: line, Msg: fmt.Sprintf("only one class (label %g); want two", lo)}
 	}
-	var cl []float64
-	for c := range classes {
-		cl = append(cl, c)
-	}
-	sort.Float64s(cl)
 	n := nFeatures
 	if n == 0 {
 		n = maxIdx
 	}
-	if len(rows)*n > 1<<27 {
-		return nil, &Error{line, fmt.Sprintf("%d rows x %d features is too large to hold densely", len(rows), n)}
+	if len(rows)*n > maxDense {
+		return nil, &Error{Line: line, Msg: fmt.Sprintf("%d rows x %d features is too large to hold densely", len(rows), n)}
 	}
 	d := &Data{NFeatures: n, Labels: make([]float64, len(rows)), Rows: make([][]float64, len(rows))}
 	flat := make([]float64, len(rows)*n)
 	for i, r := range rows {
 		d.Labels[i] = 1
-		if raw[i] == cl[0] {
+		if raw[i] == lo {
 			d.Labels[i] = -1
 		}
 		d.Rows[i] = flat[i*n : (i+1)*n : (i+1)*n]
@@ -130,3 +166,24 @@ func Read(r io.Reader, nFeatures int) (*Data, error) {
 	}
 	return d, nil
 }
+
+// nextField returns the next whitespace-separated token of text at or after
+// *pos and its 1-based column, advancing *pos; nil at the end of the line.
+func nextField(text []byte, pos *int) ([]byte, int) {
+	i := *pos
+	for i < len(text) && isSpace(text[i]) {
+		i++
+	}
+	if i == len(text) {
+		*pos = i
+		return nil, 0
+	}
+	j := i
+	for j < len(text) && !isSpace(text[j]) {
+		j++
+	}
+	*pos = j
+	return text[i:j], i + 1
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }

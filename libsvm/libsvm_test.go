@@ -1,16 +1,21 @@
 package libsvm
 
 import (
+	"errors"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
 
+// TestMushrooms: both copies of the mushroom data read with the documented
+// shape: 8124 rows, 3916 / 4208 classes, 126 resp. 112 features, 22 resp. 21
+// non-zeros (all ones) per row.
 func TestMushrooms(t *testing.T) {
 	for _, c := range []struct {
 		file     string
 		nf, nnz  int
-		neg, pos int
+		neg, pos int // smaller label -> -1
 	}{{"mushrooms.libsvm", 126, 22, 4208, 3916}, {"mushrooms112.libsvm", 112, 21, 3916, 4208}} {
 		f, err := os.Open("../testdata/svm/" + c.file)
 		if err != nil {
@@ -21,48 +26,108 @@ func TestMushrooms(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if len(d.Rows) != 8124 || len(d.Labels) != 8124 || d.NFeatures != c.nf {
+			t.Fatalf("%s: %d rows, %d labels, %d features", c.file, len(d.Rows), len(d.Labels), d.NFeatures)
+		}
 		var neg, pos int
 		for i, l := range d.Labels {
-			if l < 0 {
+			switch l {
+			case -1:
 				neg++
-			} else {
+			case 1:
 				pos++
+			default:
+				t.Fatalf("%s row %d: label %v", c.file, i, l)
 			}
 			nnz := 0
 			for _, v := range d.Rows[i] {
 				if v != 0 {
 					nnz++
+					if v != 1 {
+						t.Fatalf("%s row %d: value %v, want 1", c.file, i, v)
+					}
 				}
 			}
-			if nnz != c.nnz {
-				t.Fatalf("%s row %d: %d non-zeros, want %d", c.file, i, nnz, c.nnz)
+			if nnz != c.nnz || len(d.Rows[i]) != c.nf {
+				t.Fatalf("%s row %d: %d non-zeros of %d, want %d of %d", c.file, i, nnz, len(d.Rows[i]), c.nnz, c.nf)
 			}
 		}
-		if len(d.Rows) != 8124 || d.NFeatures != c.nf || neg+pos != 8124 || neg != c.neg && neg != c.pos {
-			t.Errorf("%s: %d rows, %d features, %d/%d labels", c.file, len(d.Rows), d.NFeatures, neg, pos)
+		if neg != c.neg || pos != c.pos {
+			t.Errorf("%s: %d / %d labels -1 / +1, want %d / %d", c.file, neg, pos, c.neg, c.pos)
 		}
 	}
 }
 
-func TestMalformedNamesLine(t *testing.T) {
+// TestMalformedSaysWhere: every malformed input is an *Error naming the
+// line and, for a bad token, its column.
+func TestMalformedSaysWhere(t *testing.T) {
 	cases := []struct{ in, want string }{
-		{"1 1:2\nx 1:1\n", "line 2: bad label"},
-		{"1 1:2\n-1 0:1\n", "line 2"},
-		{"1 2:2 1:1\n-1 1:1\n", "line 1: \"1:1\": indices must increase"},
-		{"1 1:2\n\n# c\n-1 3\n", "line 4: \"3\": want index:value"},
-		{"1 1:nan\n-1 1:1\n", "line 1: \"1:nan\": bad value"},
-		{"1 1:1\n2 1:1\n3 1:1\n", "3 distinct labels"},
-		{"1 1:1\n1 1:2\n", "1 distinct labels"},
+		{"1 1:2\nx 1:1\n", `line 2, column 1: bad label "x": want a finite number`},
+		{"1 1:2\nnan 1:1\n", `line 2, column 1: bad label "nan"`},
+		{"1 1:2\n-1 1:1 0:1\n", `line 2, column 8: "0:1": index must be an integer from 1 to 16777216`},
+		{"1 1:2\n-1 -3:1\n", `line 2, column 4: "-3:1": index must be an integer`},
+		{"1 1:2\n-1 99999999:1\n", `line 2, column 4: "99999999:1": index must be an integer`},
+		{"1 a:2\n", `line 1, column 3: "a:2": index must be an integer`},
+		{"1 2:2 1:1\n-1 1:1\n", `line 1, column 7: "1:1": indices must increase (previous 2)`},
+		{"1 2:2 2:1\n-1 1:1\n", `line 1, column 7: "2:1": indices must increase (previous 2)`},
+		{"1 1:2\n\n# c\n-1 3\n", `line 4, column 4: "3": want index:value`},
+		{"1 1:nan\n-1 1:1\n", `line 1, column 5: "1:nan": bad value: want a finite number`},
+		{"1 1:inf\n-1 1:1\n", `line 1, column 5: "1:inf": bad value`},
+		{"1 1:1e400\n-1 1:1\n", `line 1, column 5: "1:1e400": bad value`},
+		{"1 1:\n-1 1:1\n", `line 1, column 5: "1:": bad value`},
+		{"1 1:1\n-1\t\t2:x\n", `line 2, column 7: "2:x": bad value`},
+		{"1 1:1\n2 1:1\n\n3 1:1\n", "line 4, column 1: label 3: a third class (have 1 and 2); want two"},
+		{"1 1:1\n1 1:2\n", "line 2: only one class (label 1); want two"},
 		{"", "no examples"},
+		{"# only\n\n", "line 2: no examples"},
+		{"1 4:1\n-1 1:1\n", ""}, // fine with nFeatures 0 ...
 	}
 	for _, c := range cases {
 		_, err := Read(strings.NewReader(c.in), 0)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q: err = %v, want %q", c.in, err, c.want)
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%q: %v", c.in, err)
+			}
+			if _, err := Read(strings.NewReader(c.in), 3); err == nil || err.Error() != `line 1, column 3: "4:1": index beyond 3 features` {
+				t.Errorf("%q with 3 features: %v", c.in, err) // ... an error with 3
+			}
+			continue
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q:\n got  %v\n want %s", c.in, err, c.want)
+		}
+		var le *Error
+		if !errors.As(err, &le) {
+			t.Errorf("%q: %T is not an *Error", c.in, err)
 		}
 	}
-	d, err := Read(strings.NewReader("0 1:1 # comment\r\n1 2:-1\r\n"), 3)
-	if err != nil || d.Labels[0] != -1 || d.Labels[1] != 1 || d.NFeatures != 3 || d.Rows[1][1] != -1 {
-		t.Errorf("0/1 labels, CRLF, comments: %+v, %v", d, err)
+	if _, err := Read(strings.NewReader("1 1:1\n-1 1:1\n"), -1); err == nil {
+		t.Error("negative feature count accepted")
+	}
+}
+
+// TestFormatVariants: 0/1 and +1/-1 labels, CRLF, tabs, comments, blank
+// lines, a fixed feature count longer than the data, empty rows.
+func TestFormatVariants(t *testing.T) {
+	cases := []struct {
+		in     string
+		nf     int
+		labels []float64
+		rows   [][]float64
+	}{
+		{"0 1:1 # comment\r\n1 2:-1\r\n", 3, []float64{-1, 1}, [][]float64{{1, 0, 0}, {0, -1, 0}}},
+		{"+1 1:0.5 3:2e-3\n\n  -1\t2:7\n", 0, []float64{1, -1}, [][]float64{{0.5, 0, 2e-3}, {0, 7, 0}}},
+		{"# header\n2\n1 1:1\n", 0, []float64{1, -1}, [][]float64{{0}, {1}}},
+		{"-1\n1\n", 0, []float64{-1, 1}, [][]float64{{}, {}}},
+	}
+	for _, c := range cases {
+		d, err := Read(strings.NewReader(c.in), c.nf)
+		if err != nil {
+			t.Errorf("%q: %v", c.in, err)
+			continue
+		}
+		if !reflect.DeepEqual(d.Labels, c.labels) || !reflect.DeepEqual(d.Rows, c.rows) || d.NFeatures != len(c.rows[0]) {
+			t.Errorf("%q: %+v", c.in, d)
+		}
 	}
 }

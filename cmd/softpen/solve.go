@@ -1,38 +1,35 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/softpen/softpen"
 )
 
-// runSolve is `softpen solve -in P.json [options]`.
+// runSolve is `softpen solve -in P.json [options]`: it reads a problem file
+// (FORMATS.md), solves it and writes the result file to -out or stdout.
 func runSolve(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("solve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("solve", "softpen solve -in P.json [-out R.json] [-tol T] [-method M] [-screen] [-seed S] [-max-steps K] [-time-limit D] [-progress]", stderr)
 	in := fs.String("in", "", "problem file (JSON, see FORMATS.md)")
 	var f solveFlags
 	f.register(fs)
-	if err := fs.Parse(screenArgs(args)); err != nil {
-		return exitUsage
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	if *in == "" || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "softpen solve: want -in P.json and no other arguments")
 		return exitUsage
 	}
-	file, err := os.Open(*in)
+	file, err := openInput(*in)
 	if err != nil {
 		fmt.Fprintln(stderr, "softpen:", err)
 		return exitInput
 	}
-	defer file.Close()
 	p, err := softpen.ReadProblem(file)
+	file.Close()
 	if err != nil {
-		fmt.Fprintf(stderr, "softpen: %s: %v\n", filepath.Base(*in), err)
+		fmt.Fprintf(stderr, "softpen: %s: %v\n", *in, err)
 		return exitInput
 	}
 	return solveAndWrite(*in, p, &f, stdout, stderr)
