@@ -1,26 +1,53 @@
 package main
 
-// softpen bench measures kernel throughput on every path this CPU can run.
+// softpen bench measures the throughput of every vec kernel on every path
+// this CPU can run (vec.Paths(): "generic" always, then "avx2" or "neon" when
+// present), at each requested length, and reports the machine next to the
+// figures so that results from different machines can be compared.
 //
-// JSON schema "softpen-bench/1" (-json), stable:
+//	softpen bench [-json] [-n 16,100,1000,10000,1000000] [-kernels dot,axpy,...] [-time 100ms]
+//
+// Each figure is the median over 5 timed repetitions of about time/5 each,
+// after one untimed call; the inputs are the same for every path.
+//
+// With -json the output is one JSON document, schema "softpen-bench/1".
+// The schema is stable: fields are only ever added, never renamed or
+// re-typed; a change of meaning gets a new schema name.
 //
 //	{
-//	  "schema": "softpen-bench/1",
-//	  "cpu": "model name from /proc/cpuinfo, or unknown",
-//	  "goos": "linux", "goarch": "amd64", "go": "go1.26.x",
-//	  "features": {"avx2": true, "fma": true, "avx512f": false, "asimd": false},
-//	  "results": [
-//	    {"kernel": "dot", "path": "avx2", "n": 1000,
-//	     "ns_per_op": 78.1, "gb_per_s": 204.8, "elems_per_s": 1.28e10}, ...
+//	  "schema":   "softpen-bench/1",
+//	  "cpu":      "Intel(R) Xeon(R) ...",  // /proc/cpuinfo model name (on arm64
+//	                                      // "arm64 implementer 0x41 part 0xd0c"),
+//	                                      // or "unknown"
+//	  "goos":     "linux",                 // runtime.GOOS
+//	  "goarch":   "amd64",                 // runtime.GOARCH
+//	  "go":       "go1.26.8",              // runtime.Version()
+//	  "features": {                        // golang.org/x/sys/cpu, after GODEBUG;
+//	    "avx": true, "avx2": true,         // the other architecture's flags
+//	    "fma": true, "avx512f": false,     // are false
+//	    "asimd": false, "fp": false
+//	  },
+//	  "results": [                         // kernel-major (in the order below),
+//	    {                                  // then length, then path
+//	      "kernel": "dot",                 // dot axpy scale axpbyto step softplus
+//	                                      // sigmoid sigmoidscaled softplussum
+//	      "path": "avx2",                  // generic, avx2 or neon
+//	      "n": 1000,                       // vector length
+//	      "ns_per_op": 78.1,               // nanoseconds per call
+//	      "gb_per_s": 204.8,               // bytes read + written per call / ns_per_op
+//	      "elems_per_s": 1.28e10           // n / ns_per_op * 1e9
+//	    }
 //	  ]
 //	}
 //
-// gb_per_s counts the bytes each call reads and writes (e.g. Dot reads 16
-// bytes per element); each figure is the median of 5 timed repetitions.
+// Bytes per element, read + written: dot 16, axpy 24, scale 16, axpbyto 24,
+// step 32, softplus 16, sigmoid 16, sigmoidscaled 16, softplussum 8. Short
+// vectors stay in cache, so gb_per_s can exceed the memory bandwidth.
 
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -75,71 +102,139 @@ type benchReport struct {
 	Results  []benchResult   `json:"results"`
 }
 
+// benchSynopsis is the one-line usage of softpen bench.
+const benchSynopsis = "softpen bench [-json] [-n 16,100,1000,10000,1000000] [-kernels dot,axpy,...] [-time 100ms]"
+
+// runBench is `softpen bench`. Flags and arguments are checked before
+// anything is measured: a bad one is a one-line message and exitUsage.
 func runBench(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	asJSON := fs.Bool("json", false, "write the softpen-bench/1 JSON document")
-	sizes := fs.String("n", "16,100,1000,10000,1000000", "comma-separated lengths")
-	kernels := fs.String("kernels", "", "comma-separated kernels (default: all)")
-	budget := fs.Duration("time", 100*time.Millisecond, "time per measurement")
+	fs.SetOutput(io.Discard) // errors are reported below, on one line
+	asJSON := fs.Bool("json", false, "write the softpen-bench/1 JSON document instead of a table")
+	sizes := fs.String("n", "16,100,1000,10000,1000000", "comma-separated vector lengths")
+	kernels := fs.String("kernels", "", "comma-separated kernels (default all: "+kernelNames()+")")
+	budget := fs.Duration("time", 100*time.Millisecond, "time per kernel, path and length (5 repetitions share it)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stdout, "usage: %s\n", benchSynopsis)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			return exitSolved
+		}
+		fmt.Fprintf(stderr, "softpen bench: %v (usage: %s)\n", err, benchSynopsis)
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "softpen bench: unexpected argument %q (usage: %s)\n", fs.Arg(0), benchSynopsis)
 		return exitUsage
 	}
 	var ns []int
 	for _, f := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 || n > 1<<27 {
-			fmt.Fprintf(stderr, "softpen bench: -n %q: want lengths between 1 and %d\n", f, 1<<27)
+		if err != nil || n < 1 || n > maxBenchLen {
+			fmt.Fprintf(stderr, "softpen bench: -n %q: want comma-separated lengths between 1 and %d\n", f, maxBenchLen)
 			return exitUsage
 		}
 		ns = append(ns, n)
 	}
 	want := map[string]bool{}
 	for _, k := range strings.Split(*kernels, ",") {
-		if k = strings.TrimSpace(k); k != "" {
-			want[k] = true
+		k = strings.ToLower(strings.TrimSpace(k))
+		if k == "" {
+			continue
 		}
-	}
-	for k := range want {
 		if !knownKernel(k) {
-			fmt.Fprintf(stderr, "softpen bench: unknown kernel %q\n", k)
+			fmt.Fprintf(stderr, "softpen bench: unknown kernel %q (want some of %s)\n", k, kernelNames())
 			return exitUsage
 		}
+		want[k] = true
 	}
 	if *budget <= 0 {
-		fmt.Fprintln(stderr, "softpen bench: -time must be > 0")
+		fmt.Fprintf(stderr, "softpen bench: -time %v: want a positive duration\n", *budget)
 		return exitUsage
 	}
 	rep := benchReport{Schema: "softpen-bench/1", CPU: cpuModel(), GOOS: runtime.GOOS,
-		GOARCH: runtime.GOARCH, Go: runtime.Version(), Features: map[string]bool{
-			"avx2": cpu.X86.HasAVX2, "fma": cpu.X86.HasFMA, "avx512f": cpu.X86.HasAVX512F,
-			"asimd": cpu.ARM64.HasASIMD}}
-	for _, k := range benchKernels {
-		if len(want) > 0 && !want[k.name] {
-			continue
-		}
-		for _, p := range vec.Paths() {
-			for _, n := range ns {
-				nsop := measure(k, p, n, *budget)
+		GOARCH: runtime.GOARCH, Go: runtime.Version(), Features: cpuFeatures(), Results: []benchResult{}}
+	paths := vec.Paths()
+	for _, n := range ns {
+		// One set of inputs per length, shared by all kernels and paths.
+		x, y, z := make([]float64, n), make([]float64, n), make([]float64, n)
+		for _, k := range benchKernels {
+			if len(want) > 0 && !want[k.name] {
+				continue
+			}
+			for _, p := range paths {
+				nsop := measure(k, p, x, y, z, *budget)
 				rep.Results = append(rep.Results, benchResult{Kernel: k.name, Path: p.Name, N: n,
 					NsPerOp: nsop, GBPerS: float64(k.bytes*n) / nsop, ElemsPerS: float64(n) / nsop * 1e9})
 			}
 		}
 	}
+	sort.SliceStable(rep.Results, func(i, j int) bool {
+		return kernelIndex(rep.Results[i].Kernel) < kernelIndex(rep.Results[j].Kernel)
+	})
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", " ")
-		enc.Encode(rep)
+		if err := enc.Encode(rep); err != nil {
+			fmt.Fprintln(stderr, "softpen bench:", err)
+			return exitInput
+		}
 		return exitSolved
 	}
-	fmt.Fprintf(stdout, "cpu: %s (%s/%s, %s)  features: avx2=%v fma=%v avx512f=%v asimd=%v\n",
-		rep.CPU, rep.GOOS, rep.GOARCH, rep.Go, rep.Features["avx2"], rep.Features["fma"],
-		rep.Features["avx512f"], rep.Features["asimd"])
+	var flags []string
+	for _, name := range featureNames {
+		flags = append(flags, fmt.Sprintf("%s=%v", name, rep.Features[name]))
+	}
+	fmt.Fprintf(stdout, "cpu:      %s\nplatform: %s/%s, %s, %d CPUs\nfeatures: %s\npaths:    %s (library uses %s)\n\n",
+		rep.CPU, rep.GOOS, rep.GOARCH, rep.Go, runtime.NumCPU(), strings.Join(flags, " "),
+		pathNames(paths), vec.Impl())
 	fmt.Fprintf(stdout, "%-14s %-8s %9s %12s %9s %12s\n", "kernel", "path", "n", "ns/op", "GB/s", "Melem/s")
 	for _, r := range rep.Results {
 		fmt.Fprintf(stdout, "%-14s %-8s %9d %12.1f %9.2f %12.1f\n", r.Kernel, r.Path, r.N, r.NsPerOp, r.GBPerS, r.ElemsPerS/1e6)
 	}
 	return exitSolved
+}
+
+// maxBenchLen bounds -n: three vectors of this length take 384 MiB.
+const maxBenchLen = 1 << 24
+
+// featureNames are the keys of the "features" object, in table order.
+var featureNames = []string{"avx", "avx2", "fma", "avx512f", "asimd", "fp"}
+
+// cpuFeatures reports the CPU features the kernel paths depend on, as
+// golang.org/x/sys/cpu sees them (so GODEBUG=cpu.avx2=off shows here too).
+// Flags of the other architecture are false.
+func cpuFeatures() map[string]bool {
+	return map[string]bool{
+		"avx": cpu.X86.HasAVX, "avx2": cpu.X86.HasAVX2, "fma": cpu.X86.HasFMA,
+		"avx512f": cpu.X86.HasAVX512F, "asimd": cpu.ARM64.HasASIMD, "fp": cpu.ARM64.HasFP,
+	}
+}
+
+func pathNames(ps []vec.Path) string {
+	var s []string
+	for _, p := range ps {
+		s = append(s, p.Name)
+	}
+	return strings.Join(s, ", ")
+}
+
+func kernelNames() string {
+	var s []string
+	for _, k := range benchKernels {
+		s = append(s, k.name)
+	}
+	return strings.Join(s, ",")
+}
+
+func kernelIndex(name string) int {
+	for i, k := range benchKernels {
+		if k.name == name {
+			return i
+		}
+	}
+	return len(benchKernels)
 }
 
 func knownKernel(name string) bool {
@@ -152,17 +247,19 @@ func knownKernel(name string) bool {
 }
 
 // measure returns the median ns per call over 5 repetitions of about
-// budget/5 each.
-func measure(k benchKernel, p vec.Path, n int, budget time.Duration) float64 {
-	x, y, z := make([]float64, n), make([]float64, n), make([]float64, n)
+// budget/5 each, after one untimed call. x and y are refilled first, so every
+// kernel starts from the same inputs: values in [-8, 8] of both signs, which
+// exercise both branches of the exp-based kernels; the updates the linear
+// kernels make (factors 1 and 1e-9) keep them there.
+func measure(k benchKernel, p vec.Path, x, y, z []float64, budget time.Duration) float64 {
 	for i := range x {
-		x[i], y[i] = float64(i%13)*0.1-0.6, float64(i%7)*0.2-0.5
+		x[i], y[i], z[i] = float64(i%17)-8.25, float64(i%7)*0.2-0.5, 0
 	}
-	k.run(p, x, y, z) // warm up
+	k.run(p, x, y, z)
 	var reps [5]float64
 	for r := range reps {
 		calls, start := 0, time.Now()
-		for time.Since(start) < budget/5 || calls == 0 {
+		for calls == 0 || time.Since(start) < budget/5 {
 			for i := 0; i < 8; i++ {
 				k.run(p, x, y, z)
 			}
@@ -172,21 +269,37 @@ func measure(k benchKernel, p vec.Path, n int, budget time.Duration) float64 {
 	}
 	s := reps[:]
 	sort.Float64s(s)
-	return s[2]
+	return s[len(s)/2]
 }
 
-// cpuModel reads the model name on Linux; elsewhere it says unknown.
+// cpuModel reads the processor's name from /proc/cpuinfo: the "model name"
+// line (x86), else the implementer and part numbers (arm64); "unknown" when
+// there is neither or no /proc.
 func cpuModel() string {
 	f, err := os.Open("/proc/cpuinfo")
 	if err != nil {
 		return "unknown"
 	}
 	defer f.Close()
+	var impl, part string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if !ok {
+			continue
 		}
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		switch {
+		case k == "model name" && v != "":
+			return v
+		case k == "CPU implementer" && impl == "":
+			impl = v
+		case k == "CPU part" && part == "":
+			part = v
+		}
+	}
+	if impl != "" || part != "" {
+		return runtime.GOARCH + " implementer " + impl + " part " + part
 	}
 	return "unknown"
 }
