@@ -112,6 +112,12 @@ type Options struct {
 	Screen    ScreenRule
 	NoPolish  bool        // skip active-set polishing
 	Progress  func(Stage) // called once per stage, if set; must not retain the Stage
+	// Observe, if set, is called from the inner methods with the current
+	// iterate about every ObserveEvery incremental steps (once the step
+	// count has passed the next multiple; steps is the count at the call).
+	// It must not retain x. With Observe nil the inner loops do no extra work.
+	Observe      func(steps int64, x []float64)
+	ObserveEvery int64 // 0 means 1000
 }
 
 // Stage is what the progress callback sees after each outer iteration.

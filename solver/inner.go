@@ -34,6 +34,7 @@ func (s *Solver) runAPG(rn *run) stop {
 	q := s.mu / L
 	beta := (1 - math.Sqrt(q)) / (1 + math.Sqrt(q))
 	target := s.stageTarget(rn)
+	obs, every, next := s.observer()
 	copy(y, x)
 	for {
 		if s.over(rn) {
@@ -55,6 +56,10 @@ func (s *Solver) runAPG(rn *run) stop {
 			copy(y, x)
 		} else {
 			vec.AxpbyTo(y, 1+beta, x, -beta, xPrev)
+		}
+		if obs != nil && s.steps >= next {
+			obs(s.steps, x)
+			next = (s.steps/every + 1) * every
 		}
 	}
 }
@@ -191,6 +196,7 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 	}
 	sc := 1 / (1 + alpha*(s.ridge+kappa))
 	epoch := 2 * sp.nComps
+	obs, every, next := s.observer()
 	for {
 		if s.over(rn) {
 			return rn.stopped
@@ -227,6 +233,10 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 			}
 			if s.hasProx() {
 				s.prox(x, alpha*sc)
+			}
+			if obs != nil && s.steps+int64(k+1) >= next {
+				obs(s.steps+int64(k+1), x)
+				next = ((s.steps+int64(k+1))/every + 1) * every
 			}
 		}
 		s.steps += int64(epoch)
@@ -312,6 +322,7 @@ func (s *Solver) runSGD(rn *run) stop {
 	limit := int64(0.6 * math.Log(2*eta-1) * (lLoss/s.mu + float64(s.kept)*rn.xi/(4*s.mu*rn.delta)))
 	limit = max(limit, int64(sp.nComps))
 	sc := 1 / (1 + alpha*s.ridge)
+	obs, every, next := s.observer()
 	var done int64
 	for {
 		if s.over(rn) {
@@ -339,6 +350,10 @@ func (s *Solver) runSGD(rn *run) stop {
 				if s.hasProx() {
 					s.prox(x, alpha)
 				}
+				if obs != nil && s.steps+int64(k+1) >= next {
+					obs(s.steps+int64(k+1), x)
+					next = ((s.steps+int64(k+1))/every + 1) * every
+				}
 				continue
 			}
 			row, d := s.compDeriv(&sp, i, x, rn)
@@ -348,6 +363,10 @@ func (s *Solver) runSGD(rn *run) stop {
 			vec.Step(sc, -alpha*d, row, 0, row, x)
 			if s.hasProx() {
 				s.prox(x, alpha*sc)
+			}
+			if obs != nil && s.steps+int64(k+1) >= next {
+				obs(s.steps+int64(k+1), x)
+				next = ((s.steps+int64(k+1))/every + 1) * every
 			}
 		}
 		s.steps += int64(sp.nComps)

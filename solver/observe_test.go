@@ -1,0 +1,69 @@
+package solver
+
+import (
+	"context"
+	"testing"
+)
+
+// TestObserve: every inner method calls Observe with a rising step count at
+// most once per window of ObserveEvery steps, and in almost every window, with an iterate of
+// length N, and the observed iterates approach the reference solution.
+func TestObserve(t *testing.T) {
+	p, ref := loadQP(t, 1)
+	for _, m := range allMethods {
+		t.Run(m.String(), func(t *testing.T) {
+			const every = 500
+			var calls int
+			var last int64
+			var lastErr float64
+			opt := &Options{Method: m, MaxSteps: 2e6, Seed: 1, Tol: 1e-9, NoPolish: true, ObserveEvery: every,
+				Observe: func(steps int64, x []float64) {
+					calls++
+					if len(x) != p.N {
+						t.Fatalf("len(x) = %d, want %d", len(x), p.N)
+					}
+					if steps/every <= last/every {
+						t.Fatalf("observed at %d after %d: twice in one window of %d steps", steps, last, every)
+					}
+					last = steps
+					lastErr = relErr(x, ref.X)
+				}}
+			s, err := New(p, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := s.Solve(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if calls == 0 {
+				t.Fatal("Observe never called")
+			}
+			// At most one observation window (plus one full gradient, l+m
+			// steps, that may jump past a multiple) is left unobserved.
+			if res.Steps-last > every+int64(2*(p.N+len(p.B))) && calls < int(res.Steps/every)-2 {
+				t.Errorf("%d calls over %d steps (last at %d)", calls, res.Steps, last)
+			}
+			if lastErr > 0.2 { // loose: plain SGD is slow on this problem
+				t.Errorf("last observed relative error %.3g", lastErr)
+			}
+		})
+	}
+}
+
+// TestObserveNilAllocs: without an observer a warm re-solve still allocates
+// nothing (the observer hooks cost nothing when unset).
+func TestObserveNilAllocs(t *testing.T) {
+	p, _ := loadQP(t, 1)
+	for _, m := range allMethods {
+		s, err := New(p, &Options{Method: m, MaxSteps: 1e5, Seed: 1, NoPolish: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		s.Solve(ctx)
+		if a := testing.AllocsPerRun(3, func() { s.Solve(ctx) }); a != 0 {
+			t.Errorf("%v: allocates %v times with Observe nil", m, a)
+		}
+	}
+}
