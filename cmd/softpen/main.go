@@ -54,7 +54,8 @@ func usage(w io.Writer) {
   softpen solve -in P.json [-out R.json] [-tol T] [-method M] [-screen] [-seed S]
                           [-max-steps K] [-time-limit D] [-progress]
   softpen svm -data FILE [same options]
-  softpen repro qp|svm [-out DIR]
+  softpen repro qp [-sims 20] [-steps 1e7] [-out DIR] [-methods LIST]
+  softpen repro svm -data FILE [-steps 1e7] [-out DIR] [-methods LIST]
   softpen bench [-json]   kernel throughput per available implementation
 `)
 }

@@ -1,0 +1,259 @@
+package repro
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/softpen/softpen"
+	"github.com/softpen/softpen/baseline"
+)
+
+// QPMethods are the methods of section 6.1 at the settings the paper chose
+// in its appendix ("Details for section 6.1"): xi = 1, delta_0 = 0.05,
+// Nested-SGD (eta, multiplier) = (4, 0.6), Nested-SGDM (2, 1, momentum
+// 0.9), SASC-SGD (omega, multiplier) = (2, 0.36) with initial step 1/(10 L),
+// Static-SGDM at the first, the geometric mean and the last delta of the
+// Nested-SGDM schedule. The solver fixes its SGD stage-length multiplier at
+// 0.6 and the momentum at 0.9, so Nested-SGDM runs with multiplier 0.6
+// instead of the paper's 1.
+func QPMethods() []Method {
+	return []Method{
+		{Name: "SASC-SGD", Kind: KindSASC, SASC: baseline.SASC{Omega: 2, Mult: 0.36}, Note: "omega 2, mult 0.36, gamma0 1/(10L)"},
+		{Name: "Nested-SGD", Kind: KindNested, Inner: softpen.MethodSGD, Eta: 4, Delta0: 0.05, Xi: 1, FixedXi: true, Screen: softpen.ScreenNone, Note: "eta 4, mult 0.6, xi 1, delta0 0.05"},
+		{Name: "Nested-SGDM", Kind: KindNested, Inner: softpen.MethodSGDM, Eta: 2, Delta0: 0.05, Xi: 1, FixedXi: true, Screen: softpen.ScreenNone, Note: "eta 2, mult 0.6 (paper 1), momentum 0.9, xi 1, delta0 0.05"},
+		{Name: "Static-SGDM-first", Kind: KindStatic, Inner: softpen.MethodSGDM, Which: StaticFirst, Xi: 1, FixedXi: true, Screen: softpen.ScreenNone, Note: "delta = first delta of Nested-SGDM"},
+		{Name: "Static-SGDM-geo", Kind: KindStatic, Inner: softpen.MethodSGDM, Which: StaticGeo, Xi: 1, FixedXi: true, Screen: softpen.ScreenNone, Note: "delta = geometric mean of first and last"},
+		{Name: "Static-SGDM-last", Kind: KindStatic, Inner: softpen.MethodSGDM, Which: StaticLast, Xi: 1, FixedXi: true, Screen: softpen.ScreenNone, Note: "delta = last delta of Nested-SGDM"},
+		{Name: "NT", Kind: KindNT, NT: baseline.NT{Gamma0: 1, Delta0: 0.05}, Note: "Nedich-Tatarenko, gamma0 1, delta0 0.05 (our schedules)"},
+	}
+}
+
+// QPConfig configures `softpen repro qp`.
+type QPConfig struct {
+	Sims     int
+	Steps    int64
+	Out      string
+	Testdata string // directory with paper-qp-100-s*.json (and .ref.json); "" or missing: generate all
+	Methods  string // comma-separated names, "" for all
+	Workers  int
+	Log      io.Writer // progress lines; nil for none
+}
+
+// QPInstances returns the sims instances: seed i uses
+// Testdata/paper-qp-100-s<i>.json when it exists (the shared, numpy-drawn
+// instances with cvxopt references) and our own generator otherwise; every
+// reference is our polished solve, checked against the .ref.json file.
+func QPInstances(sims int, testdata string) ([]*Instance, error) {
+	ins := make([]*Instance, sims)
+	errs := make([]error, sims)
+	var wg sync.WaitGroup
+	for i := range ins {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			seed := i + 1
+			var p *softpen.Problem
+			var ref string
+			if testdata != "" {
+				path := filepath.Join(testdata, fmt.Sprintf("paper-qp-100-s%d.json", seed))
+				if f, err := os.Open(path); err == nil {
+					p, err = softpen.ReadProblem(f)
+					f.Close()
+					if err != nil {
+						errs[i] = fmt.Errorf("%s: %v", path, err)
+						return
+					}
+					if p.Name == "" {
+						p.Name = filepath.Base(path)
+					}
+					ref = filepath.Join(testdata, fmt.Sprintf("paper-qp-100-s%d.ref.json", seed))
+				}
+			}
+			if p == nil {
+				p = GenerateQP(uint64(seed), 100, 100, 100, 0.1)
+			}
+			in, err := newInstance(p.Name, p)
+			if err == nil {
+				err = in.solveReference()
+			}
+			if err == nil && ref != "" {
+				if _, e := os.Stat(ref); e == nil {
+					err = in.checkAgainst(ref)
+				}
+			}
+			ins[i], errs[i] = in, err
+		}(i)
+	}
+	wg.Wait()
+	for _, e := range errs {
+		if e != nil {
+			return nil, e
+		}
+	}
+	return ins, nil
+}
+
+// RunQP runs the QP experiment and writes its files into cfg.Out; the
+// summary is written to stdout and to cfg.Out/summary.txt.
+func RunQP(cfg QPConfig, stdout io.Writer) error {
+	methods, err := Select(QPMethods(), cfg.Methods)
+	if err != nil {
+		return err
+	}
+	if cfg.Sims < 1 || cfg.Steps < observeEvery {
+		return fmt.Errorf("want sims >= 1 and steps >= %d", observeEvery)
+	}
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		return err
+	}
+	logf := func(format string, args ...any) {
+		if cfg.Log != nil {
+			fmt.Fprintf(cfg.Log, format, args...)
+		}
+	}
+	t0 := time.Now()
+	ins, err := QPInstances(cfg.Sims, cfg.Testdata)
+	if err != nil {
+		return err
+	}
+	logf("repro qp: %d instances and references in %v\n", len(ins), time.Since(t0).Round(time.Millisecond))
+	// Static methods take their delta from Nested-SGDM on the same instance.
+	needSched := false
+	for _, m := range methods {
+		needSched = needSched || m.Kind == KindStatic
+	}
+	var sgdm Method
+	for _, m := range QPMethods() {
+		if m.Name == "Nested-SGDM" {
+			sgdm = m
+		}
+	}
+	runs := make([][]*Run, len(ins))
+	workers := max(cfg.Workers, 1)
+	sem := make(chan struct{}, workers)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for i, in := range ins {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i int, in *Instance) {
+			defer func() { <-sem; wg.Done() }()
+			sim := i + 1
+			seed := uint64(sim)
+			var sched *Run
+			var out []*Run
+			for _, m := range methods {
+				if m.Kind == KindStatic && sched == nil {
+					continue
+				}
+				if m.Name == sgdm.Name {
+					sched = RunMethod(in, m, sim, cfg.Steps, seed, 0, 0)
+					out = append(out, sched)
+				}
+			}
+			if needSched && sched == nil {
+				sched = RunMethod(in, sgdm, sim, cfg.Steps, seed, 0, 0)
+			}
+			for _, m := range methods {
+				if m.Name == sgdm.Name {
+					continue
+				}
+				var d0, dl float64
+				if sched != nil {
+					d0, dl = sched.Delta0, sched.DeltaEnd
+				}
+				out = append(out, RunMethod(in, m, sim, cfg.Steps, seed, d0, dl))
+			}
+			mu.Lock()
+			runs[i] = out
+			logf("repro qp: sim %d done\n", sim)
+			mu.Unlock()
+		}(i, in)
+	}
+	wg.Wait()
+	var all []*Run
+	for _, rs := range runs {
+		for _, r := range rs {
+			if r.Err != nil {
+				return fmt.Errorf("%s on %s: %v", r.Method, r.Instance, r.Err)
+			}
+			all = append(all, r)
+		}
+	}
+	groups := byMethod(methods, all)
+
+	// Summary text.
+	var sum bytes.Buffer
+	fmt.Fprintf(&sum, "softpen repro qp: the paper's QP (section 6.1), l = m = n = 100, ridge 0.1; %d simulations, %d steps each, from x = 0\n", cfg.Sims, cfg.Steps)
+	nref, worstRef := 0, 0.0
+	lmin, lmax := math.Inf(1), 0.0
+	for _, in := range ins {
+		if !math.IsNaN(in.RefCheck) {
+			nref++
+			worstRef = math.Max(worstRef, in.RefCheck)
+		}
+		lmin, lmax = math.Min(lmin, in.LambdaInf), math.Max(lmax, in.LambdaInf)
+	}
+	fmt.Fprintf(&sum, "instances: %d from %s (cvxopt references), %d generated; reference x*: softpen.Solve, tol 1e-12, polished", nref, cfg.Testdata, len(ins)-nref)
+	if nref > 0 {
+		fmt.Fprintf(&sum, "; worst ||x* - x_cvxopt|| / ||x_cvxopt|| = %.2e", worstRef)
+	}
+	fmt.Fprintf(&sum, "\n||lambda*||_inf (unit rows) from %.3g to %.3g; the nested runs use xi = 1 (paper: xi = 1 with ||lambda*||_inf = 0.027)\n", lmin, lmax)
+	fmt.Fprintf(&sum, "time/run is solver time without the error and gap evaluations; %d runs in parallel\n\n", workers)
+	Summary(&sum, methods, groups)
+	fmt.Fprint(stdout, sum.String())
+
+	// Files.
+	if err := writeRuns(cfg.Out, "qp", all); err != nil {
+		return err
+	}
+	var figs [][2]string
+	add := func(name, caption string, p interface{ WriteSVG(io.Writer) error }) error {
+		figs = append(figs, [2]string{name, caption})
+		return writeSVG(cfg.Out, name, p)
+	}
+	pick := func(kinds ...Kind) ([]Method, [][]*Run) {
+		var ms []Method
+		var gs [][]*Run
+		for i, m := range methods {
+			for _, k := range kinds {
+				if m.Kind == k {
+					ms, gs = append(ms, m), append(gs, groups[i])
+				}
+			}
+		}
+		return ms, gs
+	}
+	mNest, gNest := pick(KindSASC, KindNested, KindNT)
+	mStat, gStat := pick(KindStatic)
+	for i, m := range methods {
+		if m.Name == sgdm.Name {
+			mStat, gStat = append([]Method{m}, mStat...), append([][]*Run{groups[i]}, gStat...)
+		}
+	}
+	mGap, gGap := pick(KindNested, KindStatic)
+	steps := fmt.Sprintf("%.3g", float64(cfg.Steps))
+	for _, f := range []struct {
+		name, caption string
+		p             interface{ WriteSVG(io.Writer) error }
+	}{
+		{"qp_box_methods.svg", "Relative errors after " + steps + " steps in " + fmt.Sprint(cfg.Sims) + " simulations (paper: Fig. Fig_qp_bp_nested)", boxPlot("QP: final relative error, "+steps+" steps", mNest, gNest)},
+		{"qp_box_static.svg", "Relative errors of Static-SGDM (first, geometric mean, last delta of Nested-SGDM) after " + steps + " steps (paper: Fig_qp_bp_static)", boxPlot("QP: Static-SGDM vs Nested-SGDM, "+steps+" steps", mStat, gStat)},
+		{"qp_relerr.svg", "Convergence of the relative error, median over simulations (paper: Fig_qp_os)", curvePlot("QP: relative error (median over simulations)", "||x - x*|| / ||x*||", methods, groups, func(r *Run) []float64 { return r.RelErr })},
+		{"qp_gap.svg", "Minimal duality gap min_s F_{xi,0}(x_s) - G(lambda_s), median over simulations (paper: Fig_qp_dg)", curvePlot("QP: minimal duality gap (median over simulations)", "min gap so far", mGap, gGap, func(r *Run) []float64 { return r.MinGap() })},
+	} {
+		if err := add(f.name, f.caption, f.p); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(cfg.Out, "summary.txt"), sum.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return writeIndex(cfg.Out, "softpen repro qp", sum.String(), figs)
+}

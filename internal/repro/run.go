@@ -1,0 +1,225 @@
+package repro
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/softpen/softpen"
+	"github.com/softpen/softpen/baseline"
+)
+
+// Kind is the family of a method.
+type Kind int
+
+const (
+	KindNested Kind = iota // Algorithm 1 (or 2 with screening) through softpen.Solve
+	KindStatic             // one fixed delta (Cor. 3.5)
+	KindSASC               // baseline.SASC
+	KindNT                 // baseline.NT
+)
+
+// StaticWhich says which delta of the Nested-SGDM schedule a static run uses.
+type StaticWhich int
+
+const (
+	StaticFirst StaticWhich = iota // delta_0
+	StaticGeo                      // sqrt(delta_0 delta_last)
+	StaticLast                     // the last delta Nested-SGDM reached
+)
+
+// Method is one method of an experiment with its settings.
+type Method struct {
+	Name      string
+	Kind      Kind
+	Inner     softpen.Method
+	Eta       float64
+	Delta0    float64
+	Xi        float64
+	FixedXi   bool
+	Screen    softpen.ScreenRule
+	StepsFrac float64 // fraction of the step budget (SVRG: 5/6, the paper's SVM setting); 0 means 1
+	Which     StaticWhich
+	SASC      baseline.SASC
+	NT        baseline.NT
+	Note      string // the settings, for the summary
+}
+
+// Stage is one stage of a nested run as the Progress callback reported it.
+type Stage struct {
+	Index        int
+	Delta, Xi    float64
+	Steps        int64
+	Kept         int
+	StageGapCert float64
+}
+
+// Run is the record of one method on one instance.
+type Run struct {
+	Method   string
+	Sim      int
+	Instance string
+	Steps    []int64   // observation points
+	RelErr   []float64 // ||x - x*|| / ||x*|| at each
+	Gap      []float64 // the paper's duality gap (NaN for the baselines)
+	Final    float64   // relative error at the last observation
+	Time     time.Duration
+	Stages   []Stage
+	Dropped  []int // rows screened out (screening runs)
+	Delta0   float64
+	DeltaEnd float64 // last delta of a nested run
+	Err      error
+}
+
+// MinGap returns the running minimum of the gap, the quantity of the
+// paper's gap figures.
+func (r *Run) MinGap() []float64 {
+	out := make([]float64, len(r.Gap))
+	m := math.Inf(1)
+	for i, g := range r.Gap {
+		if !math.IsNaN(g) {
+			m = math.Min(m, g)
+		}
+		out[i] = m
+		if math.IsInf(m, 1) {
+			out[i] = math.NaN()
+		}
+	}
+	return out
+}
+
+// StepsTo returns the first observed step count at which the relative
+// error is <= tol, or -1.
+func (r *Run) StepsTo(tol float64) int64 {
+	for i, e := range r.RelErr {
+		if e <= tol {
+			return r.Steps[i]
+		}
+	}
+	return -1
+}
+
+// observeEvery is the paper's recording period (appendix: "calculated every
+// 1000 steps").
+const observeEvery = 1000
+
+// RunMethod runs method m on instance in for budget steps with the given
+// seed. deltaRef gives, for a static method, the schedule it takes its delta
+// from (delta_0 and the last delta of Nested-SGDM on the same instance).
+func RunMethod(in *Instance, m Method, sim int, budget int64, seed uint64, d0, dLast float64) *Run {
+	r := &Run{Method: m.Name, Sim: sim, Instance: in.Name}
+	if m.StepsFrac > 0 {
+		budget = int64(float64(budget) * m.StepsFrac)
+	}
+	w := in.newGapWork()
+	var obsTime time.Duration
+	switch m.Kind {
+	case KindNested, KindStatic:
+		delta0 := m.Delta0
+		static := m.Kind == KindStatic
+		if static {
+			switch m.Which {
+			case StaticFirst:
+				delta0 = d0
+			case StaticLast:
+				delta0 = dLast
+			default:
+				delta0 = math.Sqrt(d0 * dLast)
+			}
+		}
+		xi := m.Xi
+		if xi == 0 {
+			xi = 1
+		}
+		eta := m.Eta
+		// The gap needs the (xi, delta) of the stage in progress; Progress
+		// reports a stage when it ends, and the next one runs at delta/eta
+		// (or the same delta when static, or when xi was raised — then the
+		// reported xi tells us, one stage late).
+		cur := struct{ xi, delta float64 }{xi, delta0}
+		opt := &softpen.Options{
+			Method: m.Inner, Tol: 1e-300, MaxSteps: budget, Seed: seed, Xi: xi, FixedXi: m.FixedXi,
+			Eta: eta, Delta0: delta0, Static: static, Screen: m.Screen, NoPolish: true,
+			ObserveEvery: observeEvery,
+			Progress: func(st softpen.Stage) {
+				r.Stages = append(r.Stages, Stage{Index: st.Index, Delta: st.Delta, Xi: st.Xi, Steps: st.Steps, Kept: st.Kept, StageGapCert: st.Gap})
+				cur.xi = st.Xi
+				if !static {
+					cur.delta = st.Delta / eta
+				}
+			},
+			Observe: func(k int64, x []float64) {
+				t0 := time.Now()
+				r.Steps = append(r.Steps, k)
+				r.RelErr = append(r.RelErr, in.RelErr(x))
+				r.Gap = append(r.Gap, in.Gap(x, cur.xi, cur.delta, w))
+				obsTime += time.Since(t0)
+			},
+		}
+		t0 := time.Now()
+		res, err := softpen.Solve(context.Background(), in.P, opt)
+		r.Time = time.Since(t0) - obsTime
+		if err != nil {
+			r.Err = err
+			return r
+		}
+		r.Dropped = append([]int(nil), res.Dropped...)
+		r.Delta0 = delta0
+		if n := len(r.Stages); n > 0 {
+			r.DeltaEnd = r.Stages[n-1].Delta
+		}
+	case KindSASC, KindNT:
+		bp := &baseline.Problem{Phi: in.Phi, Y: in.Y, Ridge: in.Ridge, A: in.A, B: in.B}
+		run := baseline.Run{Steps: budget, Seed: seed, ObserveEvery: observeEvery, Observe: func(k int64, x []float64) {
+			t0 := time.Now()
+			r.Steps = append(r.Steps, k)
+			r.RelErr = append(r.RelErr, in.RelErr(x))
+			r.Gap = append(r.Gap, math.NaN())
+			obsTime += time.Since(t0)
+		}}
+		t0 := time.Now()
+		var err error
+		if m.Kind == KindSASC {
+			_, err = m.SASC.Solve(bp, run)
+		} else {
+			_, err = m.NT.Solve(bp, run)
+		}
+		r.Time = time.Since(t0) - obsTime
+		r.Err = err
+	}
+	if n := len(r.RelErr); n > 0 {
+		r.Final = r.RelErr[n-1]
+	} else {
+		r.Final = math.NaN()
+	}
+	return r
+}
+
+// Select filters methods by a comma-separated list of names ("all" or ""
+// keeps every one). Unknown names are an error that lists the known ones.
+func Select(all []Method, list string) ([]Method, error) {
+	if list == "" || list == "all" {
+		return all, nil
+	}
+	var out []Method
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		found := false
+		for _, m := range all {
+			if strings.EqualFold(m.Name, name) {
+				out = append(out, m)
+				found = true
+			}
+		}
+		if !found {
+			names := make([]string, len(all))
+			for i, m := range all {
+				names[i] = m.Name
+			}
+			return nil, fmt.Errorf("unknown method %q (known: %s)", name, strings.Join(names, ", "))
+		}
+	}
+	return out, nil
+}
