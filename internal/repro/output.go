@@ -194,7 +194,7 @@ func curvePlot(title, ylabel string, methods []Method, groups [][]*Run, f func(*
 		if xs == nil {
 			continue
 		}
-		p.Series = append(p.Series, svgplot.Series{Name: m.Name, X: xs, Y: ys, Dashed: m.Kind == KindStatic})
+		p.Series = append(p.Series, svgplot.Series{Name: m.Name, X: xs, Y: ys, Dashed: m.Kind == KindStatic, Color: m.Color})
 	}
 	return p
 }
@@ -202,7 +202,7 @@ func curvePlot(title, ylabel string, methods []Method, groups [][]*Run, f func(*
 func boxPlot(title string, methods []Method, groups [][]*Run) *svgplot.BoxPlot {
 	b := &svgplot.BoxPlot{Title: title, YLabel: "relative error ||x - x*|| / ||x*||", LogY: true, Points: true}
 	for i, m := range methods {
-		g := svgplot.Group{Name: m.Name}
+		g := svgplot.Group{Name: m.Name, Color: m.Color}
 		for _, r := range groups[i] {
 			g.Values = append(g.Values, r.Final)
 		}

@@ -23,7 +23,7 @@ import (
 // 0.6 and the momentum at 0.9, so Nested-SGDM runs with multiplier 0.6
 // instead of the paper's 1.
 func QPMethods() []Method {
-	return []Method{
+	return colored([]Method{
 		{Name: "SASC-SGD", Kind: KindSASC, SASC: baseline.SASC{Omega: 2, Mult: 0.36}, Note: "omega 2, mult 0.36, gamma0 1/(10L)"},
 		{Name: "Nested-SGD", Kind: KindNested, Inner: softpen.MethodSGD, Eta: 4, Delta0: 0.05, Xi: 1, FixedXi: true, Screen: softpen.ScreenNone, Note: "eta 4, mult 0.6, xi 1, delta0 0.05"},
 		{Name: "Nested-SGDM", Kind: KindNested, Inner: softpen.MethodSGDM, Eta: 2, Delta0: 0.05, Xi: 1, FixedXi: true, Screen: softpen.ScreenNone, Note: "eta 2, mult 0.6 (paper 1), momentum 0.9, xi 1, delta0 0.05"},
@@ -31,7 +31,7 @@ func QPMethods() []Method {
 		{Name: "Static-SGDM-geo", Kind: KindStatic, Inner: softpen.MethodSGDM, Which: StaticGeo, Xi: 1, FixedXi: true, Screen: softpen.ScreenNone, Note: "delta = geometric mean of first and last"},
 		{Name: "Static-SGDM-last", Kind: KindStatic, Inner: softpen.MethodSGDM, Which: StaticLast, Xi: 1, FixedXi: true, Screen: softpen.ScreenNone, Note: "delta = last delta of Nested-SGDM"},
 		{Name: "NT", Kind: KindNT, NT: baseline.NT{Gamma0: 1, Delta0: 0.05}, Note: "Nedich-Tatarenko, gamma0 1, delta0 0.05 (our schedules)"},
-	}
+	})
 }
 
 // QPConfig configures `softpen repro qp`.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/softpen/softpen"
 	"github.com/softpen/softpen/baseline"
+	"github.com/softpen/softpen/internal/svgplot"
 )
 
 // Kind is the family of a method.
@@ -45,6 +46,16 @@ type Method struct {
 	SASC      baseline.SASC
 	NT        baseline.NT
 	Note      string // the settings, for the summary
+	Color     string // the method's colour in every figure
+}
+
+// colored gives each method a fixed colour of the plot cycle, so that a
+// method looks the same in every figure of an experiment.
+func colored(ms []Method) []Method {
+	for i := range ms {
+		ms[i].Color = svgplot.Color(i)
+	}
+	return ms
 }
 
 // Stage is one stage of a nested run as the Progress callback reported it.

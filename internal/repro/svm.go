@@ -31,14 +31,14 @@ import (
 // not read; we use the QP settings.
 func SVMMethods(raiseXi bool) []Method {
 	fixed := !raiseXi
-	return []Method{
+	return colored([]Method{
 		{Name: "SASC-SGD", Kind: KindSASC, SASC: baseline.SASC{Omega: 2, Mult: 0.36}, Note: "omega 2, mult 0.36, gamma0 1/(10L) (QP settings)"},
 		{Name: "Nested-SGD", Kind: KindNested, Inner: softpen.MethodSGD, Eta: 2, Delta0: 0.005, Xi: 1, FixedXi: fixed, Screen: softpen.ScreenNone, Note: "eta 2, mult 0.6 (paper 0.3)"},
 		{Name: "Nested-SGDM", Kind: KindNested, Inner: softpen.MethodSGDM, Eta: 4, Delta0: 0.005, Xi: 1, FixedXi: fixed, Screen: softpen.ScreenNone, Note: "eta 4, mult 0.6 (paper 0.5), momentum 0.9 (paper 0.5)"},
 		{Name: "Nested-SVRG", Kind: KindNested, Inner: softpen.MethodSVRG, Eta: 2, Delta0: 0.005, Xi: 1, FixedXi: fixed, Screen: softpen.ScreenNone, StepsFrac: 5.0 / 6, Note: "eta 2, 5/6 of the budget"},
 		{Name: "Nested-SVRG-Screening", Kind: KindNested, Inner: softpen.MethodSVRG, Eta: 2, Delta0: 0.005, Xi: 1, FixedXi: fixed, Screen: softpen.ScreenPaper, StepsFrac: 5.0 / 6, Note: "eta 2, 5/6 of the budget, Algorithm 2 screening"},
 		{Name: "NT", Kind: KindNT, NT: baseline.NT{Gamma0: 1, Delta0: 0.005}, Note: "Nedich-Tatarenko, gamma0 1, delta0 0.005 (our schedules)"},
-	}
+	})
 }
 
 // SVMConfig configures `softpen repro svm`.

@@ -32,6 +32,13 @@ var palette = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#
 // Color returns the i-th colour of the cycle.
 func Color(i int) string { return palette[i%len(palette)] }
 
+func pick(c string, i int) string {
+	if c != "" {
+		return c
+	}
+	return Color(i)
+}
+
 // Series is one curve of a line plot. Points with a non-finite coordinate,
 // or a non-positive one on a log axis, are skipped (the curve is broken
 // there).
@@ -40,6 +47,7 @@ type Series struct {
 	X, Y    []float64
 	Markers bool // draw a dot at every point
 	Dashed  bool
+	Color   string // "" means the k-th colour of the cycle
 }
 
 // LinePlot is a plot of curves against a common x axis.
@@ -53,6 +61,7 @@ type LinePlot struct {
 type Group struct {
 	Name   string
 	Values []float64
+	Color  string // "" means the k-th colour of the cycle
 }
 
 // BoxPlot draws one box per group: median, quartiles, whiskers to the most
@@ -201,7 +210,7 @@ func (w *writer) axes(xa, ya *axis, xlabel, ylabel string, xticks bool) {
 	w.f(`<text x="18" y="%g" text-anchor="middle" transform="rotate(-90 18 %g)">%s</text>`+"\n", (y0+y1)/2, (y0+y1)/2, esc(ylabel))
 }
 
-func (w *writer) legend(names []string, dashed []bool) {
+func (w *writer) legend(names []string, dashed []bool, colors []string) {
 	if len(names) == 0 {
 		return
 	}
@@ -219,7 +228,7 @@ func (w *writer) legend(names []string, dashed []bool) {
 		if dashed != nil && dashed[i] {
 			dash = ` stroke-dasharray="6 3"`
 		}
-		w.f(`<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="%s" stroke-width="2"%s/>`+"\n", x+6, yy-4, x+28, yy-4, Color(i), dash)
+		w.f(`<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="%s" stroke-width="2"%s/>`+"\n", x+6, yy-4, x+28, yy-4, colors[i], dash)
 		w.f(`<text x="%g" y="%g">%s</text>`+"\n", x+34, yy, esc(n))
 	}
 }
@@ -252,8 +261,9 @@ func (p *LinePlot) WriteSVG(out io.Writer) error {
 	w.f(`<g fill="none" stroke-width="1.5">` + "\n")
 	names := make([]string, len(p.Series))
 	dashed := make([]bool, len(p.Series))
+	colors := make([]string, len(p.Series))
 	for k, s := range p.Series {
-		names[k], dashed[k] = s.Name, s.Dashed
+		names[k], dashed[k], colors[k] = s.Name, s.Dashed, pick(s.Color, k)
 		dash := ""
 		if s.Dashed {
 			dash = ` stroke-dasharray="6 3"`
@@ -273,18 +283,18 @@ func (p *LinePlot) WriteSVG(out io.Writer) error {
 			pen = true
 		}
 		if path.Len() > 0 {
-			w.f(`<path d="%s" stroke="%s"%s><title>%s</title></path>`+"\n", strings.TrimSpace(path.String()), Color(k), dash, esc(s.Name))
+			w.f(`<path d="%s" stroke="%s"%s><title>%s</title></path>`+"\n", strings.TrimSpace(path.String()), colors[k], dash, esc(s.Name))
 		}
 		if s.Markers {
 			for i := range s.X {
 				if i < len(s.Y) && xa.ok(s.X[i]) && ya.ok(s.Y[i]) {
-					w.f(`<circle cx="%.2f" cy="%.2f" r="3" fill="%s" stroke="none"/>`+"\n", xa.px(s.X[i]), ya.px(s.Y[i]), Color(k))
+					w.f(`<circle cx="%.2f" cy="%.2f" r="3" fill="%s" stroke="none"/>`+"\n", xa.px(s.X[i]), ya.px(s.Y[i]), colors[k])
 				}
 			}
 		}
 	}
 	w.f("</g>\n")
-	w.legend(names, dashed)
+	w.legend(names, dashed, colors)
 	return w.end()
 }
 
@@ -358,7 +368,7 @@ func (b *BoxPlot) WriteSVG(out io.Writer) error {
 			lo, hi = math.Min(lo, x), math.Max(hi, x)
 		}
 		bw := math.Min(slot*0.5, 60)
-		c := Color(k)
+		c := pick(g.Color, k)
 		w.f(`<g stroke="%s" stroke-width="1.5" fill="none"><title>%s: median %.3g, quartiles %.3g / %.3g, n = %d</title>`+"\n", c, esc(g.Name), med, q1, q3, len(v))
 		if !math.IsInf(lo, 0) {
 			w.f(`<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f"/>`+"\n", cx, ya.px(lo), cx, ya.px(q1))
