@@ -28,6 +28,7 @@ func runRepro(args []string, stdout, stderr io.Writer) int {
 	data := fs.String("data", "", "LIBSVM data file (svm)")
 	ref := fs.String("ref", "", "reference result JSON to check x* against (svm; default: none)")
 	scale := fs.Bool("scale", true, "normalise the feature columns to unit norm (svm; the paper: \"the features are normalized\")")
+	raiseXi := fs.Bool("raise-xi", false, "svm: let the solver raise xi when the multipliers saturate (the paper keeps xi = 1, below ||lambda*||_inf on mushrooms)")
 	quiet := fs.Bool("q", false, "no progress lines on standard error")
 	if code, ok := parseFlags(fs, args[1:]); !ok {
 		return code
@@ -57,7 +58,7 @@ func runRepro(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "softpen repro svm: want -data FILE")
 			return exitUsage
 		}
-		err = repro.RunSVM(repro.SVMConfig{Data: *data, Ref: *ref, Scale: *scale, Steps: int64(*steps), Out: *out,
+		err = repro.RunSVM(repro.SVMConfig{Data: *data, Ref: *ref, Scale: *scale, RaiseXi: *raiseXi, Steps: int64(*steps), Out: *out,
 			Methods: *methods, Log: log}, stdout)
 	}
 	if err != nil {
