@@ -41,7 +41,8 @@ type Method struct {
 	Xi        float64
 	FixedXi   bool
 	Screen    softpen.ScreenRule
-	StepsFrac float64 // fraction of the step budget (SVRG: 5/6, the paper's SVM setting); 0 means 1
+	Schedule  softpen.Schedule // stage targets: the practical mu*delta/4 or the theory's sqrt(2 mu eps_t)
+	StepsFrac float64          // fraction of the step budget (SVRG: 5/6, the paper's SVM setting); 0 means 1
 	Which     StaticWhich
 	SASC      baseline.SASC
 	NT        baseline.NT
@@ -152,7 +153,7 @@ func RunMethod(in *Instance, m Method, sim int, budget int64, seed uint64, d0, d
 		cur := struct{ xi, delta float64 }{xi, delta0}
 		opt := &softpen.Options{
 			Method: m.Inner, Tol: 1e-300, MaxSteps: budget, Seed: seed, Xi: xi, FixedXi: m.FixedXi,
-			Eta: eta, Delta0: delta0, Static: static, Screen: m.Screen, NoPolish: true,
+			Eta: eta, Delta0: delta0, Static: static, Screen: m.Screen, Schedule: m.Schedule, NoPolish: true,
 			ObserveEvery: observeEvery,
 			Progress: func(st softpen.Stage) {
 				r.Stages = append(r.Stages, Stage{Index: st.Index, Delta: st.Delta, Xi: st.Xi, Steps: st.Steps, Kept: st.Kept, StageGapCert: st.Gap})
