@@ -216,12 +216,12 @@ func boxPlot(title string, methods []Method, groups [][]*Run) *svgplot.BoxPlot {
 // got there; "-" when none did) and the mean time per run (solver time,
 // without the observer's error and gap evaluations).
 func Summary(w io.Writer, methods []Method, groups [][]*Run) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight|tabwriter.Debug)
-	fmt.Fprintln(tw, "method\truns\tmedian rel. err\tworst rel. err\tsteps to 1e-3 (median)\treached 1e-3\ttime/run\tsettings\t")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "method\truns\tmedian rel. err\tworst rel. err\tsteps to 1e-3 (median)\treached 1e-3\ttime/run\tsettings")
 	for i, m := range methods {
 		rs := groups[i]
 		if len(rs) == 0 {
-			fmt.Fprintf(tw, "%s\t0\t-\t-\t-\t-\t-\t%s\t\n", m.Name, m.Note)
+			fmt.Fprintf(tw, "%s\t0\t-\t-\t-\t-\t-\t%s\n", m.Name, m.Note)
 			continue
 		}
 		var fin, st []float64
@@ -241,7 +241,7 @@ func Summary(w io.Writer, methods []Method, groups [][]*Run) {
 		if len(st) > 0 {
 			s = fmt.Sprintf("%.3g", median(st))
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.3e\t%.3e\t%s\t%d/%d\t%v\t%s\t\n", m.Name, len(rs), median(fin), worst, s, len(st), len(rs),
+		fmt.Fprintf(tw, "%s\t%d\t%.3e\t%.3e\t%s\t%d/%d\t%v\t%s\n", m.Name, len(rs), median(fin), worst, s, len(st), len(rs),
 			(tot / time.Duration(len(rs))).Round(time.Millisecond), m.Note)
 	}
 	tw.Flush()

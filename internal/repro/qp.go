@@ -146,19 +146,16 @@ func RunQP(cfg QPConfig, stdout io.Writer) error {
 			defer func() { <-sem; wg.Done() }()
 			sim := i + 1
 			seed := uint64(sim)
+			// Nested-SGDM runs first: the static runs take their deltas from
+			// its schedule on the same instance (it is run, and reported
+			// only if selected, when a static method needs it).
 			var sched *Run
 			var out []*Run
-			for _, m := range methods {
-				if m.Kind == KindStatic && sched == nil {
-					continue
-				}
-				if m.Name == sgdm.Name {
-					sched = RunMethod(in, m, sim, cfg.Steps, seed, 0, 0)
+			if selected(methods, sgdm.Name) || needSched {
+				sched = RunMethod(in, sgdm, sim, cfg.Steps, seed, 0, 0)
+				if selected(methods, sgdm.Name) {
 					out = append(out, sched)
 				}
-			}
-			if needSched && sched == nil {
-				sched = RunMethod(in, sgdm, sim, cfg.Steps, seed, 0, 0)
 			}
 			for _, m := range methods {
 				if m.Name == sgdm.Name {
@@ -256,4 +253,13 @@ func RunQP(cfg QPConfig, stdout io.Writer) error {
 		return err
 	}
 	return writeIndex(cfg.Out, "softpen repro qp", sum.String(), figs)
+}
+
+func selected(ms []Method, name string) bool {
+	for _, m := range ms {
+		if m.Name == name {
+			return true
+		}
+	}
+	return false
 }

@@ -118,8 +118,9 @@ func (r *Run) StepsTo(tol float64) int64 {
 const observeEvery = 1000
 
 // RunMethod runs method m on instance in for budget steps with the given
-// seed. deltaRef gives, for a static method, the schedule it takes its delta
-// from (delta_0 and the last delta of Nested-SGDM on the same instance).
+// seed. For a static method, d0 and dLast are the first and last delta of
+// the Nested-SGDM schedule on the same instance, from which its delta is
+// taken; other methods ignore them.
 func RunMethod(in *Instance, m Method, sim int, budget int64, seed uint64, d0, dLast float64) *Run {
 	r := &Run{Method: m.Name, Sim: sim, Instance: in.Name}
 	if m.StepsFrac > 0 {
