@@ -141,8 +141,11 @@ func RunSVM(cfg SVMConfig, stdout io.Writer) error {
 	if !math.IsNaN(in.RefCheck) {
 		fmt.Fprintf(&sum, "; ||x* - x_ref|| / ||x_ref|| = %.2e against %s", in.RefCheck, cfg.Ref)
 	}
-	fmt.Fprintf(&sum, "\nat x* (unit rows): %d constraints with slack < 1e-7, %d with slack > 1e-3 (paper: 2,358 and 5,536 of 8,198); ||lambda*||_inf = %.3g (our multipliers; not unique here), xi = 1%s\n",
+	fmt.Fprintf(&sum, "\nat x* (unit rows): %d constraints with slack < 1e-7, %d with slack > 1e-3 (paper: 2,358 and 5,536 of 8,198); ||lambda*||_inf = %.3g (our multipliers; they are not unique, so this only bounds xi_bar from above), xi = 1%s\n",
 		nTight, nLoose, in.LambdaInf, map[bool]string{true: ", raised by the solver when saturated", false: " fixed (the paper's setting)"}[cfg.RaiseXi])
+	if !cfg.RaiseXi {
+		fmt.Fprintln(&sum, "note: if xi < xi_bar the penalised problems' solutions tend to the wrong point, and the solver screens no row while the multipliers saturate at xi (try -raise-xi, or -scale=false: xi_bar = 1.83 on unit rows of mushrooms.libsvm)")
+	}
 	for i, mm := range methods {
 		for _, r := range groups[i] {
 			if mm.Screen != softpen.ScreenNone && len(r.Stages) > 0 {
