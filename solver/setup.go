@@ -98,7 +98,10 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		return nil, err
 	}
 	s.state.alloc(s)
-	s.updateSmax()
+	if !s.useWorkingSet() {
+		// With a working set, Solve sizes smax for the rows it starts on.
+		s.updateSmax()
+	}
 	s.res.X = make([]float64, s.n)
 	s.res.Lambda = make([]float64, s.m)
 	s.res.Nu = make([]float64, s.meq)
@@ -130,6 +133,16 @@ func (o *Options) check() error {
 		return fmt.Errorf("options: unknown screening rule %d", int(o.Screen))
 	}
 	return nil
+}
+
+// finite reports whether every element of v is finite.
+func finite(v []float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 func finiteSlice(name string, v []float64) error {
@@ -273,11 +286,23 @@ func (s *Solver) copyObjective(p *Problem) error {
 // makes the problem infeasible (recorded, reported by Solve).
 func (s *Solver) copyConstraints(p *Problem) error {
 	n := p.N
-	if p.A != nil {
+	rowA := func(j int) []float64 { return p.ARows[j] }
+	switch {
+	case p.A != nil && p.ARows != nil:
+		return errors.New("A and ARows: set at most one")
+	case p.A != nil:
 		if p.A.Cols != n {
 			return fmt.Errorf("A: %d columns, want n = %d", p.A.Cols, n)
 		}
 		s.m = p.A.Rows
+		rowA = p.A.Row
+	case p.ARows != nil:
+		for j, row := range p.ARows {
+			if len(row) != n {
+				return fmt.Errorf("ARows[%d]: length %d, want n = %d", j, len(row), n)
+			}
+		}
+		s.m = len(p.ARows)
 	}
 	if len(p.B) != s.m {
 		return fmt.Errorf("b: length %d, want %d (rows of A)", len(p.B), s.m)
@@ -304,8 +329,9 @@ func (s *Solver) copyConstraints(p *Problem) error {
 	s.norm = make([]float64, total)
 	w := 0
 	add := func(name string, i int, row []float64, bi float64, code int, sign float64) error {
-		if err := finiteSlice(fmt.Sprintf("%s[%d]", name, i), row); err != nil {
-			return err
+		if !finite(row) {
+			// Formatted only on failure: this runs once per row.
+			return finiteSlice(fmt.Sprintf("%s[%d]", name, i), row)
 		}
 		nr := rowNorm(row)
 		if nr == 0 {
@@ -328,7 +354,7 @@ func (s *Solver) copyConstraints(p *Problem) error {
 		return nil
 	}
 	for j := 0; j < s.m; j++ {
-		if err := add("A", j, p.A.Row(j), p.B[j], j, 1); err != nil {
+		if err := add("A", j, rowA(j), p.B[j], j, 1); err != nil {
 			return err
 		}
 	}
