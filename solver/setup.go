@@ -135,16 +135,6 @@ func (o *Options) check() error {
 	return nil
 }
 
-// finite reports whether every element of v is finite.
-func finite(v []float64) bool {
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-	}
-	return true
-}
-
 func finiteSlice(name string, v []float64) error {
 	for i, x := range v {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -329,11 +319,14 @@ func (s *Solver) copyConstraints(p *Problem) error {
 	s.norm = make([]float64, total)
 	w := 0
 	add := func(name string, i int, row []float64, bi float64, code int, sign float64) error {
-		if !finite(row) {
+		nr := mat.Norm(row)
+		if math.IsNaN(nr) || math.IsInf(nr, 0) {
 			// Formatted only on failure: this runs once per row.
-			return finiteSlice(fmt.Sprintf("%s[%d]", name, i), row)
+			if err := finiteSlice(fmt.Sprintf("%s[%d]", name, i), row); err != nil {
+				return err
+			}
+			return fmt.Errorf("%s[%d]: the row's norm overflows", name, i)
 		}
-		nr := rowNorm(row)
 		if nr == 0 {
 			if code < s.m {
 				s.zeroRows = append(s.zeroRows, code)
@@ -344,9 +337,8 @@ func (s *Solver) copyConstraints(p *Problem) error {
 			return nil
 		}
 		dst := s.a.Row(w)
-		for k, v := range row {
-			dst[k] = sign * v / nr
-		}
+		copy(dst, row)
+		vec.Scale(sign/nr, dst)
 		s.b[w] = sign * bi / nr
 		s.code[w] = code
 		s.norm[w] = nr
@@ -369,23 +361,6 @@ func (s *Solver) copyConstraints(p *Problem) error {
 	}
 	s.mw, s.kept = w, w
 	return nil
-}
-
-// rowNorm is the Euclidean norm, scaled so that no entry below 1e154 overflows.
-func rowNorm(v []float64) float64 {
-	var mx float64
-	for _, x := range v {
-		mx = math.Max(mx, math.Abs(x))
-	}
-	if mx == 0 {
-		return 0
-	}
-	var ss float64
-	for _, x := range v {
-		t := x / mx
-		ss += t * t
-	}
-	return mx * math.Sqrt(ss)
 }
 
 // buildModel forms the quadratic model when it applies, certifies the strong

@@ -124,3 +124,13 @@ func TestARows(t *testing.T) {
 		t.Errorf("short row: %v", err)
 	}
 }
+
+// TestRowNormOverflow: a row whose entries are finite but whose norm
+// overflows is reported by index, not silently zeroed.
+func TestRowNormOverflow(t *testing.T) {
+	p := &Problem{N: 2, Loss: LossNone, Ridge: 1,
+		ARows: [][]float64{{1, 1}, {1.5e308, -1.5e308}}, B: []float64{1, 1}}
+	if _, err := New(p, nil); err == nil || !strings.Contains(err.Error(), "A[1]: the row's norm overflows") {
+		t.Errorf("err = %v", err)
+	}
+}
