@@ -112,6 +112,7 @@ type Options struct {
 	Schedule  Schedule
 	Screen    ScreenRule
 	NoPolish  bool        // skip active-set polishing
+	NoProbe   bool        // no loose first stage before the first polish (see Solve); for measurements and tests
 	AllRows   bool        // no working set: every row is in the problem from the start (see Solve)
 	Progress  func(Stage) // called once per stage, if set; must not retain the Stage
 }

@@ -35,6 +35,13 @@ const (
 	wsMaxRounds  = 64
 	// wsBatchPerVar*n is the most rows one working-set step admits.
 	wsBatchPerVar = 4
+	// probeLoosen widens the first stage's target when polishing follows:
+	// the polish needs only the active set, which a rough point already
+	// shows. If the polish does not finish the solve, the stage is run
+	// again to its own target. Measured on the paper QP (APG, tol 1e-6):
+	// factor 1: 148 iterations, 0.45 ms; 16: 80, 0.28 ms; 64: 46,
+	// 0.19 ms; 256: 18, 0.13 ms, all polished to a gap below 1e-13.
+	probeLoosen = 256
 )
 
 // stop says why an inner method returned.
@@ -61,7 +68,8 @@ type run struct {
 	bestF    float64
 	bestXi   float64
 	checks   int64
-	rounds   int // working-set rounds that readmitted rows
+	rounds   int  // working-set rounds that readmitted rows
+	probe    bool // the first stage, run loosely for a polish (see probeLoosen)
 	stopped  stop
 }
 
@@ -112,6 +120,14 @@ func (s *Solver) Reset() {
 // so the certificate holds for the whole problem as it stands. On the large
 // QP of the root benchmarks (m = 1e5, n = 100, 90 active rows) the start
 // point violates 670 rows.
+//
+// Probe. When the problem can be polished (quadratic, no prox term), the
+// first stage stops at probeLoosen times its usual target: a rough point
+// already shows the active set, and the polish then solves the KKT system
+// on it exactly. If the polish cannot certify the answer, the first stage
+// is run again to its own target and the method goes on as without the
+// probe. Options.NoProbe turns it off (to measure it, or to have stages,
+// screening and the xi raise act before any polish).
 func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 	if ctx == nil {
 		ctx = context.Background()
@@ -157,6 +173,7 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 		s.restoreRows()
 	}
 	rn.delta = s.firstDelta(rn.xi)
+	rn.probe = s.polishable() && !s.opt.NoPolish && !s.opt.NoProbe
 	eta := s.opt.Eta
 	if eta == 0 {
 		eta = defaultEta
@@ -203,6 +220,12 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 				}
 				continue
 			}
+		}
+		if rn.probe {
+			// The loose first stage did not lead to an answer: run it
+			// again to its own target.
+			rn.probe = false
+			continue
 		}
 		// Rows outside the working set that the stage's point violates
 		// join it now rather than after the stages have converged on a
@@ -311,6 +334,9 @@ func (s *Solver) stageTarget(rn *run) float64 {
 		lg := math.Log(math.Max(rn.xi*math.Max(s.smax, 1)/(s.mu*d), math.E))
 		eps := math.Min(0.5*m*s.mu*d*d*lg*lg, m*rn.xi*d*lg)
 		return math.Sqrt(2 * s.mu * eps)
+	}
+	if rn.probe {
+		return s.mu * d / 4 * probeLoosen
 	}
 	return s.mu * d / 4
 }
