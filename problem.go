@@ -699,7 +699,8 @@ func denseOf(rows [][]float64, cols int) *mat.Dense {
 }
 
 // internal builds the solver's form of p, which must have passed Validate:
-// the matrices are copied into mat.Dense (nil when empty), P is replaced by
+// the matrices but A are copied into mat.Dense (nil when empty), A's rows
+// are passed as they are (the solver copies them once, normalised), P is replaced by
 // its symmetric part (P + P')/2, bounds of magnitude >= 1e20 become ∓Inf,
 // and the vectors are shared (the solver copies what it keeps and modifies
 // nothing).
@@ -707,7 +708,7 @@ func (p *Problem) internal() (*solver.Problem, error) {
 	ip := &solver.Problem{
 		N: p.N, Phi: denseOf(p.Phi, p.N), Y: p.Y, Ridge: p.Ridge, L1: p.L1,
 		P: denseOf(p.P, p.N), Q: p.Q, Offset: p.Offset,
-		A: denseOf(p.A, p.N), B: p.B, Aeq: denseOf(p.Aeq, p.N), Beq: p.Beq,
+		ARows: p.A, B: p.B, Aeq: denseOf(p.Aeq, p.N), Beq: p.Beq,
 	}
 	if ip.P != nil {
 		n := p.N

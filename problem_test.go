@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -307,8 +308,9 @@ func TestPaperQPFiles(t *testing.T) {
 	}
 }
 
-// TestInternal: the solver's form copies the matrices (later changes to the
-// Problem do not reach it), keeps empty fields nil, symmetrises P, maps
+// TestInternal: the solver's form copies the matrices but A, whose rows it
+// passes on for solver.New to copy (later changes to the Problem reach
+// neither the copies nor a Solver), keeps empty fields nil, symmetrises P, maps
 // bounds of magnitude >= 1e20 to ∓Inf and the loss names to solver.Loss.
 func TestInternal(t *testing.T) {
 	inf := math.Inf(1)
@@ -322,7 +324,7 @@ func TestInternal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ip.Loss != solver.LossLogistic || ip.N != 2 || ip.Phi.Rows != 1 || ip.A.Rows != 2 || ip.Aeq != nil || ip.Q != nil {
+	if ip.Loss != solver.LossLogistic || ip.N != 2 || ip.Phi.Rows != 1 || len(ip.ARows) != 2 || ip.A != nil || ip.Aeq != nil || ip.Q != nil {
 		t.Fatalf("shape: %+v", ip)
 	}
 	if ip.P.Data[1] != ip.P.Data[2] {
@@ -331,16 +333,26 @@ func TestInternal(t *testing.T) {
 	if !reflect.DeepEqual(ip.Lower, []float64{-inf, -inf}) || !reflect.DeepEqual(ip.Upper, []float64{inf, 5}) {
 		t.Errorf("bounds %v %v", ip.Lower, ip.Upper)
 	}
+	s, err := NewSolver(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, _ := s.Solve(context.Background())
+	x0 := slices.Clone(res.X)
 	p.A[0][0], p.Phi[0][1] = 99, 99
-	if ip.A.Data[0] != 3 || ip.Phi.Data[1] != 2 {
-		t.Error("the solver's matrices alias the caller's")
+	if ip.Phi.Data[1] != 2 {
+		t.Error("the solver's form of phi aliases the caller's")
+	}
+	s.Reset()
+	if res, _ := s.Solve(context.Background()); !slices.Equal(res.X, x0) {
+		t.Errorf("changing the Problem after NewSolver changed the answer: %v, was %v", res.X, x0)
 	}
 	for loss, want := range map[string]solver.Loss{"squared": solver.LossSquared, "none": solver.LossNone, "": solver.LossNone} {
 		q := &Problem{N: 1, Loss: loss, Ridge: 1}
 		if loss == "squared" {
 			q.Phi, q.Y = [][]float64{{1}}, []float64{0}
 		}
-		if ip, _ := q.internal(); ip.Loss != want || ip.Lower != nil || ip.P != nil || ip.A != nil || ip.B != nil {
+		if ip, _ := q.internal(); ip.Loss != want || ip.Lower != nil || ip.P != nil || ip.A != nil || len(ip.ARows) != 0 || ip.B != nil {
 			t.Errorf("loss %q: %+v", loss, ip)
 		}
 	}

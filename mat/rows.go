@@ -12,20 +12,24 @@ import (
 func (m *Dense) RowNorms(dst []float64) {
 	check("RowNorms", len(dst), m.Rows, "dst")
 	for i := range dst {
-		dst[i] = norm2(m.Row(i))
+		dst[i] = Norm(m.Row(i))
 	}
 }
 
-func norm2(r []float64) float64 {
+// Norm returns ||r||_2 without overflow or underflow for entries anywhere
+// in the float64 range: the sum of squares by vec.Dot when it lies safely
+// inside the normal range, otherwise a second pass scaled by the largest
+// magnitude. ±Inf gives +Inf and NaN gives NaN. Allocates nothing.
+func Norm(r []float64) float64 {
+	if ss := vec.Dot(r, r); ss > 0x1p-900 && ss < 0x1p900 {
+		return math.Sqrt(ss)
+	}
 	var mx float64
 	for _, v := range r {
 		mx = math.Max(mx, math.Abs(v))
 	}
 	if mx == 0 || math.IsInf(mx, 0) || math.IsNaN(mx) {
 		return mx
-	}
-	if mx > 1e-150 && mx < 1e150 {
-		return math.Sqrt(vec.Dot(r, r))
 	}
 	var s float64
 	for _, v := range r {
@@ -95,7 +99,7 @@ func (m *Dense) NormUpperBound(work []float64) float64 {
 			work[j] += a
 		}
 		inf = math.Max(inf, s)
-		n := norm2(r)
+		n := Norm(r)
 		fro = math.Hypot(fro, n)
 	}
 	var one float64

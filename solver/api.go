@@ -34,10 +34,11 @@ type Problem struct {
 	P            *mat.Dense // N x N symmetric PSD, or nil
 	Q            []float64  // length N, or nil
 	Offset       float64
-	A            *mat.Dense // m x N, or nil
-	B            []float64  // length m
-	Aeq          *mat.Dense // meq x N, or nil
-	Beq          []float64  // length meq
+	A            *mat.Dense  // m x N, or nil
+	ARows        [][]float64 // instead of A: its rows, each of length N (saves a copy of a large A)
+	B            []float64   // length m
+	Aeq          *mat.Dense  // meq x N, or nil
+	Beq          []float64   // length meq
 }
 
 // Method is the inner method M of the nested scheme.
@@ -111,6 +112,8 @@ type Options struct {
 	Schedule  Schedule
 	Screen    ScreenRule
 	NoPolish  bool        // skip active-set polishing
+	NoProbe   bool        // no loose first stage before the first polish (see Solve); for measurements and tests
+	AllRows   bool        // no working set: every row is in the problem from the start (see Solve)
 	Progress  func(Stage) // called once per stage, if set; must not retain the Stage
 	// Observe, if set, is called from the inner methods with the current
 	// iterate about every ObserveEvery incremental steps (once the step
@@ -164,7 +167,7 @@ type Result struct {
 	Steps        int64     // incremental steps (component gradient evaluations)
 	Stages       int
 	Kept         int   // constraints still in the problem at the end
-	Dropped      []int // caller's row indices screened out (when screening is on)
+	Dropped      []int // caller's rows outside the final working set (screened out or never needed), ascending; a solved answer satisfies each
 	Farkas       []float64
 	Xi           float64 // final penalty parameter
 	Polished     bool    // the reported point comes from active-set polishing

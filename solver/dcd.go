@@ -40,12 +40,14 @@ func (d *dcdWork) alloc(s *Solver) {
 	if !s.quad || s.hasProx() || s.mw == 0 {
 		return
 	}
-	d.at = make([]float64, s.mw*s.n)
-	d.diag = make([]float64, s.mw)
-	d.lam = make([]float64, s.mw)
+	// Solve runs the polish on at most dcdMaxRowsPerVar*n kept rows.
+	rows := min(s.mw, dcdMaxRowsPerVar*s.n)
+	d.at = make([]float64, rows*s.n)
+	d.diag = make([]float64, rows)
+	d.lam = make([]float64, rows)
 	d.z = make([]float64, s.n)
 	d.ct = make([]float64, s.n)
-	d.order = make([]int, s.mw)
+	d.order = make([]int, rows)
 }
 
 // dcdCheck is the number of sweeps between certificates.

@@ -34,7 +34,6 @@ func (s *Solver) screenRows(rn *run) {
 	w := 0
 	for k := 0; k < s.kept; k++ {
 		if r[k] < thr && s.code[k] < s.m {
-			s.res.Dropped = append(s.res.Dropped, s.code[k])
 			continue
 		}
 		if w != k {
@@ -59,16 +58,175 @@ func (s *Solver) swapRows(i, j int) {
 	s.state.lamBest[i], s.state.lamBest[j] = s.state.lamBest[j], s.state.lamBest[i]
 }
 
-// droppedViolated reports whether the best point violates a dropped row
-// (beyond rounding), which would mean the screening was not safe.
-func (s *Solver) droppedViolated() bool {
-	x := s.state.best
-	for k := s.kept; k < s.mw; k++ {
-		if vec.Dot(s.a.Row(k), x)-s.b[k] > 1e-12*(1+math.Abs(s.b[k])) {
-			return true
+// useWorkingSet reports whether Solve starts from a working set of rows.
+func (s *Solver) useWorkingSet() bool {
+	return !s.opt.AllRows && s.mw >= wsMinRows && s.mw >= wsRowsPerVar*s.n
+}
+
+// selectRows makes the working set at the start point x: every equality
+// row, and of the rows that x violates or nearly meets
+// (a_k^T x - b_k >= -1e-9 (1 + |b_k|), which keeps the active rows of a warm
+// start) the wsBatch(n) with the largest residuals. Every row must be kept
+// when it is called.
+func (s *Solver) selectRows(x []float64) {
+	r := s.state.r[:s.mw]
+	s.residual(r, x)
+	cand := s.state.lam[:0]
+	for k, rk := range r {
+		if rk >= -1e-9*(1+math.Abs(s.b[k])) && s.code[k] < s.m {
+			cand = append(cand, rk)
 		}
 	}
-	return false
+	cut, room := admitCut(cand, s.wsBatch())
+	w := 0
+	for k := 0; k < s.mw; k++ {
+		if s.code[k] < s.m {
+			if r[k] < -1e-9*(1+math.Abs(s.b[k])) || r[k] < cut || r[k] == cut && room == 0 {
+				continue
+			}
+			if r[k] == cut {
+				room--
+			}
+		}
+		if w != k {
+			s.swapRows(w, k)
+			r[w], r[k] = r[k], r[w]
+		}
+		w++
+	}
+	s.kept = w
+	s.updateSmax()
+}
+
+// wsBatch is the most rows one working-set step admits: a few per variable,
+// since a strongly convex problem in n variables has at most about n active
+// rows at a non-degenerate solution.
+func (s *Solver) wsBatch() int { return wsBatchPerVar * s.n }
+
+// admitCut returns the residual from which rows are admitted when at most
+// limit of the candidates v may be: -Inf (all) when they fit, otherwise the
+// limit-th largest of v, with room the number of rows equal to it that may
+// still be admitted. It reorders v.
+func admitCut(v []float64, limit int) (cut float64, room int) {
+	if len(v) <= limit {
+		return math.Inf(-1), len(v)
+	}
+	cut = selectLargest(v, limit)
+	above := 0
+	for _, x := range v {
+		if x > cut {
+			above++
+		}
+	}
+	return cut, limit - above
+}
+
+// selectLargest reorders v so that its k largest values come first and
+// returns the k-th largest (1 <= k <= len(v)): quickselect with a
+// median-of-three pivot, deterministic and allocation-free.
+func selectLargest(v []float64, k int) float64 {
+	lo, hi := 0, len(v)-1
+	t := k - 1 // index of the answer in descending order
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		a, b, c := v[lo], v[mid], v[hi]
+		p := max(min(a, b), min(max(a, b), c))
+		i, j := lo, hi
+		for i <= j {
+			for v[i] > p {
+				i++
+			}
+			for v[j] < p {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case t <= j:
+			hi = j
+		case t >= i:
+			lo = i
+		default:
+			return v[t]
+		}
+	}
+	return v[t]
+}
+
+// readmit is called when the best point is certified on the kept rows. It
+// admits the rows outside the kept block that the best point violates (see
+// admitViolated) and reports whether there was one; the solve then goes on
+// from the best point, with delta raised to the worst violation (at most the
+// first delta) unless it is static.
+func (s *Solver) readmit(rn *run) bool {
+	worst := s.admitViolated(rn, s.state.best)
+	if worst == 0 {
+		return false
+	}
+	copy(s.state.x, s.state.best)
+	if !s.opt.Static {
+		rn.delta = math.Min(s.firstDelta(rn.xi), math.Max(rn.delta, worst))
+	}
+	return true
+}
+
+// admitViolated moves the rows outside the kept block that x violates
+// (a_k^T x - b_k > 0), the wsBatch(n) most violated when there are more,
+// into the kept block and returns the worst violation (0: none). Admitting
+// a row changes the problem on the kept rows, so the certificate so far is
+// dropped. After wsMaxRounds admissions every row comes back.
+func (s *Solver) admitViolated(rn *run, x []float64) float64 {
+	out := s.state.r[s.kept:s.mw]
+	cand := s.state.lam[:0]
+	worst := 0.0
+	for i := range out {
+		out[i] = vec.Dot(s.a.Row(s.kept+i), x) - s.b[s.kept+i]
+		if out[i] > 0 {
+			cand = append(cand, out[i])
+			worst = math.Max(worst, out[i])
+		}
+	}
+	if len(cand) == 0 {
+		return 0
+	}
+	cut, room := admitCut(cand, s.wsBatch())
+	r := s.state.r
+	for k := s.kept; k < s.mw; k++ {
+		if r[k] <= 0 || r[k] < cut || r[k] == cut && room == 0 {
+			continue
+		}
+		if r[k] == cut {
+			room--
+		}
+		s.swapRows(s.kept, k)
+		r[s.kept], r[k] = r[k], r[s.kept]
+		s.kept++
+	}
+	rn.rounds++
+	if rn.rounds > wsMaxRounds {
+		s.restoreRows()
+	} else {
+		s.updateSmax()
+	}
+	rn.bestGap = math.Inf(1)
+	return worst
+}
+
+// outsidePenalty is xi * sum (a_k^T x - b_k)_+ over the rows outside the
+// kept block: what the penalised objective of the whole problem adds to
+// that of the kept rows at x.
+func (s *Solver) outsidePenalty(x []float64, xi float64) float64 {
+	var p float64
+	for k := s.kept; k < s.mw; k++ {
+		if rk := vec.Dot(s.a.Row(k), x) - s.b[k]; rk > 0 {
+			p += rk
+		}
+	}
+	return xi * p
 }
 
 // restoreRows brings every working row back into the problem at the start

@@ -98,7 +98,10 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		return nil, err
 	}
 	s.state.alloc(s)
-	s.updateSmax()
+	if !s.useWorkingSet() {
+		// With a working set, Solve sizes smax for the rows it starts on.
+		s.updateSmax()
+	}
 	s.res.X = make([]float64, s.n)
 	s.res.Lambda = make([]float64, s.m)
 	s.res.Nu = make([]float64, s.meq)
@@ -273,11 +276,23 @@ func (s *Solver) copyObjective(p *Problem) error {
 // makes the problem infeasible (recorded, reported by Solve).
 func (s *Solver) copyConstraints(p *Problem) error {
 	n := p.N
-	if p.A != nil {
+	rowA := func(j int) []float64 { return p.ARows[j] }
+	switch {
+	case p.A != nil && p.ARows != nil:
+		return errors.New("A and ARows: set at most one")
+	case p.A != nil:
 		if p.A.Cols != n {
 			return fmt.Errorf("A: %d columns, want n = %d", p.A.Cols, n)
 		}
 		s.m = p.A.Rows
+		rowA = p.A.Row
+	case p.ARows != nil:
+		for j, row := range p.ARows {
+			if len(row) != n {
+				return fmt.Errorf("ARows[%d]: length %d, want n = %d", j, len(row), n)
+			}
+		}
+		s.m = len(p.ARows)
 	}
 	if len(p.B) != s.m {
 		return fmt.Errorf("b: length %d, want %d (rows of A)", len(p.B), s.m)
@@ -304,10 +319,14 @@ func (s *Solver) copyConstraints(p *Problem) error {
 	s.norm = make([]float64, total)
 	w := 0
 	add := func(name string, i int, row []float64, bi float64, code int, sign float64) error {
-		if err := finiteSlice(fmt.Sprintf("%s[%d]", name, i), row); err != nil {
-			return err
+		nr := mat.Norm(row)
+		if math.IsNaN(nr) || math.IsInf(nr, 0) {
+			// Formatted only on failure: this runs once per row.
+			if err := finiteSlice(fmt.Sprintf("%s[%d]", name, i), row); err != nil {
+				return err
+			}
+			return fmt.Errorf("%s[%d]: the row's norm overflows", name, i)
 		}
-		nr := rowNorm(row)
 		if nr == 0 {
 			if code < s.m {
 				s.zeroRows = append(s.zeroRows, code)
@@ -318,9 +337,8 @@ func (s *Solver) copyConstraints(p *Problem) error {
 			return nil
 		}
 		dst := s.a.Row(w)
-		for k, v := range row {
-			dst[k] = sign * v / nr
-		}
+		copy(dst, row)
+		vec.Scale(sign/nr, dst)
 		s.b[w] = sign * bi / nr
 		s.code[w] = code
 		s.norm[w] = nr
@@ -328,7 +346,7 @@ func (s *Solver) copyConstraints(p *Problem) error {
 		return nil
 	}
 	for j := 0; j < s.m; j++ {
-		if err := add("A", j, p.A.Row(j), p.B[j], j, 1); err != nil {
+		if err := add("A", j, rowA(j), p.B[j], j, 1); err != nil {
 			return err
 		}
 	}
@@ -343,23 +361,6 @@ func (s *Solver) copyConstraints(p *Problem) error {
 	}
 	s.mw, s.kept = w, w
 	return nil
-}
-
-// rowNorm is the Euclidean norm, scaled so that no entry below 1e154 overflows.
-func rowNorm(v []float64) float64 {
-	var mx float64
-	for _, x := range v {
-		mx = math.Max(mx, math.Abs(x))
-	}
-	if mx == 0 {
-		return 0
-	}
-	var ss float64
-	for _, x := range v {
-		t := x / mx
-		ss += t * t
-	}
-	return mx * math.Sqrt(ss)
 }
 
 // buildModel forms the quadratic model when it applies, certifies the strong

@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/softpen/softpen/softplus"
@@ -26,6 +27,21 @@ const (
 	// dcdMaxRowsPerVar bounds the rows of a dual coordinate polish per
 	// variable (mushrooms: 8124 rows, n = 126, ratio 64).
 	dcdMaxRowsPerVar = 70
+	// The working set (see Solve) is used from wsMinRows rows and
+	// wsRowsPerVar rows per variable on; after wsMaxRounds rounds of
+	// readmitting rows the solve falls back to every row.
+	wsMinRows    = 2048
+	wsRowsPerVar = 8
+	wsMaxRounds  = 64
+	// wsBatchPerVar*n is the most rows one working-set step admits.
+	wsBatchPerVar = 4
+	// probeLoosen widens the first stage's target when polishing follows:
+	// the polish needs only the active set, which a rough point already
+	// shows. If the polish does not finish the solve, the stage is run
+	// again to its own target. Measured on the paper QP (APG, tol 1e-6):
+	// factor 1: 148 iterations, 0.45 ms; 16: 80, 0.28 ms; 64: 46,
+	// 0.19 ms; 256: 18, 0.13 ms, all polished to a gap below 1e-13.
+	probeLoosen = 256
 )
 
 // stop says why an inner method returned.
@@ -52,6 +68,8 @@ type run struct {
 	bestF    float64
 	bestXi   float64
 	checks   int64
+	rounds   int  // working-set rounds that readmitted rows
+	probe    bool // the first stage, run loosely for a polish (see probeLoosen)
 	stopped  stop
 }
 
@@ -89,6 +107,27 @@ func (s *Solver) Reset() {
 // (a warm start; call Reset to start cold). The returned Result and its
 // slices belong to the Solver and are overwritten by the next call. Solve
 // allocates nothing.
+//
+// Working set. With many more rows than variables (at least wsMinRows, and
+// wsRowsPerVar per variable; Options.AllRows turns it off) the method
+// starts on the rows the start point violates or nearly meets, and each
+// time the best point is certified on the rows in the problem it checks
+// every other row once: rows the point violates are readmitted and the
+// solve goes on from that point (with delta raised to the size of the worst
+// violation, so the new rows are smoothed at their own scale). A point that
+// violates no outside row has the same penalised objective on the whole
+// problem, and multipliers that are zero outside are dual feasible for it,
+// so the certificate holds for the whole problem as it stands. On the large
+// QP of the root benchmarks (m = 1e5, n = 100, 90 active rows) the start
+// point violates 670 rows.
+//
+// Probe. When the problem can be polished (quadratic, no prox term), the
+// first stage stops at probeLoosen times its usual target: a rough point
+// already shows the active set, and the polish then solves the KKT system
+// on it exactly. If the polish cannot certify the answer, the first stage
+// is run again to its own target and the method goes on as without the
+// probe. Options.NoProbe turns it off (to measure it, or to have stages,
+// screening and the xi raise act before any polish).
 func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 	if ctx == nil {
 		ctx = context.Background()
@@ -112,7 +151,6 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 	s.rng.seed(s.opt.Seed)
 	s.steps = 0
 	s.stages = 0
-	s.restoreRows()
 	res := &s.res
 	res.Status, res.Polished = StatusMaxSteps, false
 	res.Dropped = res.Dropped[:0]
@@ -120,6 +158,7 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 	clear(res.Farkas)
 
 	if s.infeasibleRow >= 0 {
+		s.restoreRows()
 		res.Farkas[s.farkasIndex(s.infeasibleRow)] = s.farkasSign(s.infeasibleRow)
 		return s.finish(&rn, StatusInfeasible), nil
 	}
@@ -127,7 +166,14 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 		clear(s.state.x)
 	}
 	s.prox(s.state.x, 1) // the start must lie in the box
+	if s.useWorkingSet() {
+		s.kept = s.mw
+		s.selectRows(s.state.x)
+	} else {
+		s.restoreRows()
+	}
 	rn.delta = s.firstDelta(rn.xi)
+	rn.probe = s.polishable() && !s.opt.NoPolish && !s.opt.NoProbe
 	eta := s.opt.Eta
 	if eta == 0 {
 		eta = defaultEta
@@ -143,8 +189,11 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 		if st != stopConverged {
 			return s.finish(&rn, statusOf(st)), nil
 		}
-		if rn.solved() && !s.droppedViolated() {
-			return s.finish(&rn, StatusSolved), nil
+		if rn.solved() {
+			if s.settle(&rn) {
+				return s.finish(&rn, StatusSolved), nil
+			}
+			continue
 		}
 		// xi too small: the multipliers saturate at xi and the violation
 		// stays above what the smoothing explains. Raise xi and redo the
@@ -164,26 +213,25 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 			continue
 		}
 		if s.polishable() && !s.opt.NoPolish {
-			// The KKT polish is exact when the guessed active set is right
-			// and non-degenerate; dual coordinate ascent on the kept rows
-			// takes over when it is not.
-			// Its sweeps cost kept*n each, so it waits until screening (or
-			// the problem) leaves at most dcdMaxRowsPerVar*n rows.
-			if (!s.polish(&rn) || !rn.solved()) && s.kept <= dcdMaxRowsPerVar*s.n {
-				s.dcdPolish(&rn, dcdSweeps)
-			}
+			s.polishBest(&rn)
 			if rn.solved() {
-				if s.droppedViolated() {
-					// A screened row is violated at the answer: the
-					// screening assumption (xi >= xi_bar) failed. Bring
-					// every row back and go on.
-					s.res.Dropped = s.res.Dropped[:0]
-					s.restoreRows()
-					rn.bestGap = math.Inf(1)
-				} else {
+				if s.settle(&rn) {
 					return s.finish(&rn, StatusSolved), nil
 				}
+				continue
 			}
+		}
+		if rn.probe {
+			// The loose first stage did not lead to an answer: run it
+			// again to its own target.
+			rn.probe = false
+			continue
+		}
+		// Rows outside the working set that the stage's point violates
+		// join it now rather than after the stages have converged on a
+		// problem that lacks them.
+		if s.kept < s.mw && s.admitViolated(&rn, s.state.x) > 0 {
+			continue
 		}
 		if lamMax < saturated*rn.xi {
 			s.screenRows(&rn)
@@ -196,6 +244,35 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 		}
 		rn.delta /= eta
 	}
+}
+
+// polishBest polishes the best point. The KKT polish is exact when the
+// guessed active set is right and non-degenerate; dual coordinate ascent on
+// the kept rows takes over when it is not. Its sweeps cost kept*n each, so
+// it waits until screening (or the problem) leaves at most
+// dcdMaxRowsPerVar*n rows.
+func (s *Solver) polishBest(rn *run) {
+	if (!s.polish(rn) || !rn.solved()) && s.kept <= dcdMaxRowsPerVar*s.n {
+		s.dcdPolish(rn, dcdSweeps)
+	}
+}
+
+// settle is called when the best point is certified on the kept rows; it
+// reports whether that certificate holds for the whole problem. Rows
+// outside the kept block that the point violates are readmitted, and while
+// polishing applies the point is polished at once on the larger set (an
+// active-set step, far cheaper than a stage) and checked again; when there
+// is no polish, or it fails, the stages go on.
+func (s *Solver) settle(rn *run) bool {
+	for s.readmit(rn) {
+		if !s.polishable() || s.opt.NoPolish {
+			return false
+		}
+		if s.polishBest(rn); !rn.solved() {
+			return false
+		}
+	}
+	return true
 }
 
 func statusOf(st stop) Status {
@@ -257,6 +334,9 @@ func (s *Solver) stageTarget(rn *run) float64 {
 		lg := math.Log(math.Max(rn.xi*math.Max(s.smax, 1)/(s.mu*d), math.E))
 		eps := math.Min(0.5*m*s.mu*d*d*lg*lg, m*rn.xi*d*lg)
 		return math.Sqrt(2 * s.mu * eps)
+	}
+	if rn.probe {
+		return s.mu * d / 4 * probeLoosen
 	}
 	return s.mu * d / 4
 }
@@ -322,9 +402,17 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 		s.scatterLambda(k, s.state.lamBest[k])
 	}
 	res.Objective = s.objective(res.X)
-	res.Gap = rn.bestGap
+	// Rows outside the kept block count in the whole problem's gap: zero
+	// after a solved readmit check, possibly not after a budget stop.
+	res.Gap = rn.bestGap + s.outsidePenalty(res.X, rn.bestXi)
 	s.lastXi = rn.bestXi
-	res.DistBound = math.Sqrt(2 * rn.bestGap / s.mu)
+	for k := s.kept; k < s.mw; k++ {
+		if s.code[k] < s.m {
+			res.Dropped = append(res.Dropped, s.code[k])
+		}
+	}
+	slices.Sort(res.Dropped)
+	res.DistBound = math.Sqrt(2 * res.Gap / s.mu)
 	res.MaxViolation = s.callerViolation(res.X)
 	return res
 }

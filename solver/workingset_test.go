@@ -1,0 +1,136 @@
+package solver
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// wsProblem is a planted QP with many more rows than variables (so Solve
+// uses a working set): n = 20, m = 3000, 10 active rows.
+func wsProblem() (*Problem, []float64, []float64) {
+	return planted(31, 20, 3000, 10, 1)
+}
+
+// TestWorkingSet: with a working set the solver finds the planted x* and
+// lambda*, keeps far fewer rows than m, reports exactly the rows outside the
+// working set (ascending) as dropped, satisfies every row, and agrees with a
+// solve on all rows.
+func TestWorkingSet(t *testing.T) {
+	p, x, lam := wsProblem()
+	m := p.A.Rows
+	res := solveOK(t, p, &Options{Tol: 1e-10})
+	if res.Status != StatusSolved {
+		t.Fatalf("status %v", res.Status)
+	}
+	if d := maxAbsDiff(res.X, x); d > 1e-8 {
+		t.Errorf("max |x - x*| = %.3e", d)
+	}
+	if d := maxAbsDiff(res.Lambda, lam); d > 1e-6 {
+		t.Errorf("max |lambda - lambda*| = %.3e", d)
+	}
+	if res.MaxViolation > 1e-9 {
+		t.Errorf("max violation %.3e", res.MaxViolation)
+	}
+	if res.Kept >= m/4 || res.Kept+len(res.Dropped) != m {
+		t.Errorf("kept %d, dropped %d of %d rows", res.Kept, len(res.Dropped), m)
+	}
+	if !slices.IsSorted(res.Dropped) {
+		t.Error("dropped rows not in ascending order")
+	}
+	for _, j := range res.Dropped {
+		if lam[j] != 0 {
+			t.Errorf("row %d is active but was dropped", j)
+		}
+	}
+	all := solveOK(t, p, &Options{Tol: 1e-10, AllRows: true})
+	if all.Kept != m && all.Kept+len(all.Dropped) != m {
+		t.Errorf("AllRows: kept %d, dropped %d", all.Kept, len(all.Dropped))
+	}
+	if d := maxAbsDiff(res.X, all.X); d > 1e-8 {
+		t.Errorf("working set and all rows differ by %.3e", d)
+	}
+}
+
+// TestWorkingSetNoPolish: without polishing, readmitted rows go back into
+// the stages; the answer is still certified and within its distance bound.
+func TestWorkingSetNoPolish(t *testing.T) {
+	p, x, _ := wsProblem()
+	res := solveOK(t, p, &Options{Tol: 1e-6, NoPolish: true})
+	if res.Status != StatusSolved {
+		t.Fatalf("status %v, gap %.3e", res.Status, res.Gap)
+	}
+	if d := dist(res.X, x); d > res.DistBound || d > 1e-3 {
+		t.Errorf("||x - x*|| = %.3e, bound %.3e", d, res.DistBound)
+	}
+}
+
+// TestWorkingSetBudgetHonest: stopped by the step budget at any point of the
+// working-set rounds, the reported distance bound (from the gap, which
+// counts the violated rows outside the working set) still holds.
+func TestWorkingSetBudgetHonest(t *testing.T) {
+	p, x, _ := wsProblem()
+	for steps := int64(1000); steps <= 3e6; steps *= 3 {
+		for _, polish := range []bool{true, false} {
+			res := solveOK(t, p, &Options{Tol: 1e-12, MaxSteps: steps, NoPolish: !polish})
+			if d := dist(res.X, x); !(d <= res.DistBound*(1+1e-9)+1e-12) {
+				t.Errorf("budget %d polish %v: %v, ||x - x*|| = %.3e > bound %.3e (gap %.3e)",
+					steps, polish, res.Status, d, res.DistBound, res.Gap)
+			}
+		}
+	}
+}
+
+// TestWorkingSetResolveAllocs: a warm re-solve that builds a working set and
+// readmits rows allocates nothing.
+func TestWorkingSetResolveAllocs(t *testing.T) {
+	p, _, _ := wsProblem()
+	s, err := New(p, &Options{Tol: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if res, _ := s.Solve(ctx); res.Kept == p.A.Rows {
+		t.Fatal("no working set was used; the test would not exercise it")
+	}
+	if a := testing.AllocsPerRun(3, func() { s.Reset(); s.Solve(ctx) }); a != 0 {
+		t.Errorf("working-set re-solve allocates %v times", a)
+	}
+}
+
+// TestARows: rows of A passed as slices give the same bits as A itself;
+// setting both, or a row of the wrong length, is an error naming the field.
+func TestARows(t *testing.T) {
+	p, _, _ := wsProblem()
+	want := solveOK(t, p, nil)
+	q := *p
+	q.A = nil
+	for j := 0; j < p.A.Rows; j++ {
+		q.ARows = append(q.ARows, p.A.Row(j))
+	}
+	got := solveOK(t, &q, nil)
+	if !slices.Equal(got.X, want.X) || got.Gap != want.Gap {
+		t.Errorf("ARows changes the answer")
+	}
+	q.A = p.A
+	if _, err := New(&q, nil); err == nil || !strings.Contains(err.Error(), "ARows") {
+		t.Errorf("A and ARows both set: %v", err)
+	}
+	q.A = nil
+	q.ARows = slices.Clone(q.ARows)
+	q.ARows[7] = q.ARows[7][:3]
+	if _, err := New(&q, nil); err == nil || !strings.Contains(err.Error(), "ARows[7]") {
+		t.Errorf("short row: %v", err)
+	}
+}
+
+// TestRowNormOverflow: a row whose entries are finite but whose norm
+// overflows is reported by index, not silently zeroed.
+func TestRowNormOverflow(t *testing.T) {
+	p := &Problem{N: 2, Loss: LossNone, Ridge: 1,
+		ARows: [][]float64{{1, 1}, {1.5e308, -1.5e308}}, B: []float64{1, 1}}
+	if _, err := New(p, nil); err == nil || !strings.Contains(err.Error(), "A[1]: the row's norm overflows") {
+		t.Errorf("err = %v", err)
+	}
+}
