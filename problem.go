@@ -700,7 +700,7 @@ func denseOf(rows [][]float64, cols int) *mat.Dense {
 
 // internal builds the solver's form of p, which must have passed Validate:
 // the matrices but A are copied into mat.Dense (nil when empty), A's rows
-// are passed as they are (the solver copies them once, normalised), P is replaced by
+// are passed as they are (see newSolver), P is replaced by
 // its symmetric part (P + P')/2, bounds of magnitude >= 1e20 become ∓Inf,
 // and the vectors are shared (the solver copies what it keeps and modifies
 // nothing).

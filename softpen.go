@@ -73,8 +73,12 @@ func ParseMethod(name string) (Method, error) { return solver.ParseMethod(name) 
 // Solve validates p and solves it once. A nil opt means the defaults. The
 // error is non-nil only for bad input or options; how the solve ended is in
 // Result.Status.
+//
+// Solve does not copy the rows of A when the solver works on a working set
+// of them (many more rows than variables; see solver.Solver.Solve): it reads
+// them where they are, so p must not change during the call.
 func Solve(ctx context.Context, p *Problem, opt *Options) (*Result, error) {
-	s, err := NewSolver(p, opt)
+	s, err := newSolver(p, opt, false)
 	if err != nil {
 		return nil, err
 	}
@@ -91,12 +95,23 @@ type Solver struct {
 // NewSolver validates p, copies what it needs (p may be changed or reused
 // afterwards) and allocates the workspace.
 func NewSolver(p *Problem, opt *Options) (*Solver, error) {
+	return newSolver(p, opt, true)
+}
+
+// newSolver is NewSolver; with own false the solver may keep reading p.A,
+// which then must not change while it is in use.
+func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	ip, err := p.internal()
 	if err != nil {
 		return nil, err
+	}
+	if own && len(p.A) > 0 {
+		// The solver may read rows of A during every Solve (working set):
+		// give it a copy that the caller cannot change.
+		ip.ARows, ip.A = nil, denseOf(p.A, p.N)
 	}
 	s, err := solver.New(ip, opt)
 	if err != nil {

@@ -21,8 +21,10 @@ const (
 //	minimize  (1/l) sum_i f_i(x) + 1/2 x^T P x + q^T x + ridge/2 ||x||^2 + l1 ||x||_1 + offset
 //	subject to A x <= b, Aeq x = beq, lower <= x <= upper.
 //
-// Every field but N and Loss may be empty. The solver copies what it keeps;
-// the caller's matrices are never modified.
+// Every field but N and Loss may be empty. The caller's matrices are never
+// modified. The solver copies what it keeps, except the rows of A and Aeq
+// when it works on a working set (see Solver.Solve): then it reads them
+// during every Solve, and they must not change while the Solver is in use.
 type Problem struct {
 	N            int
 	Loss         Loss

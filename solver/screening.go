@@ -3,8 +3,6 @@ package solver
 import (
 	"math"
 
-	"github.com/softpen/softpen/vec"
-
 	"github.com/softpen/softpen/screen"
 )
 
@@ -46,11 +44,15 @@ func (s *Solver) screenRows(rn *run) {
 }
 
 // swapRows exchanges working rows i and j with everything that goes with
-// them, so that the full set stays intact behind the kept block.
+// them, so that the full set stays intact behind the kept block. In lazy
+// mode only rows inside the kept block carry data; a row that enters the
+// block from outside is materialized by the caller.
 func (s *Solver) swapRows(i, j int) {
-	ri, rj := s.a.Row(i), s.a.Row(j)
-	for c := range ri {
-		ri[c], rj[c] = rj[c], ri[c]
+	if !s.lazy || i < s.kept && j < s.kept {
+		ri, rj := s.a.Row(i), s.a.Row(j)
+		for c := range ri {
+			ri[c], rj[c] = rj[c], ri[c]
+		}
 	}
 	s.b[i], s.b[j] = s.b[j], s.b[i]
 	s.code[i], s.code[j] = s.code[j], s.code[i]
@@ -66,11 +68,14 @@ func (s *Solver) useWorkingSet() bool {
 // selectRows makes the working set at the start point x: every equality
 // row, and of the rows that x violates or nearly meets
 // (a_k^T x - b_k >= -1e-9 (1 + |b_k|), which keeps the active rows of a warm
-// start) the wsBatch(n) with the largest residuals. Every row must be kept
-// when it is called.
+// start) the wsBatch(n) with the largest residuals, and stores them (lazy
+// mode: the residuals come from the caller's rows, nothing else is stored).
 func (s *Solver) selectRows(x []float64) {
+	s.kept = 0
 	r := s.state.r[:s.mw]
-	s.residual(r, x)
+	for k := range r {
+		r[k] = s.rowResidual(k, x)
+	}
 	cand := s.state.lam[:0]
 	for k, rk := range r {
 		if rk >= -1e-9*(1+math.Abs(s.b[k])) && s.code[k] < s.m {
@@ -93,6 +98,10 @@ func (s *Solver) selectRows(x []float64) {
 			r[w], r[k] = r[k], r[w]
 		}
 		w++
+	}
+	s.reserveRows(w)
+	for k := 0; k < w; k++ {
+		s.materialize(k)
 	}
 	s.kept = w
 	s.updateSmax()
@@ -184,7 +193,7 @@ func (s *Solver) admitViolated(rn *run, x []float64) float64 {
 	cand := s.state.lam[:0]
 	worst := 0.0
 	for i := range out {
-		out[i] = vec.Dot(s.a.Row(s.kept+i), x) - s.b[s.kept+i]
+		out[i] = s.rowResidual(s.kept+i, x)
 		if out[i] > 0 {
 			cand = append(cand, out[i])
 			worst = math.Max(worst, out[i])
@@ -204,6 +213,10 @@ func (s *Solver) admitViolated(rn *run, x []float64) float64 {
 		}
 		s.swapRows(s.kept, k)
 		r[s.kept], r[k] = r[k], r[s.kept]
+		if s.lazy {
+			s.reserveRows(s.kept + 1)
+			s.materialize(s.kept)
+		}
 		s.kept++
 	}
 	rn.rounds++
@@ -222,7 +235,7 @@ func (s *Solver) admitViolated(rn *run, x []float64) float64 {
 func (s *Solver) outsidePenalty(x []float64, xi float64) float64 {
 	var p float64
 	for k := s.kept; k < s.mw; k++ {
-		if rk := vec.Dot(s.a.Row(k), x) - s.b[k]; rk > 0 {
+		if rk := s.rowResidual(k, x); rk > 0 {
 			p += rk
 		}
 	}
@@ -235,6 +248,12 @@ func (s *Solver) outsidePenalty(x []float64, xi float64) float64 {
 // reproducible from the same Solver state, not across states.
 func (s *Solver) restoreRows() {
 	if s.kept != s.mw {
+		if s.lazy {
+			s.reserveRows(s.mw)
+			for k := s.kept; k < s.mw; k++ {
+				s.materialize(k)
+			}
+		}
 		s.kept = s.mw
 		s.updateSmax()
 	}

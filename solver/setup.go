@@ -45,7 +45,10 @@ type Solver struct {
 	lf float64 // upper bound on the smoothness constant of the smooth part
 
 	// The working constraints: unit-norm rows (A and both signs of Aeq),
-	// compacted in place when screening drops rows.
+	// compacted in place when screening drops rows. With a working set
+	// (lazy), only the kept block a.Row(0..kept-1) holds row data; the
+	// other rows are read from the caller's matrices (srcRows or srcA, and
+	// srcEq) and normalised on the fly, so New copies none of them.
 	a      *mat.Dense
 	b      []float64
 	code   []int     // caller row of each working row (see rowCode)
@@ -56,6 +59,11 @@ type Solver struct {
 	smax   float64   // upper bound on ||A||_2 of the working rows
 
 	infeasibleRow int // caller row of a zero row with b < 0, or -1
+
+	lazy    bool        // working-set mode: rows outside the kept block are not stored
+	srcRows [][]float64 // the caller's A as rows (lazy only)
+	srcA    *mat.Dense  // the caller's A as a matrix (lazy only)
+	srcEq   *mat.Dense  // the caller's Aeq (lazy only)
 
 	lfCert float64 // certified (Gershgorin / Frobenius) smoothness bound, for the dual bound
 	steps  int64   // incremental steps of the current solve
@@ -313,10 +321,10 @@ func (s *Solver) copyConstraints(p *Problem) error {
 		return err
 	}
 	total := s.m + 2*s.meq
-	s.a = mat.NewDense(total, n)
 	s.b = make([]float64, total)
 	s.code = make([]int, total)
 	s.norm = make([]float64, total)
+	// First pass: norms (which also find NaN and Inf), scaled b, codes.
 	w := 0
 	add := func(name string, i int, row []float64, bi float64, code int, sign float64) error {
 		nr := mat.Norm(row)
@@ -336,9 +344,6 @@ func (s *Solver) copyConstraints(p *Problem) error {
 			}
 			return nil
 		}
-		dst := s.a.Row(w)
-		copy(dst, row)
-		vec.Scale(sign/nr, dst)
 		s.b[w] = sign * bi / nr
 		s.code[w] = code
 		s.norm[w] = nr
@@ -360,7 +365,68 @@ func (s *Solver) copyConstraints(p *Problem) error {
 		}
 	}
 	s.mw, s.kept = w, w
+	s.srcRows, s.srcA, s.srcEq = p.ARows, p.A, p.Aeq
+	// Second pass: the unit rows. A working set stores only its kept
+	// block (Solve fills it); otherwise every row is copied now and the
+	// caller's matrices are not kept.
+	s.lazy = s.useWorkingSet()
+	if s.lazy {
+		s.a = mat.NewDense(min(s.mw, 2*s.wsBatch()), n)
+		s.kept = 0 // Solve selects and stores the first working set
+		return nil
+	}
+	s.a = mat.NewDense(s.mw, n)
+	for k := 0; k < s.mw; k++ {
+		s.materialize(k)
+	}
+	s.srcRows, s.srcA, s.srcEq = nil, nil, nil
 	return nil
+}
+
+// sourceRow returns the caller's row behind working-row code and its sign
+// (-1 for the negated copy of an equality row).
+func (s *Solver) sourceRow(code int) ([]float64, float64) {
+	switch {
+	case code >= s.m:
+		e := code - s.m
+		return s.srcEq.Row(e / 2), float64(1 - 2*(e%2))
+	case s.srcRows != nil:
+		return s.srcRows[code], 1
+	}
+	return s.srcA.Row(code), 1
+}
+
+// materialize writes the unit row of working row k into a.Row(k): the
+// caller's row times sign/norm, the same bits whether the row is stored at
+// setup or when it joins a working set.
+func (s *Solver) materialize(k int) {
+	row, sign := s.sourceRow(s.code[k])
+	dst := s.a.Row(k)
+	copy(dst, row)
+	vec.Scale(sign/s.norm[k], dst)
+}
+
+// reserveRows makes room for rows working rows in a (lazy mode), keeping
+// the stored ones. It allocates only when a solve needs more rows than any
+// before it, doubling the room up to mw.
+func (s *Solver) reserveRows(rows int) {
+	if rows <= s.a.Rows {
+		return
+	}
+	grown := mat.NewDense(min(s.mw, max(rows, 2*s.a.Rows)), s.n)
+	copy(grown.Data, s.a.Data[:s.kept*s.n])
+	s.a = grown
+}
+
+// rowResidual is a_k^T x - b_k for working row k on the unit row: from the
+// stored row inside the kept block (or always, without a working set), from
+// the caller's row divided by its norm outside it.
+func (s *Solver) rowResidual(k int, x []float64) float64 {
+	if !s.lazy || k < s.kept {
+		return vec.Dot(s.a.Row(k), x) - s.b[k]
+	}
+	row, sign := s.sourceRow(s.code[k])
+	return sign*vec.Dot(row, x)/s.norm[k] - s.b[k]
 }
 
 // buildModel forms the quadratic model when it applies, certifies the strong

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/softpen/softpen/softplus"
-	"github.com/softpen/softpen/vec"
 )
 
 // Defaults of the practical schedule. How they were chosen is recorded in
@@ -166,8 +165,7 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 		clear(s.state.x)
 	}
 	s.prox(s.state.x, 1) // the start must lie in the box
-	if s.useWorkingSet() {
-		s.kept = s.mw
+	if s.lazy {
 		s.selectRows(s.state.x)
 	} else {
 		s.restoreRows()
@@ -439,7 +437,7 @@ func (s *Solver) scatterLambda(k int, lam float64) {
 func (s *Solver) callerViolation(x []float64) float64 {
 	var v float64
 	for k := 0; k < s.mw; k++ {
-		rk := (vec.Dot(s.a.Row(k), x) - s.b[k]) * s.norm[k]
+		rk := s.rowResidual(k, x) * s.norm[k]
 		v = math.Max(v, rk)
 	}
 	return v

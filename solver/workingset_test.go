@@ -2,9 +2,13 @@ package solver
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
 )
 
 // wsProblem is a planted QP with many more rows than variables (so Solve
@@ -132,5 +136,94 @@ func TestRowNormOverflow(t *testing.T) {
 		ARows: [][]float64{{1, 1}, {1.5e308, -1.5e308}}, B: []float64{1, 1}}
 	if _, err := New(p, nil); err == nil || !strings.Contains(err.Error(), "A[1]: the row's norm overflows") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestWorkingSetStoresKeptRows: with a working set the solver stores only
+// its kept block (New copies no row); every stored row, also after all rows
+// are brought back, is the caller's row scaled to unit norm, bit for bit as
+// without a working set; residuals of rows outside the block, computed from
+// the caller's rows, agree with those of the stored rows.
+func TestWorkingSetStoresKeptRows(t *testing.T) {
+	p, _, _ := wsProblem()
+	full, err := New(p, &Options{AllRows: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.lazy || full.lazy {
+		t.Fatalf("lazy = %v with a working set, %v with AllRows", s.lazy, full.lazy)
+	}
+	if s.a.Rows >= s.mw/4 {
+		t.Errorf("New stored room for %d of %d rows", s.a.Rows, s.mw)
+	}
+	res, err := s.Solve(context.Background())
+	if err != nil || res.Status != StatusSolved {
+		t.Fatalf("%v, %v", res.Status, err)
+	}
+	if s.a.Rows >= s.mw/4 {
+		t.Errorf("Solve stored room for %d of %d rows (kept %d)", s.a.Rows, s.mw, s.kept)
+	}
+	x := res.X
+	outside := make([]float64, 0, s.mw)
+	for k := s.kept; k < s.mw; k++ {
+		outside = append(outside, s.rowResidual(k, x))
+	}
+	s.restoreRows()
+	byCode := map[int][]float64{}
+	for k := 0; k < full.mw; k++ {
+		byCode[full.code[k]] = full.a.Row(k)
+	}
+	for k := 0; k < s.mw; k++ {
+		if !slices.Equal(s.a.Row(k), byCode[s.code[k]]) {
+			t.Fatalf("stored row %d (caller row %d) differs from the unit row", k, s.code[k])
+		}
+	}
+	kept := s.mw - len(outside)
+	for i, r := range outside {
+		k := kept + i
+		stored := s.rowResidual(k, x)
+		if d := r - stored; d > 1e-14 || d < -1e-14 {
+			t.Errorf("row %d: residual %g from the caller's row, %g from the unit row", k, r, stored)
+		}
+	}
+}
+
+// TestWorkingSetEqualities: an equality row (both signs, read from Aeq on
+// the fly) in a working-set solve. The planted problem's first active row
+// becomes the equality, so the answer is still the planted x*, with
+// nu = lambda*_0 and the other multipliers unchanged.
+func TestWorkingSetEqualities(t *testing.T) {
+	p, x, lam := wsProblem()
+	n, m := p.N, p.A.Rows
+	q := *p
+	q.A = &mat.Dense{Rows: m - 1, Cols: n, Stride: n, Data: p.A.Data[n:]}
+	q.B = p.B[1:]
+	q.Aeq = &mat.Dense{Rows: 1, Cols: n, Stride: n, Data: p.A.Data[:n]}
+	q.Beq = p.B[:1]
+	ws := solveOK(t, &q, &Options{Tol: 1e-10})
+	all := solveOK(t, &q, &Options{Tol: 1e-10, AllRows: true})
+	if ws.Status != StatusSolved || all.Status != StatusSolved {
+		t.Fatalf("status %v (working set), %v (all rows)", ws.Status, all.Status)
+	}
+	if ws.Kept >= m/4 {
+		t.Errorf("kept %d of %d rows: no working set", ws.Kept, m)
+	}
+	for name, r := range map[string]*Result{"working set": ws, "all rows": all} {
+		if d := maxAbsDiff(r.X, x); d > 1e-8 {
+			t.Errorf("%s: max |x - x*| = %.3e", name, d)
+		}
+		if d := maxAbsDiff(r.Lambda, lam[1:]); d > 1e-6 {
+			t.Errorf("%s: max |lambda - lambda*| = %.3e", name, d)
+		}
+		if d := math.Abs(r.Nu[0] - lam[0]); d > 1e-6 {
+			t.Errorf("%s: nu %g, want %g", name, r.Nu[0], lam[0])
+		}
+		if res := vec.Dot(q.Aeq.Row(0), r.X) - q.Beq[0]; math.Abs(res) > 1e-9 {
+			t.Errorf("%s: equality residual %.3e", name, res)
+		}
 	}
 }
