@@ -170,10 +170,15 @@ type Result struct {
 	Stages       int
 	Kept         int   // constraints still in the problem at the end
 	Dropped      []int // caller's rows outside the final working set (screened out or never needed), ascending; a solved answer satisfies each
-	Farkas       []float64
-	Xi           float64 // final penalty parameter
-	Polished     bool    // the reported point comes from active-set polishing
-	Time         time.Duration
-	Method       string
-	Impl         string
+	// Farkas (status infeasible) is y on the caller's rows, A's then Aeq's,
+	// largest entry 1: y >= 0 on A's rows and b^T y < min over the box of
+	// (A^T y)^T x, so no x in the box satisfies every row. Without a box
+	// (or where a bound is infinite) A^T y = 0 to within 1e-9 sum_j y_j ||a_j||
+	// (1e-6 relative, and bounds ignored, when N > 512: see feasibility.go).
+	Farkas   []float64
+	Xi       float64 // final penalty parameter
+	Polished bool    // the reported point comes from active-set polishing
+	Time     time.Duration
+	Method   string
+	Impl     string
 }

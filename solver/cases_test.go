@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
 )
 
 // lcg is a tiny deterministic generator for building test problems.
@@ -375,5 +376,82 @@ func TestScreenedResolveAllocs(t *testing.T) {
 	}
 	if a := testing.AllocsPerRun(3, func() { s.Reset(); s.Solve(ctx) }); a != 0 {
 		t.Errorf("screened re-solve allocates %v times", a)
+	}
+}
+
+// checkFarkas verifies res.Farkas as a certificate that no x in the box
+// has A x <= b and Aeq x = beq: y >= 0 on the rows of A (any sign on Aeq),
+// and b^T y + beq^T nu < min over the box of (A^T y + Aeq^T nu)^T x, with
+// the components whose bound is infinite within tol of zero.
+func checkFarkas(t *testing.T, p *Problem, res *Result, tol float64) {
+	t.Helper()
+	if res.Status != StatusInfeasible {
+		t.Fatalf("status %v, want infeasible", res.Status)
+	}
+	m := p.A.Rows
+	g := make([]float64, p.N)
+	var by, size float64
+	for j, v := range res.Farkas {
+		if j < m && v < 0 {
+			t.Errorf("farkas[%d] = %g < 0", j, v)
+		}
+		row, b := p.A.Row(min(j, m-1)), 0.0
+		if j < m {
+			b = p.B[j]
+		} else {
+			row, b = p.Aeq.Row(j-m), p.Beq[j-m]
+		}
+		vec.Axpy(v, row, g)
+		by += v * b
+		size += math.Abs(v) * math.Sqrt(vec.Dot(row, row))
+	}
+	low := 0.0
+	for i, gi := range g {
+		bound := math.Inf(1)
+		switch {
+		case gi > 0 && p.Lower != nil:
+			bound = p.Lower[i]
+		case gi < 0 && p.Upper != nil:
+			bound = p.Upper[i]
+		}
+		if math.IsInf(bound, 0) {
+			if math.Abs(gi) > tol*size {
+				t.Errorf("(A^T y)[%d] = %g with no bound to pay for it (sum |y_j| ||a_j|| = %g)", i, gi, size)
+			}
+			continue
+		}
+		low += gi * bound
+	}
+	if !(by < low) {
+		t.Errorf("not a certificate: b^T y = %g, min over the box of (A^T y)^T x = %g", by, low)
+	}
+}
+
+// TestInfeasibleManyRows: the planted 3000-row QP with an equality that
+// contradicts its rows. Raising xi cannot help; phase one finds the
+// certificate (before it, the stage at xi = 4.5e15 ran 2e8 steps).
+func TestInfeasibleManyRows(t *testing.T) {
+	p, _, _ := wsProblem()
+	q := *p
+	q.Aeq = &mat.Dense{Rows: 1, Cols: p.N, Stride: p.N, Data: make([]float64, p.N)}
+	q.Aeq.Data[0], q.Aeq.Data[1] = 1, -2
+	q.Beq = []float64{0.25}
+	for _, all := range []bool{false, true} {
+		res := solveOK(t, &q, &Options{AllRows: all, MaxSteps: 2e7})
+		checkFarkas(t, &q, res, 1e-8)
+	}
+}
+
+// TestInfeasibleBox: x0 >= 2 cannot hold with x0 <= 1; the certificate pays
+// for A^T y != 0 with the bound.
+func TestInfeasibleBox(t *testing.T) {
+	A := mat.NewDense(2, 2)
+	copy(A.Data, []float64{-1, 0, 1, 1})
+	p := &Problem{N: 2, Loss: LossNone, Ridge: 1, A: A, B: []float64{-2, 5},
+		Lower: []float64{math.Inf(-1), -3}, Upper: []float64{1, 3}}
+	res := solveOK(t, p, &Options{MaxSteps: 1e7})
+	checkFarkas(t, p, res, 1e-8)
+	if res.Farkas[1] != 0 {
+		t.Errorf("farkas %v: the second row plays no part", res.Farkas)
 	}
 }

@@ -10,7 +10,9 @@
 //     rows and m constraint rows;
 //   - xi adaptation: multipliers saturating at xi with a violation that does
 //     not shrink mean xi < ||lambda*||_inf; xi is raised by 4 and the stage
-//     repeated, and past 1e9 a Farkas certificate of infeasibility is sought;
+//     repeated; past xi = 100 a phase one (semismooth Newton on the squared
+//     violation, feasibility.go) decides whether any x satisfies the rows
+//     and the box, and returns a checked Farkas certificate if none does;
 //   - certificates: multipliers lambda = xi sigmoid(r/delta) (4.3) and a
 //     certified duality gap F_{xi,0}(x) - G(lambda) at every stage end, G
 //     exact for quadratic objectives and a gradient-mapping lower bound

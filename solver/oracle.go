@@ -19,6 +19,7 @@ type workspace struct {
 	lossW                    alias     // sampling of the loss rows by smoothness
 	pol                      polishWork
 	dcd                      dcdWork
+	phase                    phaseWork // allocated by phase one on first use
 }
 
 func (w *workspace) alloc(s *Solver) {

@@ -67,8 +67,9 @@ type run struct {
 	bestF    float64
 	bestXi   float64
 	checks   int64
-	rounds   int  // working-set rounds that readmitted rows
-	probe    bool // the first stage, run loosely for a polish (see probeLoosen)
+	rounds   int         // working-set rounds that readmitted rows
+	probe    bool        // the first stage, run loosely for a polish (see probeLoosen)
+	feas     feasibility // what phase one has shown (feasibility.go)
 	stopped  stop
 }
 
@@ -197,8 +198,16 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 		// stays above what the smoothing explains. Raise xi and redo the
 		// stage (section 2: x*_{xi,0} = x* needs xi >= ||lambda*||_inf).
 		if !s.opt.FixedXi && lamMax >= saturated*rn.xi && viol > rn.delta {
+			// Past xiPhaseOne, ask whether any x satisfies the rows at
+			// all (feasibility.go) before making the stages harder.
+			if rn.xi >= xiPhaseOne && rn.feas != feasible {
+				rn.feas = s.phaseOne()
+				if rn.feas == infeasible {
+					return s.finish(&rn, StatusInfeasible), nil
+				}
+			}
 			if rn.xi >= xiInfeasible {
-				if s.farkas(&rn) {
+				if rn.feas != feasible && s.farkas(&rn) {
 					return s.finish(&rn, StatusInfeasible), nil
 				}
 				if rn.xi >= xiMax {

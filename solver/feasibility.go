@@ -1,0 +1,244 @@
+package solver
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
+)
+
+// Phase one: deciding feasibility when the multipliers saturate.
+//
+// Raising xi cannot help when no x satisfies the constraints: the penalised
+// minimiser then runs off along a direction in which the violation cannot
+// shrink, and each raise only makes the inner problem harder (on a 3000-row
+// infeasible QP the stage at xi = 4.5e15 took 2e8 steps). So, once xi has
+// been raised past xiPhaseOne, the solver minimises the squared violation
+//
+//	h(x) = 1/2 sum_k (a_k^T x - b_k)_+^2 + 1/2 ||(x - upper)_+||^2 + 1/2 ||(lower - x)_+||^2
+//
+// over all working rows (kept or not, equality rows as their two signs) by
+// a semismooth Newton method. h is convex and continuously differentiable;
+// its minimum is 0 exactly when the constraints and the box can all hold.
+// At a minimiser x^ with h(x^) > 0, y = (A x^ - b)_+ is a Farkas
+// certificate: with g = A^T y, stationarity gives g_i = (lower_i - x^_i)_+ -
+// (x^_i - upper_i)_+, so g_i > 0 only where lower_i is finite and g_i < 0
+// only where upper_i is, and
+//
+//	min_{lower <= x <= upper} g^T x = g^T x^ + ||g||^2 > g^T x^ - ||y||^2 = b^T y,
+//
+// while every x with A x <= b has g^T x = y^T A x <= y^T b. Without a box,
+// g = 0 and b^T y = -||y||^2 < 0. The certificate is checked as computed
+// (verifyFarkas), not trusted from the minimisation.
+
+const (
+	xiPhaseOne     = 1e2 // xi raised past this with saturated multipliers: run phase one
+	phaseOneMaxN   = 512 // phase one factors an n x n matrix per Newton step
+	phaseOneIters  = 100 // Newton steps
+	farkasRelTol   = 1e-9
+	phaseOneRegRel = 1e-12 // regularisation of the Newton matrix, relative to its diagonal
+)
+
+// feasibility is what phase one concluded.
+type feasibility int
+
+const (
+	undecided  feasibility = iota
+	feasible               // a point satisfying every row and the box was found
+	infeasible             // Result.Farkas holds a checked certificate
+)
+
+// phaseWork is phase one's workspace, allocated on first use (a solve that
+// never saturates xi past xiPhaseOne never allocates it).
+type phaseWork struct {
+	h          *mat.Dense
+	chol       mat.Cholesky
+	x, g, d, u []float64 // length n
+	xt         []float64 // length n: trial point
+	y          []float64 // length mw: candidate certificate on the working rows
+}
+
+func (w *phaseWork) alloc(n, mw int) {
+	if w.h != nil {
+		return
+	}
+	w.h = mat.NewDense(n, n)
+	f := func(k int) []float64 { return make([]float64, k) }
+	w.x, w.g, w.d, w.u, w.xt = f(n), f(n), f(n), f(n), f(n)
+	w.y = f(mw)
+}
+
+// violation is h(x) and, if g is not nil, its gradient.
+func (s *Solver) violation(x, g []float64) float64 {
+	var h float64
+	if g != nil {
+		clear(g)
+	}
+	for k := 0; k < s.mw; k++ {
+		r := s.rowResidual(k, x)
+		if !(r > 0) {
+			continue
+		}
+		h += r * r / 2
+		if g != nil {
+			s.addUnitRow(k, r, g)
+		}
+	}
+	if s.lower != nil {
+		for i, v := range x {
+			e := math.Max(v-s.upper[i], 0) - math.Max(s.lower[i]-v, 0)
+			h += e * e / 2
+			if g != nil {
+				g[i] += e
+			}
+		}
+	}
+	return h
+}
+
+// addUnitRow adds alpha times the unit row of working row k to dst.
+func (s *Solver) addUnitRow(k int, alpha float64, dst []float64) {
+	if !s.lazy || k < s.kept {
+		vec.Axpy(alpha, s.a.Row(k), dst)
+		return
+	}
+	row, sign := s.sourceRow(s.code[k])
+	vec.Axpy(alpha*sign/s.norm[k], row, dst)
+}
+
+// phaseOne minimises h from the current iterate and reports what it shows.
+// On infeasible it has written the certificate to Result.Farkas.
+func (s *Solver) phaseOne() feasibility {
+	n := s.n
+	if n > phaseOneMaxN {
+		return undecided
+	}
+	w := &s.state.phase
+	w.alloc(n, s.mw)
+	x := w.x
+	copy(x, s.state.x)
+	h := s.violation(x, w.g)
+	for it := 0; it < phaseOneIters && h > 0; it++ {
+		// Generalised Hessian: the rows and bounds violated at x.
+		clear(w.h.Data)
+		for k := 0; k < s.mw; k++ {
+			if s.rowResidual(k, x) > 0 {
+				clear(w.u)
+				s.addUnitRow(k, 1, w.u)
+				for i, ui := range w.u {
+					if ui != 0 {
+						vec.Axpy(ui, w.u, w.h.Row(i))
+					}
+				}
+			}
+		}
+		if s.lower != nil {
+			for i, v := range x {
+				if v > s.upper[i] || v < s.lower[i] {
+					w.h.Data[i*n+i]++
+				}
+			}
+		}
+		diag := 0.0
+		for i := 0; i < n; i++ {
+			diag = math.Max(diag, w.h.Data[i*n+i])
+		}
+		w.h.AddDiag(phaseOneRegRel * math.Max(diag, 1))
+		if w.chol.Factor(w.h) != nil {
+			break
+		}
+		w.chol.Solve(w.d, w.g)
+		slope := -vec.Dot(w.g, w.d) // directional derivative along -d
+		if !(slope < 0) {
+			break
+		}
+		// Backtracking (Armijo) along -d.
+		t, hNew := 1.0, h
+		for ls := 0; ls < 60; ls++ {
+			vec.AxpbyTo(w.xt, 1, x, -t, w.d)
+			hNew = s.violation(w.xt, nil)
+			if hNew <= h+1e-4*t*slope {
+				break
+			}
+			t /= 2
+		}
+		if !(hNew < h) {
+			break // no progress in double precision: x is the minimiser
+		}
+		copy(x, w.xt)
+		h = s.violation(x, w.g)
+	}
+	if h == 0 {
+		return feasible
+	}
+	for k := 0; k < s.mw; k++ {
+		w.y[k] = math.Max(s.rowResidual(k, x), 0)
+	}
+	if s.verifyFarkas(w.y) {
+		return infeasible
+	}
+	return undecided
+}
+
+// verifyFarkas checks y >= 0 on the working rows as a certificate that no x
+// in the box has a_k^T x <= b_k for every k: b^T y < min over the box of
+// g^T x, g = A^T y. A component of g whose bound in the needed direction is
+// infinite must vanish, to within farkasRelTol relative to sum_k y_k (the
+// rows have unit norm); the strict inequality must hold with a margin of
+// farkasRelTol relative to sum_k y_k (1 + |b_k|). On success the certificate
+// is written to Result.Farkas on the caller's rows and scale (largest entry
+// 1).
+func (s *Solver) verifyFarkas(y []float64) bool {
+	g := s.state.phase.g
+	clear(g)
+	var by, sum, scale float64
+	for k, v := range y {
+		if v == 0 {
+			continue
+		}
+		if !(v > 0) || math.IsInf(v, 0) {
+			return false
+		}
+		s.addUnitRow(k, v, g)
+		by += v * s.b[k]
+		sum += v
+		scale += v * (1 + math.Abs(s.b[k]))
+	}
+	if !(sum > 0) {
+		return false
+	}
+	low := 0.0 // min over the box of g^T x
+	for i, gi := range g {
+		var bound float64
+		switch {
+		case gi > 0 && s.lower != nil:
+			bound = s.lower[i]
+		case gi < 0 && s.upper != nil:
+			bound = s.upper[i]
+		}
+		if math.IsInf(bound, 0) || (gi != 0 && s.lower == nil) {
+			if math.Abs(gi) > farkasRelTol*sum {
+				return false
+			}
+			continue
+		}
+		low += gi * bound
+	}
+	if !(by < low-farkasRelTol*scale) {
+		return false
+	}
+	clear(s.res.Farkas)
+	var mx float64
+	for k, v := range y {
+		if v == 0 {
+			continue
+		}
+		j := s.farkasIndex(s.code[k])
+		s.res.Farkas[j] += v / s.norm[k] * s.farkasSign(s.code[k])
+		mx = math.Max(mx, math.Abs(s.res.Farkas[j]))
+	}
+	if mx > 0 {
+		vec.Scale(1/mx, s.res.Farkas)
+	}
+	return true
+}
