@@ -11,9 +11,10 @@ import (
 // positive definite matrix A = L L^T. The zero value is ready for Factor;
 // refactoring a matrix of the same size allocates nothing.
 type Cholesky struct {
-	n int
-	l []float64
-	t []float64
+	n    int
+	l    []float64
+	t    []float64
+	diag bool // L is diagonal (a was): the solves take O(n)
 }
 
 // NotPDError reports the pivot at which a factorisation failed.
@@ -38,8 +39,14 @@ func (c *Cholesky) Factor(a *Dense) error {
 	}
 	c.n = n
 	l := c.l[:n*n]
+	c.diag = true
 	for i := 0; i < n; i++ {
 		copy(l[i*n:i*n+i+1], a.Row(i)[:i+1])
+		for _, v := range l[i*n : i*n+i] {
+			if v != 0 {
+				c.diag = false
+			}
+		}
 	}
 	for j := 0; j < n; j++ {
 		lj := l[j*n : j*n+j]
@@ -60,11 +67,18 @@ func (c *Cholesky) Factor(a *Dense) error {
 // N is the order of the factored matrix (0 before a successful Factor).
 func (c *Cholesky) N() int { return c.n }
 
-// SolveL solves L y = b (forward substitution). dst may alias b.
+// SolveL solves L y = b (forward substitution; O(n) when the factored
+// matrix was diagonal, O(n^2) otherwise). dst may alias b.
 func (c *Cholesky) SolveL(dst, b []float64) {
 	n, l := c.n, c.l
 	check("Cholesky.SolveL", len(dst), n, "dst")
 	check("Cholesky.SolveL", len(b), n, "b")
+	if c.diag {
+		for i := 0; i < n; i++ {
+			dst[i] = b[i] / l[i*n+i]
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		dst[i] = (b[i] - vec.Dot(l[i*n:i*n+i], dst[:i])) / l[i*n+i]
 	}
@@ -77,6 +91,12 @@ func (c *Cholesky) SolveLT(dst, y []float64) {
 	check("Cholesky.SolveLT", len(dst), n, "dst")
 	check("Cholesky.SolveLT", len(y), n, "y")
 	copy(dst, y)
+	if c.diag {
+		for i := range dst {
+			dst[i] /= l[i*n+i]
+		}
+		return
+	}
 	for i := n - 1; i >= 0; i-- {
 		dst[i] /= l[i*n+i]
 		vec.Axpy(-dst[i], l[i*n:i*n+i], dst[:i])

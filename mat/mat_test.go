@@ -126,6 +126,49 @@ func TestCholeskySolves(t *testing.T) {
 	}
 }
 
+// TestCholeskyDiagonal: a diagonal matrix takes the O(n) solves, which give
+// b_i / sqrt(a_ii) exactly as computed and b_i / a_ii to within the roundings
+// of the two divisions and the square root; the same
+// factor object then refactors a full matrix and solves it correctly.
+func TestCholeskyDiagonal(t *testing.T) {
+	n := 9
+	a := NewDense(n, n)
+	b := make([]float64, n)
+	for i := 0; i < n; i++ {
+		a.Data[i*n+i] = float64(i + 2)
+		b[i] = float64(i) - 3.5
+	}
+	var c Cholesky
+	if err := c.Factor(a); err != nil {
+		t.Fatal(err)
+	}
+	y, x := make([]float64, n), make([]float64, n)
+	c.SolveL(y, b)
+	c.Solve(x, b)
+	for i := range b {
+		if want := b[i] / math.Sqrt(a.Data[i*n+i]); y[i] != want {
+			t.Errorf("SolveL[%d] = %v, want %v", i, y[i], want)
+		}
+		// (b/s)/s with s = sqrt(a) rounded: four roundings of 2^-53 each.
+		if want := b[i] / a.Data[i*n+i]; math.Abs(x[i]-want) > 4*0x1p-53*math.Abs(want) {
+			t.Errorf("Solve[%d] = %v, want %v", i, x[i], want)
+		}
+	}
+	a.Data[n] = 0.5 // a[1][0]; Factor reads the lower triangle
+	a.Data[1] = 0.5
+	if err := c.Factor(a); err != nil {
+		t.Fatal(err)
+	}
+	c.Solve(x, b)
+	r := make([]float64, n)
+	a.MulVecSub(r, x, b)
+	for i, v := range r {
+		if math.Abs(v) > 1e-14 {
+			t.Errorf("full refactor: residual[%d] = %g", i, v)
+		}
+	}
+}
+
 func TestCholeskyNotPD(t *testing.T) {
 	a := NewDense(3, 3)
 	copy(a.Data, []float64{1, 2, 0, 2, 1, 0, 0, 0, 1})
