@@ -3,49 +3,56 @@ package fuzz
 import (
 	"context"
 	"math"
+	"math/big"
 	"testing"
 
 	"github.com/softpen/softpen"
 )
 
-// solveDense solves the square system M z = r by Gaussian elimination with
-// partial pivoting; ok is false when M is (numerically) singular.
-func solveDense(M [][]float64, r []float64) (z []float64, ok bool) {
+// solveExact solves the square system M z = r exactly (Gauss-Jordan
+// elimination over the rationals); ok is false when M is singular.
+func solveExact(M [][]*big.Rat, r []*big.Rat) (z []*big.Rat, ok bool) {
 	n := len(r)
+	var f, t big.Rat
 	for c := 0; c < n; c++ {
 		p := c
-		for i := c + 1; i < n; i++ {
-			if math.Abs(M[i][c]) > math.Abs(M[p][c]) {
-				p = i
-			}
+		for p < n && M[p][c].Sign() == 0 {
+			p++
 		}
-		if math.Abs(M[p][c]) < 1e-10 {
+		if p == n {
 			return nil, false
 		}
 		M[c], M[p] = M[p], M[c]
 		r[c], r[p] = r[p], r[c]
-		for i := c + 1; i < n; i++ {
-			f := M[i][c] / M[c][c]
-			for j := c; j < n; j++ {
-				M[i][j] -= f * M[c][j]
+		for i := 0; i < n; i++ {
+			if i == c || M[i][c].Sign() == 0 {
+				continue
 			}
-			r[i] -= f * r[c]
+			f.Quo(M[i][c], M[c][c])
+			for j := c; j < n; j++ {
+				M[i][j].Sub(M[i][j], t.Mul(&f, M[c][j]))
+			}
+			r[i].Sub(r[i], t.Mul(&f, r[c]))
 		}
 	}
-	z = make([]float64, n)
-	for i := n - 1; i >= 0; i-- {
-		s := r[i]
-		for j := i + 1; j < n; j++ {
-			s -= M[i][j] * z[j]
-		}
-		z[i] = s / M[i][i]
+	z = make([]*big.Rat, n)
+	for i := range z {
+		z[i] = new(big.Rat).Quo(r[i], M[i][i])
 	}
 	return z, true
 }
 
+// rat is the exact value of a float64 (every input of the fuzz problems is
+// finite).
+func rat(v float64) *big.Rat { return new(big.Rat).SetFloat64(v) }
+
 // enumerate finds the solution of min 1/2 x'Hx + q'x s.t. A x <= b by trying
 // every active set: the KKT point of a set that is primal and dual feasible
-// is optimal (some optimal active set has independent rows, so it is found).
+// is optimal, and some optimal active set has independent rows, so it is
+// found. The arithmetic is exact: with nearly dependent rows the multipliers
+// reach 1e5 and more, and a floating-point KKT solve that is off by 1e-9 in
+// the constraints is off by 1e-4 in the objective, more than the certified
+// gaps under test. x and fstar are the exact solution rounded once.
 func enumerate(H [][]float64, q []float64, A [][]float64, b []float64) (x []float64, fstar float64, ok bool) {
 	n, m := len(q), len(b)
 	for mask := 0; mask < 1<<m; mask++ {
@@ -56,50 +63,67 @@ func enumerate(H [][]float64, q []float64, A [][]float64, b []float64) (x []floa
 			}
 		}
 		k := len(S)
-		M := make([][]float64, n+k)
-		r := make([]float64, n+k)
-		for i := 0; i < n; i++ {
-			M[i] = make([]float64, n+k)
-			copy(M[i], H[i])
-			for a, j := range S {
-				M[i][n+a] = A[j][i]
+		M := make([][]*big.Rat, n+k)
+		r := make([]*big.Rat, n+k)
+		for i := range M {
+			M[i] = make([]*big.Rat, n+k)
+			for j := range M[i] {
+				M[i][j] = new(big.Rat)
 			}
-			r[i] = -q[i]
+		}
+		for i := 0; i < n; i++ {
+			for j := 0; j < n; j++ {
+				M[i][j] = rat(H[i][j])
+			}
+			for a, j := range S {
+				M[i][n+a] = rat(A[j][i])
+			}
+			r[i] = rat(-q[i])
 		}
 		for a, j := range S {
-			M[n+a] = make([]float64, n+k)
-			copy(M[n+a], A[j])
-			r[n+a] = b[j]
+			for i := 0; i < n; i++ {
+				M[n+a][i] = rat(A[j][i])
+			}
+			r[n+a] = rat(b[j])
 		}
-		z, good := solveDense(M, r)
+		z, good := solveExact(M, r)
 		if !good {
 			continue
 		}
 		feasible := true
 		for a := 0; a < k; a++ {
-			if z[n+a] < -1e-9 {
+			if z[n+a].Sign() < 0 {
 				feasible = false
 			}
 		}
+		var s, t big.Rat
 		for j := 0; j < m && feasible; j++ {
-			var s float64
+			s.SetInt64(0)
 			for i := 0; i < n; i++ {
-				s += A[j][i] * z[i]
+				s.Add(&s, t.Mul(rat(A[j][i]), z[i]))
 			}
-			if s-b[j] > 1e-9*(1+math.Abs(b[j])) {
+			if s.Cmp(rat(b[j])) > 0 {
 				feasible = false
 			}
 		}
-		if feasible {
-			x = z[:n]
-			for i := 0; i < n; i++ {
-				fstar += q[i] * x[i]
-				for j := 0; j < n; j++ {
-					fstar += 0.5 * x[i] * H[i][j] * x[j]
-				}
-			}
-			return x, fstar, true
+		if !feasible {
+			continue
 		}
+		var f, hx big.Rat
+		x = make([]float64, n)
+		for i := 0; i < n; i++ {
+			x[i], _ = z[i].Float64()
+			hx.SetInt64(0)
+			for j := 0; j < n; j++ {
+				hx.Add(&hx, t.Mul(rat(H[i][j]), z[j]))
+			}
+			// f += x_i (1/2 (Hx)_i + q_i)
+			t.Mul(&hx, big.NewRat(1, 2))
+			t.Add(&t, rat(q[i]))
+			f.Add(&f, t.Mul(&t, z[i]))
+		}
+		fstar, _ = f.Float64()
+		return x, fstar, true
 	}
 	return nil, 0, false
 }
@@ -151,10 +175,14 @@ func FuzzTinyQP(f *testing.F) {
 			t.Fatalf("Solve: %v", err)
 		}
 		if !feasible {
-			// Enumeration failing can also mean a degenerate feasible set
-			// with singular KKT systems; only a claimed solution is checked.
+			// Exact enumeration fails only on infeasible problems. A
+			// claimed solution must be within rounding of feasible; a
+			// claimed infeasibility must carry a certificate.
 			if res.Status == softpen.StatusSolved && res.MaxViolation > 1e-6 {
 				t.Fatalf("solved with violation %g on a problem enumeration finds infeasible", res.MaxViolation)
+			}
+			if res.Status == softpen.StatusInfeasible {
+				checkFarkas(t, p, res.Farkas)
 			}
 			return
 		}
@@ -176,4 +204,32 @@ func FuzzTinyQP(f *testing.F) {
 			t.Fatalf("F(x) - F* = %g > certified gap %g", res.Objective-fstar, res.Gap)
 		}
 	})
+}
+
+// checkFarkas checks y >= 0, A^T y ~ 0 (within 1e-6 sum_j y_j ||a_j||) and
+// b^T y < 0: no x has A x <= b.
+func checkFarkas(t *testing.T, p *softpen.Problem, y []float64) {
+	t.Helper()
+	g := make([]float64, p.N)
+	var by, size float64
+	for j, v := range y {
+		if v < 0 {
+			t.Fatalf("farkas[%d] = %g < 0", j, v)
+		}
+		var norm float64
+		for i, a := range p.A[j] {
+			g[i] += v * a
+			norm += a * a
+		}
+		by += v * p.B[j]
+		size += v * math.Sqrt(norm)
+	}
+	for i, gi := range g {
+		if math.Abs(gi) > 1e-6*size {
+			t.Fatalf("farkas %v: (A^T y)[%d] = %g", y, i, gi)
+		}
+	}
+	if !(by < 0) {
+		t.Fatalf("farkas %v: b^T y = %g, want < 0", y, by)
+	}
 }
