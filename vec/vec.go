@@ -8,9 +8,9 @@
 // it. Building with the purego tag, or for another GOARCH, compiles only the
 // Go code. GODEBUG=cpu.avx2=off selects the generic path on amd64.
 //
-// Status: on the avx2 and neon paths Dot, Axpy, Scale, AxpbyTo and Step are
-// assembly; Softplus, Sigmoid, SigmoidScaled and SoftplusSum still run the Go
-// code (exp_amd64.go and exp_arm64.go forward to it).
+// Status: on the avx2 and neon paths every kernel is assembly. Softplus,
+// Sigmoid, SigmoidScaled and SoftplusSum run one algorithm on both
+// (exp_arm64.s, exp_amd64.s) and return the same bits on avx2 and neon.
 //
 // Guarantees, on every path:
 //   - No kernel allocates.

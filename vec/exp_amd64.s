@@ -1,0 +1,655 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// AVX2 + FMA kernels behind Softplus, Sigmoid, SigmoidScaled and SoftplusSum
+// (declarations and guarantees in exp_amd64.go).
+//
+// Method: exactly that of exp_arm64.s, whose header comment derives it; the
+// two files perform the same IEEE operations, with the same constants, the
+// same fused multiply-adds and the same operand order (which decides which
+// NaN an operation returns), so the avx2 and neon paths return the same bits
+// for every input. In short, for u = scale*x (rounded once) and
+// t = e^v, v = -|u|:
+//
+//	softplus(u) = max(u, 0) + log1p(t)
+//	sigmoid(u)  = 1/(1+t) if u >= 0 (also -0), t/(1+t) if u < 0
+//
+// e^v: v clamped to -746, n = rint(v/ln2) in [-1076, 0],
+// r = (v - n*ln2hi) - n*ln2lo (two FMAs), e^r by its Taylor series to degree
+// 13 (Horner, FMA), times 2^(n>>1) and then 2^(n-(n>>1)), both normal.
+// log1p(t) as fdlibm's log1p (Lg1..Lg7 and the lo correction); the sigmoid
+// with one division w = 1/(1+t) and a correction by the exact residual.
+//
+// Where x86 differs from NEON, and why the results do not:
+//   - FABS then FNEG is one VORPD with the sign bit.
+//   - FMAX(v, -746) and FMAX(u, 0) return a NaN operand; VMAXPD returns its
+//     second source if either source is NaN (and also if both are zeros), so
+//     the NaN candidate is the second source and the constant the first:
+//     max(-746, v), max(+0, u). For u = -0 this gives -0 where FMAX gives
+//     +0; -0 - c and +0 - c are the same since c = -log1p(1) != 0 there.
+//   - FRINTN is VROUNDPD $0 (nearest, ties to even), the same function.
+//   - FCVTZS, SSHR, SUB and ADD of the bias build 2^n1 and 2^n2 from the
+//     integer n; AVX2 has no 64-bit conversion or arithmetic right shift, so
+//     the integer is taken from the bits of n + MAGIC = 0x1.8p52 + 2046 (an
+//     exact sum), k = 0x4338000000000000 + n + 2046 as an integer: then
+//     k>>1 (logical) = 0x219C000000000000 + (n>>1) + 1023 and
+//     k - (k>>1) = 0x219C000000000000 + (n - (n>>1)) + 1023, and shifting
+//     each left by 52 keeps only its low 12 bits, the biased exponents
+//     n1+1023 and n2+1023 in [485, 1023]. Same factors, same products.
+//   - m*2^-k (FMUL by 1 or 0.5) is exact, so it is done on the bits: m minus
+//     (mask AND 1<<52) lowers the exponent by k. Same value.
+//   - FMLA Vd += Vn*Vm is VFMADD231PD or, with the coefficient from memory,
+//     VFMADD213PD (acc = acc*r + c); FMLS is VFNMADD231PD. One rounding of
+//     the exact a*b + c either way, so the same bits.
+//   - The constants are the same bits (table below), each stored four times
+//     so that it can be the 256-bit memory operand of an instruction.
+//
+// Registers (the same in all three functions):
+//	DI dst, SI x, CX elements left.
+//	R10 0 in the main loop; in the one pass over the tail, the address of
+//	    the tail masks (the body then branches to the tail code).
+//	Vector A, elements 0..3 of the iteration: Y0 = X (x, then u, then the
+//	result), Y1..Y6 = R, N, Q, M, K, P temporaries (roles in the macros);
+//	vector B, elements 4..7: Y7 = X, Y8..Y13 = R, N, Q, M, K, P.
+//	Y14 scale; Y15 mul (sigmoid) or the four partial sums (sum).
+//
+// Loop: eight elements (vectors A and B) per iteration, every step written
+// for A and then for B, so that two independent dependency chains are in
+// flight (3-8% faster here than all of A's body before B's). The constants
+// are memory operands (loads fused into the arithmetic), which leaves the
+// sixteen YMM registers to the two vectors, scale and mul or the sums.
+// Every function ends with VZEROUPPER; after the first YMM instruction only
+// VEX-encoded instructions are used (no SSE transition penalty).
+// Tail: 1..7 elements are loaded with VMASKMOVPD (lanes past the end read as
+// zero and are never accessed, so they cannot fault), run through the same
+// body once more, and stored with VMASKMOVPD under the same masks: nothing
+// is read or written past the slices. The masks are the 4-lane windows at
+// tailmask<> + 8*(8-len) (vector A) and 32 bytes further on (vector B).
+//
+// Operand order is Go's, the reverse of Intel's: VSUBPD b, a, d is d = a - b
+// (a, the second-to-last operand, is Intel's first source and is the NaN
+// returned when both are NaN); VFMADD231PD c, b, a is a = b*c + a;
+// VFMADD213PD c, b, a is a = b*a + c; VFNMADD231PD c, b, a is a = a - b*c;
+// VBLENDVPD m, c, b, d is d = m ? c : b (by the sign bit of each lane of m).
+
+// Constants (offsets in expconst<>, 32 bytes each):
+//     0  ONE     1.0
+//    32  CLAMP   -746: e^-746 < 2^-1075, so it rounds to +0
+//    64  INVLN2  1/ln 2
+//    96  LN2HI   ln 2 rounded to 32 bits: n*ln2hi is exact for |n| < 2^21
+//   128  LN2LO   ln 2 - ln2hi
+//   160  MAGIC   0x1.8p52 + 2046: n + MAGIC has the bits 0x4338...0 + n + 2046
+//   192  SQRT2   sqrt 2
+//   224  HALF    0.5
+//   256  SIGN    sign bit
+//   288  EXP1    exponent field 1: m - EXP1 (as integers) = m/2
+//   320  ZERO    +0
+//   352  C13     1/13!
+//   384  C12     1/12!
+//   416  C11     1/11!
+//   448  C10     1/10!
+//   480  C9      1/9!
+//   512  C8      1/8!
+//   544  C7      1/7!
+//   576  C6      1/6!
+//   608  C5      1/5!
+//   640  C4      1/4!
+//   672  C3      1/3!
+//   704  C2      1/2!
+//   736  C1      1/1!
+//   768  C0      1/0!
+//   800  LG7     Lg7, fdlibm e_log.c
+//   832  LG6     Lg6, fdlibm e_log.c
+//   864  LG5     Lg5, fdlibm e_log.c
+//   896  LG4     Lg4, fdlibm e_log.c
+//   928  LG3     Lg3, fdlibm e_log.c
+//   960  LG2     Lg2, fdlibm e_log.c
+//   992  LG1     Lg1, fdlibm e_log.c
+
+#define ONE     expconst<>+0(SB)
+#define CLAMP   expconst<>+32(SB)
+#define INVLN2  expconst<>+64(SB)
+#define LN2HI   expconst<>+96(SB)
+#define LN2LO   expconst<>+128(SB)
+#define MAGIC   expconst<>+160(SB)
+#define SQRT2   expconst<>+192(SB)
+#define HALF    expconst<>+224(SB)
+#define SIGN    expconst<>+256(SB)
+#define EXP1    expconst<>+288(SB)
+#define ZERO    expconst<>+320(SB)
+#define C13     expconst<>+352(SB)
+#define C12     expconst<>+384(SB)
+#define C11     expconst<>+416(SB)
+#define C10     expconst<>+448(SB)
+#define C9      expconst<>+480(SB)
+#define C8      expconst<>+512(SB)
+#define C7      expconst<>+544(SB)
+#define C6      expconst<>+576(SB)
+#define C5      expconst<>+608(SB)
+#define C4      expconst<>+640(SB)
+#define C3      expconst<>+672(SB)
+#define C2      expconst<>+704(SB)
+#define C1      expconst<>+736(SB)
+#define C0      expconst<>+768(SB)
+#define LG7     expconst<>+800(SB)
+#define LG6     expconst<>+832(SB)
+#define LG5     expconst<>+864(SB)
+#define LG4     expconst<>+896(SB)
+#define LG3     expconst<>+928(SB)
+#define LG2     expconst<>+960(SB)
+#define LG1     expconst<>+992(SB)
+
+// The body, as three macros for the two vectors: every step is written for
+// vector A (registers XA, RA, ...) and then for vector B (XB, RB, ...); the
+// comments name the registers without their suffix.
+//
+// EXPNEG2: X = x on entry; on exit X = u = x*scale and Q = t = e^v,
+// v = max(-|u|, -746). R and N are clobbered.
+//	R = v = -|u|; N = -746; R = max(-746, v) (a NaN u stays NaN)
+//	N = rint(v/ln2) in [-1076, 0]; R = r = (v - n*ln2hi) - n*ln2lo, the
+//	first step exact; N = bits of n + MAGIC (the exponents, see above)
+//	Q = e^r = c0 + r*(c1 + r*(... + r*c13)), Horner, one FMA a step
+//	R = 2^n1, N = 2^n2 (n1 = n>>1, n2 = n - n1); Q = (Q*2^n1)*2^n2: the
+//	first product is exact, only the second rounds (once, also when t is
+//	subnormal).
+#define EXPNEG2(XA, RA, NA, QA, XB, RB, NB, QB) \
+	VMULPD       Y14, XA, XA; \
+	VMULPD       Y14, XB, XB; \
+	VORPD        SIGN, XA, RA; \
+	VORPD        SIGN, XB, RB; \
+	VMOVUPD      CLAMP, NA; \
+	VMOVUPD      CLAMP, NB; \
+	VMAXPD       RA, NA, RA; \
+	VMAXPD       RB, NB, RB; \
+	VMULPD       INVLN2, RA, NA; \
+	VMULPD       INVLN2, RB, NB; \
+	VROUNDPD     $0, NA, NA; \
+	VROUNDPD     $0, NB, NB; \
+	VFNMADD231PD LN2HI, NA, RA; \
+	VFNMADD231PD LN2HI, NB, RB; \
+	VFNMADD231PD LN2LO, NA, RA; \
+	VFNMADD231PD LN2LO, NB, RB; \
+	VADDPD       MAGIC, NA, NA; \
+	VADDPD       MAGIC, NB, NB; \
+	VMOVUPD      C13, QA; \
+	VMOVUPD      C13, QB; \
+	VFMADD213PD  C12, RA, QA; \
+	VFMADD213PD  C12, RB, QB; \
+	VFMADD213PD  C11, RA, QA; \
+	VFMADD213PD  C11, RB, QB; \
+	VFMADD213PD  C10, RA, QA; \
+	VFMADD213PD  C10, RB, QB; \
+	VFMADD213PD  C9, RA, QA; \
+	VFMADD213PD  C9, RB, QB; \
+	VFMADD213PD  C8, RA, QA; \
+	VFMADD213PD  C8, RB, QB; \
+	VFMADD213PD  C7, RA, QA; \
+	VFMADD213PD  C7, RB, QB; \
+	VFMADD213PD  C6, RA, QA; \
+	VFMADD213PD  C6, RB, QB; \
+	VFMADD213PD  C5, RA, QA; \
+	VFMADD213PD  C5, RB, QB; \
+	VFMADD213PD  C4, RA, QA; \
+	VFMADD213PD  C4, RB, QB; \
+	VFMADD213PD  C3, RA, QA; \
+	VFMADD213PD  C3, RB, QB; \
+	VFMADD213PD  C2, RA, QA; \
+	VFMADD213PD  C2, RB, QB; \
+	VFMADD213PD  C1, RA, QA; \
+	VFMADD213PD  C1, RB, QB; \
+	VFMADD213PD  C0, RA, QA; \
+	VFMADD213PD  C0, RB, QB; \
+	VPSRLQ       $1, NA, RA; \
+	VPSRLQ       $1, NB, RB; \
+	VPSUBQ       RA, NA, NA; \
+	VPSUBQ       RB, NB, NB; \
+	VPSLLQ       $52, RA, RA; \
+	VPSLLQ       $52, RB, RB; \
+	VPSLLQ       $52, NA, NA; \
+	VPSLLQ       $52, NB, NB; \
+	VMULPD       RA, QA, QA; \
+	VMULPD       RB, QB, QB; \
+	VMULPD       NA, QA, QA; \
+	VMULPD       NB, QB, QB
+
+// SOFTPLUS2: X = u and Q = t on entry (after EXPNEG2); on exit
+// X = softplus(u) = max(u, 0) + L, L = log1p(t) as in fdlibm's log1p; all
+// other registers are clobbered.
+//	M = m = 1+t rounded; K = m-1; Q = lo = t - (m-1), exact (Fast2Sum,
+//	t <= 1): 1+t = m + lo
+//	R = mask k, k = [m >= sqrt2]; K = k as 0.0 or 1.0; R = 1+f = m/2^k
+//	(exact: the exponent lowered by k); Q = lo/m
+//	M = 2+f (rounded once); R = f (exact); M = s = f/(2+f); Q += k*ln2lo
+//	N = z = s*s; P = R(z) = z*(Lg1 + z*(Lg2 + ... + z*Lg7)), Horner
+//	N = hfsq = (f*0.5)*f; P = hfsq + R(z); Q = s*P + Q
+//	N = ((hfsq - Q) - f) - k*ln2hi = -L
+//	R = +0; X = max(+0, u) (a NaN u stays, see above); X = X - N
+#define SOFTPLUS2(XA, RA, NA, QA, MA, KA, PA, XB, RB, NB, QB, MB, KB, PB) \
+	VADDPD       ONE, QA, MA; \
+	VADDPD       ONE, QB, MB; \
+	VSUBPD       ONE, MA, KA; \
+	VSUBPD       ONE, MB, KB; \
+	VSUBPD       KA, QA, QA; \
+	VSUBPD       KB, QB, QB; \
+	VCMPPD       $0x1d, SQRT2, MA, RA; \
+	VCMPPD       $0x1d, SQRT2, MB, RB; \
+	VANDPD       ONE, RA, KA; \
+	VANDPD       ONE, RB, KB; \
+	VANDPD       EXP1, RA, RA; \
+	VANDPD       EXP1, RB, RB; \
+	VPSUBQ       RA, MA, RA; \
+	VPSUBQ       RB, MB, RB; \
+	VDIVPD       MA, QA, QA; \
+	VDIVPD       MB, QB, QB; \
+	VADDPD       ONE, RA, MA; \
+	VADDPD       ONE, RB, MB; \
+	VSUBPD       ONE, RA, RA; \
+	VSUBPD       ONE, RB, RB; \
+	VDIVPD       MA, RA, MA; \
+	VDIVPD       MB, RB, MB; \
+	VFMADD231PD  LN2LO, KA, QA; \
+	VFMADD231PD  LN2LO, KB, QB; \
+	VMULPD       MA, MA, NA; \
+	VMULPD       MB, MB, NB; \
+	VMOVUPD      LG7, PA; \
+	VMOVUPD      LG7, PB; \
+	VFMADD213PD  LG6, NA, PA; \
+	VFMADD213PD  LG6, NB, PB; \
+	VFMADD213PD  LG5, NA, PA; \
+	VFMADD213PD  LG5, NB, PB; \
+	VFMADD213PD  LG4, NA, PA; \
+	VFMADD213PD  LG4, NB, PB; \
+	VFMADD213PD  LG3, NA, PA; \
+	VFMADD213PD  LG3, NB, PB; \
+	VFMADD213PD  LG2, NA, PA; \
+	VFMADD213PD  LG2, NB, PB; \
+	VFMADD213PD  LG1, NA, PA; \
+	VFMADD213PD  LG1, NB, PB; \
+	VMULPD       NA, PA, PA; \
+	VMULPD       NB, PB, PB; \
+	VMULPD       HALF, RA, NA; \
+	VMULPD       HALF, RB, NB; \
+	VMULPD       RA, NA, NA; \
+	VMULPD       RB, NB, NB; \
+	VADDPD       PA, NA, PA; \
+	VADDPD       PB, NB, PB; \
+	VFMADD231PD  MA, PA, QA; \
+	VFMADD231PD  MB, PB, QB; \
+	VSUBPD       QA, NA, NA; \
+	VSUBPD       QB, NB, NB; \
+	VSUBPD       RA, NA, NA; \
+	VSUBPD       RB, NB, NB; \
+	VFNMADD231PD LN2HI, KA, NA; \
+	VFNMADD231PD LN2HI, KB, NB; \
+	VXORPD       RA, RA, RA; \
+	VXORPD       RB, RB, RB; \
+	VMAXPD       XA, RA, XA; \
+	VMAXPD       XB, RB, XB; \
+	VSUBPD       NA, XA, XA; \
+	VSUBPD       NB, XB, XB
+
+// SIGMOID2: X = u and Q = t on entry (after EXPNEG2); on exit
+// X = mul*sigmoid(u), mul in Y15; all other registers are clobbered.
+// sigmoid(u) = N/(1+t) with N = 1 if u >= 0 (also -0) else t:
+//	M = d = 1+t rounded; K = d-1; K = lo = t - (d-1), exact
+//	P = w = 1/d; R = mask u >= 0 (false for NaN); R = N = mask ? 1 : t
+//	N = p = N*w; R = e = (N - p*d) - p*lo, exact residual, two FMAs
+//	N = p + e*w; X = N*mul
+#define SIGMOID2(XA, RA, NA, QA, MA, KA, PA, XB, RB, NB, QB, MB, KB, PB) \
+	VADDPD       ONE, QA, MA; \
+	VADDPD       ONE, QB, MB; \
+	VSUBPD       ONE, MA, KA; \
+	VSUBPD       ONE, MB, KB; \
+	VSUBPD       KA, QA, KA; \
+	VSUBPD       KB, QB, KB; \
+	VMOVUPD      ONE, PA; \
+	VMOVUPD      ONE, PB; \
+	VDIVPD       MA, PA, PA; \
+	VDIVPD       MB, PB, PB; \
+	VCMPPD       $0x1d, ZERO, XA, RA; \
+	VCMPPD       $0x1d, ZERO, XB, RB; \
+	VBLENDVPD    RA, ONE, QA, RA; \
+	VBLENDVPD    RB, ONE, QB, RB; \
+	VMULPD       PA, RA, NA; \
+	VMULPD       PB, RB, NB; \
+	VFNMADD231PD MA, NA, RA; \
+	VFNMADD231PD MB, NB, RB; \
+	VFNMADD231PD KA, NA, RA; \
+	VFNMADD231PD KB, NB, RB; \
+	VFMADD231PD  PA, RA, NA; \
+	VFMADD231PD  PB, RB, NB; \
+	VMULPD       Y15, NA, XA; \
+	VMULPD       Y15, NB, XB
+
+// TAILMASK: R10 = tailmask<> + 8*(8-CX), the address of the masks for a
+// tail of CX = 1..7 elements; clobbers R11.
+#define TAILMASK \
+	LEAQ tailmask<>+64(SB), R10; \
+	MOVQ CX, R11; \
+	SHLQ $3, R11; \
+	SUBQ R11, R10
+
+// func softplusScaledAsm(dst, x []float64, scale float64)
+//
+// dst[i] = softplus(scale*x[i]) for i < len(dst); x has at least len(dst)
+// elements; dst may be x.
+TEXT ·softplusScaledAsm(SB), NOSPLIT, $0-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         x_base+24(FP), SI
+	VBROADCASTSD scale+48(FP), Y14
+	XORQ         R10, R10
+
+sp_loop:
+	CMPQ    CX, $8
+	JB      sp_tail
+	VMOVUPD (SI), Y0
+	VMOVUPD 32(SI), Y7
+
+sp_body:
+	EXPNEG2(Y0, Y1, Y2, Y3, Y7, Y8, Y9, Y10)
+	SOFTPLUS2(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13)
+	TESTQ   R10, R10
+	JNE     sp_tailstore
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y7, 32(DI)
+	ADDQ    $64, SI
+	ADDQ    $64, DI
+	SUBQ    $8, CX
+	JMP     sp_loop
+
+sp_tail:
+	// 0..7 elements left: load them under the masks and run the body
+	// once more (R10 != 0 sends it to sp_tailstore).
+	TESTQ      CX, CX
+	JE         sp_done
+	TAILMASK
+	VMOVUPD    (R10), Y1
+	VMOVUPD    32(R10), Y8
+	VMASKMOVPD (SI), Y1, Y0
+	VMASKMOVPD 32(SI), Y8, Y7
+	JMP        sp_body
+
+sp_tailstore:
+	// Store exactly the CX elements.
+	VMOVUPD    (R10), Y1
+	VMOVUPD    32(R10), Y8
+	VMASKMOVPD Y0, Y1, (DI)
+	VMASKMOVPD Y7, Y8, 32(DI)
+
+sp_done:
+	VZEROUPPER
+	RET
+
+// func sigmoidScaledAsm(dst, x []float64, scale, mul float64)
+//
+// dst[i] = mul*sigmoid(scale*x[i]) for i < len(dst); x has at least
+// len(dst) elements; dst may be x.
+TEXT ·sigmoidScaledAsm(SB), NOSPLIT, $0-64
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         x_base+24(FP), SI
+	VBROADCASTSD scale+48(FP), Y14
+	VBROADCASTSD mul+56(FP), Y15
+	XORQ         R10, R10
+
+sg_loop:
+	CMPQ    CX, $8
+	JB      sg_tail
+	VMOVUPD (SI), Y0
+	VMOVUPD 32(SI), Y7
+
+sg_body:
+	EXPNEG2(Y0, Y1, Y2, Y3, Y7, Y8, Y9, Y10)
+	SIGMOID2(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13)
+	TESTQ   R10, R10
+	JNE     sg_tailstore
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y7, 32(DI)
+	ADDQ    $64, SI
+	ADDQ    $64, DI
+	SUBQ    $8, CX
+	JMP     sg_loop
+
+sg_tail:
+	// 0..7 elements left: load them under the masks and run the body
+	// once more (R10 != 0 sends it to sg_tailstore).
+	TESTQ      CX, CX
+	JE         sg_done
+	TAILMASK
+	VMOVUPD    (R10), Y1
+	VMOVUPD    32(R10), Y8
+	VMASKMOVPD (SI), Y1, Y0
+	VMASKMOVPD 32(SI), Y8, Y7
+	JMP        sg_body
+
+sg_tailstore:
+	// Store exactly the CX elements.
+	VMOVUPD    (R10), Y1
+	VMOVUPD    32(R10), Y8
+	VMASKMOVPD Y0, Y1, (DI)
+	VMASKMOVPD Y7, Y8, 32(DI)
+
+sg_done:
+	VZEROUPPER
+	RET
+
+// func softplusSumAsm(x []float64, scale float64) float64
+//
+// Returns the sum of softplus(scale*x[i]). Element i is added to lane i%4 of
+// Y15 (the partial sum s_(i%4)) in index order: vector A of an iteration,
+// then vector B. The lanes are combined as (s0+s2) + (s1+s3). This is the
+// order of the neon path, so the sums agree bit for bit too, and the result
+// depends only on the values in x, never on their address.
+TEXT ·softplusSumAsm(SB), NOSPLIT, $0-40
+	MOVQ         x_base+0(FP), SI
+	MOVQ         x_len+8(FP), CX
+	VBROADCASTSD scale+24(FP), Y14
+	VXORPD       Y15, Y15, Y15
+	XORQ         R10, R10
+
+ss_loop:
+	CMPQ    CX, $8
+	JB      ss_tail
+	VMOVUPD (SI), Y0
+	VMOVUPD 32(SI), Y7
+
+ss_body:
+	EXPNEG2(Y0, Y1, Y2, Y3, Y7, Y8, Y9, Y10)
+	SOFTPLUS2(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13)
+	TESTQ  R10, R10
+	JNE    ss_tailmask
+
+ss_accum:
+	// s += A, then s += B (the partial sum first: its NaN wins, as on
+	// neon).
+	VADDPD Y0, Y15, Y15
+	VADDPD Y7, Y15, Y15
+	TESTQ  R10, R10
+	JNE    ss_reduce
+	ADDQ   $64, SI
+	SUBQ   $8, CX
+	JMP    ss_loop
+
+ss_tail:
+	// 0..7 elements left: load them under the masks and run the body
+	// once more (R10 != 0 sends it to ss_tailmask, then ss_reduce).
+	TESTQ      CX, CX
+	JE         ss_reduce
+	TAILMASK
+	VMOVUPD    (R10), Y1
+	VMOVUPD    32(R10), Y8
+	VMASKMOVPD (SI), Y1, Y0
+	VMASKMOVPD 32(SI), Y8, Y7
+	JMP        ss_body
+
+ss_tailmask:
+	// Zero the lanes that hold no element (softplus(0) is not 0); adding
+	// +0 leaves a partial sum unchanged (they are never -0).
+	VANDPD (R10), Y0, Y0
+	VANDPD 32(R10), Y7, Y7
+	JMP    ss_accum
+
+ss_reduce:
+	// X0 = (s0+s2, s1+s3), then X0[0] = (s0+s2) + (s1+s3).
+	VEXTRACTF128 $1, Y15, X1
+	VADDPD       X1, X15, X0
+	VPERMILPD    $1, X0, X1
+	VADDSD       X1, X0, X0
+	VZEROUPPER
+	VMOVSD       X0, ret+32(FP)
+	RET
+
+// Tail masks: eight lanes of all ones, then eight of zeros. The window of
+// eight lanes at 8*(8-len) has ones in exactly its first len lanes.
+DATA	tailmask<>+0(SB)/8, $0xffffffffffffffff
+DATA	tailmask<>+8(SB)/8, $0xffffffffffffffff
+DATA	tailmask<>+16(SB)/8, $0xffffffffffffffff
+DATA	tailmask<>+24(SB)/8, $0xffffffffffffffff
+DATA	tailmask<>+32(SB)/8, $0xffffffffffffffff
+DATA	tailmask<>+40(SB)/8, $0xffffffffffffffff
+DATA	tailmask<>+48(SB)/8, $0xffffffffffffffff
+DATA	tailmask<>+56(SB)/8, $0xffffffffffffffff
+DATA	tailmask<>+64(SB)/8, $0
+DATA	tailmask<>+72(SB)/8, $0
+DATA	tailmask<>+80(SB)/8, $0
+DATA	tailmask<>+88(SB)/8, $0
+DATA	tailmask<>+96(SB)/8, $0
+DATA	tailmask<>+104(SB)/8, $0
+DATA	tailmask<>+112(SB)/8, $0
+DATA	tailmask<>+120(SB)/8, $0
+GLOBL	tailmask<>(SB), RODATA|NOPTR, $128
+
+// Constants, each stored four times (one 32-byte vector), bit for bit those
+// of exp_arm64.s plus the x86-only SIGN, EXP1, ZERO and MAGIC; offsets in
+// the table at the top.
+DATA	expconst<>+0(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+8(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+16(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+24(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+32(SB)/8, $0xc087500000000000
+DATA	expconst<>+40(SB)/8, $0xc087500000000000
+DATA	expconst<>+48(SB)/8, $0xc087500000000000
+DATA	expconst<>+56(SB)/8, $0xc087500000000000
+DATA	expconst<>+64(SB)/8, $0x3ff71547652b82fe
+DATA	expconst<>+72(SB)/8, $0x3ff71547652b82fe
+DATA	expconst<>+80(SB)/8, $0x3ff71547652b82fe
+DATA	expconst<>+88(SB)/8, $0x3ff71547652b82fe
+DATA	expconst<>+96(SB)/8, $0x3fe62e42fee00000
+DATA	expconst<>+104(SB)/8, $0x3fe62e42fee00000
+DATA	expconst<>+112(SB)/8, $0x3fe62e42fee00000
+DATA	expconst<>+120(SB)/8, $0x3fe62e42fee00000
+DATA	expconst<>+128(SB)/8, $0x3dea39ef35793c76
+DATA	expconst<>+136(SB)/8, $0x3dea39ef35793c76
+DATA	expconst<>+144(SB)/8, $0x3dea39ef35793c76
+DATA	expconst<>+152(SB)/8, $0x3dea39ef35793c76
+DATA	expconst<>+160(SB)/8, $0x43380000000007fe
+DATA	expconst<>+168(SB)/8, $0x43380000000007fe
+DATA	expconst<>+176(SB)/8, $0x43380000000007fe
+DATA	expconst<>+184(SB)/8, $0x43380000000007fe
+DATA	expconst<>+192(SB)/8, $0x3ff6a09e667f3bcd
+DATA	expconst<>+200(SB)/8, $0x3ff6a09e667f3bcd
+DATA	expconst<>+208(SB)/8, $0x3ff6a09e667f3bcd
+DATA	expconst<>+216(SB)/8, $0x3ff6a09e667f3bcd
+DATA	expconst<>+224(SB)/8, $0x3fe0000000000000
+DATA	expconst<>+232(SB)/8, $0x3fe0000000000000
+DATA	expconst<>+240(SB)/8, $0x3fe0000000000000
+DATA	expconst<>+248(SB)/8, $0x3fe0000000000000
+DATA	expconst<>+256(SB)/8, $0x8000000000000000
+DATA	expconst<>+264(SB)/8, $0x8000000000000000
+DATA	expconst<>+272(SB)/8, $0x8000000000000000
+DATA	expconst<>+280(SB)/8, $0x8000000000000000
+DATA	expconst<>+288(SB)/8, $0x0010000000000000
+DATA	expconst<>+296(SB)/8, $0x0010000000000000
+DATA	expconst<>+304(SB)/8, $0x0010000000000000
+DATA	expconst<>+312(SB)/8, $0x0010000000000000
+DATA	expconst<>+320(SB)/8, $0x0000000000000000
+DATA	expconst<>+328(SB)/8, $0x0000000000000000
+DATA	expconst<>+336(SB)/8, $0x0000000000000000
+DATA	expconst<>+344(SB)/8, $0x0000000000000000
+DATA	expconst<>+352(SB)/8, $0x3de6124613a86d09
+DATA	expconst<>+360(SB)/8, $0x3de6124613a86d09
+DATA	expconst<>+368(SB)/8, $0x3de6124613a86d09
+DATA	expconst<>+376(SB)/8, $0x3de6124613a86d09
+DATA	expconst<>+384(SB)/8, $0x3e21eed8eff8d898
+DATA	expconst<>+392(SB)/8, $0x3e21eed8eff8d898
+DATA	expconst<>+400(SB)/8, $0x3e21eed8eff8d898
+DATA	expconst<>+408(SB)/8, $0x3e21eed8eff8d898
+DATA	expconst<>+416(SB)/8, $0x3e5ae64567f544e4
+DATA	expconst<>+424(SB)/8, $0x3e5ae64567f544e4
+DATA	expconst<>+432(SB)/8, $0x3e5ae64567f544e4
+DATA	expconst<>+440(SB)/8, $0x3e5ae64567f544e4
+DATA	expconst<>+448(SB)/8, $0x3e927e4fb7789f5c
+DATA	expconst<>+456(SB)/8, $0x3e927e4fb7789f5c
+DATA	expconst<>+464(SB)/8, $0x3e927e4fb7789f5c
+DATA	expconst<>+472(SB)/8, $0x3e927e4fb7789f5c
+DATA	expconst<>+480(SB)/8, $0x3ec71de3a556c734
+DATA	expconst<>+488(SB)/8, $0x3ec71de3a556c734
+DATA	expconst<>+496(SB)/8, $0x3ec71de3a556c734
+DATA	expconst<>+504(SB)/8, $0x3ec71de3a556c734
+DATA	expconst<>+512(SB)/8, $0x3efa01a01a01a01a
+DATA	expconst<>+520(SB)/8, $0x3efa01a01a01a01a
+DATA	expconst<>+528(SB)/8, $0x3efa01a01a01a01a
+DATA	expconst<>+536(SB)/8, $0x3efa01a01a01a01a
+DATA	expconst<>+544(SB)/8, $0x3f2a01a01a01a01a
+DATA	expconst<>+552(SB)/8, $0x3f2a01a01a01a01a
+DATA	expconst<>+560(SB)/8, $0x3f2a01a01a01a01a
+DATA	expconst<>+568(SB)/8, $0x3f2a01a01a01a01a
+DATA	expconst<>+576(SB)/8, $0x3f56c16c16c16c17
+DATA	expconst<>+584(SB)/8, $0x3f56c16c16c16c17
+DATA	expconst<>+592(SB)/8, $0x3f56c16c16c16c17
+DATA	expconst<>+600(SB)/8, $0x3f56c16c16c16c17
+DATA	expconst<>+608(SB)/8, $0x3f81111111111111
+DATA	expconst<>+616(SB)/8, $0x3f81111111111111
+DATA	expconst<>+624(SB)/8, $0x3f81111111111111
+DATA	expconst<>+632(SB)/8, $0x3f81111111111111
+DATA	expconst<>+640(SB)/8, $0x3fa5555555555555
+DATA	expconst<>+648(SB)/8, $0x3fa5555555555555
+DATA	expconst<>+656(SB)/8, $0x3fa5555555555555
+DATA	expconst<>+664(SB)/8, $0x3fa5555555555555
+DATA	expconst<>+672(SB)/8, $0x3fc5555555555555
+DATA	expconst<>+680(SB)/8, $0x3fc5555555555555
+DATA	expconst<>+688(SB)/8, $0x3fc5555555555555
+DATA	expconst<>+696(SB)/8, $0x3fc5555555555555
+DATA	expconst<>+704(SB)/8, $0x3fe0000000000000
+DATA	expconst<>+712(SB)/8, $0x3fe0000000000000
+DATA	expconst<>+720(SB)/8, $0x3fe0000000000000
+DATA	expconst<>+728(SB)/8, $0x3fe0000000000000
+DATA	expconst<>+736(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+744(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+752(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+760(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+768(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+776(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+784(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+792(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+800(SB)/8, $0x3fc2f112df3e5244
+DATA	expconst<>+808(SB)/8, $0x3fc2f112df3e5244
+DATA	expconst<>+816(SB)/8, $0x3fc2f112df3e5244
+DATA	expconst<>+824(SB)/8, $0x3fc2f112df3e5244
+DATA	expconst<>+832(SB)/8, $0x3fc39a09d078c69f
+DATA	expconst<>+840(SB)/8, $0x3fc39a09d078c69f
+DATA	expconst<>+848(SB)/8, $0x3fc39a09d078c69f
+DATA	expconst<>+856(SB)/8, $0x3fc39a09d078c69f
+DATA	expconst<>+864(SB)/8, $0x3fc7466496cb03de
+DATA	expconst<>+872(SB)/8, $0x3fc7466496cb03de
+DATA	expconst<>+880(SB)/8, $0x3fc7466496cb03de
+DATA	expconst<>+888(SB)/8, $0x3fc7466496cb03de
+DATA	expconst<>+896(SB)/8, $0x3fcc71c51d8e78af
+DATA	expconst<>+904(SB)/8, $0x3fcc71c51d8e78af
+DATA	expconst<>+912(SB)/8, $0x3fcc71c51d8e78af
+DATA	expconst<>+920(SB)/8, $0x3fcc71c51d8e78af
+DATA	expconst<>+928(SB)/8, $0x3fd2492494229359
+DATA	expconst<>+936(SB)/8, $0x3fd2492494229359
+DATA	expconst<>+944(SB)/8, $0x3fd2492494229359
+DATA	expconst<>+952(SB)/8, $0x3fd2492494229359
+DATA	expconst<>+960(SB)/8, $0x3fd999999997fa04
+DATA	expconst<>+968(SB)/8, $0x3fd999999997fa04
+DATA	expconst<>+976(SB)/8, $0x3fd999999997fa04
+DATA	expconst<>+984(SB)/8, $0x3fd999999997fa04
+DATA	expconst<>+992(SB)/8, $0x3fe5555555555593
+DATA	expconst<>+1000(SB)/8, $0x3fe5555555555593
+DATA	expconst<>+1008(SB)/8, $0x3fe5555555555593
+DATA	expconst<>+1016(SB)/8, $0x3fe5555555555593
+GLOBL	expconst<>(SB), RODATA|NOPTR, $1024
