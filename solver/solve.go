@@ -26,6 +26,7 @@ const (
 	// dcdMaxRowsPerVar bounds the rows of a dual coordinate polish per
 	// variable (mushrooms: 8124 rows, n = 126, ratio 64).
 	dcdMaxRowsPerVar = 70
+	dcdMinRows       = 16384 // ... but at least this many (see dcdMaxRows)
 	// The working set (see Solve) is used from wsMinRows rows and
 	// wsRowsPerVar rows per variable on; after wsMaxRounds rounds of
 	// readmitting rows the solve falls back to every row.
@@ -256,10 +257,10 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 // polishBest polishes the best point. The KKT polish is exact when the
 // guessed active set is right and non-degenerate; dual coordinate ascent on
 // the kept rows takes over when it is not. Its sweeps cost kept*n each, so
-// it waits until screening (or the problem) leaves at most
-// dcdMaxRowsPerVar*n rows.
+// it waits until screening (or the problem) leaves at most dcdMaxRows(n)
+// rows.
 func (s *Solver) polishBest(rn *run) {
-	if (!s.polish(rn) || !rn.solved()) && s.kept <= dcdMaxRowsPerVar*s.n {
+	if (!s.polish(rn) || !rn.solved()) && s.kept <= dcdMaxRows(s.n) {
 		s.dcdPolish(rn, dcdSweeps)
 	}
 }
