@@ -43,6 +43,37 @@ func (s *Solver) screenRows(rn *run) {
 	s.updateSmax()
 }
 
+// screenFinal applies the gap-safe rule once more with the final
+// certificate: a solved answer's gap is far smaller than the stages' gaps,
+// so it proves many more rows inactive than the working set shows (on a
+// separable SVM with m = 1e5, n = 50: 7909 rows kept before it). Only rows
+// whose multiplier in the certificate is exactly 0 are moved out, so the
+// answer, its multipliers and its gap are unchanged; Result.Kept and
+// Result.Dropped then say what the final certificate proves.
+func (s *Solver) screenFinal(rn *run) {
+	if s.opt.Screen != ScreenGapSafe || s.kept == 0 {
+		return
+	}
+	thr := screen.GapSafeThreshold(rn.bestGap, s.mu)
+	if math.IsInf(thr, -1) {
+		return
+	}
+	r := s.state.r[:s.kept]
+	s.residual(r, s.state.best)
+	w := 0
+	for k := 0; k < s.kept; k++ {
+		if r[k] < thr && s.code[k] < s.m && s.state.lamBest[k] == 0 {
+			continue
+		}
+		if w != k {
+			s.swapRows(w, k)
+		}
+		w++
+	}
+	s.kept = w
+	s.updateSmax()
+}
+
 // swapRows exchanges working rows i and j with everything that goes with
 // them, so that the full set stays intact behind the kept block. In lazy
 // mode only rows inside the kept block carry data; a row that enters the

@@ -387,11 +387,11 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 	res.Status = st
 	res.Steps, res.Stages = s.steps, s.stages
 	res.Xi = rn.xi
-	res.Kept = s.kept
 	res.Time = time.Since(rn.start)
 	clear(res.Lambda)
 	clear(res.Nu)
 	if st == StatusInfeasible {
+		res.Kept = s.kept
 		res.Gap, res.DistBound = math.Inf(1), math.Inf(1)
 		copy(res.X, s.state.x)
 		res.Objective = s.objective(res.X)
@@ -409,6 +409,10 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 	for k := 0; k < s.kept; k++ {
 		s.scatterLambda(k, s.state.lamBest[k])
 	}
+	if st == StatusSolved {
+		s.screenFinal(rn)
+	}
+	res.Kept = s.kept
 	res.Objective = s.objective(res.X)
 	// Rows outside the kept block count in the whole problem's gap: zero
 	// after a solved readmit check, possibly not after a budget stop.

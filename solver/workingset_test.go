@@ -227,3 +227,41 @@ func TestWorkingSetEqualities(t *testing.T) {
 		}
 	}
 }
+
+// TestFinalScreen: a solved gap-safe answer keeps only rows the final
+// certificate cannot prove inactive: every kept row has a positive
+// multiplier or a slack below sqrt(2 gap / mu), and the dropped rows hold.
+func TestFinalScreen(t *testing.T) {
+	p, _, lam := wsProblem()
+	s, err := New(p, &Options{Tol: 1e-10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Solve(context.Background())
+	if err != nil || res.Status != StatusSolved {
+		t.Fatalf("%v, %v", res.Status, err)
+	}
+	thr := math.Sqrt(2 * res.Gap / s.mu)
+	dropped := map[int]bool{}
+	for _, j := range res.Dropped {
+		dropped[j] = true
+	}
+	kept := 0
+	for j := 0; j < p.A.Rows; j++ {
+		r := vec.Dot(p.A.Row(j), res.X) - p.B[j]
+		if dropped[j] {
+			if r > 1e-9 || lam[j] != 0 {
+				t.Errorf("dropped row %d: residual %g, lambda* %g", j, r, lam[j])
+			}
+			continue
+		}
+		kept++
+		if res.Lambda[j] == 0 && r/math.Sqrt(vec.Dot(p.A.Row(j), p.A.Row(j))) < -thr {
+			t.Errorf("kept row %d has lambda 0 and slack %g > %g", j, -r, thr)
+		}
+	}
+	if kept != res.Kept {
+		t.Errorf("Kept = %d, rows not dropped %d", res.Kept, kept)
+	}
+	t.Logf("kept %d of %d rows (10 active), gap %.2e", kept, p.A.Rows, res.Gap)
+}
