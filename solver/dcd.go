@@ -115,14 +115,25 @@ func (s *Solver) dcdPolish(rn *run, sweeps int) bool {
 	// Shrinking (as LIBLINEAR does): a row at lam_j = 0 whose dual gradient
 	// is below -thr, thr the largest projected gradient of the previous
 	// sweep, is left out of the following sweeps (act holds the rows still
-	// swept, in sweep order). When the shrunk set has converged every row
-	// comes back for a full sweep, and only a converged full sweep (or the
-	// certificate) ends the polish. Measured on mushrooms (3044 kept rows,
-	// 1881 active, tol 1e-6) the steps fall from 3.10e6 to 1.33e6.
+	// swept, in sweep order). Every row comes back for the sweep before each
+	// certificate and when the shrunk set has converged, and only a
+	// converged full sweep (or the certificate) ends the polish. Measured:
+	// mushrooms (tol 1e-6) 3.10e6 steps without shrinking, 1.51e6 with; the
+	// large QP (m = 1e5) 392660 and 177703. Shrinking until convergence
+	// alone (no full sweep before certificates) broke the large QP's polish:
+	// rows shrunk early became violated, and it took 3.2e6 steps.
 	act := d.act[:k]
 	copy(act, ord)
 	thr := math.Inf(1)
 	for sweep := 0; sweep < sweeps; sweep++ {
+		if sweep%dcdCheck == dcdCheck-1 || sweep == sweeps-1 {
+			// The sweep before a certificate takes every row: a shrunk
+			// row that the moving z has made violated would otherwise
+			// stay violated and spoil the certificate.
+			act = d.act[:k]
+			copy(act, ord)
+			thr = math.Inf(1)
+		}
 		var maxStep, pgMax float64
 		for i := 0; i < len(act); i++ {
 			j := act[i]
