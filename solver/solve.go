@@ -409,10 +409,10 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 	for k := 0; k < s.kept; k++ {
 		s.scatterLambda(k, s.state.lamBest[k])
 	}
-	if st == StatusSolved {
-		s.screenFinal(rn)
-	}
 	res.Kept = s.kept
+	if st == StatusSolved {
+		res.Kept -= s.screenFinal(rn)
+	}
 	res.Objective = s.objective(res.X)
 	// Rows outside the kept block count in the whole problem's gap: zero
 	// after a solved readmit check, possibly not after a budget stop.
