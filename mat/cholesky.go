@@ -13,7 +13,6 @@ import (
 type Cholesky struct {
 	n    int
 	l    []float64
-	t    []float64
 	diag bool // L is diagonal (a was): the solves take O(n)
 }
 
@@ -35,7 +34,6 @@ func (c *Cholesky) Factor(a *Dense) error {
 	check("Cholesky.Factor", a.Cols, n, "cols")
 	if cap(c.l) < n*n {
 		c.l = make([]float64, n*n)
-		c.t = make([]float64, n)
 	}
 	c.n = n
 	l := c.l[:n*n]
@@ -103,11 +101,11 @@ func (c *Cholesky) SolveLT(dst, y []float64) {
 	}
 }
 
-// Solve sets dst = A^{-1} b. dst may alias b. It allocates nothing.
+// Solve sets dst = A^{-1} b. dst may alias b. It allocates nothing and
+// writes only dst, so several goroutines may solve with one factor at once.
 func (c *Cholesky) Solve(dst, b []float64) {
-	t := c.t[:c.n]
-	c.SolveL(t, b)
-	c.SolveLT(dst, t)
+	c.SolveL(dst, b)
+	c.SolveLT(dst, dst)
 }
 
 // MinEigen estimates the smallest eigenvalue of A by iters steps of inverse

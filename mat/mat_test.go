@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"sync"
 	"testing"
 )
 
@@ -165,6 +167,48 @@ func TestCholeskyDiagonal(t *testing.T) {
 	for i, v := range r {
 		if math.Abs(v) > 1e-14 {
 			t.Errorf("full refactor: residual[%d] = %g", i, v)
+		}
+	}
+}
+
+// TestCholeskyConcurrentSolve: Solve writes only its destination, so
+// goroutines may share one factor (internal/repro's parallel runs do; an
+// internal scratch vector was a data race under -race).
+func TestCholeskyConcurrentSolve(t *testing.T) {
+	n := 40
+	b := seq(n, n, n, func(i, j int) float64 { return math.Cos(float64(3*i + j)) })
+	a := NewDense(n, n)
+	b.Gram(a, 1)
+	a.AddDiag(1)
+	var c Cholesky
+	if err := c.Factor(a); err != nil {
+		t.Fatal(err)
+	}
+	rhs := make([]float64, n)
+	for i := range rhs {
+		rhs[i] = float64(i%7) - 3
+	}
+	want := make([]float64, n)
+	c.Solve(want, rhs)
+	var wg sync.WaitGroup
+	errs := make([]int, 4)
+	for g := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x := make([]float64, n)
+			for it := 0; it < 200; it++ {
+				c.Solve(x, rhs)
+				if !slices.Equal(x, want) {
+					errs[g]++
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for g, e := range errs {
+		if e != 0 {
+			t.Errorf("goroutine %d: %d solves differ from the sequential one", g, e)
 		}
 	}
 }
