@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"testing"
+	"time"
 )
 
 // BenchmarkPaperQP times a cold solve (Reset before each) of the paper's QP
@@ -27,6 +28,56 @@ func BenchmarkPaperQP(b *testing.B) {
 			if res.Status != StatusSolved {
 				b.Fatalf("status %v", res.Status)
 			}
+		})
+	}
+}
+
+// BenchmarkPaperQPToAccuracy: incremental steps and time until each method,
+// without polishing, first reaches relative error 1e-3 and 1e-6 against the
+// reference on the paper's QP (seed 1), checked every 100 steps through
+// Options.Observe; the solve is stopped at 1e-6 or after 2e7 steps. -1
+// means not reached. The polished times to 1e-9 are BenchmarkPaperQP's (its
+// answers are within 1e-14). Run with -benchtime 1x: the stochastic methods
+// take seconds.
+func BenchmarkPaperQPToAccuracy(b *testing.B) {
+	p, ref := loadQP(b, 1)
+	for _, m := range allMethods {
+		b.Run(m.String(), func(b *testing.B) {
+			var steps [2]int64
+			var took [2]time.Duration
+			for b.Loop() {
+				ctx, cancel := context.WithCancel(context.Background())
+				steps, took = [2]int64{-1, -1}, [2]time.Duration{-1, -1}
+				start := time.Now()
+				opt := &Options{Method: m, Tol: 1e-15, Seed: 1, NoPolish: true, MaxSteps: 2e7, ObserveEvery: 100,
+					Observe: func(n int64, x []float64) {
+						e := relErr(x, ref.X)
+						for i, target := range []float64{1e-3, 1e-6} {
+							if e <= target && steps[i] < 0 {
+								steps[i], took[i] = n, time.Since(start)
+							}
+						}
+						if steps[1] >= 0 {
+							cancel()
+						}
+					}}
+				s, err := New(p, opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s.Solve(ctx)
+				cancel()
+			}
+			ms := func(d time.Duration) float64 {
+				if d < 0 {
+					return -1
+				}
+				return float64(d) / 1e6
+			}
+			b.ReportMetric(float64(steps[0]), "steps-1e-3")
+			b.ReportMetric(ms(took[0]), "ms-1e-3")
+			b.ReportMetric(float64(steps[1]), "steps-1e-6")
+			b.ReportMetric(ms(took[1]), "ms-1e-6")
 		})
 	}
 }
