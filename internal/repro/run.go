@@ -155,6 +155,10 @@ func RunMethod(in *Instance, m Method, sim int, budget int64, seed uint64, d0, d
 		opt := &softpen.Options{
 			Method: m.Inner, Tol: 1e-300, MaxSteps: budget, Seed: seed, Xi: xi, FixedXi: m.FixedXi,
 			Eta: eta, Delta0: delta0, Static: static, Screen: m.Screen, Schedule: m.Schedule, NoPolish: true,
+			// The paper's algorithms start from every row; our working set
+			// would make the screening variants identical to the plain run
+			// and count never-admitted rows as screened out.
+			AllRows:      true,
 			ObserveEvery: observeEvery,
 			Progress: func(st softpen.Stage) {
 				r.Stages = append(r.Stages, Stage{Index: st.Index, Delta: st.Delta, Xi: st.Xi, Steps: st.Steps, Kept: st.Kept, StageGapCert: st.Gap})
