@@ -325,7 +325,8 @@ func (s *Solver) stage(rn *run) stop {
 // stageL is the smoothness constant of F_{xi,delta}'s smooth part:
 // L + xi s_max^2 / (4 delta).
 func (s *Solver) stageL(rn *run) float64 {
-	return s.lf + rn.xi*s.smax*s.smax/(4*rn.delta)
+	sm := s.sMax()
+	return s.lf + rn.xi*sm*sm/(4*rn.delta)
 }
 
 // stageTarget is the gradient-mapping norm at which a stage stops.
@@ -339,7 +340,7 @@ func (s *Solver) stageTarget(rn *run) float64 {
 	d := rn.delta
 	if s.opt.Schedule == ScheduleTheory {
 		m := float64(max(s.kept, 1))
-		lg := math.Log(math.Max(rn.xi*math.Max(s.smax, 1)/(s.mu*d), math.E))
+		lg := math.Log(math.Max(rn.xi*math.Max(s.sMax(), 1)/(s.mu*d), math.E))
 		eps := math.Min(0.5*m*s.mu*d*d*lg*lg, m*rn.xi*d*lg)
 		return math.Sqrt(2 * s.mu * eps)
 	}
