@@ -95,15 +95,21 @@ func BenchmarkLargeQP(b *testing.B) {
 	}
 }
 
-func largeQP(l, m, n int) *Problem {
-	state := uint64(1)
-	norm := func() float64 {
+// lcgNormal returns a generator of N(0,1) draws (Box-Muller on a 64-bit
+// LCG) from seed: fixed test data without math/rand's version dependence.
+func lcgNormal(seed uint64) func() float64 {
+	state := seed
+	return func() float64 {
 		u := func() float64 {
 			state = state*6364136223846793005 + 1442695040888963407
 			return (float64(state>>11) + 0.5) * 0x1p-53
 		}
 		return math.Sqrt(-2*math.Log(u())) * math.Cos(2*math.Pi*u())
 	}
+}
+
+func largeQP(l, m, n int) *Problem {
+	norm := lcgNormal(1)
 	rows := func(r int, unit bool) [][]float64 {
 		out := make([][]float64, r)
 		for i := range out {
@@ -140,14 +146,7 @@ func largeQP(l, m, n int) *Problem {
 // vectors stay few as m grows. (Pushing them to exactly 0.1 put 8% of all
 // points on the margin.)
 func separableSVM(m, n int) *Problem {
-	state := uint64(7)
-	norm := func() float64 {
-		u := func() float64 {
-			state = state*6364136223846793005 + 1442695040888963407
-			return (float64(state>>11) + 0.5) * 0x1p-53
-		}
-		return math.Sqrt(-2*math.Log(u())) * math.Cos(2*math.Pi*u())
-	}
+	norm := lcgNormal(7)
 	w := make([]float64, n)
 	var ww float64
 	for i := range w {
