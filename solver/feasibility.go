@@ -68,7 +68,8 @@ func (w *phaseWork) alloc(n, mw int) {
 	w.y = f(mw)
 }
 
-// violation is h(x) and, if g is not nil, its gradient.
+// violation is h(x) and, if g is not nil, its gradient; it leaves the
+// residuals of the working rows at x in state.r.
 func (s *Solver) violation(x, g []float64) float64 {
 	var h float64
 	if g != nil {
@@ -76,6 +77,7 @@ func (s *Solver) violation(x, g []float64) float64 {
 	}
 	for k := 0; k < s.mw; k++ {
 		r := s.rowResidual(k, x)
+		s.state.r[k] = r
 		if !(r > 0) {
 			continue
 		}
@@ -119,10 +121,11 @@ func (s *Solver) phaseOne() feasibility {
 	copy(x, s.state.x)
 	h := s.violation(x, w.g)
 	for it := 0; it < phaseOneIters && h > 0; it++ {
-		// Generalised Hessian: the rows and bounds violated at x.
+		// Generalised Hessian: the rows and bounds violated at x (state.r
+		// holds x's residuals from the violation call that gave h).
 		clear(w.h.Data)
-		for k := 0; k < s.mw; k++ {
-			if s.rowResidual(k, x) > 0 {
+		for k, r := range s.state.r[:s.mw] {
+			if r > 0 {
 				clear(w.u)
 				s.addUnitRow(k, 1, w.u)
 				for i, ui := range w.u {
