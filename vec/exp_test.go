@@ -81,8 +81,10 @@ func vtCheckResult(what string, x, got, ref float64) string {
 }
 
 // TestTranscendentalEveryPosition puts each hard value at every position of
-// slices of lengths 1..18 (between ordinary values, at offsets 0..3 into a
-// guarded buffer, and in place) and checks every element: the hard value as
+// slices of lengths 1..34 (between ordinary values, at offsets 0..3 into a
+// guarded buffer, and in place; 34 so that the assembly's sixteen- and
+// eight-element loops and its masked tail meet in every combination) and
+// checks every element: the hard value as
 // vtCheckResult says, and every element bit for bit equal to the result for
 // the same input alone in a slice of length 1, so that no lane, tail shape
 // or alignment changes a result. SoftplusSum must equal, bit for bit, the sum
@@ -136,7 +138,7 @@ func TestTranscendentalEveryPosition(t *testing.T) {
 						fail("%s", msg)
 					}
 				}
-				for n := 1; n <= 18; n++ {
+				for n := 1; n <= 34; n++ {
 					for pos := 0; pos < n; pos++ {
 						off := (n + pos) % 4
 						x, chkX := vtGuarded(n, off, func(i int) float64 {
