@@ -44,8 +44,9 @@ package fuzz
 // lies above, each is within 4 ulp(exact) = 8 ulp(own) of it; otherwise one
 // of them has ulp >= ulp(exact)). We compare paths with each other rather
 // than with a scalar reference: the generic path's accuracy against math/big
-// is vec's own test (TestAccuracy), and the 8-ulp bound is the one the
-// contract implies. Inputs are raw bit patterns (all of NaN, ±Inf,
+// is vec's own test (TestSoftplusSigmoidAccuracy, TestAccuracySweep), and
+// the 8-ulp bound is the one the contract implies. Inputs are raw bit
+// patterns (all of NaN, ±Inf,
 // subnormals), where the contract also fixes the NaN/Inf behaviour.
 //
 // SigmoidScaled computes mul*sigmoid(round(scale*x)): the product is rounded

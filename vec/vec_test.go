@@ -256,8 +256,19 @@ func vtBigLog1p(z *big.Float, prec uint) *big.Float {
 	return sum.SetMantExp(sum, halvings)
 }
 
-// vtRefSoftplus and vtRefSigmoid are the exact values rounded to float64.
+// vtRefSoftplus and vtRefSigmoid are the exact values rounded to float64,
+// for finite u. Outside [-746, 800] the rounded value is known without the
+// series (which is not made for huge |u|): e^u < 2^-1075 rounds to +0 below
+// -746 (softplus(u) < e^u, sigmoid(u) < e^u), and above 800 e^-u is far
+// below half an ulp of u and of 1, so softplus(u) rounds to u, sigmoid(u)
+// to 1.
 func vtRefSoftplus(u float64) float64 {
+	switch {
+	case u < -746:
+		return 0
+	case u > 800:
+		return u
+	}
 	const prec = 160
 	x := new(big.Float).SetPrec(prec).SetFloat64(-math.Abs(u))
 	r := vtBigLog1p(vtBigExp(x, prec), prec)
@@ -269,6 +280,12 @@ func vtRefSoftplus(u float64) float64 {
 }
 
 func vtRefSigmoid(u float64) float64 {
+	switch {
+	case u < -746:
+		return 0
+	case u > 800:
+		return 1
+	}
 	const prec = 160
 	e := vtBigExp(new(big.Float).SetPrec(prec).SetFloat64(-math.Abs(u)), prec)
 	den := new(big.Float).SetPrec(prec).Add(e, big.NewFloat(1))
