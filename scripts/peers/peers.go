@@ -1,0 +1,33 @@
+// Package peers measures softpen's kernels against their peers in one run:
+// OpenBLAS (cblas_ddot, cblas_daxpy, one thread), SLEEF's AVX2 exp and
+// log1p (Sleef_expd4_u10avx2, Sleef_log1pd4_u10avx2) made into a softplus
+// and a sigmoid the way a user of SLEEF would, and gonum's assembly
+// (floats.Dot, floats.AddScaled). It is a separate module so that the
+// library keeps its one dependency and no cgo; see README.md.
+//
+// Each C peer repeats its kernel reps times inside one cgo call, so the
+// cgo call cost (tens of ns) is not charged to a 100 ns kernel.
+package peers
+
+/*
+#cgo CFLAGS: -O2 -march=haswell
+#cgo LDFLAGS: -lsleef -lopenblas -lm
+#include "peers.h"
+*/
+import "C"
+import "unsafe"
+
+func init() { C.ob_init() }
+
+func p(x []float64) *C.double { return (*C.double)(unsafe.Pointer(&x[0])) }
+
+func OBDot(x, y []float64, reps int) float64 {
+	return float64(C.ob_dot(C.long(len(x)), p(x), p(y), C.long(reps)))
+}
+func OBAxpy(x, y []float64, reps int) { C.ob_axpy(C.long(len(x)), p(x), p(y), C.long(reps)) }
+func SLSoftplus(dst, x []float64, reps int) {
+	C.sl_softplus(C.long(len(x)), p(dst), p(x), C.long(reps))
+}
+func SLSigmoid(dst, x []float64, reps int) {
+	C.sl_sigmoid(C.long(len(x)), p(dst), p(x), C.long(reps))
+}
