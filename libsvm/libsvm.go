@@ -48,9 +48,10 @@ const (
 	maxDense = 1 << 27 // largest rows x features held densely (1 GiB)
 )
 
+// sparseRow is one example's entries, a range of the reader's shared index
+// and value slices (one allocation per file rather than per row).
 type sparseRow struct {
-	idx []int32
-	val []float64
+	lo, hi int
 }
 
 // Read reads a whole data set. nFeatures > 0 fixes the number of features
@@ -69,7 +70,9 @@ func Read(r io.Reader, nFeatures int) (*Data, error) {
 	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
 	var raw []float64
 	var rows []sparseRow
-	var lines []int // the line of each example
+	var idxs []int32   // feature indices of all rows, 0-based
+	var vals []float64 // their values
+	var lines []int    // the line of each example
 	maxIdx := 0
 	line := 0
 	for sc.Scan() {
@@ -78,7 +81,7 @@ func Read(r io.Reader, nFeatures int) (*Data, error) {
 		if i := bytes.IndexByte(text, '#'); i >= 0 {
 			text = text[:i]
 		}
-		var row sparseRow
+		row := sparseRow{lo: len(idxs)}
 		prev := 0
 		first := true
 		var lab float64
@@ -89,8 +92,8 @@ func Read(r io.Reader, nFeatures int) (*Data, error) {
 			}
 			if first {
 				first = false
-				v, err := strconv.ParseFloat(string(tok), 64)
-				if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				v, ok := parseFloat(tok)
+				if !ok {
 					return nil, &Error{line, col, fmt.Sprintf("bad label %q: want a finite number", tok)}
 				}
 				lab = v
@@ -100,8 +103,8 @@ func Read(r io.Reader, nFeatures int) (*Data, error) {
 			if colon < 0 {
 				return nil, &Error{line, col, fmt.Sprintf("%q: want index:value", tok)}
 			}
-			idx, err := strconv.Atoi(string(tok[:colon]))
-			if err != nil || idx < 1 || idx > maxIndex {
+			idx, ok := parseIndex(tok[:colon])
+			if !ok || idx < 1 || idx > maxIndex {
 				return nil, &Error{line, col, fmt.Sprintf("%q: index must be an integer from 1 to %d", tok, maxIndex)}
 			}
 			if idx <= prev {
@@ -110,17 +113,18 @@ func Read(r io.Reader, nFeatures int) (*Data, error) {
 			if nFeatures > 0 && idx > nFeatures {
 				return nil, &Error{line, col, fmt.Sprintf("%q: index beyond %d features", tok, nFeatures)}
 			}
-			v, err := strconv.ParseFloat(string(tok[colon+1:]), 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			v, ok := parseFloat(tok[colon+1:])
+			if !ok {
 				return nil, &Error{line, col + colon + 1, fmt.Sprintf("%q: bad value: want a finite number", tok)}
 			}
 			prev = idx
-			row.idx = append(row.idx, int32(idx-1))
-			row.val = append(row.val, v)
+			idxs = append(idxs, int32(idx-1))
+			vals = append(vals, v)
 		}
 		if first {
 			continue // blank or comment
 		}
+		row.hi = len(idxs)
 		maxIdx = max(maxIdx, prev)
 		raw = append(raw, lab)
 		rows = append(rows, row)
@@ -160,8 +164,8 @@ func Read(r io.Reader, nFeatures int) (*Data, error) {
 			d.Labels[i] = -1
 		}
 		d.Rows[i] = flat[i*n : (i+1)*n : (i+1)*n]
-		for k, j := range r.idx {
-			d.Rows[i][j] = r.val[k]
+		for k, j := range idxs[r.lo:r.hi] {
+			d.Rows[i][j] = vals[r.lo+k]
 		}
 	}
 	return d, nil
@@ -187,3 +191,56 @@ func nextField(text []byte, pos *int) ([]byte, int) {
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
+
+// parseIndex parses a feature index: an optional '+' and decimal digits
+// (at most 9, far above maxIndex), as strconv.Atoi would for such a token.
+func parseIndex(tok []byte) (int, bool) {
+	if len(tok) > 1 && tok[0] == '+' {
+		tok = tok[1:]
+	}
+	if len(tok) == 0 || len(tok) > 9 {
+		return 0, false
+	}
+	v := 0
+	for _, c := range tok {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = 10*v + int(c-'0')
+	}
+	return v, true
+}
+
+// parseFloat parses a finite float64 as strconv.ParseFloat does. Tokens of
+// at most 15 decimal digits with an optional sign (the common 0/1 features
+// and labels) are converted directly, exactly (an integer below 2^53 is a
+// float64); anything else goes to strconv. Either way nothing is allocated
+// per token unless it is malformed.
+func parseFloat(tok []byte) (float64, bool) {
+	digits := tok
+	neg := false
+	if len(digits) > 0 && (digits[0] == '-' || digits[0] == '+') {
+		neg = digits[0] == '-'
+		digits = digits[1:]
+	}
+	if len(digits) > 0 && len(digits) <= 15 {
+		v := int64(0)
+		for _, c := range digits {
+			if c < '0' || c > '9' {
+				goto general
+			}
+			v = 10*v + int64(c-'0')
+		}
+		f := float64(v)
+		if neg {
+			f = -f
+		}
+		return f, true
+	}
+general:
+	v, err := strconv.ParseFloat(string(tok), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, false
+	}
+	return v, true
+}
