@@ -11,6 +11,7 @@ import (
 
 	"github.com/softpen/softpen/mat"
 	"github.com/softpen/softpen/solver"
+	"github.com/softpen/softpen/vec"
 )
 
 // Problem is the problem file of FORMATS.md, field for field:
@@ -602,6 +603,9 @@ func checkMatrix(name string, m [][]float64, rows, cols int) error {
 	for i, r := range m {
 		if len(r) != cols {
 			return inputErr(name, []int{i}, "length "+strconv.Itoa(len(r))+", want n = "+strconv.Itoa(cols))
+		}
+		if d := vec.Dot(r, r); !bad(d) {
+			continue // every entry finite (Dot overflows at worst)
 		}
 		for j, v := range r {
 			if bad(v) {
