@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -113,4 +114,34 @@ func checkData(t *testing.T, d *libsvm.Data, nf int) {
 	if !neg || !pos {
 		t.Fatal("a class is missing")
 	}
+}
+
+// FuzzLIBSVMValue: a feature value is read exactly as strconv.ParseFloat
+// reads it (bit for bit, signed zeros included), and rejected exactly when
+// strconv rejects it or it is not finite. The reader has a fast path of its
+// own for integer tokens; this holds both paths to strconv.
+func FuzzLIBSVMValue(f *testing.F) {
+	for _, s := range []string{"1", "-0", "+7", "007", "999999999999999", "9999999999999999", "0.5", "1e-320", "1e999", "nan", "-", "0x1p3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, tok string) {
+		if tok == "" || strings.ContainsAny(tok, " \t\r\v\f\n#:") {
+			return // would change the line's fields, not the value
+		}
+		d, err := libsvm.Read(strings.NewReader("1 1:"+tok+"\n-1 2:1\n"), 0)
+		want, perr := strconv.ParseFloat(tok, 64)
+		ok := perr == nil && !math.IsNaN(want) && !math.IsInf(want, 0)
+		if !ok {
+			if err == nil {
+				t.Fatalf("value %q read as %v; strconv: %v, %v", tok, d.Rows[0][0], want, perr)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("value %q: %v; strconv reads %v", tok, err, want)
+		}
+		if got := d.Rows[0][0]; math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("value %q read as %v (%#x), strconv %v (%#x)", tok, got, math.Float64bits(got), want, math.Float64bits(want))
+		}
+	})
 }

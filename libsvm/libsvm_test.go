@@ -2,8 +2,10 @@ package libsvm
 
 import (
 	"errors"
+	"math"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -128,6 +130,38 @@ func TestFormatVariants(t *testing.T) {
 		}
 		if !reflect.DeepEqual(d.Labels, c.labels) || !reflect.DeepEqual(d.Rows, c.rows) || d.NFeatures != len(c.rows[0]) {
 			t.Errorf("%q: %+v", c.in, d)
+		}
+	}
+}
+
+// TestParseNumbers: the reader's own number parsing agrees with strconv bit
+// for bit (signed zeros included) on both of its paths, and rejects what
+// strconv rejects or what is not finite.
+func TestParseNumbers(t *testing.T) {
+	for _, tok := range []string{
+		"0", "-0", "+0", "1", "-1", "+1", "007", "-007", "2", "126",
+		"999999999999999", "-999999999999999", "9999999999999999", "12345678901234567890",
+		"0.5", "-.5", "1e3", "1E-300", "0x1p-2", "1_0", "inf", "-Inf", "nan", "1e400",
+		"", "-", "+", "--1", "1-", " 1", "1.", ".", "4.9e-324",
+	} {
+		got, ok := parseFloat([]byte(tok))
+		want, err := strconv.ParseFloat(tok, 64)
+		wantOK := err == nil && !math.IsNaN(want) && !math.IsInf(want, 0)
+		if ok != wantOK || ok && math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("parseFloat(%q) = %v, %v; strconv: %v, %v", tok, got, ok, want, err)
+		}
+	}
+	for _, tok := range []string{"1", "+1", "0", "007", "16777216", "999999999", "1000000000", "-1", "", "+", "1a", "1.0"} {
+		got, ok := parseIndex([]byte(tok))
+		want, err := strconv.Atoi(tok)
+		if len(tok) > 9 || err != nil || want < 0 {
+			if ok {
+				t.Errorf("parseIndex(%q) = %d, want rejected", tok, got)
+			}
+			continue
+		}
+		if !ok || got != want {
+			t.Errorf("parseIndex(%q) = %d, %v; want %d", tok, got, ok, want)
 		}
 	}
 }
