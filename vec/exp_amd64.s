@@ -15,11 +15,12 @@
 //	softplus(u) = max(u, 0) + log1p(t)
 //	sigmoid(u)  = 1/(1+t) if u >= 0 (also -0), t/(1+t) if u < 0
 //
-// e^v: v clamped to -746, n = rint(v/ln2) in [-1076, 0],
-// r = (v - n*ln2hi) - n*ln2lo (two FMAs), e^r by its Taylor series to degree
-// 13 (Horner, FMA), times 2^(n>>1) and then 2^(n-(n>>1)), both normal.
-// log1p(t) as fdlibm's log1p (Lg1..Lg7 and the lo correction); the sigmoid
-// with one division w = 1/(1+t) and a correction by the exact residual.
+// e^v: v clamped to -746, n = rint(v/ln2) in [-1076, 0] as
+// (v/ln2 + MAGIC) - MAGIC (one FMA, one exact subtraction),
+// r = (v - n*ln2hi) - n*ln2lo (two FMAs), e^r by a minimax polynomial of
+// degree 11 (Horner, FMA), times 2^(n>>1) and then 2^(n-(n>>1)), both
+// normal. log1p(t) as fdlibm's log1p (Lg1..Lg7 and the lo correction); the
+// sigmoid as one division N/(1+t).
 //
 // Where x86 differs from NEON, and why the results do not:
 //   - FABS then FNEG is one VORPD with the sign bit.
@@ -28,11 +29,10 @@
 //     the NaN candidate is the second source and the constant the first:
 //     max(-746, v), max(+0, u). For u = -0 this gives -0 where FMAX gives
 //     +0; -0 - c and +0 - c are the same since c = -log1p(1) != 0 there.
-//   - FRINTN is VROUNDPD $0 (nearest, ties to even), the same function.
 //   - FCVTZS, SSHR, SUB and ADD of the bias build 2^n1 and 2^n2 from the
 //     integer n; AVX2 has no 64-bit conversion or arithmetic right shift, so
-//     the integer is taken from the bits of n + MAGIC = 0x1.8p52 + 2046 (an
-//     exact sum), k = 0x4338000000000000 + n + 2046 as an integer: then
+//     the integer is taken from the bits of n + MAGIC = 0x1.8p52 + 2046 (the
+//     FMA's result), k = 0x4338000000000000 + n + 2046 as an integer: then
 //     k>>1 (logical) = 0x219C000000000000 + (n>>1) + 1023 and
 //     k - (k>>1) = 0x219C000000000000 + (n - (n>>1)) + 1023, and shifting
 //     each left by 52 keeps only its low 12 bits, the biased exponents
@@ -86,27 +86,25 @@
 //   256  SIGN    sign bit
 //   288  EXP1    exponent field 1: m - EXP1 (as integers) = m/2
 //   320  ZERO    +0
-//   352  C13     1/13!
-//   384  C12     1/12!
-//   416  C11     1/11!
-//   448  C10     1/10!
-//   480  C9      1/9!
-//   512  C8      1/8!
-//   544  C7      1/7!
-//   576  C6      1/6!
-//   608  C5      1/5!
-//   640  C4      1/4!
-//   672  C3      1/3!
-//   704  C2      1/2!
-//   736  C1      1/1!
-//   768  C0      1/0!
-//   800  LG7     Lg7, fdlibm e_log.c
-//   832  LG6     Lg6, fdlibm e_log.c
-//   864  LG5     Lg5, fdlibm e_log.c
-//   896  LG4     Lg4, fdlibm e_log.c
-//   928  LG3     Lg3, fdlibm e_log.c
-//   960  LG2     Lg2, fdlibm e_log.c
-//   992  LG1     Lg1, fdlibm e_log.c
+//   352  P11     p11, minimax e^r (exp_model_test.go)
+//   384  P10     p10, minimax e^r (exp_model_test.go)
+//   416  P9      p9, minimax e^r (exp_model_test.go)
+//   448  P8      p8, minimax e^r (exp_model_test.go)
+//   480  P7      p7, minimax e^r (exp_model_test.go)
+//   512  P6      p6, minimax e^r (exp_model_test.go)
+//   544  P5      p5, minimax e^r (exp_model_test.go)
+//   576  P4      p4, minimax e^r (exp_model_test.go)
+//   608  P3      p3, minimax e^r (exp_model_test.go)
+//   640  P2      p2, minimax e^r (exp_model_test.go)
+//   672  P1      p1, minimax e^r (exp_model_test.go)
+//   704  P0      p0, minimax e^r (exp_model_test.go)
+//   736  LG7     Lg7, fdlibm e_log.c
+//   768  LG6     Lg6, fdlibm e_log.c
+//   800  LG5     Lg5, fdlibm e_log.c
+//   832  LG4     Lg4, fdlibm e_log.c
+//   864  LG3     Lg3, fdlibm e_log.c
+//   896  LG2     Lg2, fdlibm e_log.c
+//   928  LG1     Lg1, fdlibm e_log.c
 
 #define ONE     expconst<>+0(SB)
 #define CLAMP   expconst<>+32(SB)
@@ -119,27 +117,25 @@
 #define SIGN    expconst<>+256(SB)
 #define EXP1    expconst<>+288(SB)
 #define ZERO    expconst<>+320(SB)
-#define C13     expconst<>+352(SB)
-#define C12     expconst<>+384(SB)
-#define C11     expconst<>+416(SB)
-#define C10     expconst<>+448(SB)
-#define C9      expconst<>+480(SB)
-#define C8      expconst<>+512(SB)
-#define C7      expconst<>+544(SB)
-#define C6      expconst<>+576(SB)
-#define C5      expconst<>+608(SB)
-#define C4      expconst<>+640(SB)
-#define C3      expconst<>+672(SB)
-#define C2      expconst<>+704(SB)
-#define C1      expconst<>+736(SB)
-#define C0      expconst<>+768(SB)
-#define LG7     expconst<>+800(SB)
-#define LG6     expconst<>+832(SB)
-#define LG5     expconst<>+864(SB)
-#define LG4     expconst<>+896(SB)
-#define LG3     expconst<>+928(SB)
-#define LG2     expconst<>+960(SB)
-#define LG1     expconst<>+992(SB)
+#define P11     expconst<>+352(SB)
+#define P10     expconst<>+384(SB)
+#define P9      expconst<>+416(SB)
+#define P8      expconst<>+448(SB)
+#define P7      expconst<>+480(SB)
+#define P6      expconst<>+512(SB)
+#define P5      expconst<>+544(SB)
+#define P4      expconst<>+576(SB)
+#define P3      expconst<>+608(SB)
+#define P2      expconst<>+640(SB)
+#define P1      expconst<>+672(SB)
+#define P0      expconst<>+704(SB)
+#define LG7     expconst<>+736(SB)
+#define LG6     expconst<>+768(SB)
+#define LG5     expconst<>+800(SB)
+#define LG4     expconst<>+832(SB)
+#define LG3     expconst<>+864(SB)
+#define LG2     expconst<>+896(SB)
+#define LG1     expconst<>+928(SB)
 
 // The body, as three macros for the two vectors: every step is written for
 // vector A (registers XA, RA, ...) and then for vector B (XB, RB, ...); the
@@ -148,9 +144,10 @@
 // EXPNEG2: X = x on entry; on exit X = u = x*scale and Q = t = e^v,
 // v = max(-|u|, -746). R and N are clobbered.
 //	R = v = -|u|; N = -746; R = max(-746, v) (a NaN u stays NaN)
-//	N = rint(v/ln2) in [-1076, 0]; R = r = (v - n*ln2hi) - n*ln2lo, the
-//	first step exact; N = bits of n + MAGIC (the exponents, see above)
-//	Q = e^r = c0 + r*(c1 + r*(... + r*c13)), Horner, one FMA a step
+//	N = v/ln2 + MAGIC, one rounding: the bits of n + MAGIC, n = rint(v/ln2)
+//	in [-1076, 0] (the exponents, see above); Q = n = N - MAGIC, exact
+//	R = r = (v - n*ln2hi) - n*ln2lo, the first step exact
+//	Q = e^r = p0 + r*(p1 + r*(... + r*p11)), Horner, one FMA a step
 //	R = 2^n1, N = 2^n2 (n1 = n>>1, n2 = n - n1); Q = (Q*2^n1)*2^n2: the
 //	first product is exact, only the second rounds (once, also when t is
 //	subnormal).
@@ -163,44 +160,40 @@
 	VMOVUPD      CLAMP, NB; \
 	VMAXPD       RA, NA, RA; \
 	VMAXPD       RB, NB, RB; \
-	VMULPD       INVLN2, RA, NA; \
-	VMULPD       INVLN2, RB, NB; \
-	VROUNDPD     $0, NA, NA; \
-	VROUNDPD     $0, NB, NB; \
-	VFNMADD231PD LN2HI, NA, RA; \
-	VFNMADD231PD LN2HI, NB, RB; \
-	VFNMADD231PD LN2LO, NA, RA; \
-	VFNMADD231PD LN2LO, NB, RB; \
-	VADDPD       MAGIC, NA, NA; \
-	VADDPD       MAGIC, NB, NB; \
-	VMOVUPD      C13, QA; \
-	VMOVUPD      C13, QB; \
-	VFMADD213PD  C12, RA, QA; \
-	VFMADD213PD  C12, RB, QB; \
-	VFMADD213PD  C11, RA, QA; \
-	VFMADD213PD  C11, RB, QB; \
-	VFMADD213PD  C10, RA, QA; \
-	VFMADD213PD  C10, RB, QB; \
-	VFMADD213PD  C9, RA, QA; \
-	VFMADD213PD  C9, RB, QB; \
-	VFMADD213PD  C8, RA, QA; \
-	VFMADD213PD  C8, RB, QB; \
-	VFMADD213PD  C7, RA, QA; \
-	VFMADD213PD  C7, RB, QB; \
-	VFMADD213PD  C6, RA, QA; \
-	VFMADD213PD  C6, RB, QB; \
-	VFMADD213PD  C5, RA, QA; \
-	VFMADD213PD  C5, RB, QB; \
-	VFMADD213PD  C4, RA, QA; \
-	VFMADD213PD  C4, RB, QB; \
-	VFMADD213PD  C3, RA, QA; \
-	VFMADD213PD  C3, RB, QB; \
-	VFMADD213PD  C2, RA, QA; \
-	VFMADD213PD  C2, RB, QB; \
-	VFMADD213PD  C1, RA, QA; \
-	VFMADD213PD  C1, RB, QB; \
-	VFMADD213PD  C0, RA, QA; \
-	VFMADD213PD  C0, RB, QB; \
+	VMOVUPD      MAGIC, NA; \
+	VMOVUPD      MAGIC, NB; \
+	VFMADD231PD  INVLN2, RA, NA; \
+	VFMADD231PD  INVLN2, RB, NB; \
+	VSUBPD       MAGIC, NA, QA; \
+	VSUBPD       MAGIC, NB, QB; \
+	VFNMADD231PD LN2HI, QA, RA; \
+	VFNMADD231PD LN2HI, QB, RB; \
+	VFNMADD231PD LN2LO, QA, RA; \
+	VFNMADD231PD LN2LO, QB, RB; \
+	VMOVUPD      P11, QA; \
+	VMOVUPD      P11, QB; \
+	VFMADD213PD  P10, RA, QA; \
+	VFMADD213PD  P10, RB, QB; \
+	VFMADD213PD  P9, RA, QA; \
+	VFMADD213PD  P9, RB, QB; \
+	VFMADD213PD  P8, RA, QA; \
+	VFMADD213PD  P8, RB, QB; \
+	VFMADD213PD  P7, RA, QA; \
+	VFMADD213PD  P7, RB, QB; \
+	VFMADD213PD  P6, RA, QA; \
+	VFMADD213PD  P6, RB, QB; \
+	VFMADD213PD  P5, RA, QA; \
+	VFMADD213PD  P5, RB, QB; \
+	VFMADD213PD  P4, RA, QA; \
+	VFMADD213PD  P4, RB, QB; \
+	VFMADD213PD  P3, RA, QA; \
+	VFMADD213PD  P3, RB, QB; \
+	VFMADD213PD  P2, RA, QA; \
+	VFMADD213PD  P2, RB, QB; \
+	VFMADD213PD  P1, RA, QA; \
+	VFMADD213PD  P1, RB, QB; \
+	VFMADD213PD  P0, RA, QA; \
+	VFMADD213PD  P0, RB, QB; \
 	VPSRLQ       $1, NA, RA; \
 	VPSRLQ       $1, NB, RB; \
 	VPSUBQ       RA, NA, NA; \
@@ -291,35 +284,21 @@
 	VSUBPD       NB, XB, XB
 
 // SIGMOID2: X = u and Q = t on entry (after EXPNEG2); on exit
-// X = mul*sigmoid(u), mul in Y15; all other registers are clobbered.
+// X = mul*sigmoid(u), mul in Y15; R, N, M are clobbered (K and P unused).
 // sigmoid(u) = N/(1+t) with N = 1 if u >= 0 (also -0) else t:
-//	M = d = 1+t rounded; K = d-1; K = lo = t - (d-1), exact
-//	P = w = 1/d; R = mask u >= 0 (false for NaN); R = N = mask ? 1 : t
-//	N = p = N*w; R = e = (N - p*d) - p*lo, exact residual, two FMAs
-//	N = p + e*w; X = N*mul
+//	M = d = 1+t rounded; R = mask u >= 0 (false for NaN)
+//	R = N = mask ? 1 : t; N = N/d (one division); X = N*mul
+// (An exact-residual correction of N*(1/d) gave 1.34 ulp instead of 2.02
+// but cost 27% of the sigmoid's time: 1.71 -> 1.25 ns/element here.)
 #define SIGMOID2(XA, RA, NA, QA, MA, KA, PA, XB, RB, NB, QB, MB, KB, PB) \
 	VADDPD       ONE, QA, MA; \
 	VADDPD       ONE, QB, MB; \
-	VSUBPD       ONE, MA, KA; \
-	VSUBPD       ONE, MB, KB; \
-	VSUBPD       KA, QA, KA; \
-	VSUBPD       KB, QB, KB; \
-	VMOVUPD      ONE, PA; \
-	VMOVUPD      ONE, PB; \
-	VDIVPD       MA, PA, PA; \
-	VDIVPD       MB, PB, PB; \
 	VCMPPD       $0x1d, ZERO, XA, RA; \
 	VCMPPD       $0x1d, ZERO, XB, RB; \
 	VBLENDVPD    RA, ONE, QA, RA; \
 	VBLENDVPD    RB, ONE, QB, RB; \
-	VMULPD       PA, RA, NA; \
-	VMULPD       PB, RB, NB; \
-	VFNMADD231PD MA, NA, RA; \
-	VFNMADD231PD MB, NB, RB; \
-	VFNMADD231PD KA, NA, RA; \
-	VFNMADD231PD KB, NB, RB; \
-	VFMADD231PD  PA, RA, NA; \
-	VFMADD231PD  PB, RB, NB; \
+	VDIVPD       MA, RA, NA; \
+	VDIVPD       MB, RB, NB; \
 	VMULPD       Y15, NA, XA; \
 	VMULPD       Y15, NB, XB
 
@@ -337,7 +316,7 @@
 // EXPNEG4: as EXPNEG2 for four vectors, with x loaded from O(SI) into R;
 // on exit Q = t = e^v, R and N are clobbered.
 // SIGMOIDM2: as SIGMOID2 for two vectors, Q = t on entry; u recomputed into
-// R; on exit Q = mul*sigmoid(u); M, K, P, R, N clobbered.
+// R; on exit Q = mul*sigmoid(u); M, R, N clobbered.
 // SOFTPLUSM2: as SOFTPLUS2 for two vectors, Q = t on entry; u recomputed
 // into Q at the end; on exit Q = softplus(u); M, K, P, R, N clobbered.
 #define EXPNEG4(OA, RA, NA, QA, OB, RB, NB, QB, OC, RC, NC, QC, OD, RD, ND, QD) \
@@ -361,82 +340,74 @@
 	VMAXPD       RB, NB, RB; \
 	VMAXPD       RC, NC, RC; \
 	VMAXPD       RD, ND, RD; \
-	VMULPD       INVLN2, RA, NA; \
-	VMULPD       INVLN2, RB, NB; \
-	VMULPD       INVLN2, RC, NC; \
-	VMULPD       INVLN2, RD, ND; \
-	VROUNDPD     $0, NA, NA; \
-	VROUNDPD     $0, NB, NB; \
-	VROUNDPD     $0, NC, NC; \
-	VROUNDPD     $0, ND, ND; \
-	VFNMADD231PD LN2HI, NA, RA; \
-	VFNMADD231PD LN2HI, NB, RB; \
-	VFNMADD231PD LN2HI, NC, RC; \
-	VFNMADD231PD LN2HI, ND, RD; \
-	VFNMADD231PD LN2LO, NA, RA; \
-	VFNMADD231PD LN2LO, NB, RB; \
-	VFNMADD231PD LN2LO, NC, RC; \
-	VFNMADD231PD LN2LO, ND, RD; \
-	VADDPD       MAGIC, NA, NA; \
-	VADDPD       MAGIC, NB, NB; \
-	VADDPD       MAGIC, NC, NC; \
-	VADDPD       MAGIC, ND, ND; \
-	VMOVUPD      C13, QA; \
-	VMOVUPD      C13, QB; \
-	VMOVUPD      C13, QC; \
-	VMOVUPD      C13, QD; \
-	VFMADD213PD  C12, RA, QA; \
-	VFMADD213PD  C12, RB, QB; \
-	VFMADD213PD  C12, RC, QC; \
-	VFMADD213PD  C12, RD, QD; \
-	VFMADD213PD  C11, RA, QA; \
-	VFMADD213PD  C11, RB, QB; \
-	VFMADD213PD  C11, RC, QC; \
-	VFMADD213PD  C11, RD, QD; \
-	VFMADD213PD  C10, RA, QA; \
-	VFMADD213PD  C10, RB, QB; \
-	VFMADD213PD  C10, RC, QC; \
-	VFMADD213PD  C10, RD, QD; \
-	VFMADD213PD  C9, RA, QA; \
-	VFMADD213PD  C9, RB, QB; \
-	VFMADD213PD  C9, RC, QC; \
-	VFMADD213PD  C9, RD, QD; \
-	VFMADD213PD  C8, RA, QA; \
-	VFMADD213PD  C8, RB, QB; \
-	VFMADD213PD  C8, RC, QC; \
-	VFMADD213PD  C8, RD, QD; \
-	VFMADD213PD  C7, RA, QA; \
-	VFMADD213PD  C7, RB, QB; \
-	VFMADD213PD  C7, RC, QC; \
-	VFMADD213PD  C7, RD, QD; \
-	VFMADD213PD  C6, RA, QA; \
-	VFMADD213PD  C6, RB, QB; \
-	VFMADD213PD  C6, RC, QC; \
-	VFMADD213PD  C6, RD, QD; \
-	VFMADD213PD  C5, RA, QA; \
-	VFMADD213PD  C5, RB, QB; \
-	VFMADD213PD  C5, RC, QC; \
-	VFMADD213PD  C5, RD, QD; \
-	VFMADD213PD  C4, RA, QA; \
-	VFMADD213PD  C4, RB, QB; \
-	VFMADD213PD  C4, RC, QC; \
-	VFMADD213PD  C4, RD, QD; \
-	VFMADD213PD  C3, RA, QA; \
-	VFMADD213PD  C3, RB, QB; \
-	VFMADD213PD  C3, RC, QC; \
-	VFMADD213PD  C3, RD, QD; \
-	VFMADD213PD  C2, RA, QA; \
-	VFMADD213PD  C2, RB, QB; \
-	VFMADD213PD  C2, RC, QC; \
-	VFMADD213PD  C2, RD, QD; \
-	VFMADD213PD  C1, RA, QA; \
-	VFMADD213PD  C1, RB, QB; \
-	VFMADD213PD  C1, RC, QC; \
-	VFMADD213PD  C1, RD, QD; \
-	VFMADD213PD  C0, RA, QA; \
-	VFMADD213PD  C0, RB, QB; \
-	VFMADD213PD  C0, RC, QC; \
-	VFMADD213PD  C0, RD, QD; \
+	VMOVUPD      MAGIC, NA; \
+	VMOVUPD      MAGIC, NB; \
+	VMOVUPD      MAGIC, NC; \
+	VMOVUPD      MAGIC, ND; \
+	VFMADD231PD  INVLN2, RA, NA; \
+	VFMADD231PD  INVLN2, RB, NB; \
+	VFMADD231PD  INVLN2, RC, NC; \
+	VFMADD231PD  INVLN2, RD, ND; \
+	VSUBPD       MAGIC, NA, QA; \
+	VSUBPD       MAGIC, NB, QB; \
+	VSUBPD       MAGIC, NC, QC; \
+	VSUBPD       MAGIC, ND, QD; \
+	VFNMADD231PD LN2HI, QA, RA; \
+	VFNMADD231PD LN2HI, QB, RB; \
+	VFNMADD231PD LN2HI, QC, RC; \
+	VFNMADD231PD LN2HI, QD, RD; \
+	VFNMADD231PD LN2LO, QA, RA; \
+	VFNMADD231PD LN2LO, QB, RB; \
+	VFNMADD231PD LN2LO, QC, RC; \
+	VFNMADD231PD LN2LO, QD, RD; \
+	VMOVUPD      P11, QA; \
+	VMOVUPD      P11, QB; \
+	VMOVUPD      P11, QC; \
+	VMOVUPD      P11, QD; \
+	VFMADD213PD  P10, RA, QA; \
+	VFMADD213PD  P10, RB, QB; \
+	VFMADD213PD  P10, RC, QC; \
+	VFMADD213PD  P10, RD, QD; \
+	VFMADD213PD  P9, RA, QA; \
+	VFMADD213PD  P9, RB, QB; \
+	VFMADD213PD  P9, RC, QC; \
+	VFMADD213PD  P9, RD, QD; \
+	VFMADD213PD  P8, RA, QA; \
+	VFMADD213PD  P8, RB, QB; \
+	VFMADD213PD  P8, RC, QC; \
+	VFMADD213PD  P8, RD, QD; \
+	VFMADD213PD  P7, RA, QA; \
+	VFMADD213PD  P7, RB, QB; \
+	VFMADD213PD  P7, RC, QC; \
+	VFMADD213PD  P7, RD, QD; \
+	VFMADD213PD  P6, RA, QA; \
+	VFMADD213PD  P6, RB, QB; \
+	VFMADD213PD  P6, RC, QC; \
+	VFMADD213PD  P6, RD, QD; \
+	VFMADD213PD  P5, RA, QA; \
+	VFMADD213PD  P5, RB, QB; \
+	VFMADD213PD  P5, RC, QC; \
+	VFMADD213PD  P5, RD, QD; \
+	VFMADD213PD  P4, RA, QA; \
+	VFMADD213PD  P4, RB, QB; \
+	VFMADD213PD  P4, RC, QC; \
+	VFMADD213PD  P4, RD, QD; \
+	VFMADD213PD  P3, RA, QA; \
+	VFMADD213PD  P3, RB, QB; \
+	VFMADD213PD  P3, RC, QC; \
+	VFMADD213PD  P3, RD, QD; \
+	VFMADD213PD  P2, RA, QA; \
+	VFMADD213PD  P2, RB, QB; \
+	VFMADD213PD  P2, RC, QC; \
+	VFMADD213PD  P2, RD, QD; \
+	VFMADD213PD  P1, RA, QA; \
+	VFMADD213PD  P1, RB, QB; \
+	VFMADD213PD  P1, RC, QC; \
+	VFMADD213PD  P1, RD, QD; \
+	VFMADD213PD  P0, RA, QA; \
+	VFMADD213PD  P0, RB, QB; \
+	VFMADD213PD  P0, RC, QC; \
+	VFMADD213PD  P0, RD, QD; \
 	VPSRLQ       $1, NA, RA; \
 	VPSRLQ       $1, NB, RB; \
 	VPSRLQ       $1, NC, RC; \
@@ -465,14 +436,6 @@
 #define SIGMOIDM2(OA, QA, MA, KA, PA, RA, NA, OB, QB, MB, KB, PB, RB, NB) \
 	VADDPD       ONE, QA, MA; \
 	VADDPD       ONE, QB, MB; \
-	VSUBPD       ONE, MA, KA; \
-	VSUBPD       ONE, MB, KB; \
-	VSUBPD       KA, QA, KA; \
-	VSUBPD       KB, QB, KB; \
-	VMOVUPD      ONE, PA; \
-	VMOVUPD      ONE, PB; \
-	VDIVPD       MA, PA, PA; \
-	VDIVPD       MB, PB, PB; \
 	VMOVUPD      OA(SI), RA; \
 	VMOVUPD      OB(SI), RB; \
 	VMULPD       Y14, RA, RA; \
@@ -481,14 +444,8 @@
 	VCMPPD       $0x1d, ZERO, RB, RB; \
 	VBLENDVPD    RA, ONE, QA, RA; \
 	VBLENDVPD    RB, ONE, QB, RB; \
-	VMULPD       PA, RA, NA; \
-	VMULPD       PB, RB, NB; \
-	VFNMADD231PD MA, NA, RA; \
-	VFNMADD231PD MB, NB, RB; \
-	VFNMADD231PD KA, NA, RA; \
-	VFNMADD231PD KB, NB, RB; \
-	VFMADD231PD  PA, RA, NA; \
-	VFMADD231PD  PB, RB, NB; \
+	VDIVPD       MA, RA, NA; \
+	VDIVPD       MB, RB, NB; \
 	VMULPD       Y15, NA, QA; \
 	VMULPD       Y15, NB, QB
 
@@ -820,7 +777,7 @@ DATA	tailmask<>+120(SB)/8, $0
 GLOBL	tailmask<>(SB), RODATA|NOPTR, $128
 
 // Constants, each stored four times (one 32-byte vector), bit for bit those
-// of exp_arm64.s plus the x86-only SIGN, EXP1, ZERO and MAGIC; offsets in
+// of exp_arm64.s plus the x86-only SIGN, EXP1 and ZERO; offsets in
 // the table at the top.
 DATA	expconst<>+0(SB)/8, $0x3ff0000000000000
 DATA	expconst<>+8(SB)/8, $0x3ff0000000000000
@@ -866,88 +823,80 @@ DATA	expconst<>+320(SB)/8, $0x0000000000000000
 DATA	expconst<>+328(SB)/8, $0x0000000000000000
 DATA	expconst<>+336(SB)/8, $0x0000000000000000
 DATA	expconst<>+344(SB)/8, $0x0000000000000000
-DATA	expconst<>+352(SB)/8, $0x3de6124613a86d09
-DATA	expconst<>+360(SB)/8, $0x3de6124613a86d09
-DATA	expconst<>+368(SB)/8, $0x3de6124613a86d09
-DATA	expconst<>+376(SB)/8, $0x3de6124613a86d09
-DATA	expconst<>+384(SB)/8, $0x3e21eed8eff8d898
-DATA	expconst<>+392(SB)/8, $0x3e21eed8eff8d898
-DATA	expconst<>+400(SB)/8, $0x3e21eed8eff8d898
-DATA	expconst<>+408(SB)/8, $0x3e21eed8eff8d898
-DATA	expconst<>+416(SB)/8, $0x3e5ae64567f544e4
-DATA	expconst<>+424(SB)/8, $0x3e5ae64567f544e4
-DATA	expconst<>+432(SB)/8, $0x3e5ae64567f544e4
-DATA	expconst<>+440(SB)/8, $0x3e5ae64567f544e4
-DATA	expconst<>+448(SB)/8, $0x3e927e4fb7789f5c
-DATA	expconst<>+456(SB)/8, $0x3e927e4fb7789f5c
-DATA	expconst<>+464(SB)/8, $0x3e927e4fb7789f5c
-DATA	expconst<>+472(SB)/8, $0x3e927e4fb7789f5c
-DATA	expconst<>+480(SB)/8, $0x3ec71de3a556c734
-DATA	expconst<>+488(SB)/8, $0x3ec71de3a556c734
-DATA	expconst<>+496(SB)/8, $0x3ec71de3a556c734
-DATA	expconst<>+504(SB)/8, $0x3ec71de3a556c734
-DATA	expconst<>+512(SB)/8, $0x3efa01a01a01a01a
-DATA	expconst<>+520(SB)/8, $0x3efa01a01a01a01a
-DATA	expconst<>+528(SB)/8, $0x3efa01a01a01a01a
-DATA	expconst<>+536(SB)/8, $0x3efa01a01a01a01a
-DATA	expconst<>+544(SB)/8, $0x3f2a01a01a01a01a
-DATA	expconst<>+552(SB)/8, $0x3f2a01a01a01a01a
-DATA	expconst<>+560(SB)/8, $0x3f2a01a01a01a01a
-DATA	expconst<>+568(SB)/8, $0x3f2a01a01a01a01a
-DATA	expconst<>+576(SB)/8, $0x3f56c16c16c16c17
-DATA	expconst<>+584(SB)/8, $0x3f56c16c16c16c17
-DATA	expconst<>+592(SB)/8, $0x3f56c16c16c16c17
-DATA	expconst<>+600(SB)/8, $0x3f56c16c16c16c17
-DATA	expconst<>+608(SB)/8, $0x3f81111111111111
-DATA	expconst<>+616(SB)/8, $0x3f81111111111111
-DATA	expconst<>+624(SB)/8, $0x3f81111111111111
-DATA	expconst<>+632(SB)/8, $0x3f81111111111111
-DATA	expconst<>+640(SB)/8, $0x3fa5555555555555
-DATA	expconst<>+648(SB)/8, $0x3fa5555555555555
-DATA	expconst<>+656(SB)/8, $0x3fa5555555555555
-DATA	expconst<>+664(SB)/8, $0x3fa5555555555555
-DATA	expconst<>+672(SB)/8, $0x3fc5555555555555
-DATA	expconst<>+680(SB)/8, $0x3fc5555555555555
-DATA	expconst<>+688(SB)/8, $0x3fc5555555555555
-DATA	expconst<>+696(SB)/8, $0x3fc5555555555555
-DATA	expconst<>+704(SB)/8, $0x3fe0000000000000
-DATA	expconst<>+712(SB)/8, $0x3fe0000000000000
-DATA	expconst<>+720(SB)/8, $0x3fe0000000000000
-DATA	expconst<>+728(SB)/8, $0x3fe0000000000000
-DATA	expconst<>+736(SB)/8, $0x3ff0000000000000
-DATA	expconst<>+744(SB)/8, $0x3ff0000000000000
-DATA	expconst<>+752(SB)/8, $0x3ff0000000000000
-DATA	expconst<>+760(SB)/8, $0x3ff0000000000000
-DATA	expconst<>+768(SB)/8, $0x3ff0000000000000
-DATA	expconst<>+776(SB)/8, $0x3ff0000000000000
-DATA	expconst<>+784(SB)/8, $0x3ff0000000000000
-DATA	expconst<>+792(SB)/8, $0x3ff0000000000000
-DATA	expconst<>+800(SB)/8, $0x3fc2f112df3e5244
-DATA	expconst<>+808(SB)/8, $0x3fc2f112df3e5244
-DATA	expconst<>+816(SB)/8, $0x3fc2f112df3e5244
-DATA	expconst<>+824(SB)/8, $0x3fc2f112df3e5244
-DATA	expconst<>+832(SB)/8, $0x3fc39a09d078c69f
-DATA	expconst<>+840(SB)/8, $0x3fc39a09d078c69f
-DATA	expconst<>+848(SB)/8, $0x3fc39a09d078c69f
-DATA	expconst<>+856(SB)/8, $0x3fc39a09d078c69f
-DATA	expconst<>+864(SB)/8, $0x3fc7466496cb03de
-DATA	expconst<>+872(SB)/8, $0x3fc7466496cb03de
-DATA	expconst<>+880(SB)/8, $0x3fc7466496cb03de
-DATA	expconst<>+888(SB)/8, $0x3fc7466496cb03de
-DATA	expconst<>+896(SB)/8, $0x3fcc71c51d8e78af
-DATA	expconst<>+904(SB)/8, $0x3fcc71c51d8e78af
-DATA	expconst<>+912(SB)/8, $0x3fcc71c51d8e78af
-DATA	expconst<>+920(SB)/8, $0x3fcc71c51d8e78af
-DATA	expconst<>+928(SB)/8, $0x3fd2492494229359
-DATA	expconst<>+936(SB)/8, $0x3fd2492494229359
-DATA	expconst<>+944(SB)/8, $0x3fd2492494229359
-DATA	expconst<>+952(SB)/8, $0x3fd2492494229359
-DATA	expconst<>+960(SB)/8, $0x3fd999999997fa04
-DATA	expconst<>+968(SB)/8, $0x3fd999999997fa04
-DATA	expconst<>+976(SB)/8, $0x3fd999999997fa04
-DATA	expconst<>+984(SB)/8, $0x3fd999999997fa04
-DATA	expconst<>+992(SB)/8, $0x3fe5555555555593
-DATA	expconst<>+1000(SB)/8, $0x3fe5555555555593
-DATA	expconst<>+1008(SB)/8, $0x3fe5555555555593
-DATA	expconst<>+1016(SB)/8, $0x3fe5555555555593
-GLOBL	expconst<>(SB), RODATA|NOPTR, $1024
+DATA	expconst<>+352(SB)/8, $0x3e5ad661d8a99f75
+DATA	expconst<>+360(SB)/8, $0x3e5ad661d8a99f75
+DATA	expconst<>+368(SB)/8, $0x3e5ad661d8a99f75
+DATA	expconst<>+376(SB)/8, $0x3e5ad661d8a99f75
+DATA	expconst<>+384(SB)/8, $0x3e928b311c4abb3b
+DATA	expconst<>+392(SB)/8, $0x3e928b311c4abb3b
+DATA	expconst<>+400(SB)/8, $0x3e928b311c4abb3b
+DATA	expconst<>+408(SB)/8, $0x3e928b311c4abb3b
+DATA	expconst<>+416(SB)/8, $0x3ec71df4520100a1
+DATA	expconst<>+424(SB)/8, $0x3ec71df4520100a1
+DATA	expconst<>+432(SB)/8, $0x3ec71df4520100a1
+DATA	expconst<>+440(SB)/8, $0x3ec71df4520100a1
+DATA	expconst<>+448(SB)/8, $0x3efa01992d102296
+DATA	expconst<>+456(SB)/8, $0x3efa01992d102296
+DATA	expconst<>+464(SB)/8, $0x3efa01992d102296
+DATA	expconst<>+472(SB)/8, $0x3efa01992d102296
+DATA	expconst<>+480(SB)/8, $0x3f2a01a0110576fc
+DATA	expconst<>+488(SB)/8, $0x3f2a01a0110576fc
+DATA	expconst<>+496(SB)/8, $0x3f2a01a0110576fc
+DATA	expconst<>+504(SB)/8, $0x3f2a01a0110576fc
+DATA	expconst<>+512(SB)/8, $0x3f56c16c18781105
+DATA	expconst<>+520(SB)/8, $0x3f56c16c18781105
+DATA	expconst<>+528(SB)/8, $0x3f56c16c18781105
+DATA	expconst<>+536(SB)/8, $0x3f56c16c18781105
+DATA	expconst<>+544(SB)/8, $0x3f81111111130dd5
+DATA	expconst<>+552(SB)/8, $0x3f81111111130dd5
+DATA	expconst<>+560(SB)/8, $0x3f81111111130dd5
+DATA	expconst<>+568(SB)/8, $0x3f81111111130dd5
+DATA	expconst<>+576(SB)/8, $0x3fa555555554f370
+DATA	expconst<>+584(SB)/8, $0x3fa555555554f370
+DATA	expconst<>+592(SB)/8, $0x3fa555555554f370
+DATA	expconst<>+600(SB)/8, $0x3fa555555554f370
+DATA	expconst<>+608(SB)/8, $0x3fc55555555554a2
+DATA	expconst<>+616(SB)/8, $0x3fc55555555554a2
+DATA	expconst<>+624(SB)/8, $0x3fc55555555554a2
+DATA	expconst<>+632(SB)/8, $0x3fc55555555554a2
+DATA	expconst<>+640(SB)/8, $0x3fe0000000000010
+DATA	expconst<>+648(SB)/8, $0x3fe0000000000010
+DATA	expconst<>+656(SB)/8, $0x3fe0000000000010
+DATA	expconst<>+664(SB)/8, $0x3fe0000000000010
+DATA	expconst<>+672(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+680(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+688(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+696(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+704(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+712(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+720(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+728(SB)/8, $0x3ff0000000000000
+DATA	expconst<>+736(SB)/8, $0x3fc2f112df3e5244
+DATA	expconst<>+744(SB)/8, $0x3fc2f112df3e5244
+DATA	expconst<>+752(SB)/8, $0x3fc2f112df3e5244
+DATA	expconst<>+760(SB)/8, $0x3fc2f112df3e5244
+DATA	expconst<>+768(SB)/8, $0x3fc39a09d078c69f
+DATA	expconst<>+776(SB)/8, $0x3fc39a09d078c69f
+DATA	expconst<>+784(SB)/8, $0x3fc39a09d078c69f
+DATA	expconst<>+792(SB)/8, $0x3fc39a09d078c69f
+DATA	expconst<>+800(SB)/8, $0x3fc7466496cb03de
+DATA	expconst<>+808(SB)/8, $0x3fc7466496cb03de
+DATA	expconst<>+816(SB)/8, $0x3fc7466496cb03de
+DATA	expconst<>+824(SB)/8, $0x3fc7466496cb03de
+DATA	expconst<>+832(SB)/8, $0x3fcc71c51d8e78af
+DATA	expconst<>+840(SB)/8, $0x3fcc71c51d8e78af
+DATA	expconst<>+848(SB)/8, $0x3fcc71c51d8e78af
+DATA	expconst<>+856(SB)/8, $0x3fcc71c51d8e78af
+DATA	expconst<>+864(SB)/8, $0x3fd2492494229359
+DATA	expconst<>+872(SB)/8, $0x3fd2492494229359
+DATA	expconst<>+880(SB)/8, $0x3fd2492494229359
+DATA	expconst<>+888(SB)/8, $0x3fd2492494229359
+DATA	expconst<>+896(SB)/8, $0x3fd999999997fa04
+DATA	expconst<>+904(SB)/8, $0x3fd999999997fa04
+DATA	expconst<>+912(SB)/8, $0x3fd999999997fa04
+DATA	expconst<>+920(SB)/8, $0x3fd999999997fa04
+DATA	expconst<>+928(SB)/8, $0x3fe5555555555593
+DATA	expconst<>+936(SB)/8, $0x3fe5555555555593
+DATA	expconst<>+944(SB)/8, $0x3fe5555555555593
+DATA	expconst<>+952(SB)/8, $0x3fe5555555555593
+GLOBL	expconst<>(SB), RODATA|NOPTR, $960

@@ -13,9 +13,11 @@
 //
 // e^v: v is clamped to -746 (below it e^v rounds to +0) before any
 // conversion to integer (golang/go#18912, #23164); v = n*ln2 + r with
-// n = rint(v/ln2) in [-1076, 0] and r = (v - n*ln2hi) - n*ln2lo, fdlibm's
-// two-part ln 2, so the first step is exact and |r| <= 0.3466; e^r is its
-// Taylor series to degree 13 (truncation below 6e-18 relative); 2^n is
+// n = rint(v/ln2) in [-1076, 0], computed as (v/ln2 + magic) - magic (one
+// fused rounding, then an exact subtraction), and
+// r = (v - n*ln2hi) - n*ln2lo, fdlibm's two-part ln 2, so the first step is
+// exact and |r| <= 0.3466; e^r is a minimax polynomial of degree 11
+// (relative error 3.1e-18, coefficients in exp_model_test.go); 2^n is
 // applied as 2^(n>>1) * 2^(n-(n>>1)), both factors normal, so a subnormal
 // e^v is rounded once.
 // log1p(t) follows fdlibm's log1p: m = 1+t rounded, lo = t-(m-1) exactly,
@@ -24,13 +26,13 @@
 // with fdlibm's minimax R (Lg1..Lg7). For t below 2^-53, m = 1, f = 0 and the
 // result is lo/m = t exactly: softplus(u) = e^u to full relative accuracy,
 // down to subnormals.
-// The sigmoid divides once, w = 1/d for d = 1+t rounded, takes p = N*w for
-// N = 1 or t, and corrects p by the exact residual e = N - p*(d + lo),
-// lo = t-(d-1): result p + e*w, within about half an ulp of N/(1+t).
+// The sigmoid divides once, N/d for d = 1+t rounded and N = 1 or t.
 //
-// Measured under qemu against a 160-bit reference (mpmath) on 1.1e6 points
-// over [-750, 720], log-uniform down to 5e-324, around the k switch and the
-// underflow threshold: softplus <= 1.54 ulp, sigmoid <= 1.37 ulp.
+// Measured by TestAccuracySweep under qemu against a 160-bit reference on
+// 1e6 points (uniform on [-50, 50], log-spaced tails to -745 and 710):
+// softplus <= 1.54 ulp, sigmoid <= 2.21 ulp (1.52 and 2.13 on amd64, whose
+// sweep points differ in their last bits: the arm64 compiler fuses the
+// point arithmetic; on the same input both paths return the same bits).
 //
 // Registers (the same in all three functions):
 //	R0 dst, R1 x, R2 elements left, R4 the constant table.
@@ -40,7 +42,7 @@
 //	A: r=V2 n=V3 p=V4 q=V5 a=V6 b=V7 c=V8 temporaries (names used below);
 //	B: r=V9 n=V10 p=V11 q=V12 a=V13 b=V14 c=V15, the same roles.
 //	V16..V24 constants 1, -746, 1/ln2, ln2hi, ln2lo, 1023, sqrt2, 0.5, 0.
-//	V25 scale; V26 mul (sigmoid); V27, V28 partial sums (sum).
+//	V25 scale; V26 mul (sigmoid); V27, V28 partial sums (sum); V29 magic.
 //
 // Loop: four elements (vectors A and B) per iteration, every step written
 // for A and then for B, so that two independent dependency chains are in
@@ -75,6 +77,7 @@ TEXT ·softplusScaledAsm(SB), NOSPLIT, $0-56
 	VLD1	(R4), [V16.D2, V17.D2, V18.D2, V19.D2]
 	ADD	$64, R4, R5
 	VLD1	(R5), [V20.D2, V21.D2, V22.D2, V23.D2]
+	FMOVQ	128(R4), F29
 	VEOR	V24.B16, V24.B16, V24.B16
 	MOVD	ZR, R3
 
@@ -97,10 +100,15 @@ sp_body:
 	// conversion keeps n far from the int64 range (golang/go#18912).
 	WORD	$0x4e71f442 // FMAX V2.2D, V2.2D, V17.2D
 	WORD	$0x4e71f529 // FMAX V9.2D, V9.2D, V17.2D
-	WORD	$0x6e72dc43 // FMUL V3.2D, V2.2D, V18.2D
-	WORD	$0x6e72dd2a // FMUL V10.2D, V9.2D, V18.2D
-	WORD	$0x4e618863 // FRINTN V3.2D, V3.2D
-	WORD	$0x4e61894a // FRINTN V10.2D, V10.2D
+	// n = (v/ln2 + MAGIC) - MAGIC: one fused rounding puts rint(v/ln2)
+	// in the low bits (MAGIC = 0x1.8p52 + 2046, the constant the x86
+	// code takes the exponent bits from); the subtraction is exact.
+	VORR	V29.B16, V29.B16, V3.B16
+	VORR	V29.B16, V29.B16, V10.B16
+	VFMLA	V18.D2, V2.D2, V3.D2
+	VFMLA	V18.D2, V9.D2, V10.D2
+	WORD	$0x4efdd463 // FSUB V3.2D, V3.2D, V29.2D
+	WORD	$0x4efdd54a // FSUB V10.2D, V10.2D, V29.2D
 	// r = (v - n*ln2hi) - n*ln2lo; the first step is exact.
 	VFMLS	V19.D2, V3.D2, V2.D2
 	VFMLS	V19.D2, V10.D2, V9.D2
@@ -108,19 +116,11 @@ sp_body:
 	VFMLS	V20.D2, V10.D2, V9.D2
 	WORD	$0x4ee1b863 // FCVTZS V3.2D, V3.2D
 	WORD	$0x4ee1b94a // FCVTZS V10.2D, V10.2D
-	// e^r by its Taylor series to degree 13 (truncation < 6e-18),
-	// Horner with FMLA. Each coefficient is loaded straight into the
-	// accumulator of the next step, alternating p and q.
-	FMOVQ	128(R4), F4
-	FMOVQ	128(R4), F11
-	FMOVQ	144(R4), F5
-	FMOVQ	144(R4), F12
-	VFMLA	V2.D2, V4.D2, V5.D2
-	VFMLA	V9.D2, V11.D2, V12.D2
+	// e^r by the minimax polynomial of degree 11 (relative error
+	// 3.1e-18), Horner with FMLA. Each coefficient is loaded straight
+	// into the accumulator of the next step, alternating p and q.
 	FMOVQ	160(R4), F4
 	FMOVQ	160(R4), F11
-	VFMLA	V2.D2, V5.D2, V4.D2
-	VFMLA	V9.D2, V12.D2, V11.D2
 	FMOVQ	176(R4), F5
 	FMOVQ	176(R4), F12
 	VFMLA	V2.D2, V4.D2, V5.D2
@@ -322,6 +322,7 @@ TEXT ·sigmoidScaledAsm(SB), NOSPLIT, $0-64
 	VLD1	(R4), [V16.D2, V17.D2, V18.D2, V19.D2]
 	ADD	$64, R4, R5
 	VLD1	(R5), [V20.D2, V21.D2, V22.D2, V23.D2]
+	FMOVQ	128(R4), F29
 	VEOR	V24.B16, V24.B16, V24.B16
 	MOVD	ZR, R3
 
@@ -344,10 +345,15 @@ sg_body:
 	// conversion keeps n far from the int64 range (golang/go#18912).
 	WORD	$0x4e71f442 // FMAX V2.2D, V2.2D, V17.2D
 	WORD	$0x4e71f529 // FMAX V9.2D, V9.2D, V17.2D
-	WORD	$0x6e72dc43 // FMUL V3.2D, V2.2D, V18.2D
-	WORD	$0x6e72dd2a // FMUL V10.2D, V9.2D, V18.2D
-	WORD	$0x4e618863 // FRINTN V3.2D, V3.2D
-	WORD	$0x4e61894a // FRINTN V10.2D, V10.2D
+	// n = (v/ln2 + MAGIC) - MAGIC: one fused rounding puts rint(v/ln2)
+	// in the low bits (MAGIC = 0x1.8p52 + 2046, the constant the x86
+	// code takes the exponent bits from); the subtraction is exact.
+	VORR	V29.B16, V29.B16, V3.B16
+	VORR	V29.B16, V29.B16, V10.B16
+	VFMLA	V18.D2, V2.D2, V3.D2
+	VFMLA	V18.D2, V9.D2, V10.D2
+	WORD	$0x4efdd463 // FSUB V3.2D, V3.2D, V29.2D
+	WORD	$0x4efdd54a // FSUB V10.2D, V10.2D, V29.2D
 	// r = (v - n*ln2hi) - n*ln2lo; the first step is exact.
 	VFMLS	V19.D2, V3.D2, V2.D2
 	VFMLS	V19.D2, V10.D2, V9.D2
@@ -355,19 +361,11 @@ sg_body:
 	VFMLS	V20.D2, V10.D2, V9.D2
 	WORD	$0x4ee1b863 // FCVTZS V3.2D, V3.2D
 	WORD	$0x4ee1b94a // FCVTZS V10.2D, V10.2D
-	// e^r by its Taylor series to degree 13 (truncation < 6e-18),
-	// Horner with FMLA. Each coefficient is loaded straight into the
-	// accumulator of the next step, alternating p and q.
-	FMOVQ	128(R4), F4
-	FMOVQ	128(R4), F11
-	FMOVQ	144(R4), F5
-	FMOVQ	144(R4), F12
-	VFMLA	V2.D2, V4.D2, V5.D2
-	VFMLA	V9.D2, V11.D2, V12.D2
+	// e^r by the minimax polynomial of degree 11 (relative error
+	// 3.1e-18), Horner with FMLA. Each coefficient is loaded straight
+	// into the accumulator of the next step, alternating p and q.
 	FMOVQ	160(R4), F4
 	FMOVQ	160(R4), F11
-	VFMLA	V2.D2, V5.D2, V4.D2
-	VFMLA	V9.D2, V12.D2, V11.D2
 	FMOVQ	176(R4), F5
 	FMOVQ	176(R4), F12
 	VFMLA	V2.D2, V4.D2, V5.D2
@@ -431,30 +429,16 @@ sg_body:
 	WORD	$0x6e6ddd8c // FMUL V12.2D, V12.2D, V13.2D
 	WORD	$0x6e63dca5 // FMUL V5.2D, V5.2D, V3.2D
 	WORD	$0x6e6add8c // FMUL V12.2D, V12.2D, V10.2D
-	// sigmoid(u) = N/(1+t) with N = 1 if u >= 0 (also -0) else t.
-	// d = 1+t rounded, lo = t - (d-1) exactly; w = 1/d; p = N*w; then
-	// one correction step with the exact residual e = N - p*(d+lo):
-	// result = p + e*w.
+	// sigmoid(u) = N/(1+t) with N = 1 if u >= 0 (also -0) else t:
+	// d = 1+t rounded, one division N/d.
 	WORD	$0x4e70d4a6 // FADD V6.2D, V5.2D, V16.2D
 	WORD	$0x4e70d58d // FADD V13.2D, V12.2D, V16.2D
-	WORD	$0x4ef0d4c7 // FSUB V7.2D, V6.2D, V16.2D
-	WORD	$0x4ef0d5ae // FSUB V14.2D, V13.2D, V16.2D
-	WORD	$0x4ee7d4a7 // FSUB V7.2D, V5.2D, V7.2D
-	WORD	$0x4eeed58e // FSUB V14.2D, V12.2D, V14.2D
-	WORD	$0x6e66fe08 // FDIV V8.2D, V16.2D, V6.2D
-	WORD	$0x6e6dfe0f // FDIV V15.2D, V16.2D, V13.2D
 	WORD	$0x6e78e403 // FCMGE V3.2D, V0.2D, V24.2D
 	WORD	$0x6e78e42a // FCMGE V10.2D, V1.2D, V24.2D
 	VBSL	V5.B16, V16.B16, V3.B16
 	VBSL	V12.B16, V16.B16, V10.B16
-	WORD	$0x6e68dc64 // FMUL V4.2D, V3.2D, V8.2D
-	WORD	$0x6e6fdd4b // FMUL V11.2D, V10.2D, V15.2D
-	VFMLS	V6.D2, V4.D2, V3.D2
-	VFMLS	V13.D2, V11.D2, V10.D2
-	VFMLS	V7.D2, V4.D2, V3.D2
-	VFMLS	V14.D2, V11.D2, V10.D2
-	VFMLA	V8.D2, V3.D2, V4.D2
-	VFMLA	V15.D2, V10.D2, V11.D2
+	WORD	$0x6e66fc64 // FDIV V4.2D, V3.2D, V6.2D
+	WORD	$0x6e6dfd4b // FDIV V11.2D, V10.2D, V13.2D
 	// times mul
 	WORD	$0x6e7adc80 // FMUL V0.2D, V4.2D, V26.2D
 	WORD	$0x6e7add61 // FMUL V1.2D, V11.2D, V26.2D
@@ -512,6 +496,7 @@ TEXT ·softplusSumAsm(SB), NOSPLIT, $0-40
 	VLD1	(R4), [V16.D2, V17.D2, V18.D2, V19.D2]
 	ADD	$64, R4, R5
 	VLD1	(R5), [V20.D2, V21.D2, V22.D2, V23.D2]
+	FMOVQ	128(R4), F29
 	VEOR	V24.B16, V24.B16, V24.B16
 	VEOR	V27.B16, V27.B16, V27.B16
 	VEOR	V28.B16, V28.B16, V28.B16
@@ -536,10 +521,15 @@ ss_body:
 	// conversion keeps n far from the int64 range (golang/go#18912).
 	WORD	$0x4e71f442 // FMAX V2.2D, V2.2D, V17.2D
 	WORD	$0x4e71f529 // FMAX V9.2D, V9.2D, V17.2D
-	WORD	$0x6e72dc43 // FMUL V3.2D, V2.2D, V18.2D
-	WORD	$0x6e72dd2a // FMUL V10.2D, V9.2D, V18.2D
-	WORD	$0x4e618863 // FRINTN V3.2D, V3.2D
-	WORD	$0x4e61894a // FRINTN V10.2D, V10.2D
+	// n = (v/ln2 + MAGIC) - MAGIC: one fused rounding puts rint(v/ln2)
+	// in the low bits (MAGIC = 0x1.8p52 + 2046, the constant the x86
+	// code takes the exponent bits from); the subtraction is exact.
+	VORR	V29.B16, V29.B16, V3.B16
+	VORR	V29.B16, V29.B16, V10.B16
+	VFMLA	V18.D2, V2.D2, V3.D2
+	VFMLA	V18.D2, V9.D2, V10.D2
+	WORD	$0x4efdd463 // FSUB V3.2D, V3.2D, V29.2D
+	WORD	$0x4efdd54a // FSUB V10.2D, V10.2D, V29.2D
 	// r = (v - n*ln2hi) - n*ln2lo; the first step is exact.
 	VFMLS	V19.D2, V3.D2, V2.D2
 	VFMLS	V19.D2, V10.D2, V9.D2
@@ -547,19 +537,11 @@ ss_body:
 	VFMLS	V20.D2, V10.D2, V9.D2
 	WORD	$0x4ee1b863 // FCVTZS V3.2D, V3.2D
 	WORD	$0x4ee1b94a // FCVTZS V10.2D, V10.2D
-	// e^r by its Taylor series to degree 13 (truncation < 6e-18),
-	// Horner with FMLA. Each coefficient is loaded straight into the
-	// accumulator of the next step, alternating p and q.
-	FMOVQ	128(R4), F4
-	FMOVQ	128(R4), F11
-	FMOVQ	144(R4), F5
-	FMOVQ	144(R4), F12
-	VFMLA	V2.D2, V4.D2, V5.D2
-	VFMLA	V9.D2, V11.D2, V12.D2
+	// e^r by the minimax polynomial of degree 11 (relative error
+	// 3.1e-18), Horner with FMLA. Each coefficient is loaded straight
+	// into the accumulator of the next step, alternating p and q.
 	FMOVQ	160(R4), F4
 	FMOVQ	160(R4), F11
-	VFMLA	V2.D2, V5.D2, V4.D2
-	VFMLA	V9.D2, V12.D2, V11.D2
 	FMOVQ	176(R4), F5
 	FMOVQ	176(R4), F12
 	VFMLA	V2.D2, V4.D2, V5.D2
@@ -766,20 +748,20 @@ ss_reduce:
 //    80  bias   1023 (int64): the exponent bias
 //    96  sqrt2  sqrt 2
 //   112  half   0.5
-//   128  c13    1/13!
-//   144  c12    1/12!
-//   160  c11    1/11!
-//   176  c10    1/10!
-//   192  c9     1/9!
-//   208  c8     1/8!
-//   224  c7     1/7!
-//   240  c6     1/6!
-//   256  c5     1/5!
-//   272  c4     1/4!
-//   288  c3     1/3!
-//   304  c2     1/2!
-//   320  c1     1/1!
-//   336  c0     1/0!
+//   128  magic  0x1.8p52 + 2046: v/ln2 + magic, rounded, holds rint(v/ln2)
+//   144  -      unused (0)
+//   160  p11    p11, minimax e^r (exp_model_test.go)
+//   176  p10    p10, minimax e^r (exp_model_test.go)
+//   192  p9     p9, minimax e^r (exp_model_test.go)
+//   208  p8     p8, minimax e^r (exp_model_test.go)
+//   224  p7     p7, minimax e^r (exp_model_test.go)
+//   240  p6     p6, minimax e^r (exp_model_test.go)
+//   256  p5     p5, minimax e^r (exp_model_test.go)
+//   272  p4     p4, minimax e^r (exp_model_test.go)
+//   288  p3     p3, minimax e^r (exp_model_test.go)
+//   304  p2     p2, minimax e^r (exp_model_test.go)
+//   320  p1     p1, minimax e^r (exp_model_test.go)
+//   336  p0     p0, minimax e^r (exp_model_test.go)
 //   352  lg7    Lg7, fdlibm e_log.c
 //   368  lg6    Lg6, fdlibm e_log.c
 //   384  lg5    Lg5, fdlibm e_log.c
@@ -803,30 +785,30 @@ DATA	expconst<>+96(SB)/8, $0x3ff6a09e667f3bcd
 DATA	expconst<>+104(SB)/8, $0x3ff6a09e667f3bcd
 DATA	expconst<>+112(SB)/8, $0x3fe0000000000000
 DATA	expconst<>+120(SB)/8, $0x3fe0000000000000
-DATA	expconst<>+128(SB)/8, $0x3de6124613a86d09
-DATA	expconst<>+136(SB)/8, $0x3de6124613a86d09
-DATA	expconst<>+144(SB)/8, $0x3e21eed8eff8d898
-DATA	expconst<>+152(SB)/8, $0x3e21eed8eff8d898
-DATA	expconst<>+160(SB)/8, $0x3e5ae64567f544e4
-DATA	expconst<>+168(SB)/8, $0x3e5ae64567f544e4
-DATA	expconst<>+176(SB)/8, $0x3e927e4fb7789f5c
-DATA	expconst<>+184(SB)/8, $0x3e927e4fb7789f5c
-DATA	expconst<>+192(SB)/8, $0x3ec71de3a556c734
-DATA	expconst<>+200(SB)/8, $0x3ec71de3a556c734
-DATA	expconst<>+208(SB)/8, $0x3efa01a01a01a01a
-DATA	expconst<>+216(SB)/8, $0x3efa01a01a01a01a
-DATA	expconst<>+224(SB)/8, $0x3f2a01a01a01a01a
-DATA	expconst<>+232(SB)/8, $0x3f2a01a01a01a01a
-DATA	expconst<>+240(SB)/8, $0x3f56c16c16c16c17
-DATA	expconst<>+248(SB)/8, $0x3f56c16c16c16c17
-DATA	expconst<>+256(SB)/8, $0x3f81111111111111
-DATA	expconst<>+264(SB)/8, $0x3f81111111111111
-DATA	expconst<>+272(SB)/8, $0x3fa5555555555555
-DATA	expconst<>+280(SB)/8, $0x3fa5555555555555
-DATA	expconst<>+288(SB)/8, $0x3fc5555555555555
-DATA	expconst<>+296(SB)/8, $0x3fc5555555555555
-DATA	expconst<>+304(SB)/8, $0x3fe0000000000000
-DATA	expconst<>+312(SB)/8, $0x3fe0000000000000
+DATA	expconst<>+128(SB)/8, $0x43380000000007fe
+DATA	expconst<>+136(SB)/8, $0x43380000000007fe
+DATA	expconst<>+144(SB)/8, $0x0000000000000000
+DATA	expconst<>+152(SB)/8, $0x0000000000000000
+DATA	expconst<>+160(SB)/8, $0x3e5ad661d8a99f75
+DATA	expconst<>+168(SB)/8, $0x3e5ad661d8a99f75
+DATA	expconst<>+176(SB)/8, $0x3e928b311c4abb3b
+DATA	expconst<>+184(SB)/8, $0x3e928b311c4abb3b
+DATA	expconst<>+192(SB)/8, $0x3ec71df4520100a1
+DATA	expconst<>+200(SB)/8, $0x3ec71df4520100a1
+DATA	expconst<>+208(SB)/8, $0x3efa01992d102296
+DATA	expconst<>+216(SB)/8, $0x3efa01992d102296
+DATA	expconst<>+224(SB)/8, $0x3f2a01a0110576fc
+DATA	expconst<>+232(SB)/8, $0x3f2a01a0110576fc
+DATA	expconst<>+240(SB)/8, $0x3f56c16c18781105
+DATA	expconst<>+248(SB)/8, $0x3f56c16c18781105
+DATA	expconst<>+256(SB)/8, $0x3f81111111130dd5
+DATA	expconst<>+264(SB)/8, $0x3f81111111130dd5
+DATA	expconst<>+272(SB)/8, $0x3fa555555554f370
+DATA	expconst<>+280(SB)/8, $0x3fa555555554f370
+DATA	expconst<>+288(SB)/8, $0x3fc55555555554a2
+DATA	expconst<>+296(SB)/8, $0x3fc55555555554a2
+DATA	expconst<>+304(SB)/8, $0x3fe0000000000010
+DATA	expconst<>+312(SB)/8, $0x3fe0000000000010
 DATA	expconst<>+320(SB)/8, $0x3ff0000000000000
 DATA	expconst<>+328(SB)/8, $0x3ff0000000000000
 DATA	expconst<>+336(SB)/8, $0x3ff0000000000000

@@ -24,22 +24,25 @@ var (
 	emLn2Hi  = math.Float64frombits(0x3fe62e42fee00000)
 	emLn2Lo  = math.Float64frombits(0x3dea39ef35793c76)
 	emSqrt2  = math.Float64frombits(0x3ff6a09e667f3bcd)
-	// emTaylor[k] = 1/k!, k = 0..13.
-	emTaylor = [14]float64{
+	// emMagic = 0x1.8p52 + 2046: v/ln2 + emMagic, rounded once, holds
+	// rint(v/ln2) in its low bits (and the bias the x86 code uses).
+	emMagic = math.Float64frombits(0x43380000000007fe)
+	// emPoly[k], k = 0..11: the minimax polynomial of degree 11 for e^r,
+	// |r| <= ln2/2, relative error 3.1e-18 (Remez, mpmath, 200 bits),
+	// coefficients rounded to float64 (c0 = c1 = 1).
+	emPoly = [12]float64{
 		math.Float64frombits(0x3ff0000000000000),
 		math.Float64frombits(0x3ff0000000000000),
-		math.Float64frombits(0x3fe0000000000000),
-		math.Float64frombits(0x3fc5555555555555),
-		math.Float64frombits(0x3fa5555555555555),
-		math.Float64frombits(0x3f81111111111111),
-		math.Float64frombits(0x3f56c16c16c16c17),
-		math.Float64frombits(0x3f2a01a01a01a01a),
-		math.Float64frombits(0x3efa01a01a01a01a),
-		math.Float64frombits(0x3ec71de3a556c734),
-		math.Float64frombits(0x3e927e4fb7789f5c),
-		math.Float64frombits(0x3e5ae64567f544e4),
-		math.Float64frombits(0x3e21eed8eff8d898),
-		math.Float64frombits(0x3de6124613a86d09),
+		math.Float64frombits(0x3fe0000000000010),
+		math.Float64frombits(0x3fc55555555554a2),
+		math.Float64frombits(0x3fa555555554f370),
+		math.Float64frombits(0x3f81111111130dd5),
+		math.Float64frombits(0x3f56c16c18781105),
+		math.Float64frombits(0x3f2a01a0110576fc),
+		math.Float64frombits(0x3efa01992d102296),
+		math.Float64frombits(0x3ec71df4520100a1),
+		math.Float64frombits(0x3e928b311c4abb3b),
+		math.Float64frombits(0x3e5ad661d8a99f75),
 	}
 	// emLg[k] = Lgk of fdlibm's e_log.c, k = 1..7 (emLg[0] unused).
 	emLg = [8]float64{
@@ -67,12 +70,12 @@ func emExpNeg(u float64) float64 {
 	if v < emClamp {
 		v = emClamp
 	}
-	n := math.RoundToEven(float64(v * emInvLn2))
+	n := math.FMA(v, emInvLn2, emMagic) - emMagic // rint(v/ln2), one rounding
 	r := math.FMA(-n, emLn2Hi, v)
 	r = math.FMA(-n, emLn2Lo, r)
-	q := emTaylor[13]
-	for k := 12; k >= 0; k-- {
-		q = math.FMA(q, r, emTaylor[k])
+	q := emPoly[11]
+	for k := 10; k >= 0; k-- {
+		q = math.FMA(q, r, emPoly[k])
 	}
 	ni := int64(n)
 	n1 := ni >> 1
@@ -124,16 +127,11 @@ func emSigmoid(u float64) float64 {
 	}
 	t := emExpNeg(u)
 	d := t + 1
-	lo := t - (d - 1)
-	w := 1 / d
 	num := t
 	if u >= 0 {
 		num = 1
 	}
-	p := float64(num * w)
-	e := math.FMA(-p, d, num)
-	e = math.FMA(-p, lo, e)
-	return math.FMA(e, w, p)
+	return num / d
 }
 
 // emScaled is scale*x as the assembly rounds it (x first: a NaN x wins).

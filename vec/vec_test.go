@@ -366,8 +366,13 @@ func TestSoftplusSigmoidAccuracy(t *testing.T) {
 			}
 		}
 		t.Logf("%s: max error Softplus %.2f ulp (at %v), Sigmoid %.2f ulp (at %v), %d points", p.Name, worstSp, atSp, worstSg, atSg, len(pts))
-		if worstSp > 4 || worstSg > 4 {
-			t.Errorf("%s: Softplus %.2f ulp at %v, Sigmoid %.2f ulp at %v: above 4", p.Name, worstSp, atSp, worstSg, atSg)
+		// vec's contract is 4 ulp; the assembly paths document 2 and 3.
+		limSp, limSg := 4.0, 4.0
+		if p.Name != "generic" {
+			limSp, limSg = 2, 3
+		}
+		if worstSp > limSp || worstSg > limSg {
+			t.Errorf("%s: Softplus %.2f ulp at %v (limit %v), Sigmoid %.2f ulp at %v (limit %v)", p.Name, worstSp, atSp, limSp, worstSg, atSg, limSg)
 		}
 	}
 }
