@@ -3,7 +3,7 @@
 #include "textflag.h"
 
 // Linear kernels on AVX2 + FMA. Shape of every kernel:
-//   main loop: 32 (Dot) or 8 elements per iteration in YMM registers,
+//   main loop: 32 (Dot), 16 (Axpy) or 8 elements per iteration in YMM registers,
 //   a 4-element loop, then a scalar loop in VEX-encoded SSE (no legacy SSE
 //   after YMM use, so no transition penalty), VZEROUPPER before RET.
 // Loads and stores are unaligned (VMOVUPD): callers pass arbitrary slices.
@@ -116,6 +116,26 @@ TEXT ·axpyAsm(SB), NOSPLIT, $0-56
 	MOVQ x_base+8(FP), SI
 	MOVQ x_len+16(FP), CX
 	MOVQ y_base+32(FP), DI
+
+axpy16:
+	CMPQ CX, $16
+	JL   axpy8
+	VMOVUPD     (SI), Y1
+	VMOVUPD     32(SI), Y2
+	VMOVUPD     64(SI), Y3
+	VMOVUPD     96(SI), Y4
+	VFMADD213PD (DI), Y0, Y1   // Y1 = alpha*x + y
+	VFMADD213PD 32(DI), Y0, Y2
+	VFMADD213PD 64(DI), Y0, Y3
+	VFMADD213PD 96(DI), Y0, Y4
+	VMOVUPD     Y1, (DI)
+	VMOVUPD     Y2, 32(DI)
+	VMOVUPD     Y3, 64(DI)
+	VMOVUPD     Y4, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP  axpy16
 
 axpy8:
 	CMPQ CX, $8
