@@ -64,6 +64,9 @@ const (
 	ScreenNone    = solver.ScreenNone
 	ScreenPaper   = solver.ScreenPaper
 	ScreenGapSafe = solver.ScreenGapSafe
+	// ScreenPaperExperiment: the rule of the paper's SVM experiment; not
+	// safe, for reproducing it (see solver.ScreenPaperExperiment).
+	ScreenPaperExperiment = solver.ScreenPaperExperiment
 )
 
 // ParseMethod maps a method name ("auto", "sgd", "sgdm", "svrg",

@@ -25,6 +25,20 @@ func PaperThreshold(m int, xi, mu, delta float64) float64 {
 	return -2 * math.Sqrt(float64(m)) * delta * math.Log(arg)
 }
 
+// PaperExperimentThreshold is the rule the paper's SVM experiment ran
+// (its appendix, "Details for section 6.2": "for simplicity, constraint
+// dropping criterion is set as a_i^T x~_t - b_i < -2 sqrt(m_t) delta_t"):
+// Algorithm 2's threshold without the log factor. It is not safe: nothing
+// bounds the distance of x~_t to x* by it. It exists to reproduce that
+// experiment; m <= 0 or a delta that is not positive and finite drops
+// nothing (-Inf).
+func PaperExperimentThreshold(m int, delta float64) float64 {
+	if m <= 0 || !(delta > 0) || math.IsInf(delta, 0) {
+		return math.Inf(-1)
+	}
+	return -2 * math.Sqrt(float64(m)) * delta
+}
+
 // GapSafeThreshold is the gap-safe rule: drop j when
 // a_j^T x - b_j < -sqrt(2 gap / mu), gap a certified duality gap at x.
 // Proof: F_{xi,0} is mu-strongly convex and minimised at x* when

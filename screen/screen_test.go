@@ -21,6 +21,27 @@ func TestPaperThreshold(t *testing.T) {
 	}
 }
 
+func TestPaperExperimentThreshold(t *testing.T) {
+	// m = 8124 (mushrooms), delta = 1e-5: -2 sqrt(8124) 1e-5.
+	want := -2 * math.Sqrt(8124) * 1e-5
+	if got := PaperExperimentThreshold(8124, 1e-5); math.Abs(got-want) > 1e-18 {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	// Without the log factor it is the larger (less conservative) threshold
+	// whenever the log exceeds 1.
+	if e, a := PaperExperimentThreshold(100, 0.01), PaperThreshold(100, 1, 0.1, 0.01); !(e > a) {
+		t.Errorf("experiment threshold %v not above Algorithm 2's %v", e, a)
+	}
+	for _, c := range []struct {
+		m     int
+		delta float64
+	}{{0, 1}, {-3, 1}, {5, 0}, {5, -1}, {5, math.Inf(1)}, {5, math.NaN()}} {
+		if got := PaperExperimentThreshold(c.m, c.delta); !math.IsInf(got, -1) {
+			t.Errorf("%+v: got %v, want -Inf (drop nothing)", c, got)
+		}
+	}
+}
+
 func TestGapSafeThreshold(t *testing.T) {
 	if got := GapSafeThreshold(2, 4); got != -1 {
 		t.Errorf("got %v, want -1", got)

@@ -88,6 +88,11 @@ const (
 	ScreenGapSafe ScreenRule = iota // drop j when a_j^T x - b_j < -sqrt(2 gap / mu) (default)
 	ScreenNone                      // keep every constraint
 	ScreenPaper                     // Algorithm 2 of the paper
+	// ScreenPaperExperiment is the rule of the paper's own SVM experiment,
+	// Algorithm 2's threshold without its log factor. It is NOT safe (it
+	// may drop rows active at x*; the answer is still checked against every
+	// dropped row, which comes back if violated). For reproducing the paper.
+	ScreenPaperExperiment
 )
 
 // Schedule selects the stage parameters (delta_0, eta, inner accuracy).

@@ -18,6 +18,8 @@ func (s *Solver) screenRows(rn *run) {
 	switch s.opt.Screen {
 	case ScreenPaper:
 		thr = screen.PaperThreshold(s.kept, rn.xi, s.mu, rn.delta)
+	case ScreenPaperExperiment:
+		thr = screen.PaperExperimentThreshold(s.kept, rn.delta)
 	case ScreenGapSafe:
 		// The rule needs the gap of the point it screens at: use the best
 		// certified point and its residuals.

@@ -138,7 +138,7 @@ func (o *Options) check() error {
 		return fmt.Errorf("options: delta0 = %g, want > 0", o.Delta0)
 	case o.Static && o.Delta0 == 0:
 		return errors.New("options: static needs delta0 > 0")
-	case o.Screen < ScreenGapSafe || o.Screen > ScreenPaper:
+	case o.Screen < ScreenGapSafe || o.Screen > ScreenPaperExperiment:
 		return fmt.Errorf("options: unknown screening rule %d", int(o.Screen))
 	}
 	return nil

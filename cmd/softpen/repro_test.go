@@ -168,7 +168,7 @@ func TestReproSVM(t *testing.T) {
 		t.Errorf("%d slack rows, want 600", n)
 	}
 	svgs := checkSVG(t, out)
-	want := []string{"svm_gap.svg", "svm_relerr.svg", "svm_screen_kept.svg", "svm_screen_kept_gapsafe.svg", "svm_screen_relerr.svg", "svm_screen_slack.svg", "svm_screen_slack_gapsafe.svg"}
+	want := []string{"svm_gap.svg", "svm_relerr.svg", "svm_screen_kept.svg", "svm_screen_kept_alg2.svg", "svm_screen_kept_gapsafe.svg", "svm_screen_relerr.svg", "svm_screen_slack.svg", "svm_screen_slack_alg2.svg", "svm_screen_slack_gapsafe.svg"}
 	if strings.Join(svgs, ",") != strings.Join(want, ",") {
 		t.Errorf("figures %v, want %v", svgs, want)
 	}
