@@ -118,6 +118,13 @@ type Options struct {
 	Static    bool          // one fixed delta = Delta0 (Cor. 3.5) instead of the nested schedule
 	Schedule  Schedule
 	Screen    ScreenRule
+	// StageMult, if > 0, ends a stage of SGD, SGDM or SVRG after
+	// StageMult * log(2 eta - 1)(L/mu + m xi/(4 mu delta)) steps at most,
+	// the paper's theoretical inner iteration count scaled as its
+	// experiments do (0.3 for Nested-SGD and 0.5 for Nested-SVRG on the
+	// SVM). 0 means 0.6 for SGD and SGDM (measured on the paper QP) and no
+	// such limit for SVRG (its stages end on the gradient-mapping target).
+	StageMult float64
 	NoPolish  bool        // skip active-set polishing
 	NoProbe   bool        // no loose first stage before the first polish (see Solve); for measurements and tests
 	AllRows   bool        // no working set: every row is in the problem from the start (see Solve)

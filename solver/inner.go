@@ -196,13 +196,20 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 	}
 	sc := 1 / (1 + alpha*(s.ridge+kappa))
 	epoch := 2 * sp.nComps
+	// With Options.StageMult set (and no catalyst, whose outer loop sets
+	// its own stopping) a stage also ends after the paper's iteration count.
+	limit := int64(math.MaxInt64)
+	if s.opt.StageMult > 0 && cat == nil {
+		limit = max(s.paperStageSteps(rn, sp.lossC, s.opt.StageMult), int64(epoch))
+	}
+	var done int64
 	obs, every, next := s.observer()
 	for {
 		if s.over(rn) {
 			return rn.stopped
 		}
 		s.fullGrad(g, x, rn.xi, rn.delta)
-		if s.gradMapStep(xt, x, g, alphaL) <= target {
+		if s.gradMapStep(xt, x, g, alphaL) <= target || done >= limit {
 			copy(x, xt)
 			return stopConverged
 		}
@@ -240,6 +247,7 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 			}
 		}
 		s.steps += int64(epoch)
+		done += int64(epoch)
 		if cat != nil {
 			return stopConverged
 		}
@@ -311,16 +319,11 @@ func (s *Solver) runSGD(rn *run) stop {
 	// largest component smoothness: for SGDM the same step, the momentum
 	// scaling it by up to 1/(1 - beta).
 	alpha := 1 / (sp.lbar + s.mu)
-	eta := s.opt.Eta
-	if eta == 0 {
-		eta = defaultEta
+	mult := s.opt.StageMult
+	if mult == 0 {
+		mult = 0.6
 	}
-	lLoss := 0.0
-	if s.l > 0 {
-		lLoss = sp.lossC * s.state.lossW.max
-	}
-	limit := int64(0.6 * math.Log(2*eta-1) * (lLoss/s.mu + float64(s.kept)*rn.xi/(4*s.mu*rn.delta)))
-	limit = max(limit, int64(sp.nComps))
+	limit := max(s.paperStageSteps(rn, sp.lossC, mult), int64(sp.nComps))
 	sc := 1 / (1 + alpha*s.ridge)
 	obs, every, next := s.observer()
 	var done int64
@@ -372,6 +375,21 @@ func (s *Solver) runSGD(rn *run) stop {
 		s.steps += int64(sp.nComps)
 		done += int64(sp.nComps)
 	}
+}
+
+// paperStageSteps is the paper's theoretical inner iteration count of a
+// stage for SGD and SVRG, log(2 eta - 1)(L/mu + m xi/(4 mu delta)) (its
+// appendix), times mult; L is the largest smoothness of a loss term.
+func (s *Solver) paperStageSteps(rn *run, lossC, mult float64) int64 {
+	eta := s.opt.Eta
+	if eta == 0 {
+		eta = defaultEta
+	}
+	lLoss := 0.0
+	if s.l > 0 {
+		lLoss = lossC * s.state.lossW.max
+	}
+	return int64(mult * math.Log(2*eta-1) * (lLoss/s.mu + float64(s.kept)*rn.xi/(4*s.mu*rn.delta)))
 }
 
 // addDeterministic adds c*(q + P y) to dst: the part of the smooth gradient

@@ -132,6 +132,8 @@ func (o *Options) check() error {
 		return fmt.Errorf("options: time limit = %v, want >= 0", o.TimeLimit)
 	case o.Xi < 0 || math.IsNaN(o.Xi) || math.IsInf(o.Xi, 0):
 		return fmt.Errorf("options: xi = %g, want > 0", o.Xi)
+	case o.StageMult < 0 || math.IsNaN(o.StageMult) || math.IsInf(o.StageMult, 0):
+		return fmt.Errorf("options: stage multiplier = %g, want >= 0 and finite", o.StageMult)
 	case o.Eta != 0 && !(o.Eta > 1) || math.IsInf(o.Eta, 0):
 		return fmt.Errorf("options: eta = %g, want > 1", o.Eta)
 	case o.Delta0 < 0 || math.IsNaN(o.Delta0) || math.IsInf(o.Delta0, 0):

@@ -43,6 +43,7 @@ type Method struct {
 	Screen    softpen.ScreenRule
 	Schedule  softpen.Schedule // stage targets: the practical mu*delta/4 or the theory's sqrt(2 mu eps_t)
 	StepsFrac float64          // fraction of the step budget (SVRG: 5/6, the paper's SVM setting); 0 means 1
+	StageMult float64          // softpen.Options.StageMult: the paper's multiplier of its inner iteration count; 0 means the solver's
 	Which     StaticWhich
 	SASC      baseline.SASC
 	NT        baseline.NT
@@ -154,7 +155,7 @@ func RunMethod(in *Instance, m Method, sim int, budget int64, seed uint64, d0, d
 		cur := struct{ xi, delta float64 }{xi, delta0}
 		opt := &softpen.Options{
 			Method: m.Inner, Tol: 1e-300, MaxSteps: budget, Seed: seed, Xi: xi, FixedXi: m.FixedXi,
-			Eta: eta, Delta0: delta0, Static: static, Screen: m.Screen, Schedule: m.Schedule, NoPolish: true,
+			Eta: eta, Delta0: delta0, Static: static, Screen: m.Screen, Schedule: m.Schedule, NoPolish: true, StageMult: m.StageMult,
 			// The paper's algorithms start from every row; our working set
 			// would make the screening variants identical to the plain run
 			// and count never-admitted rows as screened out.
