@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/softpen/softpen/mat"
@@ -453,5 +454,25 @@ func TestInfeasibleBox(t *testing.T) {
 	checkFarkas(t, p, res, 1e-8)
 	if res.Farkas[1] != 0 {
 		t.Errorf("farkas %v: the second row plays no part", res.Farkas)
+	}
+}
+
+// TestStageMult: Options.StageMult caps an SVRG stage at the paper's
+// iteration count times the multiplier, so a tiny multiplier runs more
+// (shorter) stages within the same budget than the default, whose SVRG
+// stages end only on their targets; a negative or NaN one is refused.
+func TestStageMult(t *testing.T) {
+	p, _, _ := planted(11, 20, 60, 5, 1)
+	base := &Options{Method: MethodSVRG, NoPolish: true, MaxSteps: 400000, Tol: 1e-300}
+	capped := *base
+	capped.StageMult = 1e-3
+	r0, r1 := solveOK(t, p, base), solveOK(t, p, &capped)
+	if r1.Stages <= r0.Stages {
+		t.Errorf("StageMult 1e-3: %d stages, default %d: want more", r1.Stages, r0.Stages)
+	}
+	for _, bad := range []float64{-1, math.NaN(), math.Inf(1)} {
+		if _, err := New(p, &Options{StageMult: bad}); err == nil || !strings.Contains(err.Error(), "stage multiplier") {
+			t.Errorf("StageMult %v: error %v, want one naming the stage multiplier", bad, err)
+		}
 	}
 }
