@@ -476,3 +476,22 @@ func TestStageMult(t *testing.T) {
 		}
 	}
 }
+
+// TestPaperExperimentScreenAnswer: the paper's experimental rule is not
+// safe (no log factor, and it screens even while the multipliers
+// saturate); the answer must still be the true one, as every dropped row is
+// checked at the end. Without polishing the stages run and screen.
+func TestPaperExperimentScreenAnswer(t *testing.T) {
+	p, x, _ := planted(5, 20, 3000, 5, 1)
+	res := solveOK(t, p, &Options{Tol: 1e-7, Screen: ScreenPaperExperiment, AllRows: true, NoPolish: true, NoProbe: true})
+	if res.Status != StatusSolved {
+		t.Fatalf("status %v", res.Status)
+	}
+	if d := maxAbsDiff(res.X, x); d > 1e-4 {
+		t.Errorf("max |x - x*| = %.3e", d)
+	}
+	if len(res.Dropped) == 0 {
+		t.Errorf("the rule dropped nothing of 2995 inactive rows")
+	}
+	t.Logf("%d stages, %d steps, %d rows dropped, max |x - x*| %.2e", res.Stages, res.Steps, len(res.Dropped), maxAbsDiff(res.X, x))
+}
