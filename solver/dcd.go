@@ -75,7 +75,7 @@ func (d *dcdWork) grow(keep, rows, n int) {
 	copy(d.order, order[:keep])
 }
 
-// loadRow sets row j of the polish from working row j: a~_j = R^{-T} a_j
+// dcdLoadRow sets row j of the polish from working row j: a~_j = R^{-T} a_j
 // and its squared norm.
 func (s *Solver) dcdLoadRow(j int) {
 	d := &s.state.dcd

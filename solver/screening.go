@@ -9,18 +9,26 @@ import (
 // screenRows applies the chosen screening rule at the end of a stage to the
 // stage's output state.x, moving the dropped rows behind the kept ones (the
 // inner loops then stream only kept rows) and recording their caller
-// indices. Equality rows are never dropped.
-func (s *Solver) screenRows(rn *run) {
+// indices. Equality rows are never dropped. The safe rules assume
+// xi >= xi_bar, which saturated multipliers deny: they then drop nothing;
+// the paper's experimental rule screens regardless, as its run did.
+func (s *Solver) screenRows(rn *run, saturated bool) {
 	if s.opt.Screen == ScreenNone || s.kept == 0 {
 		return
 	}
 	var thr float64
 	switch s.opt.Screen {
-	case ScreenPaper:
-		thr = screen.PaperThreshold(s.kept, rn.xi, s.mu, rn.delta)
 	case ScreenPaperExperiment:
 		thr = screen.PaperExperimentThreshold(s.kept, rn.delta)
+	case ScreenPaper:
+		if saturated {
+			return
+		}
+		thr = screen.PaperThreshold(s.kept, rn.xi, s.mu, rn.delta)
 	case ScreenGapSafe:
+		if saturated {
+			return
+		}
 		// The rule needs the gap of the point it screens at: use the best
 		// certified point and its residuals.
 		thr = screen.GapSafeThreshold(rn.bestGap, s.mu)

@@ -241,12 +241,7 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 		if s.kept < s.mw && s.admitViolated(&rn, s.state.x) > 0 {
 			continue
 		}
-		// Screening assumes xi >= xi_bar, which saturated multipliers
-		// deny; the paper's experimental rule screens regardless, as its
-		// run did.
-		if lamMax < saturated*rn.xi || s.opt.Screen == ScreenPaperExperiment {
-			s.screenRows(&rn)
-		}
+		s.screenRows(&rn, lamMax >= saturated*rn.xi)
 		if s.opt.Static {
 			continue
 		}
