@@ -495,3 +495,17 @@ func TestPaperExperimentScreenAnswer(t *testing.T) {
 	}
 	t.Logf("%d stages, %d steps, %d rows dropped, max |x - x*| %.2e", res.Stages, res.Steps, len(res.Dropped), maxAbsDiff(res.X, x))
 }
+
+// TestUnknownScreenRule: a rule outside the defined ones is refused by
+// name; the last defined one is accepted.
+func TestUnknownScreenRule(t *testing.T) {
+	p, _, _ := planted(3, 5, 10, 2, 1)
+	for _, r := range []ScreenRule{-1, ScreenPaperExperiment + 1} {
+		if _, err := New(p, &Options{Screen: r}); err == nil || !strings.Contains(err.Error(), "screening rule") {
+			t.Errorf("rule %d: error %v, want one naming the screening rule", r, err)
+		}
+	}
+	if _, err := New(p, &Options{Screen: ScreenPaperExperiment}); err != nil {
+		t.Errorf("ScreenPaperExperiment refused: %v", err)
+	}
+}
