@@ -125,6 +125,23 @@ type Options struct {
 	// SVM). 0 means 0.6 for SGD and SGDM (measured on the paper QP) and no
 	// such limit for SVRG (its stages end on the gradient-mapping target).
 	StageMult float64
+	// Momentum is SGDM's beta in v <- beta v - alpha grad(x + beta v),
+	// in [0, 1); 0 means 0.9 (the paper's choice on its QP). With
+	// StageMult > 0 an SGDM stage ends after the paper's accelerated count
+	// StageMult * (2 log(2 eta - 1) + log K) sqrt(m K),
+	// K = L/mu + m xi/(4 mu delta), instead of the SGD count.
+	Momentum float64
+	// StepScale, if > 0, sets the step of SGD, SGDM and SVRG (and of the
+	// SVRG epochs inside catalyst) to StepScale/(Lc + mu), Lc the
+	// component smoothness the method samples with (the largest for SGD
+	// and SGDM, the mean for SVRG): the paper's step 1/(L + mu + m xi/(4 delta))
+	// scaled as its SVM runs do (4 for SGD and SVRG, 2 for SGDM). 0 means
+	// 1/(Lc + mu) for SGD and SGDM and 1/(3 Lc) for SVRG.
+	StepScale float64
+	// SVRGEpoch is the number of stochastic steps between SVRG's full
+	// gradients as a multiple of the number of components N (loss rows
+	// plus kept constraints); 0 means 2. The paper's SVM runs use 5.
+	SVRGEpoch float64
 	NoPolish  bool        // skip active-set polishing
 	NoProbe   bool        // no loose first stage before the first polish (see Solve); for measurements and tests
 	AllRows   bool        // no working set: every row is in the problem from the start (see Solve)

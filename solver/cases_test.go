@@ -477,6 +477,86 @@ func TestStageMult(t *testing.T) {
 	}
 }
 
+// TestSGDMAcceleratedStageCount: with StageMult set, an SGDM stage ends
+// after the paper's accelerated count (2 log(2 eta - 1) + log K) sqrt(m K),
+// K ~ 1/delta, so successive stages grow by about sqrt(eta) (a bit more for
+// the log factor), while SGD's count log(2 eta - 1) K grows by eta.
+func TestSGDMAcceleratedStageCount(t *testing.T) {
+	p, _, _ := planted(11, 20, 60, 5, 1)
+	const eta = 4
+	growth := func(m Method) float64 {
+		var steps []int64
+		opt := &Options{Method: m, NoPolish: true, NoProbe: true, AllRows: true, Screen: ScreenNone, MaxSteps: 3e6,
+			Tol: 1e-300, Eta: eta, Delta0: 0.05, StageMult: 1, Progress: func(st Stage) { steps = append(steps, st.Steps) }}
+		solveOK(t, p, opt)
+		if len(steps) < 5 {
+			t.Fatalf("%v: %d stages in 3e6 steps", m, len(steps))
+		}
+		// The last full stage against the one before it.
+		k := len(steps) - 2
+		g := float64(steps[k]-steps[k-1]) / float64(steps[k-1]-steps[k-2])
+		t.Logf("%v: stage ends %v, growth %.2f", m, steps, g)
+		return g
+	}
+	if g := growth(MethodSGDM); g < 1.8 || g > 2.6 {
+		t.Errorf("SGDM stage growth %.2f, want about sqrt(eta) = 2", g)
+	}
+	if g := growth(MethodSGD); g < 3.5 || g > 4.5 {
+		t.Errorf("SGD stage growth %.2f, want about eta = 4", g)
+	}
+}
+
+// TestStepOptions: Momentum, StepScale and SVRGEpoch at their documented
+// defaults give the default run bit for bit, other values change the run,
+// and invalid values are refused by name.
+func TestStepOptions(t *testing.T) {
+	p, _, _ := planted(11, 20, 60, 5, 1)
+	run := func(o Options) []float64 {
+		o.NoPolish, o.MaxSteps, o.Tol, o.Seed = true, 200000, 1e-300, 3
+		return append([]float64(nil), solveOK(t, p, &o).X...)
+	}
+	same := func(a, b []float64) bool {
+		for i := range a {
+			if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	cases := []struct {
+		name       string
+		base, dflt Options
+		other      Options
+	}{
+		{"momentum", Options{Method: MethodSGDM}, Options{Method: MethodSGDM, Momentum: 0.9}, Options{Method: MethodSGDM, Momentum: 0.5}},
+		{"step scale (SGD)", Options{Method: MethodSGD}, Options{Method: MethodSGD, StepScale: 1}, Options{Method: MethodSGD, StepScale: 2}},
+		{"step scale (SVRG)", Options{Method: MethodSVRG}, Options{Method: MethodSVRG}, Options{Method: MethodSVRG, StepScale: 1}},
+		{"SVRG epoch", Options{Method: MethodSVRG}, Options{Method: MethodSVRG, SVRGEpoch: 2}, Options{Method: MethodSVRG, SVRGEpoch: 5}},
+	}
+	for _, c := range cases {
+		x0, x1, x2 := run(c.base), run(c.dflt), run(c.other)
+		if !same(x0, x1) {
+			t.Errorf("%s: the documented default differs from the zero value", c.name)
+		}
+		if same(x0, x2) {
+			t.Errorf("%s: another value gives the same run", c.name)
+		}
+	}
+	bad := []struct {
+		name string
+		opt  Options
+	}{
+		{"momentum", Options{Momentum: 1}}, {"momentum", Options{Momentum: -0.1}}, {"momentum", Options{Momentum: math.NaN()}},
+		{"step scale", Options{StepScale: -1}}, {"step scale", Options{StepScale: math.Inf(1)}}, {"step scale", Options{StepScale: math.NaN()}},
+		{"SVRG epoch", Options{SVRGEpoch: -2}}, {"SVRG epoch", Options{SVRGEpoch: math.Inf(1)}}, {"SVRG epoch", Options{SVRGEpoch: math.NaN()}},
+	}
+	for _, b := range bad {
+		if _, err := New(p, &b.opt); err == nil || !strings.Contains(err.Error(), b.name) {
+			t.Errorf("%+v: error %v, want one naming the %s", b.opt, err, b.name)
+		}
+	}
+}
+
 // TestPaperExperimentScreenAnswer: the paper's experimental rule is not
 // safe (no log factor, and it screens even while the multipliers
 // saturate); the answer must still be the true one, as every dropped row is

@@ -190,12 +190,18 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 	// Step 1/(3 Lbar): inside the 1/(4 Lbar) of the theory with importance
 	// sampling, measured faster on the paper QP than 1/(4 Lbar).
 	alpha := 1 / (3 * sp.lbar)
+	if s.opt.StepScale > 0 {
+		alpha = s.opt.StepScale / (sp.lbar + s.mu)
+	}
 	kappa := 0.0
 	if cat != nil {
 		kappa = cat.kappa
 	}
 	sc := 1 / (1 + alpha*(s.ridge+kappa))
 	epoch := 2 * sp.nComps
+	if s.opt.SVRGEpoch > 0 {
+		epoch = max(int(s.opt.SVRGEpoch*float64(sp.nComps)), 1)
+	}
 	// With Options.StageMult set (and no catalyst, whose outer loop sets
 	// its own stopping) a stage also ends after the paper's iteration count.
 	limit := int64(math.MaxInt64)
@@ -313,17 +319,28 @@ func (s *Solver) runSGD(rn *run) stop {
 	beta := 0.0
 	if momentum {
 		beta = 0.9
+		if s.opt.Momentum > 0 {
+			beta = s.opt.Momentum
+		}
 		clear(mom)
 	}
 	// The paper's step 1/(L + mu + m xi/(4 delta)) (appendix), with L the
 	// largest component smoothness: for SGDM the same step, the momentum
 	// scaling it by up to 1/(1 - beta).
 	alpha := 1 / (sp.lbar + s.mu)
-	mult := s.opt.StageMult
-	if mult == 0 {
-		mult = 0.6
+	if s.opt.StepScale > 0 {
+		alpha = s.opt.StepScale / (sp.lbar + s.mu)
 	}
-	limit := max(s.paperStageSteps(rn, sp.lossC, mult), int64(sp.nComps))
+	var limit int64
+	switch mult := s.opt.StageMult; {
+	case mult == 0:
+		limit = s.paperStageSteps(rn, sp.lossC, 0.6)
+	case momentum:
+		limit = s.paperStageStepsAcc(rn, sp.lossC, mult)
+	default:
+		limit = s.paperStageSteps(rn, sp.lossC, mult)
+	}
+	limit = max(limit, int64(sp.nComps))
 	sc := 1 / (1 + alpha*s.ridge)
 	obs, every, next := s.observer()
 	var done int64
@@ -390,6 +407,27 @@ func (s *Solver) paperStageSteps(rn *run, lossC, mult float64) int64 {
 		lLoss = lossC * s.state.lossW.max
 	}
 	return int64(mult * math.Log(2*eta-1) * (lLoss/s.mu + float64(s.kept)*rn.xi/(4*s.mu*rn.delta)))
+}
+
+// paperStageStepsAcc is the paper's inner iteration count of a Nested-SGDM
+// stage, (2 log(2 eta - 1) + log K) sqrt(m K) with
+// K = L/mu + m xi/(4 mu delta) (its appendix: the count of an accelerated
+// method), times mult.
+func (s *Solver) paperStageStepsAcc(rn *run, lossC, mult float64) int64 {
+	eta := s.opt.Eta
+	if eta == 0 {
+		eta = defaultEta
+	}
+	lLoss := 0.0
+	if s.l > 0 {
+		lLoss = lossC * s.state.lossW.max
+	}
+	m := float64(s.kept)
+	k := lLoss/s.mu + m*rn.xi/(4*s.mu*rn.delta)
+	if k <= 1 {
+		return 0
+	}
+	return int64(mult * (2*math.Log(2*eta-1) + math.Log(k)) * math.Sqrt(m*k))
 }
 
 // addDeterministic adds c*(q + P y) to dst: the part of the smooth gradient

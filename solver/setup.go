@@ -134,6 +134,12 @@ func (o *Options) check() error {
 		return fmt.Errorf("options: xi = %g, want > 0", o.Xi)
 	case o.StageMult < 0 || math.IsNaN(o.StageMult) || math.IsInf(o.StageMult, 0):
 		return fmt.Errorf("options: stage multiplier = %g, want >= 0 and finite", o.StageMult)
+	case !(o.Momentum >= 0 && o.Momentum < 1):
+		return fmt.Errorf("options: momentum = %g, want in [0, 1)", o.Momentum)
+	case !(o.StepScale >= 0) || math.IsInf(o.StepScale, 0):
+		return fmt.Errorf("options: step scale = %g, want >= 0 and finite", o.StepScale)
+	case !(o.SVRGEpoch >= 0) || math.IsInf(o.SVRGEpoch, 0):
+		return fmt.Errorf("options: SVRG epoch = %g, want >= 0 and finite", o.SVRGEpoch)
 	case o.Eta != 0 && !(o.Eta > 1) || math.IsInf(o.Eta, 0):
 		return fmt.Errorf("options: eta = %g, want > 1", o.Eta)
 	case o.Delta0 < 0 || math.IsNaN(o.Delta0) || math.IsInf(o.Delta0, 0):

@@ -16,20 +16,25 @@ import (
 
 // QPMethods are the methods of section 6.1 at the settings the paper chose
 // in its appendix ("Details for section 6.1"): xi = 1, delta_0 = 0.05,
-// Nested-SGD (eta, multiplier) = (4, 0.6), Nested-SGDM (2, 1, momentum
-// 0.9), SASC-SGD (omega, multiplier) = (2, 0.36) with initial step 1/(10 L),
+// step 1/(L + mu + m xi/(4 delta)); Nested-SGD (eta, multiplier) = (4, 0.6)
+// of the SGD stage count log(2 eta - 1)(L/mu + m xi/(4 mu delta));
+// Nested-SGDM (2, 1, momentum 0.9) of the accelerated count
+// (2 log(2 eta - 1) + log K) sqrt(m K), K = L/mu + m xi/(4 mu delta);
+// SASC-SGD (omega, multiplier) = (2, 0.36) with initial step 1/(10 L);
 // Static-SGDM at the first, the geometric mean and the last delta of the
-// Nested-SGDM schedule. The solver fixes its SGD stage-length multiplier at
-// 0.6 and the momentum at 0.9, so Nested-SGDM runs with multiplier 0.6
-// instead of the paper's 1.
+// Nested-SGDM schedule, with Nested-SGDM's step, momentum and stage count.
 func QPMethods() []Method {
+	sgdm := func(name string, kind Kind, which StaticWhich, note string) Method {
+		return Method{Name: name, Kind: kind, Inner: softpen.MethodSGDM, Which: which, Eta: 2, Delta0: 0.05, Xi: 1, FixedXi: true,
+			Screen: softpen.ScreenNone, StageMult: 1, Momentum: 0.9, Note: note}
+	}
 	return colored([]Method{
 		{Name: "SASC-SGD", Kind: KindSASC, SASC: baseline.SASC{Omega: 2, Mult: 0.36}, Note: "omega 2, mult 0.36, gamma0 1/(10L)"},
-		{Name: "Nested-SGD", Kind: KindNested, Inner: softpen.MethodSGD, Eta: 4, Delta0: 0.05, Xi: 1, FixedXi: true, Screen: softpen.ScreenNone, Note: "eta 4, mult 0.6, xi 1, delta0 0.05"},
-		{Name: "Nested-SGDM", Kind: KindNested, Inner: softpen.MethodSGDM, Eta: 2, Delta0: 0.05, Xi: 1, FixedXi: true, Screen: softpen.ScreenNone, Note: "eta 2, mult 0.6 (paper 1), momentum 0.9, xi 1, delta0 0.05"},
-		{Name: "Static-SGDM-first", Kind: KindStatic, Inner: softpen.MethodSGDM, Which: StaticFirst, Xi: 1, FixedXi: true, Screen: softpen.ScreenNone, Note: "delta = first delta of Nested-SGDM"},
-		{Name: "Static-SGDM-geo", Kind: KindStatic, Inner: softpen.MethodSGDM, Which: StaticGeo, Xi: 1, FixedXi: true, Screen: softpen.ScreenNone, Note: "delta = geometric mean of first and last"},
-		{Name: "Static-SGDM-last", Kind: KindStatic, Inner: softpen.MethodSGDM, Which: StaticLast, Xi: 1, FixedXi: true, Screen: softpen.ScreenNone, Note: "delta = last delta of Nested-SGDM"},
+		{Name: "Nested-SGD", Kind: KindNested, Inner: softpen.MethodSGD, Eta: 4, Delta0: 0.05, Xi: 1, FixedXi: true, Screen: softpen.ScreenNone, StageMult: 0.6, Note: "eta 4, mult 0.6, xi 1, delta0 0.05"},
+		sgdm("Nested-SGDM", KindNested, 0, "eta 2, mult 1 (accelerated count), momentum 0.9, xi 1, delta0 0.05"),
+		sgdm("Static-SGDM-first", KindStatic, StaticFirst, "delta = first delta of Nested-SGDM"),
+		sgdm("Static-SGDM-geo", KindStatic, StaticGeo, "delta = geometric mean of first and last"),
+		sgdm("Static-SGDM-last", KindStatic, StaticLast, "delta = last delta of Nested-SGDM"),
 		{Name: "NT", Kind: KindNT, NT: baseline.NT{Gamma0: 1, Delta0: 0.05}, Note: "Nedich-Tatarenko, gamma0 1, delta0 0.05 (our schedules)"},
 	})
 }

@@ -21,38 +21,42 @@ import (
 // SVMMethods are the methods of section 6.2 at the settings of the paper's
 // appendix ("Details for section 6.2"): x_0 = 0, xi = 1, delta_0 = 0.005;
 // (eta, multiplier) = (2, 0.3) for Nested-SGD, (2, 0.5) for Nested-SVRG and
-// Nested-SVRG-Screening, (4, 0.5, momentum 0.5) for Nested-SGDM; the SVRG
-// methods get 5/6 of the step budget (the paper's way of matching the
-// stochastic gradient count, their full gradients being extra). A stage of
-// Nested-SGD and of the Nested-SVRG runs ends after the paper's inner
-// iteration count log(2 eta - 1)(L/mu + m_t xi/(4 mu delta_t)) times the
-// multiplier (softpen.Options.StageMult), or earlier on the stage target.
-// Deviations forced by the solver: Nested-SGDM keeps the solver's stage
-// limit (multiplier 0.6 of the SGD count, not the paper's accelerated
-// count) and momentum 0.9; SVRG takes a full gradient every 2N steps
-// (paper: every 5m).
+// Nested-SVRG-Screening, (4, 0.5, momentum 0.5) for Nested-SGDM; steps
+// 4/(L + mu + m xi/(4 delta)) for SGD and SVRG and 2/(...) for SGDM; SVRG
+// takes a full gradient every 5 m_t stochastic steps (m_t the constraints
+// kept) and gets 5/6 of the step budget (the paper's way of matching the
+// stochastic gradient count, its full gradients being extra). A stage ends
+// after the paper's inner iteration count times the multiplier
+// (softpen.Options.StageMult: log(2 eta - 1)(L/mu + m_t xi/(4 mu delta_t))
+// for SGD and SVRG, (2 log(2 eta - 1) + log K) sqrt(m_t K) with
+// K = L/mu + m_t xi/(4 mu delta_t) for SGDM), or earlier on the stage target.
 // Nested-SVRG-Screening screens as the paper's run did, with the simplified
 // a_i^T x - b_i < -2 sqrt(m_t) delta_t of its appendix (not safe; the solver
-// still checks every dropped row at the answer); Nested-SVRG-Alg2 is the
-// same run with Algorithm 2's rule, log factor included. SASC-SGD: the paper
-// uses Fercoq et al.'s own SVM settings (their section 6.3), which we could
-// not read; we use the QP settings. Stages end on the theory's target
+// still checks every dropped row at the answer). SASC-SGD: the paper uses
+// Fercoq et al.'s own SVM settings (their section 6.3), whose text we could
+// not reach (only the paper's first page is stored where we can read); we
+// use the paper's QP settings for it. Stages end on the theory's target
 // sqrt(2 mu eps_t) of Lemma 3.2 (the paper's stopping rule (3.3)) rather than
 // the solver's practical mu delta/4: with m = 8,124 the practical target
 // keeps SVRG in its first stage for the whole 1e7-step budget.
 // Nested-SVRG-Alg2 and Nested-SVRG-GapSafe are our additions: the same run
-// with Algorithm 2's rule as printed, and with the solver's gap-safe rule.
+// as Nested-SVRG-Screening with Algorithm 2's rule as printed (log factor
+// included), and with the solver's gap-safe rule.
 func SVMMethods(raiseXi bool) []Method {
 	fixed := !raiseXi
 	th := solver.ScheduleTheory
+	svrg := func(name string, rule softpen.ScreenRule, note string) Method {
+		return Method{Name: name, Kind: KindNested, Inner: softpen.MethodSVRG, Eta: 2, Delta0: 0.005, Xi: 1, FixedXi: fixed,
+			Screen: rule, Schedule: th, StageMult: 0.5, StepScale: 4, SVRGEpoch: 5, StepsFrac: 5.0 / 6, Note: note}
+	}
 	return colored([]Method{
 		{Name: "SASC-SGD", Kind: KindSASC, SASC: baseline.SASC{Omega: 2, Mult: 0.36}, Note: "omega 2, mult 0.36, gamma0 1/(10L) (QP settings)"},
-		{Name: "Nested-SGD", Kind: KindNested, Inner: softpen.MethodSGD, Eta: 2, Delta0: 0.005, Xi: 1, FixedXi: fixed, Screen: softpen.ScreenNone, Schedule: th, StageMult: 0.3, Note: "eta 2, mult 0.3"},
-		{Name: "Nested-SGDM", Kind: KindNested, Inner: softpen.MethodSGDM, Eta: 4, Delta0: 0.005, Xi: 1, FixedXi: fixed, Screen: softpen.ScreenNone, Schedule: th, Note: "eta 4, mult 0.6 (paper 0.5), momentum 0.9 (paper 0.5)"},
-		{Name: "Nested-SVRG", Kind: KindNested, Inner: softpen.MethodSVRG, StageMult: 0.5, Eta: 2, Delta0: 0.005, Xi: 1, FixedXi: fixed, Screen: softpen.ScreenNone, Schedule: th, StepsFrac: 5.0 / 6, Note: "eta 2, mult 0.5, 5/6 of the budget"},
-		{Name: "Nested-SVRG-Screening", Kind: KindNested, Inner: softpen.MethodSVRG, StageMult: 0.5, Eta: 2, Delta0: 0.005, Xi: 1, FixedXi: fixed, Screen: softpen.ScreenPaperExperiment, Schedule: th, StepsFrac: 5.0 / 6, Note: "eta 2, mult 0.5, 5/6 of the budget, the paper's experiment rule -2 sqrt(m_t) delta_t (not safe)"},
-		{Name: "Nested-SVRG-Alg2", Kind: KindNested, Inner: softpen.MethodSVRG, StageMult: 0.5, Eta: 2, Delta0: 0.005, Xi: 1, FixedXi: fixed, Screen: softpen.ScreenPaper, Schedule: th, StepsFrac: 5.0 / 6, Note: "as Nested-SVRG-Screening with Algorithm 2's rule, log factor included (not in the paper's runs)"},
-		{Name: "Nested-SVRG-GapSafe", Kind: KindNested, Inner: softpen.MethodSVRG, StageMult: 0.5, Eta: 2, Delta0: 0.005, Xi: 1, FixedXi: fixed, Screen: softpen.ScreenGapSafe, Schedule: th, StepsFrac: 5.0 / 6, Note: "as Nested-SVRG-Screening with our gap-safe rule (not in the paper)"},
+		{Name: "Nested-SGD", Kind: KindNested, Inner: softpen.MethodSGD, Eta: 2, Delta0: 0.005, Xi: 1, FixedXi: fixed, Screen: softpen.ScreenNone, Schedule: th, StageMult: 0.3, StepScale: 4, Note: "eta 2, mult 0.3, step 4/L"},
+		{Name: "Nested-SGDM", Kind: KindNested, Inner: softpen.MethodSGDM, Eta: 4, Delta0: 0.005, Xi: 1, FixedXi: fixed, Screen: softpen.ScreenNone, Schedule: th, StageMult: 0.5, Momentum: 0.5, StepScale: 2, Note: "eta 4, mult 0.5 (accelerated count), momentum 0.5, step 2/L"},
+		svrg("Nested-SVRG", softpen.ScreenNone, "eta 2, mult 0.5, step 4/L, full gradient every 5m, 5/6 of the budget"),
+		svrg("Nested-SVRG-Screening", softpen.ScreenPaperExperiment, "as Nested-SVRG, the paper's experiment rule -2 sqrt(m_t) delta_t (not safe)"),
+		svrg("Nested-SVRG-Alg2", softpen.ScreenPaper, "as Nested-SVRG-Screening with Algorithm 2's rule, log factor included (not in the paper's runs)"),
+		svrg("Nested-SVRG-GapSafe", softpen.ScreenGapSafe, "as Nested-SVRG-Screening with our gap-safe rule (not in the paper)"),
 		{Name: "NT", Kind: KindNT, NT: baseline.NT{Gamma0: 1, Delta0: 0.005}, Note: "Nedich-Tatarenko, gamma0 1, delta0 0.005 (our schedules)"},
 	})
 }
