@@ -34,7 +34,6 @@ func (s *Solver) runAPG(rn *run) stop {
 	q := s.mu / L
 	beta := (1 - math.Sqrt(q)) / (1 + math.Sqrt(q))
 	target := s.stageTarget(rn)
-	obs, every, next := s.observer()
 	copy(y, x)
 	for {
 		if s.over(rn) {
@@ -57,9 +56,8 @@ func (s *Solver) runAPG(rn *run) stop {
 		} else {
 			vec.AxpbyTo(y, 1+beta, x, -beta, xPrev)
 		}
-		if obs != nil && s.steps >= next {
-			obs(s.steps, x)
-			next = (s.steps/every + 1) * every
+		if s.steps >= s.obsNext {
+			s.observe(s.steps, x)
 		}
 	}
 }
@@ -209,7 +207,6 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 		limit = max(s.paperStageSteps(rn, sp.lossC, s.opt.StageMult), int64(epoch))
 	}
 	var done int64
-	obs, every, next := s.observer()
 	for {
 		if s.over(rn) {
 			return rn.stopped
@@ -247,9 +244,8 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 			if s.hasProx() {
 				s.prox(x, alpha*sc)
 			}
-			if obs != nil && s.steps+int64(k+1) >= next {
-				obs(s.steps+int64(k+1), x)
-				next = ((s.steps+int64(k+1))/every + 1) * every
+			if s.steps+int64(k+1) >= s.obsNext {
+				s.observe(s.steps+int64(k+1), x)
 			}
 		}
 		s.steps += int64(epoch)
@@ -342,7 +338,6 @@ func (s *Solver) runSGD(rn *run) stop {
 	}
 	limit = max(limit, int64(sp.nComps))
 	sc := 1 / (1 + alpha*s.ridge)
-	obs, every, next := s.observer()
 	var done int64
 	for {
 		if s.over(rn) {
@@ -370,9 +365,8 @@ func (s *Solver) runSGD(rn *run) stop {
 				if s.hasProx() {
 					s.prox(x, alpha)
 				}
-				if obs != nil && s.steps+int64(k+1) >= next {
-					obs(s.steps+int64(k+1), x)
-					next = ((s.steps+int64(k+1))/every + 1) * every
+				if s.steps+int64(k+1) >= s.obsNext {
+					s.observe(s.steps+int64(k+1), x)
 				}
 				continue
 			}
@@ -384,9 +378,8 @@ func (s *Solver) runSGD(rn *run) stop {
 			if s.hasProx() {
 				s.prox(x, alpha*sc)
 			}
-			if obs != nil && s.steps+int64(k+1) >= next {
-				obs(s.steps+int64(k+1), x)
-				next = ((s.steps+int64(k+1))/every + 1) * every
+			if s.steps+int64(k+1) >= s.obsNext {
+				s.observe(s.steps+int64(k+1), x)
 			}
 		}
 		s.steps += int64(sp.nComps)

@@ -1,15 +1,28 @@
 package solver
 
-// observer returns the step-level callback and the step count at which it
-// is next due (the first multiple of ObserveEvery above the current count).
-func (s *Solver) observer() (func(int64, []float64), int64, int64) {
-	obs := s.opt.Observe
-	if obs == nil {
-		return nil, 0, 0
+import "math"
+
+// startObserving sets the first step count at which Options.Observe is due:
+// the first multiple of ObserveEvery, or never when Observe is nil (so the
+// inner loops test one integer and make no call).
+func (s *Solver) startObserving() {
+	s.obsNext = math.MaxInt64
+	if s.opt.Observe == nil {
+		return
 	}
-	every := s.opt.ObserveEvery
-	if every <= 0 {
-		every = 1000
+	s.obsEvery = s.opt.ObserveEvery
+	if s.obsEvery <= 0 {
+		s.obsEvery = 1000
 	}
-	return obs, every, (s.steps/every + 1) * every
+	s.obsNext = s.obsEvery
+}
+
+// observe calls Options.Observe with the iterate x at step count steps and
+// sets the next due count to the first multiple of ObserveEvery above it.
+// Callers test steps >= s.obsNext first. The due count lives in the Solver,
+// not in one inner method's call, so steps taken between calls (full
+// gradients, catalyst's outer loop) cannot skip a due observation.
+func (s *Solver) observe(steps int64, x []float64) {
+	s.opt.Observe(steps, x)
+	s.obsNext = (steps/s.obsEvery + 1) * s.obsEvery
 }

@@ -5,15 +5,17 @@ import (
 	"testing"
 )
 
-// TestObserve: every inner method calls Observe with a rising step count at
-// most once per window of ObserveEvery steps, and in almost every window, with an iterate of
-// length N, and the observed iterates approach the reference solution.
+// TestObserve: every inner method calls Observe with a rising step count
+// once in every window of ObserveEvery steps (no window skipped: the largest
+// single jump of the count, a full gradient of l + m = 200 steps, is shorter
+// than a window), with an iterate of length N, and the observed iterates
+// approach the reference solution.
 func TestObserve(t *testing.T) {
 	p, ref := loadQP(t, 1)
 	for _, m := range allMethods {
 		t.Run(m.String(), func(t *testing.T) {
 			const every = 500
-			var calls int
+			var calls, skipped int
 			var last int64
 			var lastErr float64
 			opt := &Options{Method: m, MaxSteps: 2e6, Seed: 1, Tol: 1e-9, NoPolish: true, ObserveEvery: every,
@@ -25,6 +27,7 @@ func TestObserve(t *testing.T) {
 					if steps/every <= last/every {
 						t.Fatalf("observed at %d after %d: twice in one window of %d steps", steps, last, every)
 					}
+					skipped += int(steps/every - last/every - 1)
 					last = steps
 					lastErr = relErr(x, ref.X)
 				}}
@@ -39,10 +42,9 @@ func TestObserve(t *testing.T) {
 			if calls == 0 {
 				t.Fatal("Observe never called")
 			}
-			// At most one observation window (plus one full gradient, l+m
-			// steps, that may jump past a multiple) is left unobserved.
-			if res.Steps-last > every+int64(2*(p.N+len(p.B))) && calls < int(res.Steps/every)-2 {
-				t.Errorf("%d calls over %d steps (last at %d)", calls, res.Steps, last)
+			// The last window may end the solve before it is observed.
+			if skipped > 0 || res.Steps/every-last/every > 1 {
+				t.Errorf("%d calls over %d steps (last at %d): %d windows skipped", calls, res.Steps, last, skipped)
 			}
 			if lastErr > 0.2 { // loose: plain SGD is slow on this problem
 				t.Errorf("last observed relative error %.3g", lastErr)

@@ -68,8 +68,11 @@ type Solver struct {
 
 	lfCert float64 // certified (Gershgorin / Frobenius) smoothness bound, for the dual bound
 	steps  int64   // incremental steps of the current solve
-	stages int
-	warm   bool // state.x holds the previous solution
+	// Options.Observe is next due at step count obsNext (MaxInt64: never),
+	// then every obsEvery steps (observe.go).
+	obsNext, obsEvery int64
+	stages            int
+	warm              bool // state.x holds the previous solution
 
 	lastXi float64 // the xi of the last result's certificate (F_{xi,0})
 

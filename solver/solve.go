@@ -152,6 +152,7 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 	s.rng.seed(s.opt.Seed)
 	s.steps = 0
 	s.stages = 0
+	s.startObserving()
 	res := &s.res
 	res.Status, res.Polished = StatusMaxSteps, false
 	res.Dropped = res.Dropped[:0]
