@@ -111,13 +111,17 @@ type Options struct {
 	MaxSteps  int64         // incremental step budget; 0 means none
 	TimeLimit time.Duration // 0 means none
 	Seed      uint64        // seed of the solver's own generator
-	Xi        float64       // initial penalty parameter; 0 means 1 (the paper's choice)
-	FixedXi   bool          // never raise xi
-	Eta       float64       // delta_{t+1} = delta_t / Eta; 0 means the schedule's default
-	Delta0    float64       // first delta; 0 means the schedule's default
-	Static    bool          // one fixed delta = Delta0 (Cor. 3.5) instead of the nested schedule
-	Schedule  Schedule
-	Screen    ScreenRule
+	// Xi is the initial penalty parameter; 0 means 1 (the paper's choice).
+	// Unless FixedXi, the solve raises it when the multipliers saturate
+	// (xi < ||lambda*||_inf) and lowers it towards 4 max_j lambda_j when
+	// they stay far below it (see xiLowerGap in solve.go).
+	Xi       float64
+	FixedXi  bool    // keep xi as given: never raise or lower it
+	Eta      float64 // delta_{t+1} = delta_t / Eta; 0 means the schedule's default
+	Delta0   float64 // first delta; 0 means the schedule's default
+	Static   bool    // one fixed delta = Delta0 (Cor. 3.5) instead of the nested schedule
+	Schedule Schedule
+	Screen   ScreenRule
 	// StageMult, if > 0, ends a stage of SGD, SGDM or SVRG after
 	// StageMult * log(2 eta - 1)(L/mu + m xi/(4 mu delta)) steps at most,
 	// the paper's theoretical inner iteration count scaled as its

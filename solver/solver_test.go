@@ -135,42 +135,76 @@ func TestPaperQPPolished(t *testing.T) {
 	}
 }
 
-// TestPaperQPUnpolished: without polishing the accelerated full-gradient
-// method reaches relative error 1e-4 within 2e7 incremental steps.
+// TestPaperQPUnpolished: without polishing, the accelerated full-gradient
+// method, SVRG and catalyst-SVRG reach relative error 1e-4 within 2e7
+// incremental steps on every reference QP, and the distance bound holds.
 //
-// The issue asks this of every method. Measured (seed 1, 2e7 steps): apg
-// 2e-6, svrg 2.9e-3, catalyst-svrg 2.9e-3, sgdm 5.3e-3, sgd 2.1e-2 — the
-// stochastic methods do not reach 1e-4 on this small, dense problem within
-// the budget (the paper's own runs stop near 1e-3 too). They are held to a
-// convergence property instead (TestStochasticConverges), and the shortfall
-// is reported on the issue.
+// The issue asks this of every method. Measured (2e7 steps, seeds 1-5,
+// default screening, xi lowered as the multipliers allow): apg 1e-7 to 1e-8
+// (it stops on tol 1e-9 first), svrg 8.3e-6, 2.6e-5, 5.1e-7, 3.1e-5,
+// 1.1e-5, catalyst-svrg about the same. SGD and SGDM do not reach 1e-4 (2.5e-2 to 5.6e-2
+// and 3.5e-3 to 1.1e-2): constant-step SGD stalls at a noise floor that
+// only the shrinking delta lowers, so its error falls about as t^-0.4 —
+// 1e-4 would take some 1e11 steps. They are held to a convergence property
+// instead (TestStochasticConverges), and the shortfall is reported on the
+// issue.
 func TestPaperQPUnpolished(t *testing.T) {
-	for _, seed := range seeds() {
-		p, ref := loadQP(t, seed)
-		s, err := New(p, &Options{Method: MethodAPG, Tol: 1e-9, NoPolish: true, MaxSteps: 2e7, Seed: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := s.Solve(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		re := relErr(res.X, ref.X)
-		t.Logf("s%d: status %v rel err %.2e gap %.2e steps %d stages %d", seed, res.Status, re, res.Gap, res.Steps, res.Stages)
-		if re > 1e-4 {
-			t.Errorf("s%d: relative error %.3e > 1e-4", seed, re)
-		}
-		if d := dist(res.X, ref.X); d > res.DistBound*(1+1e-9)+1e-15 {
-			t.Errorf("s%d: distance %.3e exceeds the certified bound %.3e", seed, d, res.DistBound)
+	methods := []Method{MethodAPG, MethodSVRG, MethodCatalyst}
+	if testing.Short() {
+		methods = methods[:1] // SVRG and catalyst take their whole 2e7 steps
+	}
+	for _, m := range methods {
+		for _, seed := range seeds() {
+			p, ref := loadQP(t, seed)
+			s, err := New(p, &Options{Method: m, Tol: 1e-9, NoPolish: true, MaxSteps: 2e7, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := s.Solve(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			re := relErr(res.X, ref.X)
+			t.Logf("%v s%d: status %v rel err %.2e gap %.2e steps %d stages %d xi %.3g", m, seed, res.Status, re, res.Gap, res.Steps, res.Stages, res.Xi)
+			if re > 1e-4 {
+				t.Errorf("%v s%d: relative error %.3e > 1e-4", m, seed, re)
+			}
+			if d := dist(res.X, ref.X); d > res.DistBound*(1+1e-9)+1e-15 {
+				t.Errorf("%v s%d: distance %.3e exceeds the certified bound %.3e", m, seed, d, res.DistBound)
+			}
 		}
 	}
 }
 
-// TestStochasticConverges: without polishing, SVRG, catalyst-SVRG and SGDM
-// cut their relative error at least tenfold between 2e5 and 2e7 steps.
-// Plain SGD is held to a factor 4: its constant step per stage leaves a noise
+// TestXiLowered: on a problem whose multipliers are far below xi = 1 the
+// solve lowers xi (Result.Xi, the certificate's xi, is below 1) and, in
+// the same step budget, gets much closer to x* than with FixedXi, which
+// keeps xi = 1.
+func TestXiLowered(t *testing.T) {
+	p, x, _ := planted(3, 20, 60, 5, 0.001)
+	var errs [2]float64
+	for i, fixed := range []bool{false, true} {
+		res := solveOK(t, p, &Options{Method: MethodSVRG, Tol: 1e-12, NoPolish: true, FixedXi: fixed, MaxSteps: 2e6})
+		errs[i] = maxAbsDiff(res.X, x)
+		t.Logf("fixed %v: xi %.3g, max |x - x*| %.2e after %d steps", fixed, res.Xi, errs[i], res.Steps)
+		if fixed && res.Xi != 1 || !fixed && !(res.Xi < 0.5) {
+			t.Errorf("fixed %v: xi %g", fixed, res.Xi)
+		}
+	}
+	if !(errs[0] < errs[1]/4) {
+		t.Errorf("max |x - x*| %.3e with xi lowered, %.3e with xi = 1: want 4x smaller", errs[0], errs[1])
+	}
+}
+
+// TestStochasticConverges: the paper's methods as the paper runs them (no
+// screening, xi = 1 fixed, no polishing): SVRG, catalyst-SVRG and SGDM cut
+// their relative error at least tenfold between 2e5 and 2e7 steps. Plain
+// SGD is held to a factor 4: its constant step per stage leaves a noise
 // floor that only the shrinking delta lowers, so it converges sublinearly
-// (measured on seed 1: 1.1e-1 -> 2.1e-2, a factor 5.3; reported on the issue).
+// (measured on seed 1: 1.1e-1 -> 2.1e-2, a factor 5.3; reported on the
+// issue). With xi free to fall (the default) SGD is better at both ends,
+// 5.1e-2 -> 1.4e-2, and that lower start leaves a factor of only 3.5: this
+// test is about the paper's method converging, so it fixes xi.
 func TestStochasticConverges(t *testing.T) {
 	if testing.Short() {
 		t.Skip("2e7 steps per method; run without -short")
@@ -180,10 +214,11 @@ func TestStochasticConverges(t *testing.T) {
 		var errs [2]float64
 		for i, budget := range []int64{2e5, 2e7} {
 			// Without screening, as the paper runs Nested-SGD/SGDM/SVRG. With
-			// the default gap-safe screening (measured, seed 1, 2e7 steps):
-			// svrg 1.8e-4, catalyst 1.8e-4, sgdm 1.1e-2, sgd 5.7e-2 — the
-			// smaller kept set shortens the paper's per-stage limits of SGD.
-			s, err := New(p, &Options{Method: m, Tol: 1e-12, NoPolish: true, MaxSteps: budget, Seed: 1, Screen: ScreenNone})
+			// the default gap-safe screening (measured, seed 1, 2e7 steps,
+			// xi fixed): svrg 1.8e-4, catalyst 1.8e-4, sgdm 1.1e-2, sgd
+			// 5.7e-2 — the smaller kept set shortens the paper's per-stage
+			// limits of SGD.
+			s, err := New(p, &Options{Method: m, Tol: 1e-12, NoPolish: true, MaxSteps: budget, Seed: 1, Screen: ScreenNone, FixedXi: true})
 			if err != nil {
 				t.Fatal(err)
 			}
