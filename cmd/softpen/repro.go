@@ -29,6 +29,7 @@ func runRepro(args []string, stdout, stderr io.Writer) int {
 	ref := fs.String("ref", "", "reference result JSON to check x* against (svm; default: none)")
 	scale := fs.Bool("scale", true, "normalise the feature columns to unit norm (svm; the paper: \"the features are normalized\")")
 	raiseXi := fs.Bool("raise-xi", false, "svm: let the solver raise xi when the multipliers saturate (the paper keeps xi = 1, below ||lambda*||_inf on mushrooms)")
+	grid := fs.Bool("grid", false, "qp: also run the appendix's parameter grids (45 settings per instance)")
 	quiet := fs.Bool("q", false, "no progress lines on standard error")
 	if code, ok := parseFlags(fs, args[1:]); !ok {
 		return code
@@ -52,7 +53,7 @@ func runRepro(args []string, stdout, stderr io.Writer) int {
 			*testdata = ""
 		}
 		err = repro.RunQP(repro.QPConfig{Sims: *sims, Steps: int64(*steps), Out: *out, Testdata: *testdata,
-			Methods: *methods, Workers: *workers, Log: log}, stdout)
+			Methods: *methods, Workers: *workers, Grid: *grid, Log: log}, stdout)
 	case "svm":
 		if *data == "" {
 			fmt.Fprintln(stderr, "softpen repro svm: want -data FILE")

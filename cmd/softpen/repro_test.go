@@ -132,6 +132,62 @@ func TestReproQP(t *testing.T) {
 	}
 }
 
+// TestReproQPGrid: `softpen repro qp -grid` runs every setting of the
+// appendix's grids (45) on each instance, lists each in the summary with
+// the paper's three choices marked, writes their runs to qp_grid_runs.csv and one
+// well-formed box plot per family (SASC, SGD, SGDM per momentum) that
+// index.html shows.
+func TestReproQPGrid(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runCmd("repro", "qp", "-grid", "-methods", "Nested-SGD", "-sims", "1", "-steps", "2000", "-out", dir,
+		"-testdata", filepath.Join("..", "..", "testdata", "qp"), "-q")
+	if code != exitSolved {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	fams := repro.QPGrid()
+	n, marked := 0, 0
+	for _, f := range fams {
+		chosen := 0
+		for _, m := range f.Methods {
+			n++
+			if !strings.Contains(out, m.Name) {
+				t.Errorf("summary lacks %s", m.Name)
+			}
+			if strings.HasSuffix(m.Name, "*") {
+				chosen++
+			}
+		}
+		if len(f.Methods) != 9 || chosen > 1 {
+			t.Errorf("grid %s: %d settings, %d marked as the paper's choice", f.Name, len(f.Methods), chosen)
+		}
+		marked += chosen
+	}
+	// The paper chose one setting for each of SASC-SGD, Nested-SGD, Nested-SGDM.
+	if len(fams) != 5 || n != 45 || marked != 3 {
+		t.Errorf("%d families, %d settings, %d marked; want 5, 45 and 3", len(fams), n, marked)
+	}
+	if runs := readCSV(t, filepath.Join(dir, "qp_grid_runs.csv"), repro.RunsColumns); len(runs) != n {
+		t.Errorf("qp_grid_runs.csv: %d runs, want %d", len(runs), n)
+	}
+	svgs := checkSVG(t, dir)
+	idx, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	grids := 0
+	for _, s := range svgs {
+		if strings.HasPrefix(s, "qp_grid_") {
+			grids++
+			if !strings.Contains(string(idx), `src="`+s+`"`) {
+				t.Errorf("index.html does not show %s", s)
+			}
+		}
+	}
+	if grids != len(fams) {
+		t.Errorf("%d grid figures in %v, want %d", grids, svgs, len(fams))
+	}
+}
+
 // TestReproSVM: `softpen repro svm` end to end on the first 600 rows of
 // mushrooms (separable, so a valid hard-margin SVM), with the screening
 // figures and the slack CSV.

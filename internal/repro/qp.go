@@ -47,6 +47,7 @@ type QPConfig struct {
 	Testdata string // directory with paper-qp-100-s*.json (and .ref.json); "" or missing: generate all
 	Methods  string // comma-separated names, "" for all
 	Workers  int
+	Grid     bool      // also run the appendix's parameter grids (QPGrid)
 	Log      io.Writer // progress lines; nil for none
 }
 
@@ -253,6 +254,16 @@ func RunQP(cfg QPConfig, stdout io.Writer) error {
 		if err := add(f.name, f.caption, f.p); err != nil {
 			return err
 		}
+	}
+	if cfg.Grid {
+		var gs bytes.Buffer
+		gfigs, err := runGrid(ins, QPGrid(), cfg.Steps, workers, cfg.Out, &gs, logf)
+		if err != nil {
+			return err
+		}
+		fmt.Fprint(stdout, gs.String())
+		sum.Write(gs.Bytes())
+		figs = append(figs, gfigs...)
 	}
 	if err := os.WriteFile(filepath.Join(cfg.Out, "summary.txt"), sum.Bytes(), 0o644); err != nil {
 		return err
