@@ -388,25 +388,27 @@ func (s *Solver) runSGD(rn *run) stop {
 }
 
 // paperStageSteps is the paper's theoretical inner iteration count of a
-// stage for SGD and SVRG, log(2 eta - 1)(L/mu + m xi/(4 mu delta)) (its
-// appendix), times mult; L is the largest smoothness of a loss term.
+// stage for SGD and SVRG, log(2 eta - 1) K (its appendix), times mult.
 func (s *Solver) paperStageSteps(rn *run, lossC, mult float64) int64 {
-	eta := s.opt.Eta
-	if eta == 0 {
-		eta = defaultEta
-	}
-	lLoss := 0.0
-	if s.l > 0 {
-		lLoss = lossC * s.state.lossW.max
-	}
-	return int64(mult * math.Log(2*eta-1) * (lLoss/s.mu + float64(s.kept)*rn.xi/(4*s.mu*rn.delta)))
+	logEta, k := s.paperStageTerms(rn, lossC)
+	return int64(mult * logEta * k)
 }
 
 // paperStageStepsAcc is the paper's inner iteration count of a Nested-SGDM
-// stage, (2 log(2 eta - 1) + log K) sqrt(m K) with
-// K = L/mu + m xi/(4 mu delta) (its appendix: the count of an accelerated
-// method), times mult.
+// stage, (2 log(2 eta - 1) + log K) sqrt(m K) (its appendix: the count of an
+// accelerated method), times mult.
 func (s *Solver) paperStageStepsAcc(rn *run, lossC, mult float64) int64 {
+	logEta, k := s.paperStageTerms(rn, lossC)
+	if k <= 1 {
+		return 0
+	}
+	return int64(mult * (2*logEta + math.Log(k)) * math.Sqrt(float64(s.kept)*k))
+}
+
+// paperStageTerms returns the two terms of the paper's stage counts:
+// log(2 eta - 1) and the condition number K = L/mu + m xi/(4 mu delta), L
+// the largest smoothness of a loss term and m the kept rows.
+func (s *Solver) paperStageTerms(rn *run, lossC float64) (logEta, k float64) {
 	eta := s.opt.Eta
 	if eta == 0 {
 		eta = defaultEta
@@ -415,12 +417,7 @@ func (s *Solver) paperStageStepsAcc(rn *run, lossC, mult float64) int64 {
 	if s.l > 0 {
 		lLoss = lossC * s.state.lossW.max
 	}
-	m := float64(s.kept)
-	k := lLoss/s.mu + m*rn.xi/(4*s.mu*rn.delta)
-	if k <= 1 {
-		return 0
-	}
-	return int64(mult * (2*math.Log(2*eta-1) + math.Log(k)) * math.Sqrt(m*k))
+	return math.Log(2*eta - 1), lLoss/s.mu + float64(s.kept)*rn.xi/(4*s.mu*rn.delta)
 }
 
 // addDeterministic adds c*(q + P y) to dst: the part of the smooth gradient

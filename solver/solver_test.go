@@ -156,14 +156,7 @@ func TestPaperQPUnpolished(t *testing.T) {
 	for _, m := range methods {
 		for _, seed := range seeds() {
 			p, ref := loadQP(t, seed)
-			s, err := New(p, &Options{Method: m, Tol: 1e-9, NoPolish: true, MaxSteps: 2e7, Seed: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := s.Solve(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := solveOK(t, p, &Options{Method: m, Tol: 1e-9, NoPolish: true, MaxSteps: 2e7, Seed: 1})
 			re := relErr(res.X, ref.X)
 			t.Logf("%v s%d: status %v rel err %.2e gap %.2e steps %d stages %d xi %.3g", m, seed, res.Status, re, res.Gap, res.Steps, res.Stages, res.Xi)
 			if re > 1e-4 {

@@ -3,7 +3,6 @@ package repro
 import (
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/softpen/softpen"
 	"github.com/softpen/softpen/baseline"
@@ -70,19 +69,10 @@ func runGrid(ins []*Instance, fams []GridFamily, steps int64, workers int, dir s
 	var all []*Run
 	for _, f := range fams {
 		runs := make([]*Run, len(ins)*len(f.Methods))
-		sem := make(chan struct{}, max(workers, 1))
-		var wg sync.WaitGroup
-		for i, in := range ins {
-			for j, m := range f.Methods {
-				wg.Add(1)
-				sem <- struct{}{}
-				go func(k, sim int, in *Instance, m Method) {
-					defer func() { <-sem; wg.Done() }()
-					runs[k] = RunMethod(in, m, sim, steps, uint64(sim), 0, 0)
-				}(i*len(f.Methods)+j, i+1, in, m)
-			}
-		}
-		wg.Wait()
+		parallel(len(runs), workers, func(k int) {
+			sim := k/len(f.Methods) + 1
+			runs[k] = RunMethod(ins[sim-1], f.Methods[k%len(f.Methods)], sim, steps, uint64(sim), 0, 0)
+		})
 		for _, r := range runs {
 			if r.Err != nil {
 				return nil, fmt.Errorf("grid %s: %s on %s: %v", f.Name, r.Method, r.Instance, r.Err)

@@ -142,44 +142,37 @@ func RunQP(cfg QPConfig, stdout io.Writer) error {
 	}
 	runs := make([][]*Run, len(ins))
 	workers := max(cfg.Workers, 1)
-	sem := make(chan struct{}, workers)
-	var wg sync.WaitGroup
 	var mu sync.Mutex
-	for i, in := range ins {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(i int, in *Instance) {
-			defer func() { <-sem; wg.Done() }()
-			sim := i + 1
-			seed := uint64(sim)
-			// Nested-SGDM runs first: the static runs take their deltas from
-			// its schedule on the same instance (it is run, and reported
-			// only if selected, when a static method needs it).
-			var sched *Run
-			var out []*Run
-			if selected(methods, sgdm.Name) || needSched {
-				sched = RunMethod(in, sgdm, sim, cfg.Steps, seed, 0, 0)
-				if selected(methods, sgdm.Name) {
-					out = append(out, sched)
-				}
+	parallel(len(ins), workers, func(i int) {
+		in := ins[i]
+		sim := i + 1
+		seed := uint64(sim)
+		// Nested-SGDM runs first: the static runs take their deltas from
+		// its schedule on the same instance (it is run, and reported
+		// only if selected, when a static method needs it).
+		var sched *Run
+		var out []*Run
+		if selected(methods, sgdm.Name) || needSched {
+			sched = RunMethod(in, sgdm, sim, cfg.Steps, seed, 0, 0)
+			if selected(methods, sgdm.Name) {
+				out = append(out, sched)
 			}
-			for _, m := range methods {
-				if m.Name == sgdm.Name {
-					continue
-				}
-				var d0, dl float64
-				if sched != nil {
-					d0, dl = sched.Delta0, sched.DeltaEnd
-				}
-				out = append(out, RunMethod(in, m, sim, cfg.Steps, seed, d0, dl))
+		}
+		for _, m := range methods {
+			if m.Name == sgdm.Name {
+				continue
 			}
-			mu.Lock()
-			runs[i] = out
-			logf("repro qp: sim %d done\n", sim)
-			mu.Unlock()
-		}(i, in)
-	}
-	wg.Wait()
+			var d0, dl float64
+			if sched != nil {
+				d0, dl = sched.Delta0, sched.DeltaEnd
+			}
+			out = append(out, RunMethod(in, m, sim, cfg.Steps, seed, d0, dl))
+		}
+		mu.Lock()
+		runs[i] = out
+		logf("repro qp: sim %d done\n", sim)
+		mu.Unlock()
+	})
 	var all []*Run
 	for _, rs := range runs {
 		for _, r := range rs {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/softpen/softpen"
@@ -244,4 +245,20 @@ func Select(all []Method, list string) ([]Method, error) {
 		}
 	}
 	return out, nil
+}
+
+// parallel calls f(0), ..., f(n-1), at most workers (at least 1) at a time,
+// and returns when all have returned.
+func parallel(n, workers int, f func(i int)) {
+	sem := make(chan struct{}, max(workers, 1))
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			f(i)
+		}()
+	}
+	wg.Wait()
 }

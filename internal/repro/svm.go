@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/softpen/softpen"
@@ -114,18 +113,10 @@ func RunSVM(cfg SVMConfig, stdout io.Writer) error {
 	}
 	logf("repro svm: reference in %v\n", time.Since(t0).Round(time.Millisecond))
 	runs := make([]*Run, len(methods))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
-	for i, m := range methods {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(i int, m Method) {
-			defer func() { <-sem; wg.Done() }()
-			runs[i] = RunMethod(in, m, 1, cfg.Steps, 1, 0, 0)
-			logf("repro svm: %s done\n", m.Name)
-		}(i, m)
-	}
-	wg.Wait()
+	parallel(len(methods), 2, func(i int) {
+		runs[i] = RunMethod(in, methods[i], 1, cfg.Steps, 1, 0, 0)
+		logf("repro svm: %s done\n", methods[i].Name)
+	})
 	for _, r := range runs {
 		if r.Err != nil {
 			return fmt.Errorf("%s: %v", r.Method, r.Err)
