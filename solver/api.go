@@ -126,9 +126,16 @@ type Options struct {
 	// StageMult * log(2 eta - 1)(L/mu + m xi/(4 mu delta)) steps at most,
 	// the paper's theoretical inner iteration count scaled as its
 	// experiments do (0.3 for Nested-SGD and 0.5 for Nested-SVRG on the
-	// SVM). 0 means 0.6 for SGD and SGDM (measured on the paper QP) and no
-	// such limit for SVRG (its stages end on the gradient-mapping target).
+	// SVM). 0 means no such count: an SGD or SGDM stage then ends after
+	// 4 mixing times 1/(alpha mu) of its step (measured on the paper QP;
+	// see sgdStageMixings), an SVRG stage on the gradient-mapping target
+	// only.
 	StageMult float64
+	// LastIterate makes SGD and SGDM answer each stage with its last
+	// iterate, as the paper's methods do, instead of the average of the
+	// iterates of the second half of the stage (the default: at the same
+	// budget about 10x closer to x* on the paper QP; see runSGD).
+	LastIterate bool
 	// Momentum is SGDM's beta in v <- beta v - alpha grad(x + beta v),
 	// in [0, 1); 0 means 0.9 (the paper's choice on its QP). With
 	// StageMult > 0 an SGDM stage ends after the paper's accelerated count
@@ -140,7 +147,9 @@ type Options struct {
 	// component smoothness the method samples with (the largest for SGD
 	// and SGDM, the mean for SVRG): the paper's step 1/(L + mu + m xi/(4 delta))
 	// scaled as its SVM runs do (4 for SGD and SVRG, 2 for SGDM). 0 means
-	// 1/(Lc + mu) for SGD and SGDM and 1/(3 Lc) for SVRG.
+	// 1/(Lc + mu) for SGD, (1 - Momentum)/(Lc + mu) for SGDM (the same
+	// effective step; the paper's full step diverges on its QP once xi is
+	// lowered) and 1/(3 Lc) for SVRG.
 	StepScale float64
 	// SVRGEpoch is the number of stochastic steps between SVRG's full
 	// gradients as a multiple of the number of components N (loss rows
@@ -153,6 +162,8 @@ type Options struct {
 	// Observe, if set, is called from the inner methods with the current
 	// iterate about every ObserveEvery incremental steps (once the step
 	// count has passed the next multiple; steps is the count at the call).
+	// For SGD and SGDM that is the stage's running average once it has
+	// begun (see LastIterate).
 	// It must not retain x. With Observe nil the inner loops do no extra work.
 	Observe      func(steps int64, x []float64)
 	ObserveEvery int64 // 0 means 1000

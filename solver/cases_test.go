@@ -506,8 +506,9 @@ func TestSGDMAcceleratedStageCount(t *testing.T) {
 	}
 }
 
-// TestStepOptions: Momentum, StepScale and SVRGEpoch at their documented
-// defaults give the default run bit for bit, other values change the run,
+// TestStepOptions: Momentum, StepScale, StageMult, LastIterate and
+// SVRGEpoch at their documented defaults give the default run bit for bit
+// (SGDM's step scale is 1 - Momentum), other values change the run,
 // and invalid values are refused by name.
 func TestStepOptions(t *testing.T) {
 	p, _, _ := planted(11, 20, 60, 5, 1)
@@ -530,6 +531,10 @@ func TestStepOptions(t *testing.T) {
 	}{
 		{"momentum", Options{Method: MethodSGDM}, Options{Method: MethodSGDM, Momentum: 0.9}, Options{Method: MethodSGDM, Momentum: 0.5}},
 		{"step scale (SGD)", Options{Method: MethodSGD}, Options{Method: MethodSGD, StepScale: 1}, Options{Method: MethodSGD, StepScale: 2}},
+		{"step scale (SGDM)", Options{Method: MethodSGDM, Momentum: 0.75}, Options{Method: MethodSGDM, Momentum: 0.75, StepScale: 0.25}, Options{Method: MethodSGDM, Momentum: 0.75, StepScale: 1}},
+		{"stage multiplier (SGD)", Options{Method: MethodSGD}, Options{Method: MethodSGD}, Options{Method: MethodSGD, StageMult: 0.6}},
+		{"last iterate (SGD)", Options{Method: MethodSGD}, Options{Method: MethodSGD}, Options{Method: MethodSGD, LastIterate: true}},
+		{"last iterate (SGDM)", Options{Method: MethodSGDM}, Options{Method: MethodSGDM}, Options{Method: MethodSGDM, LastIterate: true}},
 		{"step scale (SVRG)", Options{Method: MethodSVRG}, Options{Method: MethodSVRG}, Options{Method: MethodSVRG, StepScale: 1}},
 		{"SVRG epoch", Options{Method: MethodSVRG}, Options{Method: MethodSVRG, SVRGEpoch: 2}, Options{Method: MethodSVRG, SVRGEpoch: 5}},
 	}

@@ -12,6 +12,7 @@ import (
 type workspace struct {
 	x, xPrev, yv, g, xt, tmp []float64 // length n
 	snap, full, z, mom       []float64 // length n: SVRG snapshot and its full gradient, catalyst centre, momentum
+	avg                      []float64 // length n: SGD's running average of the iterates
 	best, xu                 []float64 // length n: best certified point, unconstrained minimiser -H^{-1}c
 	r, lam, lamBest          []float64 // length mw: residuals and multipliers of the working rows
 	dSnap                    []float64 // length l+mw: SVRG snapshot scalars per component
@@ -26,7 +27,7 @@ func (w *workspace) alloc(s *Solver) {
 	n, mw, l := s.n, s.mw, s.l
 	f := func(k int) []float64 { return make([]float64, k) }
 	w.x, w.xPrev, w.yv, w.g, w.xt, w.tmp = f(n), f(n), f(n), f(n), f(n), f(n)
-	w.snap, w.full, w.z, w.mom = f(n), f(n), f(n), f(n)
+	w.snap, w.full, w.z, w.mom, w.avg = f(n), f(n), f(n), f(n), f(n)
 	w.best, w.xu = f(n), f(n)
 	w.r, w.lam, w.lamBest = f(mw), f(mw), f(mw)
 	w.dSnap = f(l + mw)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
 )
 
 // refProblem is the subset of the problem and reference formats these tests
@@ -142,25 +143,32 @@ func TestPaperQPPolished(t *testing.T) {
 // The issue asks this of every method. Measured (2e7 steps, seeds 1-5,
 // default screening, xi lowered as the multipliers allow): apg 1e-7 to 1e-8
 // (it stops on tol 1e-9 first), svrg 8.3e-6, 2.6e-5, 5.1e-7, 3.1e-5,
-// 1.1e-5, catalyst-svrg about the same. SGD and SGDM do not reach 1e-4 (2.5e-2 to 5.6e-2
-// and 3.5e-3 to 1.1e-2): constant-step SGD stalls at a noise floor that
-// only the shrinking delta lowers, so its error falls about as t^-0.4 —
-// 1e-4 would take some 1e11 steps. They are held to a convergence property
-// instead (TestStochasticConverges), and the shortfall is reported on the
-// issue.
+// 1.1e-5, catalyst-svrg about the same. SGD and SGDM do not reach 1e-4:
+// with averaged iterates 2.1e-3, 4.0e-3, 1.8e-3, 3.4e-3, 1.4e-3 (both),
+// 1.9x to 4.6x the floor no uniformly sampled SGD can beat (sgdFloor), by
+// which 1e-4 needs 1.1e9 to 1.9e9 steps. They are held to 8x that floor,
+// and the shortfall is reported on the issue.
 func TestPaperQPUnpolished(t *testing.T) {
-	methods := []Method{MethodAPG, MethodSVRG, MethodCatalyst}
+	methods := []Method{MethodAPG, MethodSVRG, MethodCatalyst, MethodSGD, MethodSGDM}
 	if testing.Short() {
-		methods = methods[:1] // SVRG and catalyst take their whole 2e7 steps
+		methods = methods[:1] // the others take their whole 2e7 steps
 	}
 	for _, m := range methods {
 		for _, seed := range seeds() {
 			p, ref := loadQP(t, seed)
-			res := solveOK(t, p, &Options{Method: m, Tol: 1e-9, NoPolish: true, MaxSteps: 2e7, Seed: 1})
+			const steps = 2e7
+			res := solveOK(t, p, &Options{Method: m, Tol: 1e-9, NoPolish: true, MaxSteps: steps, Seed: 1})
 			re := relErr(res.X, ref.X)
 			t.Logf("%v s%d: status %v rel err %.2e gap %.2e steps %d stages %d xi %.3g", m, seed, res.Status, re, res.Gap, res.Steps, res.Stages, res.Xi)
-			if re > 1e-4 {
-				t.Errorf("%v s%d: relative error %.3e > 1e-4", m, seed, re)
+			// SGD and SGDM cannot reach 1e-4 in 2e7 steps: no uniformly
+			// sampled SGD gets below sgdFloor (7e-4 to 1e-3 here). They
+			// are held to 8x that floor instead.
+			want := 1e-4
+			if m == MethodSGD || m == MethodSGDM {
+				want = 8 * math.Sqrt(sgdFloor(t, p, ref)/steps/vec.Dot(ref.X, ref.X))
+			}
+			if re > want {
+				t.Errorf("%v s%d: relative error %.3e > %.3e", m, seed, re, want)
 			}
 			if d := dist(res.X, ref.X); d > res.DistBound*(1+1e-9)+1e-15 {
 				t.Errorf("%v s%d: distance %.3e exceeds the certified bound %.3e", m, seed, d, res.DistBound)
@@ -189,15 +197,13 @@ func TestXiLowered(t *testing.T) {
 	}
 }
 
-// TestStochasticConverges: the paper's methods as the paper runs them (no
-// screening, xi = 1 fixed, no polishing): SVRG, catalyst-SVRG and SGDM cut
-// their relative error at least tenfold between 2e5 and 2e7 steps. Plain
-// SGD is held to a factor 4: its constant step per stage leaves a noise
-// floor that only the shrinking delta lowers, so it converges sublinearly
-// (measured on seed 1: 1.1e-1 -> 2.1e-2, a factor 5.3; reported on the
-// issue). With xi free to fall (the default) SGD is better at both ends,
-// 5.1e-2 -> 1.4e-2, and that lower start leaves a factor of only 3.5: this
-// test is about the paper's method converging, so it fixes xi.
+// TestStochasticConverges: the stochastic methods with the paper's
+// setting of xi and screening (no screening, xi = 1 fixed, no polishing)
+// cut their relative error at least tenfold between 2e5 and 2e7 steps;
+// plain SGD is held to a factor 4 (a constant step per stage leaves a noise
+// floor, see sgdFloor). Measured on seed 1: svrg and catalyst 1.7e-1 ->
+// 2.9e-3; sgd and sgdm 2.0e-1 -> 4.1e-3 with their averaged iterates
+// (1.1e-1 -> 2.1e-2 for sgd with the paper's stages and last iterate).
 func TestStochasticConverges(t *testing.T) {
 	if testing.Short() {
 		t.Skip("2e7 steps per method; run without -short")
@@ -206,11 +212,7 @@ func TestStochasticConverges(t *testing.T) {
 	for _, m := range []Method{MethodSVRG, MethodCatalyst, MethodSGDM, MethodSGD} {
 		var errs [2]float64
 		for i, budget := range []int64{2e5, 2e7} {
-			// Without screening, as the paper runs Nested-SGD/SGDM/SVRG. With
-			// the default gap-safe screening (measured, seed 1, 2e7 steps,
-			// xi fixed): svrg 1.8e-4, catalyst 1.8e-4, sgdm 1.1e-2, sgd
-			// 5.7e-2 — the smaller kept set shortens the paper's per-stage
-			// limits of SGD.
+			// Without screening, as the paper runs Nested-SGD/SGDM/SVRG.
 			s, err := New(p, &Options{Method: m, Tol: 1e-12, NoPolish: true, MaxSteps: budget, Seed: 1, Screen: ScreenNone, FixedXi: true})
 			if err != nil {
 				t.Fatal(err)

@@ -46,7 +46,7 @@ type Method struct {
 	StepsFrac float64          // fraction of the step budget (SVRG: 5/6, the paper's SVM setting); 0 means 1
 	StageMult float64          // softpen.Options.StageMult: the paper's multiplier of its inner iteration count; 0 means the solver's
 	Momentum  float64          // softpen.Options.Momentum (SGDM's beta); 0 means the solver's 0.9
-	StepScale float64          // softpen.Options.StepScale: the step in units of 1/(L + mu + m xi/(4 delta)); 0 means the solver's
+	StepScale float64          // softpen.Options.StepScale: the step in units of 1/(L + mu + m xi/(4 delta)); 0 means the solver's (for SGDM: 1, the paper's step)
 	SVRGEpoch float64          // softpen.Options.SVRGEpoch: stochastic steps between SVRG's full gradients, in units of N; 0 means 2
 	Which     StaticWhich
 	SASC      baseline.SASC
@@ -157,10 +157,17 @@ func RunMethod(in *Instance, m Method, sim int, budget int64, seed uint64, d0, d
 		// (or the same delta when static, or when xi was raised — then the
 		// reported xi tells us, one stage late).
 		cur := struct{ xi, delta float64 }{xi, delta0}
+		// The paper's SGDM takes the full step 1/(L + mu + m xi/(4 delta));
+		// the solver's default for SGDM is (1 - beta) times it.
+		stepScale := m.StepScale
+		if stepScale == 0 && m.Inner == softpen.MethodSGDM {
+			stepScale = 1
+		}
 		opt := &softpen.Options{
 			Method: m.Inner, Tol: 1e-300, MaxSteps: budget, Seed: seed, Xi: xi, FixedXi: m.FixedXi,
 			Eta: eta, Delta0: delta0, Static: static, Screen: m.Screen, Schedule: m.Schedule, NoPolish: true, StageMult: m.StageMult,
-			Momentum: m.Momentum, StepScale: m.StepScale, SVRGEpoch: m.SVRGEpoch,
+			Momentum: m.Momentum, StepScale: stepScale, SVRGEpoch: m.SVRGEpoch,
+			LastIterate: true, // the paper's methods answer with their last iterate
 			// The paper's algorithms start from every row; our working set
 			// would make the screening variants identical to the plain run
 			// and count never-admitted rows as screened out.

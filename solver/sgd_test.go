@@ -1,0 +1,128 @@
+package solver
+
+import (
+	"math"
+	"testing"
+
+	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
+)
+
+// sgdFloor returns c such that sqrt(c/t)/||x*|| is the relative error, after
+// t steps, of the best uniformly sampled stochastic gradient method on a
+// squared-loss problem with constraints (p has no P, q, l1 or bounds): the
+// asymptotic covariance H^{-1} S H^{-1}/t of averaged SGD (Polyak and
+// Juditsky 1992), which no estimator from t uniform samples of the
+// component gradients improves on as t grows. It is taken in the limit
+// delta -> 0 that the nested method tends to: H is the Hessian of the
+// objective restricted to the null space of the active rows (their penalty
+// curvature lambda_j/delta grows without bound), and S the covariance of
+// N g_i, i uniform over the N = l + |active| components whose gradients
+// g_i at x* do not vanish: the loss rows phi_i (phi_i^T x* - y_i)/l and the
+// active rows lambda_j a_j (inactive rows add nothing, so screening them
+// all out is the most favourable case).
+func sgdFloor(t *testing.T, p *Problem, ref *refSolution) float64 {
+	t.Helper()
+	n, l := p.N, p.Phi.Rows
+	h := mat.NewDense(n, n)
+	p.Phi.Gram(h, 1/float64(l))
+	h.AddDiag(p.Ridge)
+	var ch mat.Cholesky
+	if err := ch.Factor(h); err != nil {
+		t.Fatal(err)
+	}
+	// hinv applies the restricted inverse H0^{-1} - H0^{-1} A^T (A H0^{-1} A^T)^{-1} A H0^{-1}
+	// over the active rows A.
+	act := ref.Active
+	k := len(act)
+	ha := make([][]float64, k) // H0^{-1} a_j
+	s := mat.NewDense(k, k)
+	for i, j := range act {
+		ha[i] = make([]float64, n)
+		ch.Solve(ha[i], p.A.Row(j))
+	}
+	for i := range act {
+		for j, r := range act {
+			s.Row(i)[j] = vec.Dot(ha[i], p.A.Row(r))
+		}
+	}
+	var cs mat.Cholesky
+	if err := cs.Factor(s); err != nil {
+		t.Fatal(err)
+	}
+	c, u := make([]float64, k), make([]float64, k)
+	hinv := func(dst, g []float64) {
+		ch.Solve(dst, g)
+		for i, j := range act {
+			c[i] = vec.Dot(p.A.Row(j), dst)
+		}
+		cs.Solve(u, c)
+		for i := range act {
+			vec.Axpy(-u[i], ha[i], dst)
+		}
+	}
+	nc := float64(l + k)
+	g, hg, sum := make([]float64, n), make([]float64, n), make([]float64, n)
+	var tr float64
+	add := func() {
+		hinv(hg, g)
+		tr += nc * vec.Dot(hg, hg)
+		vec.Axpy(1, g, sum)
+	}
+	for i := 0; i < l; i++ {
+		row := p.Phi.Row(i)
+		copy(g, row)
+		vec.Scale((vec.Dot(row, ref.X)-p.Y[i])/float64(l), g)
+		add()
+	}
+	for _, j := range act {
+		copy(g, p.A.Row(j))
+		vec.Scale(ref.Lambda[j], g)
+		add()
+	}
+	hinv(hg, sum)
+	return tr - vec.Dot(hg, hg)
+}
+
+// TestSGDAveraged: on the paper QPs at 2e6 steps, SGD and SGDM with their
+// defaults (averaged iterates, stages of sgdStageMixings mixing times) are
+// within 8x of sgdFloor, the error of the best uniformly sampled SGD
+// (measured: 2.1x to 5.2x); their geometric mean error over the seeds is
+// 1.5x below that of the same runs with LastIterate (measured: 2.2x SGD,
+// 2.9x SGDM) and 3x below that of the paper's stages with the last
+// iterate, the earlier default (StageMult 0.6; measured 4.7x and 12x). It also logs sgdFloor's step count for a
+// relative error of 1e-4: 1.1e9 to 1.9e9, which is why the 1e-4
+// without polishing is out of reach of SGD and SGDM at the budgets of
+// TestPaperQPUnpolished.
+func TestSGDAveraged(t *testing.T) {
+	const steps = 2e6
+	for _, m := range []Method{MethodSGD, MethodSGDM} {
+		var logs [3]float64 // default, LastIterate, paper stages with LastIterate
+		for _, seed := range seeds() {
+			p, ref := loadQP(t, seed)
+			c := sgdFloor(t, p, ref)
+			nx := math.Sqrt(vec.Dot(ref.X, ref.X))
+			floor := math.Sqrt(c/steps) / nx
+			var errs [3]float64
+			for i, o := range []Options{{}, {LastIterate: true}, {LastIterate: true, StageMult: 0.6}} {
+				o.Method, o.NoPolish, o.MaxSteps, o.Tol, o.Seed = m, true, steps, 1e-12, 1
+				if m == MethodSGDM && i == 2 {
+					o.StepScale = 1 // the earlier default step
+				}
+				errs[i] = relErr(solveOK(t, p, &o).X, ref.X)
+				logs[i] += math.Log(errs[i])
+			}
+			t.Logf("%v s%d: averaged %.2e, last iterate %.2e, paper stages %.2e, floor %.2e (ratio %.1f); 1e-4 needs >= %.1e steps",
+				m, seed, errs[0], errs[1], errs[2], floor, errs[0]/floor, c/(1e-4*nx)/(1e-4*nx))
+			if errs[0] > 8*floor {
+				t.Errorf("%v s%d: averaged error %.3e > 8 x the floor %.3e", m, seed, errs[0], floor)
+			}
+		}
+		k := float64(len(seeds()))
+		g := [3]float64{math.Exp(logs[0] / k), math.Exp(logs[1] / k), math.Exp(logs[2] / k)}
+		t.Logf("%v: geometric means %.2e averaged, %.2e last iterate, %.2e paper stages", m, g[0], g[1], g[2])
+		if !(g[0] <= g[1]/1.5) || !(g[0] <= g[2]/3) {
+			t.Errorf("%v: geometric mean error %.3e averaged, %.3e last iterate, %.3e paper stages: want 1.5x and 3x smaller", m, g[0], g[1], g[2])
+		}
+	}
+}
