@@ -177,8 +177,9 @@ func (s *Solver) snapshotDerivs(sp *sampler, x []float64, rn *run) {
 // sampling on F_{xi,delta}. Each epoch takes a full gradient at the snapshot
 // (where the stage's stopping test is made) and 2N stochastic steps
 // x <- prox(x - alpha (grad c_i(x) - grad c_i(x~))/(N p_i) - alpha mu~).
-// With cat != nil it minimises F_{xi,delta} + kappa/2 ||x - z||^2 for one
-// epoch instead (the catalyst subproblem) and returns after that epoch.
+// With cat != nil it minimises the catalyst subproblem
+// F_{xi,delta} + kappa/2 ||x - z||^2 instead, until catalyst.solved says it
+// is solved well enough (stopSubproblem) or F meets the stage target.
 func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 	w := &s.state
 	x, g, xt, v := w.x, w.g, w.xt, w.full
@@ -207,6 +208,7 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 		limit = max(s.paperStageSteps(rn, sp.lossC, s.opt.StageMult), int64(epoch))
 	}
 	var done int64
+	epochs := 0
 	for {
 		if s.over(rn) {
 			return rn.stopped
@@ -215,6 +217,9 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 		if s.gradMapStep(xt, x, g, alphaL) <= target || done >= limit {
 			copy(x, xt)
 			return stopConverged
+		}
+		if cat != nil && epochs > 0 && (epochs >= catalystMaxEpochs || cat.solved(s, x, g, alphaL)) {
+			return stopSubproblem
 		}
 		// mu~ + q: the full gradient less what the steps treat exactly
 		// (ridge in the prox, P x per step) and less kappa z (catalyst).
@@ -250,9 +255,7 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 		}
 		s.steps += int64(epoch)
 		done += int64(epoch)
-		if cat != nil {
-			return stopConverged
-		}
+		epochs++
 	}
 }
 
@@ -260,11 +263,29 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 // Harchaoui 2015) around SVRG.
 type catalyst struct {
 	kappa float64
+	delta float64 // the relative accuracy of the subproblem, sqrt(q)/(2 - sqrt(q))
+}
+
+// solved reports whether x solves the catalyst subproblem
+// h(y) = F(y) + kappa/2 ||y - z||^2 well enough: criterion (C2) of Lin,
+// Mairal and Harchaoui (2018), h(x) - h* <= delta kappa/2 ||x - z||^2,
+// with h(x) - h* estimated by ||G_h||^2/(2 (mu + kappa)) from the gradient
+// mapping G_h at x. g is grad F(x); it uses state.full and state.xt.
+func (c *catalyst) solved(s *Solver, x, g []float64, alphaL float64) bool {
+	w := &s.state
+	gh := w.full
+	vec.AxpbyTo(gh, 1, x, -1, w.z)
+	dz := math.Sqrt(vec.Dot(gh, gh))
+	vec.AxpbyTo(gh, c.kappa, gh, 1, g)
+	a := 1 / (1/alphaL + c.kappa)
+	gm := s.gradMapStep(w.xt, x, gh, a)
+	return gm*gm/(2*(s.mu+c.kappa)) <= c.delta*c.kappa/2*dz*dz
 }
 
 // runCatalyst is catalyst-accelerated proximal SVRG, the inner method of the
 // paper's theory (Prop. 3.3): outer iterations minimise
-// F_{xi,delta}(x) + kappa/2 ||x - z_k||^2 by one SVRG epoch each, then
+// F_{xi,delta}(x) + kappa/2 ||x - z_k||^2 by SVRG epochs until the relative
+// criterion of catalyst.solved holds (at most catalystMaxEpochs), then
 // extrapolate z_{k+1} = x_k + beta (x_k - x_{k-1}) with
 // beta = (1 - sqrt(q))/(1 + sqrt(q)), q = mu/(mu + kappa), and
 // kappa = Lbar/N - mu (the choice for SVRG-type methods); with kappa <= 0
@@ -278,20 +299,13 @@ func (s *Solver) runCatalyst(rn *run) stop {
 	}
 	q := s.mu / (s.mu + kappa)
 	beta := (1 - math.Sqrt(q)) / (1 + math.Sqrt(q))
-	cat := catalyst{kappa: kappa}
+	cat := catalyst{kappa: kappa, delta: math.Sqrt(q) / (2 - math.Sqrt(q))}
 	copy(w.z, w.x)
 	copy(w.xPrev, w.x)
-	target := s.stageTarget(rn)
-	alphaL := 1 / s.stageL(rn)
 	for {
-		if st := s.runSVRG(rn, &cat); st != stopConverged {
+		// runSVRG tests F itself at every epoch's full gradient.
+		if st := s.runSVRG(rn, &cat); st != stopSubproblem {
 			return st
-		}
-		// The stopping test on F itself (not the catalyst subproblem).
-		s.fullGrad(w.g, w.x, rn.xi, rn.delta)
-		if s.gradMapStep(w.xt, w.x, w.g, alphaL) <= target {
-			copy(w.x, w.xt)
-			return stopConverged
 		}
 		vec.AxpbyTo(w.z, 1+beta, w.x, -beta, w.xPrev)
 		copy(w.xPrev, w.x)

@@ -143,7 +143,7 @@ func TestPaperQPPolished(t *testing.T) {
 // The issue asks this of every method. Measured (2e7 steps, seeds 1-5,
 // default screening, xi lowered as the multipliers allow): apg 1e-7 to 1e-8
 // (it stops on tol 1e-9 first), svrg 8.3e-6, 2.6e-5, 5.1e-7, 3.1e-5,
-// 1.1e-5, catalyst-svrg about the same. SGD and SGDM do not reach 1e-4:
+// 1.1e-5, catalyst-svrg 4.0e-7, 1.3e-6, 4.4e-8, 1.7e-6, 5.3e-7. SGD and SGDM do not reach 1e-4:
 // with averaged iterates 2.1e-3, 4.0e-3, 1.8e-3, 3.4e-3, 1.4e-3 (both),
 // 1.9x to 4.6x the floor no uniformly sampled SGD can beat (sgdFloor), by
 // which 1e-4 needs 1.1e9 to 1.9e9 steps. They are held to 8x that floor,
@@ -173,6 +173,27 @@ func TestPaperQPUnpolished(t *testing.T) {
 			if d := dist(res.X, ref.X); d > res.DistBound*(1+1e-9)+1e-15 {
 				t.Errorf("%v s%d: distance %.3e exceeds the certified bound %.3e", m, seed, d, res.DistBound)
 			}
+		}
+	}
+}
+
+// TestCatalystAccelerates: catalyst-SVRG is meant to beat the SVRG it
+// wraps on ill-conditioned stages. On the paper QPs after 3e6 steps, no
+// polishing, its error is at least 3x below SVRG's on every seed
+// (measured 4.4x to 11x: svrg 3.4e-6 to 4.6e-4, catalyst 7.1e-7 to
+// 4.2e-5). With one SVRG epoch per outer iteration, the earlier rule, the
+// two were about equal.
+func TestCatalystAccelerates(t *testing.T) {
+	for _, seed := range seeds() {
+		p, ref := loadQP(t, seed)
+		var errs [2]float64
+		for i, m := range []Method{MethodSVRG, MethodCatalyst} {
+			res := solveOK(t, p, &Options{Method: m, Tol: 1e-15, NoPolish: true, MaxSteps: 3e6, Seed: 1})
+			errs[i] = relErr(res.X, ref.X)
+		}
+		t.Logf("s%d: svrg %.2e, catalyst-svrg %.2e (%.1fx)", seed, errs[0], errs[1], errs[0]/errs[1])
+		if !(errs[1] <= errs[0]/3) {
+			t.Errorf("s%d: catalyst-svrg %.3e, svrg %.3e: want 3x smaller", seed, errs[1], errs[0])
 		}
 	}
 }
