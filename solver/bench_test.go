@@ -2,6 +2,9 @@ package solver
 
 import (
 	"context"
+	"fmt"
+	"runtime"
+	"sync"
 	"testing"
 	"time"
 )
@@ -79,5 +82,66 @@ func BenchmarkPaperQPToAccuracy(b *testing.B) {
 			b.ReportMetric(float64(steps[1]), "steps-1e-6")
 			b.ReportMetric(ms(took[1]), "ms-1e-6")
 		})
+	}
+}
+
+// BenchmarkPaperQPSGDTo1e4: the incremental steps after which SGD and
+// SGDM, with their defaults and no polishing, first reach relative error
+// 1e-4 on each reference QP (seeds 1-5; checked every 1e6 steps through
+// Options.Observe, which sees the running average), against sgdFloor's
+// count, the fewest steps with which any uniformly sampled SGD gets there.
+// -1 means not within 3e10 steps. The ten solves run GOMAXPROCS at a time
+// and take about half an hour on two cores: skipped with -short (CI runs
+// the benchmarks that way); run it with
+//
+//	go test ./solver -run X -bench PaperQPSGDTo1e4 -benchtime 1x -timeout 0
+func BenchmarkPaperQPSGDTo1e4(b *testing.B) {
+	if testing.Short() {
+		b.Skip("takes about half an hour")
+	}
+	type job struct {
+		m    Method
+		seed int
+	}
+	var jobs []job
+	for _, m := range []Method{MethodSGD, MethodSGDM} {
+		for seed := 1; seed <= 5; seed++ {
+			jobs = append(jobs, job{m, seed})
+		}
+	}
+	steps := make([]int64, len(jobs))
+	floors := make([]float64, len(jobs))
+	for b.Loop() {
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+		for k, j := range jobs {
+			p, ref := loadQP(b, j.seed)
+			floors[k] = sgdFloorSteps(b, p, ref, 1e-4)
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				steps[k] = -1
+				opt := &Options{Method: j.m, Tol: 1e-15, Seed: 1, NoPolish: true, MaxSteps: 3e10, ObserveEvery: 1e6,
+					Observe: func(n int64, x []float64) {
+						if steps[k] < 0 && relErr(x, ref.X) <= 1e-4 {
+							steps[k] = n
+							cancel()
+						}
+					}}
+				s, err := New(p, opt)
+				if err != nil {
+					panic(err)
+				}
+				s.Solve(ctx)
+			}()
+		}
+		wg.Wait()
+	}
+	for k, j := range jobs {
+		b.Logf("%v s%d: 1e-4 after %.3g steps (floor %.3g, ratio %.1f)", j.m, j.seed, float64(steps[k]), floors[k], float64(steps[k])/floors[k])
+		b.ReportMetric(float64(steps[k]), fmt.Sprintf("steps-%v-s%d", j.m, j.seed))
 	}
 }

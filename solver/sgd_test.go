@@ -21,7 +21,7 @@ import (
 // g_i at x* do not vanish: the loss rows phi_i (phi_i^T x* - y_i)/l and the
 // active rows lambda_j a_j (inactive rows add nothing, so screening them
 // all out is the most favourable case).
-func sgdFloor(t *testing.T, p *Problem, ref *refSolution) float64 {
+func sgdFloor(t testing.TB, p *Problem, ref *refSolution) float64 {
 	t.Helper()
 	n, l := p.N, p.Phi.Rows
 	h := mat.NewDense(n, n)
@@ -84,6 +84,12 @@ func sgdFloor(t *testing.T, p *Problem, ref *refSolution) float64 {
 	return tr - vec.Dot(hg, hg)
 }
 
+// sgdFloorSteps is the step count at which sgdFloor's error is rel.
+func sgdFloorSteps(t testing.TB, p *Problem, ref *refSolution, rel float64) float64 {
+	e := rel * math.Sqrt(vec.Dot(ref.X, ref.X))
+	return sgdFloor(t, p, ref) / (e * e)
+}
+
 // TestSGDAveraged: on the paper QPs at 2e6 steps, SGD and SGDM with their
 // defaults (averaged iterates, stages of sgdStageMixings mixing times) are
 // within 8x of sgdFloor, the error of the best uniformly sampled SGD
@@ -113,7 +119,7 @@ func TestSGDAveraged(t *testing.T) {
 				logs[i] += math.Log(errs[i])
 			}
 			t.Logf("%v s%d: averaged %.2e, last iterate %.2e, paper stages %.2e, floor %.2e (ratio %.1f); 1e-4 needs >= %.1e steps",
-				m, seed, errs[0], errs[1], errs[2], floor, errs[0]/floor, c/(1e-4*nx)/(1e-4*nx))
+				m, seed, errs[0], errs[1], errs[2], floor, errs[0]/floor, sgdFloorSteps(t, p, ref, 1e-4))
 			if errs[0] > 8*floor {
 				t.Errorf("%v s%d: averaged error %.3e > 8 x the floor %.3e", m, seed, errs[0], floor)
 			}
