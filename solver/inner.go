@@ -213,12 +213,19 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 		if s.over(rn) {
 			return rn.stopped
 		}
-		s.fullGrad(g, x, rn.xi, rn.delta)
-		if s.gradMapStep(xt, x, g, alphaL) <= target || done >= limit {
-			copy(x, xt)
-			return stopConverged
+		if cat != nil && cat.fresh {
+			// g = grad F(x) from the call that returned stopSubproblem,
+			// whose test on F failed; only z has moved since.
+			cat.fresh = false
+		} else {
+			s.fullGrad(g, x, rn.xi, rn.delta)
+			if s.gradMapStep(xt, x, g, alphaL) <= target || done >= limit {
+				copy(x, xt)
+				return stopConverged
+			}
 		}
 		if cat != nil && epochs > 0 && (epochs >= catalystMaxEpochs || cat.solved(s, x, g, alphaL)) {
+			cat.fresh = true
 			return stopSubproblem
 		}
 		// mu~ + q: the full gradient less what the steps treat exactly
@@ -264,6 +271,7 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 type catalyst struct {
 	kappa float64
 	delta float64 // the relative accuracy of the subproblem, sqrt(q)/(2 - sqrt(q))
+	fresh bool    // state.g is grad F(state.x), taken by the last runSVRG call
 }
 
 // solved reports whether x solves the catalyst subproblem

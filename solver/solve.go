@@ -54,6 +54,8 @@ const (
 	// iteration (the earlier rule): 2.8e5-2.0e6, 4.7e-7-3.1e-5; at most 4:
 	// 2.2e5-1.0e6, 1.3e-7-7.7e-6; 8: 2.2e5-9.5e5, 2.6e-8-1.9e-6; 16:
 	// 2.2e5-9.5e5, 2.9e-8-1.7e-6; no bound: the same steps, 1.8e-7-1.7e-6.
+	// (With 16 and no second full gradient per outer iteration, the
+	// current code: 2.0e5-9.1e5, 2.7e-8-1.7e-6.)
 	catalystMaxEpochs = 16
 	sgdAverageEvery   = 16  // SGD averages one iterate in this many: they are strongly correlated over a mixing time
 	dcdSweeps         = 500 // sweep budget of one dual coordinate polish

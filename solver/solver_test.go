@@ -180,8 +180,8 @@ func TestPaperQPUnpolished(t *testing.T) {
 // TestCatalystAccelerates: catalyst-SVRG is meant to beat the SVRG it
 // wraps on ill-conditioned stages. On the paper QPs after 3e6 steps, no
 // polishing, its error is at least 3x below SVRG's on every seed
-// (measured 4.4x to 11x: svrg 3.4e-6 to 4.6e-4, catalyst 7.1e-7 to
-// 4.2e-5). With one SVRG epoch per outer iteration, the earlier rule, the
+// (measured 4.4x to 12x: svrg 3.4e-6 to 4.6e-4, catalyst 7.1e-7 to
+// 3.7e-5). With one SVRG epoch per outer iteration, the earlier rule, the
 // two were about equal.
 func TestCatalystAccelerates(t *testing.T) {
 	for _, seed := range seeds() {
