@@ -56,7 +56,7 @@
 //
 // Loops: sixteen elements per iteration while sixteen are left (four
 // vectors, see EXPNEG4 below), then eight (vectors A and B), every step
-// written for A and then for B, so that two independent dependency chains
+// done for A and then for B, so that two independent dependency chains
 // are in flight (3-8% faster here than all of A's body before B's). The constants
 // are memory operands (loads fused into the arithmetic), which leaves the
 // sixteen YMM registers to the two vectors, scale and mul or the sums.
@@ -137,12 +137,52 @@
 #define LG2     expconst<>+896(SB)
 #define LG1     expconst<>+928(SB)
 
-// The body, as three macros for the two vectors: every step is written for
-// vector A (registers XA, RA, ...) and then for vector B (XB, RB, ...); the
-// comments name the registers without their suffix.
-//
-// EXPNEG2: X = x on entry; on exit X = u = x*scale and Q = t = e^v,
-// v = max(-|u|, -746). R and N are clobbered.
+// The body is written once, for one vector, in the macros EXPNEG, LOG1P,
+// SOFTPLUS and SIGMOID below, and run on two vectors (A and B) or, for e^v
+// in the sixteen-element loop, on four (A..D), one instruction at a time:
+// each instruction is done for A, then for B (then C, D) before the next
+// one. In those macros a register operand is a role (X, R, N, ...) and
+// stands for the parenthesized list of that role's register in each vector,
+// such as (Y0, Y7) for X; VA and VB (VA4..VD4 for four vectors) pick one
+// vector's register out of such a list. The macro around each instruction
+// says which operands are lists (V) and which are the same for every vector
+// (C: a constant, an immediate, Y14 scale or Y15 mul), and writes the
+// instruction once for each vector:
+//	CV(op, c, a)            op c, a
+//	CVV(op, c, a, b)        op c, a, b
+//	VVV(op, a, b, d)        op a, b, d
+//	VV(op, a, b)            op a, b (a may be an address such as (OA, OB)(SI))
+//	CCVV(op, c, k, a, b)    op c, k, a, b
+//	VCVV(op, a, c, b, d)    op a, c, b, d
+// for two vectors, and CV4, CVV4, VVV4 and VV4 the same for four.
+#define VA(a, b)             a
+#define VB(a, b)             b
+#define VA4(a, b, c, d)      a
+#define VB4(a, b, c, d)      b
+#define VC4(a, b, c, d)      c
+#define VD4(a, b, c, d)      d
+#define CV(op, c, a)         op c, VA a; op c, VB a
+#define CVV(op, c, a, b)     op c, VA a, VA b; op c, VB a, VB b
+#define VVV(op, a, b, d)     op VA a, VA b, VA d; op VB a, VB b, VB d
+#define VV(op, a, b)         op VA a, VA b; op VB a, VB b
+#define CCVV(op, c, k, a, b) op c, k, VA a, VA b; op c, k, VB a, VB b
+#define VCVV(op, a, c, b, d) op VA a, c, VA b, VA d; op VB a, c, VB b, VB d
+#define CV4(op, c, a) \
+	op c, VA4 a; op c, VB4 a; op c, VC4 a; op c, VD4 a
+#define CVV4(op, c, a, b) \
+	op c, VA4 a, VA4 b; op c, VB4 a, VB4 b; \
+	op c, VC4 a, VC4 b; op c, VD4 a, VD4 b
+#define VVV4(op, a, b, d) \
+	op VA4 a, VA4 b, VA4 d; op VB4 a, VB4 b, VB4 d; \
+	op VC4 a, VC4 b, VC4 d; op VD4 a, VD4 b, VD4 d
+#define VV4(op, a, b) \
+	op VA4 a, VA4 b; op VB4 a, VB4 b; op VC4 a, VC4 b; op VD4 a, VD4 b
+
+// EXPNEG: X = x on entry; on exit X = u = x*scale and Q = t = e^v,
+// v = max(-|u|, -746). R and N are clobbered. It takes the operand macros
+// as arguments: CV, CVV and VVV for two vectors (EXPNEG2), CV4, CVV4 and
+// VVV4 for four (EXPNEG4).
+//	X = u = x*scale
 //	R = v = -|u|; N = -746; R = max(-746, v) (a NaN u stays NaN)
 //	N = v/ln2 + MAGIC, one rounding: the bits of n + MAGIC, n = rint(v/ln2)
 //	in [-1076, 0] (the exponents, see above); Q = n = N - MAGIC, exact
@@ -151,65 +191,37 @@
 //	R = 2^n1, N = 2^n2 (n1 = n>>1, n2 = n - n1); Q = (Q*2^n1)*2^n2: the
 //	first product is exact, only the second rounds (once, also when t is
 //	subnormal).
-#define EXPNEG2(XA, RA, NA, QA, XB, RB, NB, QB) \
-	VMULPD       Y14, XA, XA; \
-	VMULPD       Y14, XB, XB; \
-	VORPD        SIGN, XA, RA; \
-	VORPD        SIGN, XB, RB; \
-	VMOVUPD      CLAMP, NA; \
-	VMOVUPD      CLAMP, NB; \
-	VMAXPD       RA, NA, RA; \
-	VMAXPD       RB, NB, RB; \
-	VMOVUPD      MAGIC, NA; \
-	VMOVUPD      MAGIC, NB; \
-	VFMADD231PD  INVLN2, RA, NA; \
-	VFMADD231PD  INVLN2, RB, NB; \
-	VSUBPD       MAGIC, NA, QA; \
-	VSUBPD       MAGIC, NB, QB; \
-	VFNMADD231PD LN2HI, QA, RA; \
-	VFNMADD231PD LN2HI, QB, RB; \
-	VFNMADD231PD LN2LO, QA, RA; \
-	VFNMADD231PD LN2LO, QB, RB; \
-	VMOVUPD      P11, QA; \
-	VMOVUPD      P11, QB; \
-	VFMADD213PD  P10, RA, QA; \
-	VFMADD213PD  P10, RB, QB; \
-	VFMADD213PD  P9, RA, QA; \
-	VFMADD213PD  P9, RB, QB; \
-	VFMADD213PD  P8, RA, QA; \
-	VFMADD213PD  P8, RB, QB; \
-	VFMADD213PD  P7, RA, QA; \
-	VFMADD213PD  P7, RB, QB; \
-	VFMADD213PD  P6, RA, QA; \
-	VFMADD213PD  P6, RB, QB; \
-	VFMADD213PD  P5, RA, QA; \
-	VFMADD213PD  P5, RB, QB; \
-	VFMADD213PD  P4, RA, QA; \
-	VFMADD213PD  P4, RB, QB; \
-	VFMADD213PD  P3, RA, QA; \
-	VFMADD213PD  P3, RB, QB; \
-	VFMADD213PD  P2, RA, QA; \
-	VFMADD213PD  P2, RB, QB; \
-	VFMADD213PD  P1, RA, QA; \
-	VFMADD213PD  P1, RB, QB; \
-	VFMADD213PD  P0, RA, QA; \
-	VFMADD213PD  P0, RB, QB; \
-	VPSRLQ       $1, NA, RA; \
-	VPSRLQ       $1, NB, RB; \
-	VPSUBQ       RA, NA, NA; \
-	VPSUBQ       RB, NB, NB; \
-	VPSLLQ       $52, RA, RA; \
-	VPSLLQ       $52, RB, RB; \
-	VPSLLQ       $52, NA, NA; \
-	VPSLLQ       $52, NB, NB; \
-	VMULPD       RA, QA, QA; \
-	VMULPD       RB, QB, QB; \
-	VMULPD       NA, QA, QA; \
-	VMULPD       NB, QB, QB
+#define EXPNEG(CV, CVV, VVV, X, R, N, Q) \
+	CVV(VMULPD,       Y14, X, X); \
+	CVV(VORPD,        SIGN, X, R); \
+	CV(VMOVUPD,       CLAMP, N); \
+	VVV(VMAXPD,       R, N, R); \
+	CV(VMOVUPD,       MAGIC, N); \
+	CVV(VFMADD231PD,  INVLN2, R, N); \
+	CVV(VSUBPD,       MAGIC, N, Q); \
+	CVV(VFNMADD231PD, LN2HI, Q, R); \
+	CVV(VFNMADD231PD, LN2LO, Q, R); \
+	CV(VMOVUPD,       P11, Q); \
+	CVV(VFMADD213PD,  P10, R, Q); \
+	CVV(VFMADD213PD,  P9, R, Q); \
+	CVV(VFMADD213PD,  P8, R, Q); \
+	CVV(VFMADD213PD,  P7, R, Q); \
+	CVV(VFMADD213PD,  P6, R, Q); \
+	CVV(VFMADD213PD,  P5, R, Q); \
+	CVV(VFMADD213PD,  P4, R, Q); \
+	CVV(VFMADD213PD,  P3, R, Q); \
+	CVV(VFMADD213PD,  P2, R, Q); \
+	CVV(VFMADD213PD,  P1, R, Q); \
+	CVV(VFMADD213PD,  P0, R, Q); \
+	CVV(VPSRLQ,       $1, N, R); \
+	VVV(VPSUBQ,       R, N, N); \
+	CVV(VPSLLQ,       $52, R, R); \
+	CVV(VPSLLQ,       $52, N, N); \
+	VVV(VMULPD,       R, Q, Q); \
+	VVV(VMULPD,       N, Q, Q)
 
-// SOFTPLUS2: X = u and Q = t on entry (after EXPNEG2); on exit
-// X = softplus(u) = max(u, 0) + L, L = log1p(t) as in fdlibm's log1p; all
-// other registers are clobbered.
+// LOG1P: Q = t on entry (after EXPNEG); on exit N = -L, L = log1p(t) as in
+// fdlibm's log1p; Q, R, M, K and P are clobbered.
 //	M = m = 1+t rounded; K = m-1; Q = lo = t - (m-1), exact (Fast2Sum,
 //	t <= 1): 1+t = m + lo
 //	R = mask k, k = [m >= sqrt2]; K = k as 0.0 or 1.0; R = 1+f = m/2^k
@@ -218,89 +230,75 @@
 //	N = z = s*s; P = R(z) = z*(Lg1 + z*(Lg2 + ... + z*Lg7)), Horner
 //	N = hfsq = (f*0.5)*f; P = hfsq + R(z); Q = s*P + Q
 //	N = ((hfsq - Q) - f) - k*ln2hi = -L
-//	R = +0; X = max(+0, u) (a NaN u stays, see above); X = X - N
-#define SOFTPLUS2(XA, RA, NA, QA, MA, KA, PA, XB, RB, NB, QB, MB, KB, PB) \
-	VADDPD       ONE, QA, MA; \
-	VADDPD       ONE, QB, MB; \
-	VSUBPD       ONE, MA, KA; \
-	VSUBPD       ONE, MB, KB; \
-	VSUBPD       KA, QA, QA; \
-	VSUBPD       KB, QB, QB; \
-	VCMPPD       $0x1d, SQRT2, MA, RA; \
-	VCMPPD       $0x1d, SQRT2, MB, RB; \
-	VANDPD       ONE, RA, KA; \
-	VANDPD       ONE, RB, KB; \
-	VANDPD       EXP1, RA, RA; \
-	VANDPD       EXP1, RB, RB; \
-	VPSUBQ       RA, MA, RA; \
-	VPSUBQ       RB, MB, RB; \
-	VDIVPD       MA, QA, QA; \
-	VDIVPD       MB, QB, QB; \
-	VADDPD       ONE, RA, MA; \
-	VADDPD       ONE, RB, MB; \
-	VSUBPD       ONE, RA, RA; \
-	VSUBPD       ONE, RB, RB; \
-	VDIVPD       MA, RA, MA; \
-	VDIVPD       MB, RB, MB; \
-	VFMADD231PD  LN2LO, KA, QA; \
-	VFMADD231PD  LN2LO, KB, QB; \
-	VMULPD       MA, MA, NA; \
-	VMULPD       MB, MB, NB; \
-	VMOVUPD      LG7, PA; \
-	VMOVUPD      LG7, PB; \
-	VFMADD213PD  LG6, NA, PA; \
-	VFMADD213PD  LG6, NB, PB; \
-	VFMADD213PD  LG5, NA, PA; \
-	VFMADD213PD  LG5, NB, PB; \
-	VFMADD213PD  LG4, NA, PA; \
-	VFMADD213PD  LG4, NB, PB; \
-	VFMADD213PD  LG3, NA, PA; \
-	VFMADD213PD  LG3, NB, PB; \
-	VFMADD213PD  LG2, NA, PA; \
-	VFMADD213PD  LG2, NB, PB; \
-	VFMADD213PD  LG1, NA, PA; \
-	VFMADD213PD  LG1, NB, PB; \
-	VMULPD       NA, PA, PA; \
-	VMULPD       NB, PB, PB; \
-	VMULPD       HALF, RA, NA; \
-	VMULPD       HALF, RB, NB; \
-	VMULPD       RA, NA, NA; \
-	VMULPD       RB, NB, NB; \
-	VADDPD       PA, NA, PA; \
-	VADDPD       PB, NB, PB; \
-	VFMADD231PD  MA, PA, QA; \
-	VFMADD231PD  MB, PB, QB; \
-	VSUBPD       QA, NA, NA; \
-	VSUBPD       QB, NB, NB; \
-	VSUBPD       RA, NA, NA; \
-	VSUBPD       RB, NB, NB; \
-	VFNMADD231PD LN2HI, KA, NA; \
-	VFNMADD231PD LN2HI, KB, NB; \
-	VXORPD       RA, RA, RA; \
-	VXORPD       RB, RB, RB; \
-	VMAXPD       XA, RA, XA; \
-	VMAXPD       XB, RB, XB; \
-	VSUBPD       NA, XA, XA; \
-	VSUBPD       NB, XB, XB
+#define LOG1P(R, N, Q, M, K, P) \
+	CVV(VADDPD,       ONE, Q, M); \
+	CVV(VSUBPD,       ONE, M, K); \
+	VVV(VSUBPD,       K, Q, Q); \
+	CCVV(VCMPPD,      $0x1d, SQRT2, M, R); \
+	CVV(VANDPD,       ONE, R, K); \
+	CVV(VANDPD,       EXP1, R, R); \
+	VVV(VPSUBQ,       R, M, R); \
+	VVV(VDIVPD,       M, Q, Q); \
+	CVV(VADDPD,       ONE, R, M); \
+	CVV(VSUBPD,       ONE, R, R); \
+	VVV(VDIVPD,       M, R, M); \
+	CVV(VFMADD231PD,  LN2LO, K, Q); \
+	VVV(VMULPD,       M, M, N); \
+	CV(VMOVUPD,       LG7, P); \
+	CVV(VFMADD213PD,  LG6, N, P); \
+	CVV(VFMADD213PD,  LG5, N, P); \
+	CVV(VFMADD213PD,  LG4, N, P); \
+	CVV(VFMADD213PD,  LG3, N, P); \
+	CVV(VFMADD213PD,  LG2, N, P); \
+	CVV(VFMADD213PD,  LG1, N, P); \
+	VVV(VMULPD,       N, P, P); \
+	CVV(VMULPD,       HALF, R, N); \
+	VVV(VMULPD,       R, N, N); \
+	VVV(VADDPD,       P, N, P); \
+	VVV(VFMADD231PD,  M, P, Q); \
+	VVV(VSUBPD,       Q, N, N); \
+	VVV(VSUBPD,       R, N, N); \
+	CVV(VFNMADD231PD, LN2HI, K, N)
 
-// SIGMOID2: X = u and Q = t on entry (after EXPNEG2); on exit
-// X = mul*sigmoid(u), mul in Y15; R, N, M are clobbered (K and P unused).
+// SOFTPLUS: X = u and N = -L (after LOG1P); on exit
+// X = softplus(u) = max(u, 0) + L; R is clobbered.
+//	R = +0; X = max(+0, u) (a NaN u stays, see above); X = X - N
+#define SOFTPLUS(X, R, N) \
+	VVV(VXORPD,       R, R, R); \
+	VVV(VMAXPD,       X, R, X); \
+	VVV(VSUBPD,       N, X, X)
+
+// SIGMOID: U = u, Q = t and M = d = 1+t rounded on entry; on exit
+// OUT = mul*sigmoid(u), mul in Y15; R and N are clobbered.
 // sigmoid(u) = N/(1+t) with N = 1 if u >= 0 (also -0) else t:
-//	M = d = 1+t rounded; R = mask u >= 0 (false for NaN)
-//	R = N = mask ? 1 : t; N = N/d (one division); X = N*mul
+//	R = mask u >= 0 (false for NaN)
+//	R = N = mask ? 1 : t; N = N/d (one division); OUT = N*mul
 // (An exact-residual correction of N*(1/d) gave 1.34 ulp instead of 2.02
 // but cost 27% of the sigmoid's time: 1.71 -> 1.25 ns/element here.)
+#define SIGMOID(U, R, N, Q, M, OUT) \
+	CCVV(VCMPPD,      $0x1d, ZERO, U, R); \
+	VCVV(VBLENDVPD,   R, ONE, Q, R); \
+	VVV(VDIVPD,       M, R, N); \
+	CVV(VMULPD,       Y15, N, OUT)
+
+// The eight-element loop runs the body on vectors A and B:
+//
+// EXPNEG2: X = x on entry; on exit X = u and Q = t (EXPNEG).
+// SOFTPLUS2: X = u and Q = t on entry (after EXPNEG2); on exit
+// X = softplus(u); all other registers are clobbered.
+// SIGMOID2: X = u and Q = t on entry (after EXPNEG2); on exit
+// X = mul*sigmoid(u); M = d = 1+t, then SIGMOID; R, N, M are clobbered (K
+// and P unused).
+#define EXPNEG2(XA, RA, NA, QA, XB, RB, NB, QB) \
+	EXPNEG(CV, CVV, VVV, (XA, XB), (RA, RB), (NA, NB), (QA, QB))
+
+#define SOFTPLUS2(XA, RA, NA, QA, MA, KA, PA, XB, RB, NB, QB, MB, KB, PB) \
+	LOG1P((RA, RB), (NA, NB), (QA, QB), (MA, MB), (KA, KB), (PA, PB)); \
+	SOFTPLUS((XA, XB), (RA, RB), (NA, NB))
+
 #define SIGMOID2(XA, RA, NA, QA, MA, KA, PA, XB, RB, NB, QB, MB, KB, PB) \
-	VADDPD       ONE, QA, MA; \
-	VADDPD       ONE, QB, MB; \
-	VCMPPD       $0x1d, ZERO, XA, RA; \
-	VCMPPD       $0x1d, ZERO, XB, RB; \
-	VBLENDVPD    RA, ONE, QA, RA; \
-	VBLENDVPD    RB, ONE, QB, RB; \
-	VDIVPD       MA, RA, NA; \
-	VDIVPD       MB, RB, NB; \
-	VMULPD       Y15, NA, XA; \
-	VMULPD       Y15, NB, XB
+	CVV(VADDPD,       ONE, (QA, QB), (MA, MB)); \
+	SIGMOID((XA, XB), (RA, RB), (NA, NB), (QA, QB), (MA, MB), (XA, XB))
 
 // The sixteen-element main loop runs the same operations as the body above
 // on four vectors A..D (elements 0..3, ..., 12..15 of the iteration): e^v
@@ -310,213 +308,33 @@
 // bits, since every vector sees the same operations in the same order. To
 // fit sixteen registers, u = x*scale is not kept: EXPNEG4 reads x from
 // memory, and SIGMOIDM2/SOFTPLUSM2 read it again and multiply by scale once
-// more (the same product), before anything is stored, so dst may be x.
-// The operand O is the byte offset of the vector in x (from SI).
+// more (the same product, LOADU), before anything is stored, so dst may be
+// x. The operand O is the byte offset of the vector in x (from SI).
 //
-// EXPNEG4: as EXPNEG2 for four vectors, with x loaded from O(SI) into R;
-// on exit Q = t = e^v, R and N are clobbered.
+// EXPNEG4: EXPNEG for four vectors, with x loaded from O(SI) into R (R is
+// also X); on exit Q = t = e^v, R and N are clobbered.
+// LOADU: U = u = x*scale, x loaded from O(SI).
 // SIGMOIDM2: as SIGMOID2 for two vectors, Q = t on entry; u recomputed into
 // R; on exit Q = mul*sigmoid(u); M, R, N clobbered.
 // SOFTPLUSM2: as SOFTPLUS2 for two vectors, Q = t on entry; u recomputed
 // into Q at the end; on exit Q = softplus(u); M, K, P, R, N clobbered.
 #define EXPNEG4(OA, RA, NA, QA, OB, RB, NB, QB, OC, RC, NC, QC, OD, RD, ND, QD) \
-	VMOVUPD      OA(SI), RA; \
-	VMOVUPD      OB(SI), RB; \
-	VMOVUPD      OC(SI), RC; \
-	VMOVUPD      OD(SI), RD; \
-	VMULPD       Y14, RA, RA; \
-	VMULPD       Y14, RB, RB; \
-	VMULPD       Y14, RC, RC; \
-	VMULPD       Y14, RD, RD; \
-	VORPD        SIGN, RA, RA; \
-	VORPD        SIGN, RB, RB; \
-	VORPD        SIGN, RC, RC; \
-	VORPD        SIGN, RD, RD; \
-	VMOVUPD      CLAMP, NA; \
-	VMOVUPD      CLAMP, NB; \
-	VMOVUPD      CLAMP, NC; \
-	VMOVUPD      CLAMP, ND; \
-	VMAXPD       RA, NA, RA; \
-	VMAXPD       RB, NB, RB; \
-	VMAXPD       RC, NC, RC; \
-	VMAXPD       RD, ND, RD; \
-	VMOVUPD      MAGIC, NA; \
-	VMOVUPD      MAGIC, NB; \
-	VMOVUPD      MAGIC, NC; \
-	VMOVUPD      MAGIC, ND; \
-	VFMADD231PD  INVLN2, RA, NA; \
-	VFMADD231PD  INVLN2, RB, NB; \
-	VFMADD231PD  INVLN2, RC, NC; \
-	VFMADD231PD  INVLN2, RD, ND; \
-	VSUBPD       MAGIC, NA, QA; \
-	VSUBPD       MAGIC, NB, QB; \
-	VSUBPD       MAGIC, NC, QC; \
-	VSUBPD       MAGIC, ND, QD; \
-	VFNMADD231PD LN2HI, QA, RA; \
-	VFNMADD231PD LN2HI, QB, RB; \
-	VFNMADD231PD LN2HI, QC, RC; \
-	VFNMADD231PD LN2HI, QD, RD; \
-	VFNMADD231PD LN2LO, QA, RA; \
-	VFNMADD231PD LN2LO, QB, RB; \
-	VFNMADD231PD LN2LO, QC, RC; \
-	VFNMADD231PD LN2LO, QD, RD; \
-	VMOVUPD      P11, QA; \
-	VMOVUPD      P11, QB; \
-	VMOVUPD      P11, QC; \
-	VMOVUPD      P11, QD; \
-	VFMADD213PD  P10, RA, QA; \
-	VFMADD213PD  P10, RB, QB; \
-	VFMADD213PD  P10, RC, QC; \
-	VFMADD213PD  P10, RD, QD; \
-	VFMADD213PD  P9, RA, QA; \
-	VFMADD213PD  P9, RB, QB; \
-	VFMADD213PD  P9, RC, QC; \
-	VFMADD213PD  P9, RD, QD; \
-	VFMADD213PD  P8, RA, QA; \
-	VFMADD213PD  P8, RB, QB; \
-	VFMADD213PD  P8, RC, QC; \
-	VFMADD213PD  P8, RD, QD; \
-	VFMADD213PD  P7, RA, QA; \
-	VFMADD213PD  P7, RB, QB; \
-	VFMADD213PD  P7, RC, QC; \
-	VFMADD213PD  P7, RD, QD; \
-	VFMADD213PD  P6, RA, QA; \
-	VFMADD213PD  P6, RB, QB; \
-	VFMADD213PD  P6, RC, QC; \
-	VFMADD213PD  P6, RD, QD; \
-	VFMADD213PD  P5, RA, QA; \
-	VFMADD213PD  P5, RB, QB; \
-	VFMADD213PD  P5, RC, QC; \
-	VFMADD213PD  P5, RD, QD; \
-	VFMADD213PD  P4, RA, QA; \
-	VFMADD213PD  P4, RB, QB; \
-	VFMADD213PD  P4, RC, QC; \
-	VFMADD213PD  P4, RD, QD; \
-	VFMADD213PD  P3, RA, QA; \
-	VFMADD213PD  P3, RB, QB; \
-	VFMADD213PD  P3, RC, QC; \
-	VFMADD213PD  P3, RD, QD; \
-	VFMADD213PD  P2, RA, QA; \
-	VFMADD213PD  P2, RB, QB; \
-	VFMADD213PD  P2, RC, QC; \
-	VFMADD213PD  P2, RD, QD; \
-	VFMADD213PD  P1, RA, QA; \
-	VFMADD213PD  P1, RB, QB; \
-	VFMADD213PD  P1, RC, QC; \
-	VFMADD213PD  P1, RD, QD; \
-	VFMADD213PD  P0, RA, QA; \
-	VFMADD213PD  P0, RB, QB; \
-	VFMADD213PD  P0, RC, QC; \
-	VFMADD213PD  P0, RD, QD; \
-	VPSRLQ       $1, NA, RA; \
-	VPSRLQ       $1, NB, RB; \
-	VPSRLQ       $1, NC, RC; \
-	VPSRLQ       $1, ND, RD; \
-	VPSUBQ       RA, NA, NA; \
-	VPSUBQ       RB, NB, NB; \
-	VPSUBQ       RC, NC, NC; \
-	VPSUBQ       RD, ND, ND; \
-	VPSLLQ       $52, RA, RA; \
-	VPSLLQ       $52, RB, RB; \
-	VPSLLQ       $52, RC, RC; \
-	VPSLLQ       $52, RD, RD; \
-	VPSLLQ       $52, NA, NA; \
-	VPSLLQ       $52, NB, NB; \
-	VPSLLQ       $52, NC, NC; \
-	VPSLLQ       $52, ND, ND; \
-	VMULPD       RA, QA, QA; \
-	VMULPD       RB, QB, QB; \
-	VMULPD       RC, QC, QC; \
-	VMULPD       RD, QD, QD; \
-	VMULPD       NA, QA, QA; \
-	VMULPD       NB, QB, QB; \
-	VMULPD       NC, QC, QC; \
-	VMULPD       ND, QD, QD
+	VV4(VMOVUPD,      (OA, OB, OC, OD)(SI), (RA, RB, RC, RD)); \
+	EXPNEG(CV4, CVV4, VVV4, (RA, RB, RC, RD), (RA, RB, RC, RD), (NA, NB, NC, ND), (QA, QB, QC, QD))
+
+#define LOADU(O, U) \
+	VV(VMOVUPD,       O(SI), U); \
+	CVV(VMULPD,       Y14, U, U)
 
 #define SIGMOIDM2(OA, QA, MA, KA, PA, RA, NA, OB, QB, MB, KB, PB, RB, NB) \
-	VADDPD       ONE, QA, MA; \
-	VADDPD       ONE, QB, MB; \
-	VMOVUPD      OA(SI), RA; \
-	VMOVUPD      OB(SI), RB; \
-	VMULPD       Y14, RA, RA; \
-	VMULPD       Y14, RB, RB; \
-	VCMPPD       $0x1d, ZERO, RA, RA; \
-	VCMPPD       $0x1d, ZERO, RB, RB; \
-	VBLENDVPD    RA, ONE, QA, RA; \
-	VBLENDVPD    RB, ONE, QB, RB; \
-	VDIVPD       MA, RA, NA; \
-	VDIVPD       MB, RB, NB; \
-	VMULPD       Y15, NA, QA; \
-	VMULPD       Y15, NB, QB
+	CVV(VADDPD,       ONE, (QA, QB), (MA, MB)); \
+	LOADU((OA, OB), (RA, RB)); \
+	SIGMOID((RA, RB), (RA, RB), (NA, NB), (QA, QB), (MA, MB), (QA, QB))
 
 #define SOFTPLUSM2(OA, QA, MA, KA, PA, RA, NA, OB, QB, MB, KB, PB, RB, NB) \
-	VADDPD       ONE, QA, MA; \
-	VADDPD       ONE, QB, MB; \
-	VSUBPD       ONE, MA, KA; \
-	VSUBPD       ONE, MB, KB; \
-	VSUBPD       KA, QA, QA; \
-	VSUBPD       KB, QB, QB; \
-	VCMPPD       $0x1d, SQRT2, MA, RA; \
-	VCMPPD       $0x1d, SQRT2, MB, RB; \
-	VANDPD       ONE, RA, KA; \
-	VANDPD       ONE, RB, KB; \
-	VANDPD       EXP1, RA, RA; \
-	VANDPD       EXP1, RB, RB; \
-	VPSUBQ       RA, MA, RA; \
-	VPSUBQ       RB, MB, RB; \
-	VDIVPD       MA, QA, QA; \
-	VDIVPD       MB, QB, QB; \
-	VADDPD       ONE, RA, MA; \
-	VADDPD       ONE, RB, MB; \
-	VSUBPD       ONE, RA, RA; \
-	VSUBPD       ONE, RB, RB; \
-	VDIVPD       MA, RA, MA; \
-	VDIVPD       MB, RB, MB; \
-	VFMADD231PD  LN2LO, KA, QA; \
-	VFMADD231PD  LN2LO, KB, QB; \
-	VMULPD       MA, MA, NA; \
-	VMULPD       MB, MB, NB; \
-	VMOVUPD      LG7, PA; \
-	VMOVUPD      LG7, PB; \
-	VFMADD213PD  LG6, NA, PA; \
-	VFMADD213PD  LG6, NB, PB; \
-	VFMADD213PD  LG5, NA, PA; \
-	VFMADD213PD  LG5, NB, PB; \
-	VFMADD213PD  LG4, NA, PA; \
-	VFMADD213PD  LG4, NB, PB; \
-	VFMADD213PD  LG3, NA, PA; \
-	VFMADD213PD  LG3, NB, PB; \
-	VFMADD213PD  LG2, NA, PA; \
-	VFMADD213PD  LG2, NB, PB; \
-	VFMADD213PD  LG1, NA, PA; \
-	VFMADD213PD  LG1, NB, PB; \
-	VMULPD       NA, PA, PA; \
-	VMULPD       NB, PB, PB; \
-	VMULPD       HALF, RA, NA; \
-	VMULPD       HALF, RB, NB; \
-	VMULPD       RA, NA, NA; \
-	VMULPD       RB, NB, NB; \
-	VADDPD       PA, NA, PA; \
-	VADDPD       PB, NB, PB; \
-	VFMADD231PD  MA, PA, QA; \
-	VFMADD231PD  MB, PB, QB; \
-	VSUBPD       QA, NA, NA; \
-	VSUBPD       QB, NB, NB; \
-	VSUBPD       RA, NA, NA; \
-	VSUBPD       RB, NB, NB; \
-	VFNMADD231PD LN2HI, KA, NA; \
-	VFNMADD231PD LN2HI, KB, NB; \
-	VMOVUPD      OA(SI), QA; \
-	VMOVUPD      OB(SI), QB; \
-	VMULPD       Y14, QA, QA; \
-	VMULPD       Y14, QB, QB; \
-	VXORPD       RA, RA, RA; \
-	VXORPD       RB, RB, RB; \
-	VMAXPD       QA, RA, QA; \
-	VMAXPD       QB, RB, QB; \
-	VSUBPD       NA, QA, QA; \
-	VSUBPD       NB, QB, QB
-
+	LOG1P((RA, RB), (NA, NB), (QA, QB), (MA, MB), (KA, KB), (PA, PB)); \
+	LOADU((OA, OB), (QA, QB)); \
+	SOFTPLUS((QA, QB), (RA, RB), (NA, NB))
 
 // TAILMASK: R10 = tailmask<> + 8*(8-CX), the address of the masks for a
 // tail of CX = 1..7 elements; clobbers R11.
@@ -525,6 +343,78 @@
 	MOVQ CX, R11; \
 	SHLQ $3, R11; \
 	SUBQ R11, R10
+
+// TAILLOAD(done, body): 0..7 elements left. None: go to done. Else load
+// them under the masks into vectors A (Y0) and B (Y7) and run the body once
+// more; R10 != 0 then sends it to the tail code.
+#define TAILLOAD(done, body) \
+	TESTQ      CX, CX; \
+	JE         done; \
+	TAILMASK; \
+	VMOVUPD    (R10), Y1; \
+	VMOVUPD    32(R10), Y8; \
+	VMASKMOVPD (SI), Y1, Y0; \
+	VMASKMOVPD 32(SI), Y8, Y7; \
+	JMP        body
+
+// MAPLOOPS(BODY4, BODY2): the loops of softplusScaledAsm and
+// sigmoidScaledAsm, dst[i] = f(scale*x[i]) with f the softplus (BODY4 =
+// SOFTPLUSM2, BODY2 = SOFTPLUS2) or mul times the sigmoid (SIGMOIDM2,
+// SIGMOID2). On entry DI = dst, SI = x, CX = len(dst), Y14 = scale (Y15 =
+// mul) and R10 = 0.
+#define MAPLOOPS(BODY4, BODY2) \
+loop16: \
+	/* Sixteen elements per iteration while at least sixteen are left. */ \
+	/* Registers: A: R Y0, N Y1, Q Y2; B: Y3, Y4, Y5; C: Y6, Y7, Y8; */ \
+	/* D: Y9, Y10, Y11 in EXPNEG4. Then only the Q (t) are live, and */ \
+	/* each pair uses Y0, Y1, Y12, Y13, Y3 (A or C) and Y4, Y6, Y7, Y9, */ \
+	/* Y10 (B or D) as M, K, P, R, N. */ \
+	CMPQ    CX, $16; \
+	JB      loop8; \
+	EXPNEG4(0, Y0, Y1, Y2, 32, Y3, Y4, Y5, 64, Y6, Y7, Y8, 96, Y9, Y10, Y11); \
+	BODY4(0, Y2, Y0, Y1, Y12, Y13, Y3, 32, Y5, Y4, Y6, Y7, Y9, Y10); \
+	VMOVUPD Y2, (DI); \
+	VMOVUPD Y5, 32(DI); \
+	BODY4(64, Y8, Y0, Y1, Y12, Y13, Y3, 96, Y11, Y4, Y6, Y7, Y9, Y10); \
+	VMOVUPD Y8, 64(DI); \
+	VMOVUPD Y11, 96(DI); \
+	ADDQ    $128, SI; \
+	ADDQ    $128, DI; \
+	SUBQ    $16, CX; \
+	JMP     loop16; \
+ \
+loop8: \
+	CMPQ    CX, $8; \
+	JB      tail; \
+	VMOVUPD (SI), Y0; \
+	VMOVUPD 32(SI), Y7; \
+ \
+body: \
+	EXPNEG2(Y0, Y1, Y2, Y3, Y7, Y8, Y9, Y10); \
+	BODY2(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13); \
+	TESTQ   R10, R10; \
+	JNE     tailstore; \
+	VMOVUPD Y0, (DI); \
+	VMOVUPD Y7, 32(DI); \
+	ADDQ    $64, SI; \
+	ADDQ    $64, DI; \
+	SUBQ    $8, CX; \
+	JMP     loop8; \
+ \
+tail: \
+	/* R10 != 0 after TAILLOAD sends the body to tailstore. */ \
+	TAILLOAD(done, body); \
+ \
+tailstore: \
+	/* Store exactly the CX elements. */ \
+	VMOVUPD    (R10), Y1; \
+	VMOVUPD    32(R10), Y8; \
+	VMASKMOVPD Y0, Y1, (DI); \
+	VMASKMOVPD Y7, Y8, 32(DI); \
+ \
+done: \
+	VZEROUPPER; \
+	RET
 
 // func softplusScaledAsm(dst, x []float64, scale float64)
 //
@@ -536,67 +426,7 @@ TEXT ·softplusScaledAsm(SB), NOSPLIT, $0-56
 	MOVQ         x_base+24(FP), SI
 	VBROADCASTSD scale+48(FP), Y14
 	XORQ         R10, R10
-
-sp_loop16:
-	// Sixteen elements per iteration while at least sixteen are left.
-	// Registers: A: R Y0, N Y1, Q Y2; B: Y3, Y4, Y5; C: Y6, Y7, Y8;
-	// D: Y9, Y10, Y11 in EXPNEG4. Then only the Q (t) are live, and each
-	// pair uses Y0, Y1, Y12, Y13, Y3 (A or C) and Y4, Y6, Y7, Y9, Y10 (B or D)
-	// as M, K, P, R, N.
-	CMPQ    CX, $16
-	JB      sp_loop
-	EXPNEG4(0, Y0, Y1, Y2, 32, Y3, Y4, Y5, 64, Y6, Y7, Y8, 96, Y9, Y10, Y11)
-	SOFTPLUSM2(0, Y2, Y0, Y1, Y12, Y13, Y3, 32, Y5, Y4, Y6, Y7, Y9, Y10)
-	VMOVUPD Y2, (DI)
-	VMOVUPD Y5, 32(DI)
-	SOFTPLUSM2(64, Y8, Y0, Y1, Y12, Y13, Y3, 96, Y11, Y4, Y6, Y7, Y9, Y10)
-	VMOVUPD Y8, 64(DI)
-	VMOVUPD Y11, 96(DI)
-	ADDQ    $128, SI
-	ADDQ    $128, DI
-	SUBQ    $16, CX
-	JMP     sp_loop16
-
-sp_loop:
-	CMPQ    CX, $8
-	JB      sp_tail
-	VMOVUPD (SI), Y0
-	VMOVUPD 32(SI), Y7
-
-sp_body:
-	EXPNEG2(Y0, Y1, Y2, Y3, Y7, Y8, Y9, Y10)
-	SOFTPLUS2(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13)
-	TESTQ   R10, R10
-	JNE     sp_tailstore
-	VMOVUPD Y0, (DI)
-	VMOVUPD Y7, 32(DI)
-	ADDQ    $64, SI
-	ADDQ    $64, DI
-	SUBQ    $8, CX
-	JMP     sp_loop
-
-sp_tail:
-	// 0..7 elements left: load them under the masks and run the body
-	// once more (R10 != 0 sends it to sp_tailstore).
-	TESTQ      CX, CX
-	JE         sp_done
-	TAILMASK
-	VMOVUPD    (R10), Y1
-	VMOVUPD    32(R10), Y8
-	VMASKMOVPD (SI), Y1, Y0
-	VMASKMOVPD 32(SI), Y8, Y7
-	JMP        sp_body
-
-sp_tailstore:
-	// Store exactly the CX elements.
-	VMOVUPD    (R10), Y1
-	VMOVUPD    32(R10), Y8
-	VMASKMOVPD Y0, Y1, (DI)
-	VMASKMOVPD Y7, Y8, 32(DI)
-
-sp_done:
-	VZEROUPPER
-	RET
+	MAPLOOPS(SOFTPLUSM2, SOFTPLUS2)
 
 // func sigmoidScaledAsm(dst, x []float64, scale, mul float64)
 //
@@ -609,67 +439,7 @@ TEXT ·sigmoidScaledAsm(SB), NOSPLIT, $0-64
 	VBROADCASTSD scale+48(FP), Y14
 	VBROADCASTSD mul+56(FP), Y15
 	XORQ         R10, R10
-
-sg_loop16:
-	// Sixteen elements per iteration while at least sixteen are left.
-	// Registers: A: R Y0, N Y1, Q Y2; B: Y3, Y4, Y5; C: Y6, Y7, Y8;
-	// D: Y9, Y10, Y11 in EXPNEG4. Then only the Q (t) are live, and each
-	// pair uses Y0, Y1, Y12, Y13, Y3 (A or C) and Y4, Y6, Y7, Y9, Y10 (B or D)
-	// as M, K, P, R, N.
-	CMPQ    CX, $16
-	JB      sg_loop
-	EXPNEG4(0, Y0, Y1, Y2, 32, Y3, Y4, Y5, 64, Y6, Y7, Y8, 96, Y9, Y10, Y11)
-	SIGMOIDM2(0, Y2, Y0, Y1, Y12, Y13, Y3, 32, Y5, Y4, Y6, Y7, Y9, Y10)
-	VMOVUPD Y2, (DI)
-	VMOVUPD Y5, 32(DI)
-	SIGMOIDM2(64, Y8, Y0, Y1, Y12, Y13, Y3, 96, Y11, Y4, Y6, Y7, Y9, Y10)
-	VMOVUPD Y8, 64(DI)
-	VMOVUPD Y11, 96(DI)
-	ADDQ    $128, SI
-	ADDQ    $128, DI
-	SUBQ    $16, CX
-	JMP     sg_loop16
-
-sg_loop:
-	CMPQ    CX, $8
-	JB      sg_tail
-	VMOVUPD (SI), Y0
-	VMOVUPD 32(SI), Y7
-
-sg_body:
-	EXPNEG2(Y0, Y1, Y2, Y3, Y7, Y8, Y9, Y10)
-	SIGMOID2(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13)
-	TESTQ   R10, R10
-	JNE     sg_tailstore
-	VMOVUPD Y0, (DI)
-	VMOVUPD Y7, 32(DI)
-	ADDQ    $64, SI
-	ADDQ    $64, DI
-	SUBQ    $8, CX
-	JMP     sg_loop
-
-sg_tail:
-	// 0..7 elements left: load them under the masks and run the body
-	// once more (R10 != 0 sends it to sg_tailstore).
-	TESTQ      CX, CX
-	JE         sg_done
-	TAILMASK
-	VMOVUPD    (R10), Y1
-	VMOVUPD    32(R10), Y8
-	VMASKMOVPD (SI), Y1, Y0
-	VMASKMOVPD 32(SI), Y8, Y7
-	JMP        sg_body
-
-sg_tailstore:
-	// Store exactly the CX elements.
-	VMOVUPD    (R10), Y1
-	VMOVUPD    32(R10), Y8
-	VMASKMOVPD Y0, Y1, (DI)
-	VMASKMOVPD Y7, Y8, 32(DI)
-
-sg_done:
-	VZEROUPPER
-	RET
+	MAPLOOPS(SIGMOIDM2, SIGMOID2)
 
 // func softplusSumAsm(x []float64, scale float64) float64
 //
@@ -728,16 +498,9 @@ ss_accum:
 	JMP    ss_loop
 
 ss_tail:
-	// 0..7 elements left: load them under the masks and run the body
-	// once more (R10 != 0 sends it to ss_tailmask, then ss_reduce).
-	TESTQ      CX, CX
-	JE         ss_reduce
-	TAILMASK
-	VMOVUPD    (R10), Y1
-	VMOVUPD    32(R10), Y8
-	VMASKMOVPD (SI), Y1, Y0
-	VMASKMOVPD 32(SI), Y8, Y7
-	JMP        ss_body
+	// 0..7 elements left: TAILLOAD runs the body once more on them, and
+	// R10 != 0 sends it to ss_tailmask, then ss_reduce.
+	TAILLOAD(ss_reduce, ss_body)
 
 ss_tailmask:
 	// Zero the lanes that hold no element (softplus(0) is not 0); adding
@@ -755,7 +518,6 @@ ss_reduce:
 	VZEROUPPER
 	VMOVSD       X0, ret+32(FP)
 	RET
-
 // Tail masks: eight lanes of all ones, then eight of zeros. The window of
 // eight lanes at 8*(8-len) has ones in exactly its first len lanes.
 DATA	tailmask<>+0(SB)/8, $0xffffffffffffffff
