@@ -91,13 +91,13 @@ func BenchmarkPaperQPToAccuracy(b *testing.B) {
 // Options.Observe, which sees the running average), against sgdFloor's
 // count, the fewest steps with which any uniformly sampled SGD gets there.
 // -1 means not within 3e10 steps. The ten solves run GOMAXPROCS at a time
-// and take about half an hour on two cores: skipped with -short (CI runs
+// and take about an hour on two cores (55 min measured): skipped with -short (CI runs
 // the benchmarks that way); run it with
 //
 //	go test ./solver -run X -bench PaperQPSGDTo1e4 -benchtime 1x -timeout 0
 func BenchmarkPaperQPSGDTo1e4(b *testing.B) {
 	if testing.Short() {
-		b.Skip("takes about half an hour")
+		b.Skip("takes about an hour")
 	}
 	type job struct {
 		m    Method
