@@ -91,8 +91,8 @@ func BenchmarkPaperQPToAccuracy(b *testing.B) {
 // Options.Observe, which sees the running average), against sgdFloor's
 // count, the fewest steps with which any uniformly sampled SGD gets there.
 // -1 means not within 3e10 steps. The ten solves run GOMAXPROCS at a time
-// and take about an hour on two cores (55 min measured): skipped with -short (CI runs
-// the benchmarks that way); run it with
+// and take about an hour on two cores (55 min measured): skipped with
+// -short (CI runs the benchmarks that way); run it with
 //
 //	go test ./solver -run X -bench PaperQPSGDTo1e4 -benchtime 1x -timeout 0
 func BenchmarkPaperQPSGDTo1e4(b *testing.B) {
@@ -116,7 +116,7 @@ func BenchmarkPaperQPSGDTo1e4(b *testing.B) {
 		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 		for k, j := range jobs {
 			p, ref := loadQP(b, j.seed)
-			floors[k] = sgdFloorSteps(b, p, ref, 1e-4)
+			floors[k] = sgdFloor(b, p, ref).steps(1e-4)
 			wg.Add(1)
 			sem <- struct{}{}
 			go func() {

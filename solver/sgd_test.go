@@ -8,8 +8,8 @@ import (
 	"github.com/softpen/softpen/vec"
 )
 
-// sgdFloor returns c such that sqrt(c/t)/||x*|| is the relative error, after
-// t steps, of the best uniformly sampled stochastic gradient method on a
+// sgdFloor returns the relative error, as a function of the step count t
+// (floor.relErr), of the best uniformly sampled stochastic gradient method on a
 // squared-loss problem with constraints (p has no P, q, l1 or bounds): the
 // asymptotic covariance H^{-1} S H^{-1}/t of averaged SGD (Polyak and
 // Juditsky 1992), which no estimator from t uniform samples of the
@@ -21,7 +21,7 @@ import (
 // g_i at x* do not vanish: the loss rows phi_i (phi_i^T x* - y_i)/l and the
 // active rows lambda_j a_j (inactive rows add nothing, so screening them
 // all out is the most favourable case).
-func sgdFloor(t testing.TB, p *Problem, ref *refSolution) float64 {
+func sgdFloor(t testing.TB, p *Problem, ref *refSolution) errFloor {
 	t.Helper()
 	n, l := p.N, p.Phi.Rows
 	h := mat.NewDense(n, n)
@@ -81,14 +81,18 @@ func sgdFloor(t testing.TB, p *Problem, ref *refSolution) float64 {
 		add()
 	}
 	hinv(hg, sum)
-	return tr - vec.Dot(hg, hg)
+	return errFloor{c: tr - vec.Dot(hg, hg), norm: math.Sqrt(vec.Dot(ref.X, ref.X))}
 }
 
-// sgdFloorSteps is the step count at which sgdFloor's error is rel.
-func sgdFloorSteps(t testing.TB, p *Problem, ref *refSolution, rel float64) float64 {
-	e := rel * math.Sqrt(vec.Dot(ref.X, ref.X))
-	return sgdFloor(t, p, ref) / (e * e)
-}
+// errFloor is sgdFloor's answer: after t steps the error is sqrt(c/t), the
+// relative error sqrt(c/t)/norm.
+type errFloor struct{ c, norm float64 }
+
+// relErr is the floor's relative error after t steps.
+func (f errFloor) relErr(t float64) float64 { return math.Sqrt(f.c/t) / f.norm }
+
+// steps is the step count at which the floor's relative error is rel.
+func (f errFloor) steps(rel float64) float64 { return f.c / (rel * f.norm * rel * f.norm) }
 
 // TestSGDAveraged: on the paper QPs at 2e6 steps, SGD and SGDM with their
 // defaults (averaged iterates, stages of sgdStageMixings mixing times) are
@@ -96,8 +100,9 @@ func sgdFloorSteps(t testing.TB, p *Problem, ref *refSolution, rel float64) floa
 // (measured: 2.1x to 5.2x); their geometric mean error over the seeds is
 // 1.5x below that of the same runs with LastIterate (measured: 2.2x SGD,
 // 2.9x SGDM) and 3x below that of the paper's stages with the last
-// iterate, the earlier default (StageMult 0.6; measured 4.7x and 12x). It also logs sgdFloor's step count for a
-// relative error of 1e-4: 1.1e9 to 1.9e9, which is why the 1e-4
+// iterate, the earlier default (StageMult 0.6; measured 4.7x and 12x).
+// It also logs sgdFloor's step count for a relative error of 1e-4: 1.1e9
+// to 1.9e9, which is why the 1e-4
 // without polishing is out of reach of SGD and SGDM at the budgets of
 // TestPaperQPUnpolished.
 func TestSGDAveraged(t *testing.T) {
@@ -106,9 +111,8 @@ func TestSGDAveraged(t *testing.T) {
 		var logs [3]float64 // default, LastIterate, paper stages with LastIterate
 		for _, seed := range seeds() {
 			p, ref := loadQP(t, seed)
-			c := sgdFloor(t, p, ref)
-			nx := math.Sqrt(vec.Dot(ref.X, ref.X))
-			floor := math.Sqrt(c/steps) / nx
+			fl := sgdFloor(t, p, ref)
+			floor := fl.relErr(steps)
 			var errs [3]float64
 			for i, o := range []Options{{}, {LastIterate: true}, {LastIterate: true, StageMult: 0.6}} {
 				o.Method, o.NoPolish, o.MaxSteps, o.Tol, o.Seed = m, true, steps, 1e-12, 1
@@ -119,7 +123,7 @@ func TestSGDAveraged(t *testing.T) {
 				logs[i] += math.Log(errs[i])
 			}
 			t.Logf("%v s%d: averaged %.2e, last iterate %.2e, paper stages %.2e, floor %.2e (ratio %.1f); 1e-4 needs >= %.1e steps",
-				m, seed, errs[0], errs[1], errs[2], floor, errs[0]/floor, sgdFloorSteps(t, p, ref, 1e-4))
+				m, seed, errs[0], errs[1], errs[2], floor, errs[0]/floor, fl.steps(1e-4))
 			if errs[0] > 8*floor {
 				t.Errorf("%v s%d: averaged error %.3e > 8 x the floor %.3e", m, seed, errs[0], floor)
 			}

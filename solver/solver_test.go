@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/softpen/softpen/mat"
-	"github.com/softpen/softpen/vec"
 )
 
 // refProblem is the subset of the problem and reference formats these tests
@@ -165,7 +164,7 @@ func TestPaperQPUnpolished(t *testing.T) {
 			// are held to 8x that floor instead.
 			want := 1e-4
 			if m == MethodSGD || m == MethodSGDM {
-				want = 8 * math.Sqrt(sgdFloor(t, p, ref)/steps/vec.Dot(ref.X, ref.X))
+				want = 8 * sgdFloor(t, p, ref).relErr(steps)
 			}
 			if re > want {
 				t.Errorf("%v s%d: relative error %.3e > %.3e", m, seed, re, want)
