@@ -259,7 +259,7 @@ func (s *Solver) dcdPolish(rn *run, sweeps int) bool {
 			s.chol.SolveLT(x, d.z[:n])
 			before := rn.bestGap
 			gap := s.certifyPoint(rn, x, lam, true)
-			if gap < before {
+			if rn.bestGap < before {
 				improved = true
 			}
 			if s.kept < s.mw && dcdDegenerate(lam, n) && !s.over(rn) {

@@ -265,7 +265,7 @@ func (s *Solver) admitViolated(rn *run, x []float64) float64 {
 	} else {
 		s.updateSmax()
 	}
-	rn.bestGap = math.Inf(1)
+	rn.bestGap, rn.bestG = math.Inf(1), math.Inf(-1)
 	return worst
 }
 

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"math"
 	"testing"
 
@@ -133,6 +134,47 @@ func TestSGDAveraged(t *testing.T) {
 		t.Logf("%v: geometric means %.2e averaged, %.2e last iterate, %.2e paper stages", m, g[0], g[1], g[2])
 		if !(g[0] <= g[1]/1.5) || !(g[0] <= g[2]/3) {
 			t.Errorf("%v: geometric mean error %.3e averaged, %.3e last iterate, %.3e paper stages: want 1.5x and 3x smaller", m, g[0], g[1], g[2])
+		}
+	}
+}
+
+// TestSGDBudgetAnswer: at a step budget, SGD's answer is a late point, within
+// 2x in relative error of the best point the stages certified. Its points
+// are noisy, and the multipliers the sigmoid map gives at them make a poor
+// dual bound; when each point could only be certified with its own
+// multipliers, the gap stopped improving after a few stages and the answer
+// stayed there (paper QP, seed 3, 1e8 steps: 1.8e-3, 2.4x the last point's
+// 7.7e-4; at 2e8 steps 3.5x). Now a point is also certified with the best
+// multipliers so far (certifyPoint). The answer is the point with the best
+// certificate, which ranks points by F_{xi,0}, not by the (unknown)
+// distance to x*: that is why the bound is 2x, not 1x (seed 5 at 2e8 steps:
+// 7.9e-4 against an earlier point's 4.8e-4). SGDM's points behave alike.
+// Skipped with -short (5e8 steps).
+func TestSGDBudgetAnswer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("5e8 steps")
+	}
+	for seed := 1; seed <= 5; seed++ {
+		p, ref := loadQP(t, seed)
+		var s *Solver
+		best, last := math.Inf(1), 0.0
+		opt := &Options{Method: MethodSGD, NoPolish: true, MaxSteps: 1e8, Tol: 1e-15, Seed: 1,
+			Progress: func(Stage) {
+				last = relErr(s.state.x, ref.X)
+				best = min(best, last)
+			}}
+		var err error
+		if s, err = New(p, opt); err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.Solve(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := relErr(res.X, ref.X)
+		t.Logf("s%d: answer %.2e, best stage point %.2e, last %.2e, gap %.2e", seed, e, best, last, res.Gap)
+		if e > 2*best {
+			t.Errorf("s%d: answer's relative error %.3e, the best certified point's %.3e", seed, e, best)
 		}
 	}
 }

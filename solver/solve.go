@@ -101,9 +101,11 @@ type run struct {
 	delta    float64
 	tol      float64
 	method   Method
-	bestGap  float64
-	bestF    float64
-	bestXi   float64
+	bestGap  float64 // certified gap of the best pair: state.best and state.lamBest
+	bestF    float64 // F(state.best)
+	bestPen  float64 // sum of the kept rows' violations at state.best
+	bestG    float64 // dual bound of state.lamBest
+	bestXi   float64 // the penalty of the best pair's primal bound
 	checks   int64
 	xiRaised bool        // xi was raised in this solve: never lower it again
 	rounds   int         // working-set rounds that readmitted rows
@@ -171,7 +173,7 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	rn := run{ctx: ctx, start: time.Now(), maxSteps: s.opt.MaxSteps, bestGap: math.Inf(1)}
+	rn := run{ctx: ctx, start: time.Now(), maxSteps: s.opt.MaxSteps, bestGap: math.Inf(1), bestG: math.Inf(-1)}
 	if s.opt.TimeLimit > 0 {
 		rn.deadline = rn.start.Add(s.opt.TimeLimit)
 	}
