@@ -232,10 +232,11 @@ func (s *Solver) solveKKT() bool {
 // multipliers so far and lam against the best point: a stochastic method's
 // point is noisy, and the multipliers the sigmoid map gives at it are
 // nearly 0 or xi on the active rows and make a poor dual bound, while the
-// point is better than the last one (on the paper QP, seed 3, SGD, 2e8
-// steps, the best pair kept a point with relative error 1.8e-3 while the
-// last was at 5e-4). polished marks a point from polishing. It returns the
-// gap of the pair (x, lam); rn.bestGap is the best pair's.
+// point is better than the earlier ones (on the paper QP, seed 3, SGD, 2e8
+// steps, certifying each point with its own multipliers only kept a point
+// at relative error 1.8e-3 while the last was at 5e-4). polished marks a
+// point from polishing. It returns the gap of the pair (x, lam);
+// rn.bestGap is the best pair's.
 func (s *Solver) certifyPoint(rn *run, x, lam []float64, polished bool) float64 {
 	r := s.state.r[:s.kept]
 	s.residual(r, x)
