@@ -1,0 +1,126 @@
+package activeset
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/vec"
+)
+
+// multipliers writes the multipliers of the working set on the caller's
+// scale into the Result: a unit-normal multiplier lam_k is lam_k / sigma_k
+// on the unit row and lam_k / (sigma_k ||a_k||) on the caller's row.
+func (s *Solver) multipliers() {
+	clear(s.res.Lambda)
+	clear(s.res.Nu)
+	clear(s.res.Z)
+	for i, c := range s.ws {
+		l := s.lam[i] / s.sigma[i]
+		switch c.kind {
+		case kindRow:
+			s.res.Lambda[c.i] = l / s.anorm[c.i]
+		case kindEq:
+			s.res.Nu[c.i] = l / s.eqnorm[c.i]
+		case kindLower:
+			s.res.Z[c.i] = -l
+		default:
+			s.res.Z[c.i] = l
+		}
+	}
+}
+
+// certify fills the Result with x, the multipliers and their certificate,
+// all computed from the caller's data:
+//
+//	objective  F(x) = 1/2 x'Hx + c'x
+//	dual       g = -1/2 q'H^{-1}q - b'lambda - beq'nu - sum_i z_i bound_i,
+//	           q = c + A'lambda + Aeq'nu + z, bound_i = up_i if z_i > 0 else lo_i
+//
+// g is the minimum over x of the Lagrangian, so g <= F* for any lambda >= 0
+// and z of the bound signs, and Gap = F(x) - g bounds F(x) - F* for a
+// feasible x (MaxViolation says how feasible x is).
+func (s *Solver) certify() {
+	s.multipliers()
+	r := &s.res
+	copy(r.X, s.x)
+	s.h.MulVec(s.r, s.x)
+	r.Objective = 0.5*vec.Dot(s.x, s.r) + vec.Dot(s.c, s.x)
+	// q = c + A'lambda + Aeq'nu + z in s.t; stationarity Hx + q.
+	copy(s.t, s.c)
+	lin := 0.0
+	for i, c := range s.ws {
+		l := s.lam[i] / s.sigma[i]
+		if l == 0 {
+			continue
+		}
+		s.addNormal(l, c, s.t)
+		lin += l * s.rhs(c)
+	}
+	vec.Axpy(1, s.t, s.r)
+	r.Stationarity = normInf(s.r)
+	s.chol.SolveL(s.r, s.t)
+	r.Dual = -0.5*vec.Dot(s.r, s.r) - lin
+	r.Gap = r.Objective - r.Dual
+	s.violation()
+}
+
+// violation sets MaxViolation and Complementarity over every constraint.
+func (s *Solver) violation() {
+	r := &s.res
+	viol, comp := 0.0, 0.0
+	for j := 0; j < s.m; j++ {
+		// a_j'x - b_j on the caller's scale.
+		res := s.anorm[j]*vec.Dot(s.a.Row(j), s.x) - s.bOrig[j]
+		viol = math.Max(viol, res)
+		comp = math.Max(comp, math.Abs(r.Lambda[j]*res))
+	}
+	for i := 0; i < s.meq; i++ {
+		res := s.eqnorm[i]*vec.Dot(s.aeq.Row(i), s.x) - s.beqOrig[i]
+		viol = math.Max(viol, math.Abs(res))
+	}
+	for i, x := range s.x {
+		viol = math.Max(viol, math.Max(x-s.up[i], s.lo[i]-x))
+		switch z := r.Z[i]; {
+		case z > 0:
+			comp = math.Max(comp, math.Abs(z*(s.up[i]-x)))
+		case z < 0:
+			comp = math.Max(comp, math.Abs(z*(x-s.lo[i])))
+		}
+	}
+	r.MaxViolation, r.Complementarity = viol, comp
+}
+
+// answerInfeasible writes the Farkas certificate: a zero row that cannot
+// hold, or the null direction of the last step (s.dir), whose bound entries
+// make up the box part of the certificate. Largest row entry 1.
+func (s *Solver) answerInfeasible() {
+	r := &s.res
+	clear(r.FarkasA)
+	clear(r.FarkasEq)
+	switch {
+	case s.infeasible > s.m:
+		i := s.infeasible - s.m - 1
+		r.FarkasEq[i] = math.Copysign(1, -s.beqOrig[i])
+	case s.infeasible > 0:
+		r.FarkasA[s.infeasible-1] = 1
+	default:
+		for i, c := range s.ws {
+			y := s.dir[i] / s.sigma[i]
+			switch c.kind {
+			case kindRow:
+				r.FarkasA[c.i] = y / s.anorm[c.i]
+			case kindEq:
+				r.FarkasEq[c.i] = y / s.eqnorm[c.i]
+			}
+		}
+		big := math.Max(normInf(r.FarkasA), normInf(r.FarkasEq))
+		if big > 0 {
+			vec.Scale(1/big, r.FarkasA)
+			vec.Scale(1/big, r.FarkasEq)
+		}
+	}
+	s.primal()
+	copy(r.X, s.x)
+	r.Objective, r.Dual, r.Gap = math.NaN(), math.NaN(), math.Inf(1)
+	s.multipliers()
+	s.violation()
+}

@@ -1,0 +1,26 @@
+package activeset
+
+// kind says what a constraint of the working set is.
+type kind uint8
+
+const (
+	kindRow   kind = iota // a_i'x <= b_i, row i of A
+	kindEq                // aeq_i'x = beq_i, row i of Aeq
+	kindUpper             // x_i <= up_i
+	kindLower             // x_i >= lo_i, stored as -x_i <= -lo_i
+	kindFixed             // x_i = lo_i = up_i
+)
+
+// constraint names one constraint: its kind and the index of its row (for
+// rows and equalities) or of its variable (for bounds).
+type constraint struct {
+	kind kind
+	i    int32
+}
+
+// isEquality reports whether the constraint's multiplier is free in sign
+// and the constraint never leaves the working set.
+func (c constraint) isEquality() bool { return c.kind == kindEq || c.kind == kindFixed }
+
+// isBound reports whether the constraint is a simple bound on x_i.
+func (c constraint) isBound() bool { return c.kind >= kindUpper }

@@ -1,0 +1,61 @@
+// Package activeset is an exact dual active-set method for strongly convex
+// quadratic programs
+//
+//	minimize   1/2 x'Hx + c'x
+//	subject to a_j'x <= b_j (rows),  e_k'x = f_k (equalities),  lo <= x <= up,
+//
+// in the Goldfarb-Idnani family (the dual method of quadprog and DAQP).
+//
+// # The method
+//
+// With H = L L' (Cholesky) and v = L'x the objective is 1/2 ||v - v_u||^2
+// up to a constant, v_u = -L^{-1} c, and every constraint becomes
+// n_k'v <= beta_k with n_k = L^{-1} a_k. For a working set W of
+// constraints held at equality, the primal point is
+// v(lambda) = v_u - sum_{k in W} lambda_k n_k, and the multipliers solve
+// G_W lambda = -d_W with the Gram matrix G_W = N_W'N_W and
+// d_k = beta_k - n_k'v_u, the slack of constraint k at the unconstrained
+// minimiser. The loop (dual.go) keeps lambda >= 0 on inequalities (dual
+// feasibility) and raises the dual objective at every step:
+//
+//   - if the solution lambda* of the working set's system is dual feasible,
+//     it is taken; the most violated constraint outside W enters W, or, if
+//     none is violated, the point is optimal;
+//   - otherwise lambda moves towards lambda* until an inequality multiplier
+//     reaches zero, and that constraint leaves W;
+//   - a constraint whose normal depends on W's normals makes G singular:
+//     lambda then moves along the null direction (the primal point does not
+//     move, the dual objective rises at the rate of the violation) until a
+//     multiplier in W reaches zero; if none can, no x satisfies the
+//     constraints, and the direction is a Farkas certificate.
+//
+// G_W is kept as an LDL' factor (ldl.go), updated when a constraint enters
+// (one forward solve) and downdated when one leaves (a rank-one update of the
+// trailing block), never refactored inside a solve. Normals are scaled to
+// unit length, so G has a unit diagonal and its pivots measure how far each
+// new normal is from the span of the others.
+//
+// Simple bounds are not stored as rows: their normals are columns of L^{-1}
+// (mat.Cholesky.UnitColumn), computed when a bound enters W, and their slacks
+// are read off x. A variable with lo = up is an equality. Equalities are in
+// W from the start and never leave it; a dependent equality that is
+// consistent is dropped, an inconsistent one proves infeasibility.
+//
+// # Answers
+//
+// The answer is refined by Newton steps on the KKT system of the final W in
+// the original variables (refine.go), which removes the error the
+// transformation by L adds when H is ill-conditioned, and certified
+// (certificate.go): the duality gap F(x) - g(lambda) from the dual function
+// at the returned multipliers, the largest primal violation, the largest
+// complementarity product and the stationarity residual, all computed from
+// the caller's data.
+//
+// # Guarantees
+//
+// New allocates everything a solve needs; Solve, SetB and SetC allocate
+// nothing. Results are deterministic bit for bit on a given kernel path.
+// Ties (equal violations, equal step ratios) go to the lowest index.
+// A solve ends after Options.MaxIter iterations at the latest, with
+// StatusIterLimit and the certificate of the point it stopped at.
+package activeset

@@ -1,0 +1,244 @@
+package activeset
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/softpen/softpen/mat"
+)
+
+func dense(rows [][]float64) *mat.Dense {
+	if rows == nil {
+		return nil
+	}
+	m := mat.NewDense(len(rows), len(rows[0]))
+	for i, r := range rows {
+		copy(m.Row(i), r)
+	}
+	return m
+}
+
+// certified fails t unless r is optimal with a relative gap, violation and
+// stationarity of at most tol.
+func certified(t *testing.T, name string, r *Result, tol float64) {
+	t.Helper()
+	scale := math.Max(1, math.Abs(r.Objective))
+	if r.Status != StatusOptimal || math.Abs(r.Gap) > tol*scale || r.MaxViolation > tol*(1+normInf(r.X)) {
+		t.Errorf("%s: status %v gap %.3g viol %.3g stat %.3g comp %.3g obj %.17g iter %d",
+			name, r.Status, r.Gap, r.MaxViolation, r.Stationarity, r.Complementarity, r.Objective, r.Iter)
+	}
+}
+
+func TestSmallCases(t *testing.T) {
+	inf := math.Inf(1)
+	cases := []struct {
+		name string
+		p    Problem
+		x    []float64
+		st   Status
+	}{
+		{"unconstrained", Problem{N: 2, H: dense([][]float64{{1, 0}, {0, 1}}), C: []float64{-1, -1}}, []float64{1, 1}, StatusOptimal},
+		{"one row", Problem{N: 2, H: dense([][]float64{{1, 0}, {0, 1}}), C: []float64{-1, -1},
+			A: dense([][]float64{{1, 1}}), B: []float64{1}}, []float64{0.5, 0.5}, StatusOptimal},
+		{"duplicate rows", Problem{N: 2, H: dense([][]float64{{1, 0}, {0, 1}}), C: []float64{-1, -1},
+			A: dense([][]float64{{1, 1}, {2, 2}, {1, 1}}), B: []float64{1, 2, 1}}, []float64{0.5, 0.5}, StatusOptimal},
+		{"zero row kept", Problem{N: 2, H: dense([][]float64{{1, 0}, {0, 1}}), C: []float64{-1, -1},
+			A: dense([][]float64{{0, 0}, {1, 1}}), B: []float64{0, 1}}, []float64{0.5, 0.5}, StatusOptimal},
+		{"zero row infeasible", Problem{N: 2, H: dense([][]float64{{1, 0}, {0, 1}}), C: []float64{-1, -1},
+			A: dense([][]float64{{0, 0}}), B: []float64{-1e-300}}, nil, StatusInfeasible},
+		{"bounds", Problem{N: 2, H: dense([][]float64{{1, 0}, {0, 1}}), C: []float64{-3, 3},
+			Lower: []float64{-1, -1}, Upper: []float64{1, 1}}, []float64{1, -1}, StatusOptimal},
+		{"fixed variable", Problem{N: 2, H: dense([][]float64{{2, 1}, {1, 2}}), C: []float64{0, 0},
+			Lower: []float64{1, -inf}, Upper: []float64{1, inf}}, []float64{1, -0.5}, StatusOptimal},
+		{"equality", Problem{N: 2, H: dense([][]float64{{1, 0}, {0, 1}}), C: []float64{0, 0},
+			Aeq: dense([][]float64{{1, 1}}), Beq: []float64{2}}, []float64{1, 1}, StatusOptimal},
+		{"dependent equalities", Problem{N: 3, H: dense([][]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}), C: []float64{0, 0, 0},
+			Aeq: dense([][]float64{{1, 1, 0}, {0, 1, 1}, {1, 2, 1}}), Beq: []float64{1, 1, 2}}, []float64{1.0 / 3, 2.0 / 3, 1.0 / 3}, StatusOptimal},
+		{"inconsistent equalities", Problem{N: 2, H: dense([][]float64{{1, 0}, {0, 1}}), C: []float64{0, 0},
+			Aeq: dense([][]float64{{1, 1}, {2, 2}}), Beq: []float64{1, 3}}, nil, StatusInfeasible},
+		{"row against row", Problem{N: 2, H: dense([][]float64{{1, 0}, {0, 1}}), C: []float64{0, 0},
+			A: dense([][]float64{{1, 0}, {-1, 0}}), B: []float64{-1, -1}}, nil, StatusInfeasible},
+		{"row against box", Problem{N: 2, H: dense([][]float64{{1, 0}, {0, 1}}), C: []float64{0, 0},
+			A: dense([][]float64{{1, 1}}), B: []float64{-3}, Lower: []float64{-1, -1}, Upper: []float64{1, 1}}, nil, StatusInfeasible},
+		{"degenerate vertex", Problem{N: 2, H: dense([][]float64{{1, 0}, {0, 1}}), C: []float64{-2, -2},
+			A: dense([][]float64{{1, 0}, {0, 1}, {1, 1}, {1, 2}}), B: []float64{1, 1, 2, 3}}, []float64{1, 1}, StatusOptimal},
+	}
+	for _, tc := range cases {
+		s, err := New(&tc.p, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		r := s.Solve()
+		if r.Status != tc.st {
+			t.Errorf("%s: status %v, want %v", tc.name, r.Status, tc.st)
+			continue
+		}
+		if tc.st == StatusOptimal {
+			certified(t, tc.name, r, 1e-14)
+			for i := range tc.x {
+				if math.Abs(r.X[i]-tc.x[i]) > 1e-14 {
+					t.Errorf("%s: x = %v, want %v", tc.name, r.X, tc.x)
+					break
+				}
+			}
+		} else {
+			checkFarkas(t, tc.name, &tc.p, r)
+		}
+	}
+}
+
+// checkFarkas verifies b'y + beq'yeq < min over the box of (A'y + Aeq'yeq)'x.
+func checkFarkas(t *testing.T, name string, p *Problem, r *Result) {
+	t.Helper()
+	g := make([]float64, p.N)
+	rhs, size := 0.0, 0.0
+	for j, y := range r.FarkasA {
+		if y < 0 {
+			t.Errorf("%s: FarkasA[%d] = %g < 0", name, j, y)
+		}
+		for i, a := range p.A.Row(j) {
+			g[i] += y * a
+		}
+		rhs += y * p.B[j]
+		size += math.Abs(y * p.B[j])
+	}
+	for j, y := range r.FarkasEq {
+		for i, a := range p.Aeq.Row(j) {
+			g[i] += y * a
+		}
+		rhs += y * p.Beq[j]
+		size += math.Abs(y * p.Beq[j])
+	}
+	min := 0.0
+	for i, gi := range g {
+		lo, up := bound(p.Lower, i, math.Inf(-1)), bound(p.Upper, i, math.Inf(1))
+		switch {
+		case math.Abs(gi) <= 1e-12:
+		case gi > 0:
+			min += gi * lo
+		default:
+			min += gi * up
+		}
+	}
+	if !(rhs < min-1e-12*size) {
+		t.Errorf("%s: Farkas fails: b'y = %g, min over the box %g, y = %v %v", name, rhs, min, r.FarkasA, r.FarkasEq)
+	}
+}
+
+// randomQP builds a QP with cond(H) about cond, m rows of which some are
+// active at the optimum, and box bounds.
+func randomQP(rng *rand.Rand, n, m int, cond float64, box bool) *Problem {
+	q := mat.NewDense(n, n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			q.Row(i)[j] = rng.NormFloat64()
+		}
+	}
+	h := mat.NewDense(n, n)
+	for i := 0; i < n; i++ {
+		for j := 0; j <= i; j++ {
+			s := 0.0
+			for k := 0; k < n; k++ {
+				e := math.Pow(cond, -float64(k)/float64(max(n-1, 1)))
+				s += q.Row(k)[i] * q.Row(k)[j] * e
+			}
+			h.Row(i)[j], h.Row(j)[i] = s, s
+		}
+	}
+	p := &Problem{N: n, H: h, C: make([]float64, n), A: mat.NewDense(m, n), B: make([]float64, m)}
+	for i := range p.C {
+		p.C[i] = rng.NormFloat64() * 10
+	}
+	for j := 0; j < m; j++ {
+		for i := range n {
+			p.A.Row(j)[i] = rng.NormFloat64()
+		}
+		p.B[j] = rng.Float64()
+	}
+	if box {
+		p.Lower, p.Upper = make([]float64, n), make([]float64, n)
+		for i := range n {
+			p.Lower[i], p.Upper[i] = -1-rng.Float64(), 0.5+rng.Float64()
+		}
+	}
+	return p
+}
+
+func TestRandomQPs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 2, 5, 20, 60} {
+		for _, cond := range []float64{1, 1e4, 1e8} {
+			for _, box := range []bool{false, true} {
+				p := randomQP(rng, n, 3*n, cond, box)
+				s, err := New(p, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := s.Solve()
+				certified(t, "random", r, 1e-9)
+				t.Logf("n %d cond %g box %v: iter %d active %d gap %.2g viol %.2g stat %.2g", n, cond, box, r.Iter, r.Active, r.Gap, r.MaxViolation, r.Stationarity)
+			}
+		}
+	}
+}
+
+type jsonQP struct {
+	N     int         `json:"n"`
+	Phi   [][]float64 `json:"phi"`
+	Y     []float64   `json:"y"`
+	Ridge float64     `json:"ridge"`
+	A     [][]float64 `json:"A"`
+	B     []float64   `json:"b"`
+}
+
+// paperQP reads a paper QP (squared loss, ridge, rows) as H = Phi'Phi/l +
+// ridge I, c = -Phi'y/l, and its reference solution.
+func paperQP(t testing.TB, seed string) (*Problem, []float64) {
+	var j jsonQP
+	var ref struct{ X []float64 }
+	for name, dst := range map[string]any{"paper-qp-100-" + seed + ".json": &j, "paper-qp-100-" + seed + ".ref.json": &ref} {
+		data, err := os.ReadFile("../testdata/qp/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, dst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, l := j.N, len(j.Phi)
+	p := &Problem{N: n, H: mat.NewDense(n, n), C: make([]float64, n), A: dense(j.A), B: j.B}
+	phi := dense(j.Phi)
+	phi.Gram(p.H, 1/float64(l))
+	p.H.AddDiag(j.Ridge)
+	for i, r := range j.Phi {
+		for k, v := range r {
+			p.C[k] -= v * j.Y[i] / float64(l)
+		}
+	}
+	return p, ref.X
+}
+
+func TestPaperQP(t *testing.T) {
+	for _, seed := range []string{"s1", "s2", "s3", "s4", "s5"} {
+		p, ref := paperQP(t, seed)
+		s, err := New(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := s.Solve()
+		certified(t, seed, r, 1e-13)
+		d, nr := 0.0, 0.0
+		for i := range ref {
+			d += (r.X[i] - ref[i]) * (r.X[i] - ref[i])
+			nr += ref[i] * ref[i]
+		}
+		rel := math.Sqrt(d / nr)
+		if rel > 1e-12 {
+			t.Errorf("%s: relative error %.3g", seed, rel)
+		}
+		t.Logf("%s: iter %d active %d relerr %.2g gap %.2g viol %.2g", seed, r.Iter, r.Active, rel, r.Gap, r.MaxViolation)
+	}
+}

@@ -1,0 +1,101 @@
+package activeset
+
+import "github.com/softpen/softpen/vec"
+
+// gramLDL is the factor L D L' of the Gram matrix G = N'N of the working
+// set's unit normals, in working-set order: L unit lower triangular, stored
+// by rows (row i holds L[i][0..i-1] at l[i*cap:]), D in d. The last member
+// may have a zero pivot (it depends on the others); every other pivot is
+// positive.
+type gramLDL struct {
+	k, cap int
+	l, d   []float64
+}
+
+func newGramLDL(capacity int) gramLDL {
+	return gramLDL{cap: capacity, l: make([]float64, capacity*capacity), d: make([]float64, capacity)}
+}
+
+func (f *gramLDL) row(i int) []float64 { return f.l[i*f.cap : i*f.cap+i] }
+
+// add appends a member whose inner products with the current members are g
+// (length k; overwritten) and with itself gkk, and returns its pivot
+// d_k = gkk - g'G^{-1}g: the squared distance of the new unit normal from
+// the span of the others. O(k^2).
+func (f *gramLDL) add(g []float64, gkk float64) float64 {
+	k := f.k
+	r := f.l[k*f.cap : k*f.cap+k]
+	copy(r, g[:k])
+	for i := 0; i < k; i++ {
+		r[i] -= vec.Dot(f.row(i), r[:i])
+	}
+	dk := gkk
+	for i := 0; i < k; i++ {
+		y := r[i]
+		r[i] = y / f.d[i]
+		dk -= y * r[i]
+	}
+	f.d[k] = dk
+	f.k++
+	return dk
+}
+
+// remove deletes member p: the trailing block's factor absorbs d_p w w'
+// (w the column of L below p) by the rank-one update of Gill, Golub, Murray
+// and Saunders (1974, method C1), then row and column p are cut out. O(k^2).
+func (f *gramLDL) remove(p int) {
+	k, c := f.k, f.cap
+	alpha := f.d[p]
+	for j := p + 1; j < k; j++ {
+		wj := f.l[j*c+p]
+		dj := f.d[j] + alpha*wj*wj
+		if dj == 0 {
+			continue // only the dependent last member can have a zero pivot
+		}
+		beta := alpha * wj / dj
+		alpha *= f.d[j] / dj
+		f.d[j] = dj
+		for i := j + 1; i < k; i++ {
+			wi := f.l[i*c+p] - wj*f.l[i*c+j]
+			f.l[i*c+p] = wi
+			f.l[i*c+j] += beta * wi
+		}
+	}
+	for i := p + 1; i < k; i++ {
+		src, dst := f.l[i*c:i*c+i], f.l[(i-1)*c:]
+		copy(dst[:p], src[:p])
+		copy(dst[p:i-1], src[p+1:i])
+		f.d[i-1] = f.d[i]
+	}
+	f.k--
+}
+
+// solve overwrites x[:kk] with G_kk^{-1} x[:kk], G_kk the leading kk x kk
+// block (every pivot of which must be positive). O(kk^2).
+func (f *gramLDL) solve(x []float64, kk int) {
+	for i := 0; i < kk; i++ {
+		x[i] -= vec.Dot(f.row(i), x[:i])
+	}
+	for i := 0; i < kk; i++ {
+		x[i] /= f.d[i]
+	}
+	for i := kk - 1; i > 0; i-- {
+		vec.Axpy(-x[i], f.row(i), x[:i])
+	}
+}
+
+// nullDirection sets p[:k] to the direction that keeps N p = 0 when the
+// last member depends on the others: p_last = 1 and
+// p[:k-1] = -G_{k-1}^{-1} g = -L^{-T} (D^{-1} L^{-1} g), whose inner
+// factor is the last row of L.
+func (f *gramLDL) nullDirection(p []float64) {
+	q := f.k - 1
+	copy(p[:q], f.row(q))
+	for i := q - 1; i > 0; i-- {
+		vec.Axpy(-p[i], f.row(i), p[:i])
+	}
+	for i := 0; i < q; i++ {
+		p[i] = -p[i]
+	}
+	p[q] = 1
+}

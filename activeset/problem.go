@@ -1,0 +1,220 @@
+package activeset
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/softpen/softpen/mat"
+)
+
+// Problem is a strongly convex QP
+//
+//	minimize 1/2 x'Hx + c'x  subject to  A x <= B, Aeq x = Beq, Lower <= x <= Upper.
+//
+// H must be symmetric positive definite (only its lower triangle is read).
+// A and Aeq may be nil; Lower and Upper may be nil or have length N, with
+// -Inf / +Inf for a missing bound. New copies what it keeps.
+type Problem struct {
+	N            int
+	H            *mat.Dense
+	C            []float64
+	A            *mat.Dense
+	B            []float64
+	Aeq          *mat.Dense
+	Beq          []float64
+	Lower, Upper []float64
+}
+
+// Options tune a solve; the zero value (or nil) means the defaults below.
+type Options struct {
+	// MaxIter bounds the number of working-set changes of one solve; 0 means
+	// 50 (n + m + meq) + 100. Every change either raises the dual objective
+	// or removes a constraint whose multiplier reached zero, so a solve that
+	// has not ended by then is cycling on a degenerate vertex.
+	MaxIter int
+	// PrimalTol is the largest violation a_j'x - b_j, measured on the row
+	// scaled to unit norm, that does not admit row j into the working set,
+	// relative to 1 + ||x||_inf; 0 means 1e-12 (a few hundred ulp of the
+	// residual of a row of unit norm at |x| ~ 1).
+	PrimalTol float64
+	// DualTol is how negative a multiplier of the working set's system may
+	// be, relative to 1 + the largest multiplier, before its constraint
+	// leaves the set; 0 means 1e-12. Multipliers in [-DualTol, 0) are
+	// reported as 0.
+	DualTol float64
+}
+
+func (o *Options) resolved(n, rows int) Options {
+	var r Options
+	if o != nil {
+		r = *o
+	}
+	if r.MaxIter <= 0 {
+		r.MaxIter = 50*(n+rows) + 100
+	}
+	if r.PrimalTol <= 0 {
+		r.PrimalTol = 1e-12
+	}
+	if r.DualTol <= 0 {
+		r.DualTol = 1e-12
+	}
+	return r
+}
+
+// Status says how a solve ended.
+type Status int
+
+const (
+	StatusOptimal    Status = iota // KKT conditions hold to the tolerances
+	StatusInfeasible               // no x satisfies the constraints; Result.FarkasA/FarkasEq prove it
+	StatusIterLimit                // Options.MaxIter reached (cycling); the certificate says how good the point is
+)
+
+var statusNames = [...]string{"optimal", "infeasible", "iter_limit"}
+
+func (s Status) String() string {
+	if s < 0 || int(s) >= len(statusNames) {
+		return fmt.Sprintf("Status(%d)", int(s))
+	}
+	return statusNames[s]
+}
+
+// Result of a solve. Its slices belong to the Solver and are overwritten by
+// the next Solve.
+type Result struct {
+	Status Status
+	X      []float64 // length N
+	Lambda []float64 // multipliers of the rows of A, >= 0
+	Nu     []float64 // multipliers of the rows of Aeq
+	// Z holds the bound multipliers: Z_i > 0 when the upper bound of x_i
+	// is active, Z_i < 0 for the lower bound (H x + c + A'Lambda +
+	// Aeq'Nu + Z = 0 at the optimum).
+	Z         []float64
+	Objective float64 // 1/2 x'Hx + c'x
+	// Dual is the dual function g(Lambda, Nu, Z) = min_x of the Lagrangian,
+	// a lower bound on the optimal value for every Lambda >= 0 and every
+	// Z of the right signs; Gap = Objective - Dual.
+	Dual, Gap float64
+	// MaxViolation is the largest constraint violation of X on the caller's
+	// scale: max_j (a_j'x - b_j)_+, |Aeq x - Beq| and the bounds.
+	MaxViolation float64
+	// Complementarity is max_k |multiplier_k * slack_k| over every
+	// constraint, Stationarity is ||Hx + c + A'Lambda + Aeq'Nu + Z||_inf.
+	Complementarity, Stationarity float64
+	Iter                          int // working-set changes
+	Active                        int // constraints in the final working set
+	// FarkasA and FarkasEq (StatusInfeasible) are y >= 0 on the rows of A
+	// and y on Aeq, largest entry 1, with b'y + beq'yeq < min over the box
+	// of (A'y + Aeq'yeq)'x: no x in the box satisfies every row.
+	FarkasA, FarkasEq []float64
+}
+
+// InputError names the field and index of a bad entry of a Problem.
+type InputError struct {
+	Field string
+	Index int // -1 when the field as a whole is wrong
+	Msg   string
+}
+
+func (e *InputError) Error() string {
+	if e.Index < 0 {
+		return "activeset: " + e.Field + ": " + e.Msg
+	}
+	return fmt.Sprintf("activeset: %s[%d]: %s", e.Field, e.Index, e.Msg)
+}
+
+func checkVec(field string, v []float64, n int, allowInf bool) error {
+	if v == nil {
+		return nil
+	}
+	if len(v) != n {
+		return &InputError{field, -1, fmt.Sprintf("length %d, want %d", len(v), n)}
+	}
+	for i, x := range v {
+		if math.IsNaN(x) || (!allowInf && math.IsInf(x, 0)) {
+			return &InputError{field, i, fmt.Sprintf("%v is not a finite number", x)}
+		}
+	}
+	return nil
+}
+
+func checkDense(field string, m *mat.Dense, cols int) error {
+	if m == nil {
+		return nil
+	}
+	if m.Cols != cols {
+		return &InputError{field, -1, fmt.Sprintf("%d columns, want %d", m.Cols, cols)}
+	}
+	for i := 0; i < m.Rows; i++ {
+		for j, x := range m.Row(i) {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return &InputError{field, i*cols + j, fmt.Sprintf("row %d column %d is %v", i, j, x)}
+			}
+		}
+	}
+	return nil
+}
+
+func (p *Problem) check() error {
+	n := p.N
+	if n < 1 {
+		return &InputError{"N", -1, fmt.Sprintf("%d variables, want at least 1", n)}
+	}
+	if p.H == nil || p.H.Rows != n {
+		return &InputError{"H", -1, fmt.Sprintf("want an %d x %d matrix", n, n)}
+	}
+	if err := checkDense("H", p.H, n); err != nil {
+		return err
+	}
+	if p.C == nil {
+		return &InputError{"C", -1, "missing"}
+	}
+	if err := checkVec("C", p.C, n, false); err != nil {
+		return err
+	}
+	if err := checkDense("A", p.A, n); err != nil {
+		return err
+	}
+	if err := checkDense("Aeq", p.Aeq, n); err != nil {
+		return err
+	}
+	if err := checkVec("B", p.B, rows(p.A), false); err != nil {
+		return err
+	}
+	if p.B == nil && rows(p.A) > 0 {
+		return &InputError{"B", -1, "missing"}
+	}
+	if err := checkVec("Beq", p.Beq, rows(p.Aeq), false); err != nil {
+		return err
+	}
+	if p.Beq == nil && rows(p.Aeq) > 0 {
+		return &InputError{"Beq", -1, "missing"}
+	}
+	if err := checkVec("Lower", p.Lower, n, true); err != nil {
+		return err
+	}
+	if err := checkVec("Upper", p.Upper, n, true); err != nil {
+		return err
+	}
+	for i := 0; i < n; i++ {
+		lo, up := bound(p.Lower, i, math.Inf(-1)), bound(p.Upper, i, math.Inf(1))
+		if lo > up || math.IsInf(lo, 1) || math.IsInf(up, -1) {
+			return &InputError{"Lower", i, fmt.Sprintf("lower %v above upper %v", lo, up)}
+		}
+	}
+	return nil
+}
+
+func rows(m *mat.Dense) int {
+	if m == nil {
+		return 0
+	}
+	return m.Rows
+}
+
+func bound(v []float64, i int, def float64) float64 {
+	if v == nil {
+		return def
+	}
+	return v[i]
+}

@@ -1,0 +1,112 @@
+package activeset
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/vec"
+)
+
+// refine takes up to two Newton steps on the KKT system of the final working
+// set in the caller's variables,
+//
+//	[H  A_W'] [dx]     [Hx + c + A_W'lambda]
+//	[A_W  0 ] [dl] = - [A_W x - b_W        ],
+//
+// eliminated through the same factors (A_W H^{-1} A_W' is the Gram matrix
+// G on the unit-normal scale). The loop's x is computed through L^{-T}, whose
+// error grows with cond(H); the residuals here are computed from H and the
+// rows themselves, so a step removes most of that error. A step is kept
+// only if it lowers the scaled KKT residual.
+func (s *Solver) refine() {
+	k := len(s.ws)
+	if k > 0 && s.fac.d[k-1] <= singularPivot {
+		return
+	}
+	best := s.kktResidual(s.x, s.lam)
+	for round := 0; round < 2 && best > 0; round++ {
+		// r = Hx + c + A_W'lambda (left in s.r by kktResidual), t = L^{-1} r.
+		s.kktResidual(s.x, s.lam)
+		s.chol.SolveL(s.t, s.r)
+		dl := s.lamTry[:k]
+		for i, c := range s.ws {
+			dl[i] = (s.rowValue(c, s.x)-s.rhs(c))/s.sigma[i] - vec.Dot(s.normals.Row(i), s.t)
+		}
+		s.fac.solve(dl, k)
+		for i := range dl {
+			vec.Axpy(dl[i], s.normals.Row(i), s.t)
+		}
+		s.chol.SolveLT(s.xTry, s.t)
+		for i := range s.xTry {
+			s.xTry[i] = s.x[i] - s.xTry[i]
+		}
+		for i, c := range s.ws {
+			dl[i] += s.lam[i]
+			if !c.isEquality() && dl[i] < 0 {
+				dl[i] = 0
+			}
+		}
+		got := s.kktResidual(s.xTry, dl)
+		if !(got < best) {
+			break
+		}
+		best = got
+		copy(s.x, s.xTry)
+		copy(s.lam[:k], dl)
+	}
+}
+
+// rowValue is ahat_c'x on the unit-row scale (x_i or -x_i for bounds).
+func (s *Solver) rowValue(c constraint, x []float64) float64 {
+	switch c.kind {
+	case kindRow:
+		return vec.Dot(s.a.Row(int(c.i)), x)
+	case kindEq:
+		return vec.Dot(s.aeq.Row(int(c.i)), x)
+	case kindLower:
+		return -x[c.i]
+	default:
+		return x[c.i]
+	}
+}
+
+// addNormal adds alpha * ahat_c to dst (the caller's row scaled to unit norm).
+func (s *Solver) addNormal(alpha float64, c constraint, dst []float64) {
+	switch c.kind {
+	case kindRow:
+		vec.Axpy(alpha, s.a.Row(int(c.i)), dst)
+	case kindEq:
+		vec.Axpy(alpha, s.aeq.Row(int(c.i)), dst)
+	case kindLower:
+		dst[c.i] -= alpha
+	default:
+		dst[c.i] += alpha
+	}
+}
+
+// kktResidual leaves r = Hx + c + sum_W lamhat_k ahat_k in s.r (lamhat_k =
+// lam_k / sigma_k, the multiplier of the unit row) and returns
+// max(||r||_inf / (1 + ||c||_inf + ||Hx||_inf), max_W |ahat_k'x - bhat_k| / (1 + ||x||_inf)).
+func (s *Solver) kktResidual(x, lam []float64) float64 {
+	s.h.MulVec(s.r, x)
+	hx := normInf(s.r)
+	vec.Axpy(1, s.c, s.r)
+	for i, c := range s.ws {
+		if lam[i] != 0 {
+			s.addNormal(lam[i]/s.sigma[i], c, s.r)
+		}
+	}
+	stat := normInf(s.r) / (1 + normInf(s.c) + hx)
+	prim := 0.0
+	for _, c := range s.ws {
+		prim = math.Max(prim, math.Abs(s.rowValue(c, x)-s.rhs(c)))
+	}
+	return math.Max(stat, prim/(1+normInf(x)))
+}
+
+func normInf(v []float64) float64 {
+	m := 0.0
+	for _, x := range v {
+		m = math.Max(m, math.Abs(x))
+	}
+	return m
+}

@@ -1,0 +1,275 @@
+package activeset
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
+)
+
+// Solver holds a factored problem and the working set of its last solve,
+// which the next Solve starts from (a hot start: after SetB only the
+// multipliers change).
+type Solver struct {
+	n, m, meq int
+	opt       Options
+
+	h    *mat.Dense // H (for the refinement and the certificate)
+	chol mat.Cholesky
+	c    []float64
+	vu   []float64 // -L^{-1} c, the unconstrained minimiser in v = L'x
+
+	// Rows scaled to unit norm: a_j'x <= b_j becomes ahat_j'x <= bhat_j with
+	// ahat_j = a_j/anorm_j. Zero rows (anorm_j = 0) are checked once and
+	// never enter the working set.
+	a, aeq         *mat.Dense
+	b, beq         []float64
+	anorm, eqnorm  []float64
+	bOrig, beqOrig []float64
+	lo, up         []float64 // length n, -Inf / +Inf where absent
+
+	ws         []constraint // the working set, in factor order
+	lam        []float64    // multipliers of ws on the unit-normal scale
+	sigma      []float64    // ||L^{-1} ahat_k|| of each member
+	normals    *mat.Dense   // row i: L^{-1} ahat_k / sigma_k of member ws[i]
+	fac        gramLDL
+	rowIn      []bool // row j of A is in ws
+	boundIn    []int8 // +1 upper, -1 lower, 2 fixed, 0 none in ws
+	eqRedund   []bool // equality i depends on the others consistently
+	infeasible int    // index+1 of a zero row that cannot hold (rows then equalities), 0 if none
+
+	// scratch of length n, n+1 or rows
+	v, x, t, r, xTry            []float64
+	g, lamStar, dir, lamTry     []float64
+	res                         Result
+}
+
+// New checks and factors p. It returns an *InputError for malformed data
+// and a *mat.NotPDError when H is not numerically positive definite.
+func New(p *Problem, opt *Options) (*Solver, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	n, m, meq := p.N, rows(p.A), rows(p.Aeq)
+	s := &Solver{n: n, m: m, meq: meq, opt: opt.resolved(n, m+meq)}
+	s.h = mat.NewDense(n, n)
+	for i := 0; i < n; i++ {
+		copy(s.h.Row(i), p.H.Row(i))
+	}
+	if err := s.chol.Factor(s.h); err != nil {
+		return nil, err
+	}
+	s.c = append([]float64(nil), p.C...)
+	s.a, s.anorm, s.bOrig = scaledRows(p.A, p.B, n)
+	s.aeq, s.eqnorm, s.beqOrig = scaledRows(p.Aeq, p.Beq, n)
+	s.b, s.beq = make([]float64, m), make([]float64, meq)
+	s.lo, s.up = make([]float64, n), make([]float64, n)
+	for i := 0; i < n; i++ {
+		s.lo[i], s.up[i] = bound(p.Lower, i, math.Inf(-1)), bound(p.Upper, i, math.Inf(1))
+	}
+	capacity := n + 1
+	s.ws = make([]constraint, 0, capacity)
+	s.lam, s.sigma = make([]float64, capacity), make([]float64, capacity)
+	s.normals = mat.NewDense(capacity, n)
+	s.fac = newGramLDL(capacity)
+	s.rowIn, s.boundIn, s.eqRedund = make([]bool, m), make([]int8, n), make([]bool, meq)
+	s.v, s.x, s.t, s.r, s.xTry = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	s.g, s.lamStar, s.dir, s.lamTry = make([]float64, capacity), make([]float64, capacity), make([]float64, capacity), make([]float64, capacity)
+	s.res = Result{X: make([]float64, n), Lambda: make([]float64, m), Nu: make([]float64, meq),
+		Z: make([]float64, n), FarkasA: make([]float64, m), FarkasEq: make([]float64, meq)}
+	s.vu = make([]float64, n)
+	s.chol.SolveL(s.vu, s.c)
+	vec.Scale(-1, s.vu)
+	s.setRHS()
+	s.Reset()
+	return s, nil
+}
+
+// scaledRows copies the rows of a scaled to unit norm, with their norms and
+// a copy of the right-hand side b.
+func scaledRows(a *mat.Dense, b []float64, n int) (*mat.Dense, []float64, []float64) {
+	k := rows(a)
+	out, norms := mat.NewDense(k, n), make([]float64, k)
+	for j := 0; j < k; j++ {
+		r := out.Row(j)
+		copy(r, a.Row(j))
+		norms[j] = mat.Norm(r)
+		if norms[j] > 0 {
+			vec.Scale(1/norms[j], r)
+		}
+	}
+	return out, norms, append([]float64(nil), b...)
+}
+
+// setRHS scales the right-hand sides to the unit rows and notes the first
+// zero row that cannot hold (0 <= b_j < 0, or 0 = beq_i != 0).
+func (s *Solver) setRHS() {
+	s.infeasible = 0
+	for j, nrm := range s.anorm {
+		if nrm > 0 {
+			s.b[j] = s.bOrig[j] / nrm
+		} else if s.bOrig[j] < 0 && s.infeasible == 0 {
+			s.infeasible = j + 1
+		}
+	}
+	for i, nrm := range s.eqnorm {
+		if nrm > 0 {
+			s.beq[i] = s.beqOrig[i] / nrm
+		} else if s.beqOrig[i] != 0 && s.infeasible == 0 {
+			s.infeasible = s.m + i + 1
+		}
+	}
+}
+
+// SetB replaces the right-hand side of the rows of A (length m). The
+// working set and its factor are kept: the next Solve starts from them.
+// It allocates nothing.
+func (s *Solver) SetB(b []float64) error {
+	if err := checkVec("B", b, s.m, false); err != nil {
+		return err
+	}
+	copy(s.bOrig, b)
+	s.setRHS()
+	return nil
+}
+
+// Reset empties the working set down to the equalities (the next Solve
+// starts cold).
+func (s *Solver) Reset() {
+	s.ws = s.ws[:0]
+	s.fac.k = 0
+	clear(s.rowIn)
+	clear(s.boundIn)
+	clear(s.eqRedund)
+	for i := 0; i < s.meq; i++ {
+		if s.eqnorm[i] > 0 {
+			s.push(constraint{kindEq, int32(i)})
+		}
+	}
+	for i := 0; i < s.n; i++ {
+		if s.lo[i] == s.up[i] {
+			s.push(constraint{kindFixed, int32(i)})
+		}
+	}
+}
+
+// HotStart resets the working set to the equalities and the given rows of
+// A and bounds (upper[i] / lower[i] true when that bound of x_i is
+// guessed active; either may be nil), skipping rows whose normals depend on
+// those already in. The next Solve starts from this set.
+func (s *Solver) HotStart(rowsIn []int, upper, lower []bool) {
+	s.Reset()
+	try := func(c constraint) {
+		if len(s.ws) >= s.n {
+			return
+		}
+		if d := s.push(c); d <= singularPivot {
+			s.pop(len(s.ws) - 1)
+		}
+	}
+	for _, j := range rowsIn {
+		if j >= 0 && j < s.m && s.anorm[j] > 0 && !s.rowIn[j] {
+			try(constraint{kindRow, int32(j)})
+		}
+	}
+	for i := 0; i < s.n; i++ {
+		if s.boundIn[i] != 0 {
+			continue
+		}
+		if upper != nil && upper[i] && !math.IsInf(s.up[i], 1) {
+			try(constraint{kindUpper, int32(i)})
+		} else if lower != nil && lower[i] && !math.IsInf(s.lo[i], -1) {
+			try(constraint{kindLower, int32(i)})
+		}
+	}
+}
+
+// singularPivot is the pivot below which a new unit normal counts as
+// dependent on the working set: its distance from their span is below
+// 1e-7 (the pivot is the squared distance), where the pivot's own rounding
+// (about k eps for k members) is still two orders of magnitude smaller.
+const singularPivot = 1e-14
+
+// normal writes the unit normal of c in the v = L'x coordinates into dst
+// and returns its scale sigma = ||L^{-1} ahat_c||.
+func (s *Solver) normal(c constraint, dst []float64) float64 {
+	switch c.kind {
+	case kindRow:
+		s.chol.SolveL(dst, s.a.Row(int(c.i)))
+	case kindEq:
+		s.chol.SolveL(dst, s.aeq.Row(int(c.i)))
+	default:
+		s.chol.UnitColumn(dst, int(c.i))
+		if c.kind == kindLower {
+			vec.Scale(-1, dst)
+		}
+	}
+	sigma := mat.Norm(dst)
+	vec.Scale(1/sigma, dst)
+	return sigma
+}
+
+// rhs is the right-hand side of c on the unit-row scale (bhat for rows,
+// the bound itself for bounds, negated for lower bounds).
+func (s *Solver) rhs(c constraint) float64 {
+	switch c.kind {
+	case kindRow:
+		return s.b[c.i]
+	case kindEq:
+		return s.beq[c.i]
+	case kindLower:
+		return -s.lo[c.i]
+	default:
+		return s.up[c.i]
+	}
+}
+
+// push appends c to the working set and its factor, with multiplier zero,
+// and returns its pivot.
+func (s *Solver) push(c constraint) float64 {
+	k := len(s.ws)
+	nk := s.normals.Row(k)
+	s.sigma[k] = s.normal(c, nk)
+	for i := 0; i < k; i++ {
+		s.g[i] = vec.Dot(s.normals.Row(i), nk)
+	}
+	d := s.fac.add(s.g, 1)
+	s.ws = append(s.ws, c)
+	s.lam[k] = 0
+	s.mark(c, true)
+	return d
+}
+
+// pop removes member p from the working set and its factor.
+func (s *Solver) pop(p int) {
+	s.mark(s.ws[p], false)
+	s.fac.remove(p)
+	k := len(s.ws)
+	copy(s.ws[p:], s.ws[p+1:])
+	s.ws = s.ws[:k-1]
+	copy(s.lam[p:k-1], s.lam[p+1:k])
+	copy(s.sigma[p:k-1], s.sigma[p+1:k])
+	for i := p; i < k-1; i++ {
+		copy(s.normals.Row(i), s.normals.Row(i+1))
+	}
+}
+
+func (s *Solver) mark(c constraint, in bool) {
+	switch c.kind {
+	case kindRow:
+		s.rowIn[c.i] = in
+	case kindEq:
+	default:
+		var v int8
+		switch {
+		case !in:
+		case c.kind == kindUpper:
+			v = 1
+		case c.kind == kindLower:
+			v = -1
+		default:
+			v = 2
+		}
+		s.boundIn[c.i] = v
+	}
+}
