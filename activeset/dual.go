@@ -28,7 +28,7 @@ func (s *Solver) Solve() *Result {
 // iterate is the loop of the method (see the package comment). Every
 // iteration changes the working set once.
 func (s *Solver) iterate() Status {
-	if s.infeasible != 0 {
+	if s.infeasible != 0 || s.eqInconsistent {
 		return StatusInfeasible
 	}
 	for k := range s.ws {
@@ -101,32 +101,12 @@ func (s *Solver) towardsLamStar() bool {
 // rises at the rate of the member's violation, so lambda moves along p until
 // an inequality multiplier of the others reaches zero and that member
 // leaves. If none can, it returns false: the rows are infeasible (p is the
-// Farkas direction, left in s.dir). A dependent equality whose right-hand
-// side agrees with the others is redundant and is dropped instead.
+// Farkas direction, left in s.dir). Equalities never get here: Reset
+// settles their dependencies (pushEquality).
 func (s *Solver) nullStep() bool {
 	k := len(s.ws)
 	p := s.dir[:k]
 	s.fac.nullDirection(p)
-	last := s.ws[k-1]
-	if last.isEquality() {
-		// The rate b'p decides: zero means the equality is implied.
-		rate, size := 0.0, 0.0
-		for i, c := range s.ws {
-			t := p[i] * s.rhs(c) / s.sigma[i]
-			rate += t
-			size += math.Abs(t)
-		}
-		if math.Abs(rate) <= s.opt.PrimalTol*(1+size) {
-			if last.kind == kindEq {
-				s.eqRedund[last.i] = true
-			}
-			s.pop(k - 1)
-			return true
-		}
-		if rate > 0 {
-			vec.Scale(-1, p) // the Farkas direction has b'p < 0
-		}
-	}
 	block, alpha := -1, 0.0
 	for i, c := range s.ws[:k-1] {
 		if c.isEquality() || p[i] >= 0 {

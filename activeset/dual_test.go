@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/softpen/softpen/mat"
@@ -240,5 +241,115 @@ func TestPaperQP(t *testing.T) {
 			t.Errorf("%s: relative error %.3g", seed, rel)
 		}
 		t.Logf("%s: iter %d active %d relerr %.2g gap %.2g viol %.2g", seed, r.Iter, r.Active, rel, r.Gap, r.MaxViolation)
+	}
+}
+
+// TestWarmResolveAllocs: SetB + Solve, Reset + Solve and HotStart + Solve
+// allocate nothing.
+func TestWarmResolveAllocs(t *testing.T) {
+	p, _ := paperQP(t, "s1")
+	s, err := New(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Solve()
+	b2 := append([]float64(nil), p.B...)
+	for i := range b2 {
+		b2[i] *= 1.01
+	}
+	rowsIn := []int{0, 1, 2}
+	allocs := testing.AllocsPerRun(20, func() {
+		s.SetB(b2)
+		s.Solve()
+		s.SetB(p.B)
+		s.Solve()
+		s.Reset()
+		s.Solve()
+		s.HotStart(rowsIn, nil, nil)
+		s.Solve()
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per warm re-solve", allocs)
+	}
+}
+
+// TestDeterministic: the same problem gives the same bits, cold, warm and
+// from a second Solver.
+func TestDeterministic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	p := randomQP(rng, 30, 90, 1e6, true)
+	var first []float64
+	for run := 0; run < 2; run++ {
+		s, err := New(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rep := 0; rep < 2; rep++ {
+			s.Reset()
+			r := s.Solve()
+			if first == nil {
+				first = append([]float64(nil), r.X...)
+				continue
+			}
+			for i := range first {
+				if math.Float64bits(first[i]) != math.Float64bits(r.X[i]) {
+					t.Fatalf("run %d rep %d: x[%d] = %v, first %v", run, rep, i, r.X[i], first[i])
+				}
+			}
+		}
+	}
+}
+
+// TestHotStartAgrees: a hot start from a wrong guess (rows that are not
+// active) and from the right one reach the cold answer.
+func TestHotStartAgrees(t *testing.T) {
+	p, ref := paperQP(t, "s2")
+	s, err := New(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold := append([]float64(nil), s.Solve().X...)
+	var active []int
+	for j, l := range s.Solve().Lambda {
+		if l > 0 {
+			active = append(active, j)
+		}
+	}
+	for _, guess := range [][]int{active, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, nil} {
+		s.HotStart(guess, nil, nil)
+		r := s.Solve()
+		certified(t, "hot start", r, 1e-13)
+		for i := range ref {
+			if math.Abs(r.X[i]-cold[i]) > 1e-13 {
+				t.Fatalf("guess %v: x differs from the cold answer by %g", guess, r.X[i]-cold[i])
+			}
+		}
+	}
+}
+
+// TestBadInput: malformed problems are errors naming the field.
+func TestBadInput(t *testing.T) {
+	id := dense([][]float64{{1, 0}, {0, 1}})
+	for _, tc := range []struct {
+		p     Problem
+		field string
+	}{
+		{Problem{N: 0}, "N"},
+		{Problem{N: 2, C: []float64{0, 0}}, "H"},
+		{Problem{N: 2, H: id}, "C"},
+		{Problem{N: 2, H: id, C: []float64{0, math.NaN()}}, "C[1]"},
+		{Problem{N: 2, H: id, C: []float64{0, 0}, A: dense([][]float64{{1, 1}})}, "B"},
+		{Problem{N: 2, H: id, C: []float64{0, 0}, A: dense([][]float64{{1, math.Inf(1)}}), B: []float64{1}}, "A[1]"},
+		{Problem{N: 2, H: id, C: []float64{0, 0}, Lower: []float64{1, 0}, Upper: []float64{0, 0}}, "Lower[0]"},
+		{Problem{N: 2, H: id, C: []float64{0, 0}, Upper: []float64{0}}, "Upper"},
+	} {
+		_, err := New(&tc.p, nil)
+		if err == nil || !strings.Contains(err.Error(), tc.field) {
+			t.Errorf("want an error naming %s, got %v", tc.field, err)
+		}
+	}
+	_, err := New(&Problem{N: 2, H: dense([][]float64{{1, 2}, {2, 1}}), C: []float64{0, 0}}, nil)
+	if err == nil {
+		t.Error("an indefinite H was accepted")
 	}
 }

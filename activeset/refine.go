@@ -23,7 +23,7 @@ func (s *Solver) refine() {
 		return
 	}
 	best := s.kktResidual(s.x, s.lam)
-	for round := 0; round < 2 && best > 0; round++ {
+	for round := 0; round < 2 && best > refineFloor; round++ {
 		// r = Hx + c + A_W'lambda (left in s.r by kktResidual), t = L^{-1} r.
 		s.kktResidual(s.x, s.lam)
 		s.chol.SolveL(s.t, s.r)
@@ -54,6 +54,10 @@ func (s *Solver) refine() {
 		copy(s.lam[:k], dl)
 	}
 }
+
+// refineFloor is the scaled KKT residual below which a Newton step cannot
+// gain: the residual's own rounding is a few eps.
+const refineFloor = 16 * 0x1p-52
 
 // rowValue is ahat_c'x on the unit-row scale (x_i or -x_i for bounds).
 func (s *Solver) rowValue(c constraint, x []float64) float64 {
@@ -103,10 +107,13 @@ func (s *Solver) kktResidual(x, lam []float64) float64 {
 	return math.Max(stat, prim/(1+normInf(x)))
 }
 
+// normInf is max_i |v_i| (NaN entries are skipped: the inputs are finite).
 func normInf(v []float64) float64 {
 	m := 0.0
 	for _, x := range v {
-		m = math.Max(m, math.Abs(x))
+		if a := math.Abs(x); a > m {
+			m = a
+		}
 	}
 	return m
 }

@@ -37,11 +37,14 @@ type Solver struct {
 	boundIn    []int8 // +1 upper, -1 lower, 2 fixed, 0 none in ws
 	eqRedund   []bool // equality i depends on the others consistently
 	infeasible int    // index+1 of a zero row that cannot hold (rows then equalities), 0 if none
+	// eqInconsistent: the equalities (and fixed variables) contradict each
+	// other; s.dir holds the Farkas direction over s.ws.
+	eqInconsistent bool
 
 	// scratch of length n, n+1 or rows
-	v, x, t, r, xTry            []float64
-	g, lamStar, dir, lamTry     []float64
-	res                         Result
+	v, x, t, r, xTry        []float64
+	g, lamStar, dir, lamTry []float64
+	res                     Result
 }
 
 // New checks and factors p. It returns an *InputError for malformed data
@@ -141,16 +144,48 @@ func (s *Solver) Reset() {
 	clear(s.rowIn)
 	clear(s.boundIn)
 	clear(s.eqRedund)
-	for i := 0; i < s.meq; i++ {
+	s.eqInconsistent = false
+	for i := 0; i < s.meq && !s.eqInconsistent; i++ {
 		if s.eqnorm[i] > 0 {
-			s.push(constraint{kindEq, int32(i)})
+			s.pushEquality(constraint{kindEq, int32(i)})
 		}
 	}
-	for i := 0; i < s.n; i++ {
+	for i := 0; i < s.n && !s.eqInconsistent; i++ {
 		if s.lo[i] == s.up[i] {
-			s.push(constraint{kindFixed, int32(i)})
+			s.pushEquality(constraint{kindFixed, int32(i)})
 		}
 	}
+}
+
+// pushEquality adds an equality to a working set of equalities. If its
+// normal depends on theirs, the null direction p (N p = 0, p_last = 1)
+// decides: b'p = 0 means the equality is implied by the others and it is
+// left out (eqRedund); otherwise no x satisfies them all, and p, signed so
+// that b'p < 0, is the Farkas certificate (eqInconsistent, left in s.dir).
+func (s *Solver) pushEquality(c constraint) {
+	if d := s.push(c); d > singularPivot {
+		return
+	}
+	k := len(s.ws)
+	p := s.dir[:k]
+	s.fac.nullDirection(p)
+	rate, size := 0.0, 0.0
+	for i, c := range s.ws {
+		t := p[i] * s.rhs(c) / s.sigma[i]
+		rate += t
+		size += math.Abs(t)
+	}
+	if math.Abs(rate) <= s.opt.PrimalTol*(1+size) {
+		if c.kind == kindEq {
+			s.eqRedund[c.i] = true
+		}
+		s.pop(k - 1)
+		return
+	}
+	if rate > 0 {
+		vec.Scale(-1, p)
+	}
+	s.eqInconsistent = true
 }
 
 // HotStart resets the working set to the equalities and the given rows of
@@ -234,6 +269,11 @@ func (s *Solver) push(c constraint) float64 {
 		s.g[i] = vec.Dot(s.normals.Row(i), nk)
 	}
 	d := s.fac.add(s.g, 1)
+	if k >= s.n {
+		// n+1 normals in n dimensions depend on each other, whatever the
+		// rounded pivot says.
+		d, s.fac.d[k] = 0, 0
+	}
 	s.ws = append(s.ws, c)
 	s.lam[k] = 0
 	s.mark(c, true)
