@@ -41,6 +41,11 @@ func (s *Solver) multipliers() {
 func (s *Solver) certify() {
 	s.multipliers()
 	r := &s.res
+	// x leaves the loop within PrimalTol of its bounds; the answer lies in
+	// the box exactly, so that only rows and equalities can be violated.
+	for i, v := range s.x {
+		s.x[i] = math.Min(math.Max(v, s.lo[i]), s.up[i])
+	}
 	copy(r.X, s.x)
 	s.h.MulVec(s.r, s.x)
 	r.Objective = 0.5*vec.Dot(s.x, s.r) + vec.Dot(s.c, s.x)
@@ -63,20 +68,24 @@ func (s *Solver) certify() {
 	s.violation()
 }
 
-// violation sets MaxViolation and Complementarity over every constraint.
+// violation sets MaxViolation, SumViolation and Complementarity over every
+// constraint.
 func (s *Solver) violation() {
 	r := &s.res
-	viol, comp := 0.0, 0.0
+	viol, sum, comp := 0.0, 0.0, 0.0
 	for j := 0; j < s.m; j++ {
 		// a_j'x - b_j on the caller's scale.
 		res := s.anorm[j]*vec.Dot(s.a.Row(j), s.x) - s.bOrig[j]
 		viol = math.Max(viol, res)
+		sum += math.Max(res, 0)
 		comp = math.Max(comp, math.Abs(r.Lambda[j]*res))
 	}
 	for i := 0; i < s.meq; i++ {
 		res := s.eqnorm[i]*vec.Dot(s.aeq.Row(i), s.x) - s.beqOrig[i]
 		viol = math.Max(viol, math.Abs(res))
+		sum += math.Abs(res)
 	}
+	r.SumViolation = sum
 	for i, x := range s.x {
 		viol = math.Max(viol, math.Max(x-s.up[i], s.lo[i]-x))
 		switch z := r.Z[i]; {

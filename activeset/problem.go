@@ -98,6 +98,10 @@ type Result struct {
 	// MaxViolation is the largest constraint violation of X on the caller's
 	// scale: max_j (a_j'x - b_j)_+, |Aeq x - Beq| and the bounds.
 	MaxViolation float64
+	// SumViolation is sum_j (a_j'x - b_j)_+ + sum_i |aeq_i'x - beq_i|, the
+	// violation an exact penalty F(x) + xi SumViolation charges (X lies in
+	// the box exactly).
+	SumViolation float64
 	// Complementarity is max_k |multiplier_k * slack_k| over every
 	// constraint, Stationarity is ||Hx + c + A'Lambda + Aeq'Nu + Z||_inf.
 	Complementarity, Stationarity float64
