@@ -90,6 +90,9 @@ func Exact(q *QP) (*ExactResult, error) {
 	if n > ExactMaxN {
 		return nil, fmt.Errorf("qpgen: Exact: n = %d > %d", n, ExactMaxN)
 	}
+	if err := finiteData(q); err != nil {
+		return nil, err
+	}
 	var cons []excon
 	for j, row := range q.A {
 		cons = append(cons, excon{g: ratVec(row), d: ratOf(q.B[j]), kind: 'A', idx: j})
@@ -112,9 +115,6 @@ func Exact(q *QP) (*ExactResult, error) {
 	}
 	if len(cons) > ExactMaxCons {
 		return nil, fmt.Errorf("qpgen: Exact: %d constraints > %d", len(cons), ExactMaxCons)
-	}
-	if err := finiteData(q); err != nil {
-		return nil, err
 	}
 
 	hm := make([][]*big.Rat, n)

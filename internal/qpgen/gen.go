@@ -26,8 +26,9 @@
 // so that (x*, lambda*, nu*, z*) satisfies the KKT conditions, which for a
 // strongly convex problem make x* the unique optimum. The sums are formed
 // with a compensated (twice-working-precision, Ogita-Rump-Oishi Dot2)
-// accumulation and rounded once, so each stored b_j, beq_j, c_i is within
-// about one ulp of the exact value. QP.Exact records whether every one of
+// accumulation and rounded once, so each stored b_j, beq_j, c_i differs
+// from the exact value by at most about one ulp of itself plus
+// (k eps)^2 times the sum of the absolute values of its k terms. QP.Exact records whether every one of
 // these sums was exact (no rounding anywhere); the "exact" families draw H,
 // A, x* and the multipliers from small dyadic rationals so that they are,
 // and then XStar is the exact optimum of the stored float64 data. For the
@@ -293,9 +294,11 @@ func (g *gen) diagH(cond float64) {
 	}
 }
 
-// denseH sets H = Q diag(eigs(cond)) Q' with Q a product of min(n, 50)
+// denseH sets H = Q diag(eigs(cond)) Q' with Q a product of min(n, 200)
 // random Householder reflections (orthogonal: the spectrum is kept up to
-// rounding), then symmetrises exactly by copying the upper triangle. The
+// rounding; for n <= 200 Q is a full random orthogonal matrix, above it
+// H - diag has rank <= 400, which keeps generation O(200 n^2)), then
+// symmetrises exactly by copying the upper triangle. The
 // rounding moves eigenvalues by about eps * cond^1/2, relatively
 // eps * cond <= 1e-6 for the smallest: H stays positive definite.
 func (g *gen) denseH(cond float64) {
@@ -309,7 +312,7 @@ func (g *gen) denseH(cond float64) {
 	v := make([]float64, n)
 	p := make([]float64, n)
 	w := make([]float64, n)
-	for t := 0; t < min(n, 50); t++ {
+	for t := 0; t < min(n, 200); t++ {
 		vv := 0.0
 		for i := range v {
 			v[i] = g.r.NormFloat64()
