@@ -82,6 +82,13 @@ type Residuals struct {
 	GapBig       *big.Float
 }
 
+// Worst is the largest of the relative measures RelStationarity,
+// RelPrimal, RelDual, RelComplementarity and |RelGap|: an answer is
+// optimal to relative accuracy tol when Worst() <= tol.
+func (r Residuals) Worst() float64 {
+	return math.Max(math.Max(math.Max(r.RelStationarity, r.RelPrimal), math.Max(r.RelDual, r.RelComplementarity)), math.Abs(r.RelGap))
+}
+
 func nf() *big.Float { return new(big.Float).SetPrec(Prec) }
 
 func bfv(v float64) *big.Float { return nf().SetFloat64(v) }

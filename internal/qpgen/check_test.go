@@ -42,6 +42,9 @@ func checkOptimalResiduals(t *testing.T, q *QP, r Residuals) {
 		}
 		return
 	}
+	if r.Worst() > 1e-13 {
+		t.Errorf("%s: Worst() = %g", q.Name, r.Worst())
+	}
 	const tol = 1e-15
 	if r.RelStationarity > tol || r.RelPrimal > tol || r.DualViolation != 0 || r.RelComplementarity > tol || math.Abs(r.RelGap) > 1e-13 {
 		t.Errorf("%s: stat %.2g prim %.2g dual %.2g comp %.2g gap %.2g", q.Name,
@@ -147,6 +150,13 @@ func TestKKTDetects(t *testing.T) {
 		t.Errorf("weak duality fails: G = %g > F* = %g", r.Dual, f64(fstar))
 	}
 	copy(lam, q.LambdaStar)
+
+	// Worst sees a wrong answer.
+	x[0] += 0.5
+	if r := kkt(); r.Worst() < 1e-3 {
+		t.Errorf("x moved by 0.5: Worst() = %g", r.Worst())
+	}
+	copy(x, q.XStar)
 
 	// Lengths and non-finite entries are errors.
 	if _, err := KKT(q, x[:3], nil, nil, nil); err == nil {

@@ -115,7 +115,24 @@ var familyList = []family{
 	{"infeas-eq", buildInfeasEq},
 }
 
-// Families returns the family names Generate accepts, in a fixed order.
+// Families returns the family names Generate accepts, in a fixed order
+// (each builder's comment says how it is made and what makes it hard):
+//
+//	cond-dense         dense H = Q diag Q', cond(H) = 10^(seed mod 11); 2n rows, n/4 equalities
+//	cond-diag          diagonal H, cond(H) = 10^(seed mod 11); many active/weakly active bounds
+//	bounds-mixed       exact; fixed, one-sided, boxed, free variables, degenerate bounds
+//	eq-dependent       exact; rank-deficient Aeq with exactly consistent beq
+//	ineq-duplicate     exact; duplicate and doubled rows, zero rows with b = 0 and b > 0
+//	degenerate-vertex  exact; more active rows than n, many zero multipliers
+//	big-multipliers    multipliers from 1e-4 to 1e8 (and 0), |c| ~ 1e8, cond(H) = 10^(seed mod 9)
+//	many-rows          m = 10n rows scaled over 6 decades, nearly active rows (slack 1e-9)
+//	infeas-negation    a row and its scaled negation 2^-20 apart
+//	infeas-box         a row over bounded variables that misses the box by 2^-16
+//	infeas-zero-row    0'x <= -2^-30
+//	infeas-eq          dependent equalities whose right-hand sides disagree by 2^-16
+//
+// "exact" families satisfy QP.Exact (XStar is the exact optimum of the
+// stored data); infeas-* families have Infeasible set and a certificate.
 func Families() []string {
 	names := make([]string, len(familyList))
 	for i, f := range familyList {
