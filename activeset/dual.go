@@ -11,13 +11,32 @@ import (
 // It allocates nothing.
 func (s *Solver) Solve() *Result {
 	s.res.Iter = 0
+	for k := range s.ws {
+		s.lam[k] = 0
+	}
 	status := s.iterate()
-	switch status {
-	case StatusInfeasible:
-		s.answerInfeasible()
-	default:
+	if status != StatusInfeasible {
 		s.primal()
 		s.refine()
+	}
+	// The refined x is accurate to its own (smaller) rounding floor, which
+	// can show rows the loop's x could not tell from satisfied: admit the
+	// worst and go on, a bounded number of times.
+	for resume := 0; status == StatusOptimal && resume < maxResumes; resume++ {
+		j, ok := s.mostViolated()
+		if !ok {
+			break
+		}
+		s.push(j)
+		s.res.Iter++
+		if status = s.iterate(); status != StatusInfeasible {
+			s.primal()
+			s.refine()
+		}
+	}
+	if status == StatusInfeasible {
+		s.answerInfeasible()
+	} else {
 		s.certify()
 	}
 	s.res.Status = status
@@ -25,14 +44,15 @@ func (s *Solver) Solve() *Result {
 	return &s.res
 }
 
+// maxResumes bounds the rounds of refinement and admission after the loop
+// first finds its point optimal.
+const maxResumes = 3
+
 // iterate is the loop of the method (see the package comment). Every
 // iteration changes the working set once.
 func (s *Solver) iterate() Status {
 	if s.infeasible != 0 || s.eqInconsistent {
 		return StatusInfeasible
-	}
-	for k := range s.ws {
-		s.lam[k] = 0
 	}
 	for ; s.res.Iter < s.opt.MaxIter; s.res.Iter++ {
 		k := len(s.ws)
@@ -59,13 +79,22 @@ func (s *Solver) iterate() Status {
 // dual feasible it becomes lambda and towardsLamStar returns false;
 // otherwise lambda moves towards lambda* until the first inequality
 // multiplier reaches zero, that member leaves the set, and it returns true.
+//
+// lambda* = lambda + delta with G delta = N'v - beta, the members'
+// violations at the current v = v_u - N lambda (G lambda* = N'v_u - beta
+// rearranged). Solving for the step rather than for lambda* itself keeps
+// its accuracy relative to the step: with multipliers of 1e5 a new row
+// violated by 1e-8 gets a multiplier of the right sign, which the direct
+// solve, whose rounding is relative to lambda, does not give.
 func (s *Solver) towardsLamStar() bool {
 	k := len(s.ws)
+	s.primalV()
 	ls := s.lamStar[:k]
 	for i, c := range s.ws {
-		ls[i] = vec.Dot(s.normals.Row(i), s.vu) - s.rhs(c)/s.sigma[i]
+		ls[i] = vec.Dot(s.normals.Row(i), s.v) - s.rhs(c)/s.sigma[i]
 	}
 	s.fac.solve(ls, k)
+	vec.Axpy(1, s.lam[:k], ls)
 	scale := 1.0
 	for _, l := range ls {
 		scale = math.Max(scale, math.Abs(l))
@@ -127,24 +156,38 @@ func (s *Solver) nullStep() bool {
 
 // primal sets v = v_u - N lambda and x = L^{-T} v.
 func (s *Solver) primal() {
+	s.primalV()
+	s.chol.SolveLT(s.x, s.v)
+}
+
+// primalV sets v = v_u - N lambda.
+func (s *Solver) primalV() {
 	copy(s.v, s.vu)
 	for i := range s.ws {
 		if s.lam[i] != 0 {
 			vec.Axpy(-s.lam[i], s.normals.Row(i), s.v)
 		}
 	}
-	s.chol.SolveLT(s.x, s.v)
 }
 
 // mostViolated returns the constraint outside the working set with the
-// largest violation of the unit rows and bounds at x, if one exceeds
-// PrimalTol (1 + ||x||_inf). Ties go to the lowest index, rows first.
+// largest violation of the unit rows and bounds at x, if one exceeds both
+// PrimalTol (1 + ||x||_inf) and twice the largest residual of the working
+// set's own constraints. The latter is the rounding floor of this x: with
+// large multipliers v = v_u - N lambda cancels, and the members, which the
+// method holds at equality, are off by that much. A row violated by less
+// is within rounding of satisfied, and admitting it makes the method cycle
+// on rows whose multiplier comes out of the noise with either sign. Ties go
+// to the lowest index, rows first.
 func (s *Solver) mostViolated() (constraint, bool) {
 	xmax := 0.0
 	for _, v := range s.x {
 		xmax = math.Max(xmax, math.Abs(v))
 	}
 	worst := s.opt.PrimalTol * (1 + xmax)
+	for _, c := range s.ws {
+		worst = math.Max(worst, 2*math.Abs(s.rowValue(c, s.x)-s.rhs(c)))
+	}
 	best, found := constraint{}, false
 	for j := 0; j < s.m; j++ {
 		if s.rowIn[j] || s.anorm[j] == 0 {
