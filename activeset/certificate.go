@@ -3,6 +3,8 @@ package activeset
 import (
 	"math"
 
+	"github.com/softpen/softpen/mat"
+
 	"github.com/softpen/softpen/vec"
 )
 
@@ -113,6 +115,7 @@ func (s *Solver) answerInfeasible() {
 		r.FarkasA[s.infeasible-1] = 1
 	default:
 		s.refineFarkas()
+		s.polishFarkas()
 		for i, c := range s.ws {
 			y := s.dir[i] / s.sigma[i]
 			switch c.kind {
@@ -169,6 +172,84 @@ func (s *Solver) refineFarkas() {
 		vec.Axpy(1, d, p[:q])
 	}
 	for i, c := range s.ws[:q] {
+		if !c.isEquality() && p[i] < 0 {
+			p[i] = 0
+		}
+	}
+}
+
+// polishFarkas finishes the certificate where it matters: on the
+// coordinates U that no bound of the working set covers, A'y + Aeq'yeq must
+// vanish (a bound absorbs any value on its own coordinate). With the rows
+// and equalities R among the members other than the last (whose entry stays
+// fixed), it solves the least-squares problem
+//
+//	min || sum_{i in R} delta_i ahat_i|_U + w_U ||,  w = sum_k p_k/sigma_k ahat_k,
+//
+// by its normal equations in the caller's variables, twice: refineFarkas
+// works through L and stalls at its rounding (1e-11 on n = 300), this does
+// not. It allocates its workspace (O(|R|^2 + |R| n)): only infeasible
+// answers come here.
+func (s *Solver) polishFarkas() {
+	k := len(s.ws)
+	var R []int
+	for i, c := range s.ws[:k-1] {
+		if !c.isBound() {
+			R = append(R, i)
+		}
+	}
+	if len(R) == 0 {
+		return
+	}
+	covered := func(i int) bool { return s.boundIn[i] != 0 }
+	rowU := func(i int, dst []float64) {
+		clear(dst)
+		s.addNormal(1, s.ws[i], dst)
+		for c := range dst {
+			if covered(c) {
+				dst[c] = 0
+			}
+		}
+	}
+	rows := mat.NewDense(len(R), s.n)
+	for a, i := range R {
+		rowU(i, rows.Row(a))
+	}
+	rr := mat.NewDense(len(R), len(R))
+	trace := 0.0
+	for a := range R {
+		for b := 0; b <= a; b++ {
+			v := vec.Dot(rows.Row(a), rows.Row(b))
+			rr.Row(a)[b], rr.Row(b)[a] = v, v
+		}
+		trace = math.Max(trace, rr.Row(a)[a])
+	}
+	rr.AddDiag(1e-15 * trace)
+	var chol mat.Cholesky
+	if chol.Factor(rr) != nil {
+		return
+	}
+	p := s.dir[:k]
+	w, rhs := make([]float64, s.n), make([]float64, len(R))
+	for round := 0; round < 2; round++ {
+		clear(w)
+		for i, c := range s.ws {
+			s.addNormal(p[i]/s.sigma[i], c, w)
+		}
+		for c := range w {
+			if covered(c) {
+				w[c] = 0
+			}
+		}
+		for a := range R {
+			rhs[a] = -vec.Dot(rows.Row(a), w)
+		}
+		chol.Solve(rhs, rhs)
+		for a, i := range R {
+			p[i] += rhs[a] * s.sigma[i]
+		}
+	}
+	for i, c := range s.ws[:k-1] {
 		if !c.isEquality() && p[i] < 0 {
 			p[i] = 0
 		}

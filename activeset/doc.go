@@ -53,8 +53,9 @@
 //
 // # Guarantees
 //
-// New allocates everything a solve needs; Solve, SetB and SetC allocate
-// nothing. Results are deterministic bit for bit on a given kernel path.
+// New allocates everything a solve needs; Solve, SetB, Reset and HotStart
+// allocate nothing, except that an infeasible answer allocates the
+// workspace of its certificate's final least-squares polish. Results are deterministic bit for bit on a given kernel path.
 // Ties (equal violations, equal step ratios) go to the lowest index.
 // A solve ends after Options.MaxIter iterations at the latest, with
 // StatusIterLimit and the certificate of the point it stopped at.
