@@ -15,6 +15,11 @@ func (s *Solver) multipliers() {
 	clear(s.res.Lambda)
 	clear(s.res.Nu)
 	clear(s.res.Z)
+	for i, sign := range s.capSign {
+		if s.l1 > 0 {
+			s.res.W[i] = float64(sign) * s.l1
+		}
+	}
 	for i, c := range s.ws {
 		l := s.lam[i] / s.sigma[i]
 		switch c.kind {
@@ -22,6 +27,8 @@ func (s *Solver) multipliers() {
 			s.res.Lambda[c.i] = l / s.anorm[c.i]
 		case kindEq:
 			s.res.Nu[c.i] = l / s.eqnorm[c.i]
+		case kindKink:
+			s.res.W[c.i] = l
 		case kindLower:
 			s.res.Z[c.i] = -l
 		default:
@@ -33,12 +40,13 @@ func (s *Solver) multipliers() {
 // certify fills the Result with x, the multipliers and their certificate,
 // all computed from the caller's data:
 //
-//	objective  F(x) = 1/2 x'Hx + c'x
+//	objective  F(x) = 1/2 x'Hx + c'x + l1 ||x||_1
 //	dual       g = -1/2 q'H^{-1}q - b'lambda - beq'nu - sum_i z_i bound_i,
-//	           q = c + A'lambda + Aeq'nu + z, bound_i = up_i if z_i > 0 else lo_i
+//	           q = c + A'lambda + Aeq'nu + z + w, bound_i = up_i if z_i > 0 else lo_i
 //
-// g is the minimum over x of the Lagrangian, so g <= F* for any lambda >= 0
-// and z of the bound signs, and Gap = F(x) - g bounds F(x) - F* for a
+// g is the minimum over x of the Lagrangian (l1 |x_i| >= w_i x_i for
+// |w_i| <= l1), so g <= F* for any lambda >= 0, z of the bound signs and
+// |w| <= l1, and Gap = F(x) - g bounds F(x) - F* for a
 // feasible x (MaxViolation says how feasible x is).
 func (s *Solver) certify() {
 	s.multipliers()
@@ -47,12 +55,21 @@ func (s *Solver) certify() {
 	// the box exactly, so that only rows and equalities can be violated.
 	for i, v := range s.x {
 		s.x[i] = math.Min(math.Max(v, s.lo[i]), s.up[i])
+		if s.l1 > 0 && s.kinkIn[i] {
+			s.x[i] = 0 // held at its kink
+		}
 	}
 	copy(r.X, s.x)
 	s.h.MulVec(s.r, s.x)
 	r.Objective = 0.5*vec.Dot(s.x, s.r) + vec.Dot(s.c, s.x)
-	// q = c + A'lambda + Aeq'nu + z in s.t; stationarity Hx + q.
-	copy(s.t, s.c)
+	if s.l1 > 0 {
+		for _, v := range s.x {
+			r.Objective += s.l1 * math.Abs(v)
+		}
+	}
+	// q = c + A'lambda + Aeq'nu + z + w in s.t (cEff holds the capped w);
+	// stationarity Hx + q.
+	copy(s.t, s.cEff)
 	lin := 0.0
 	for i, c := range s.ws {
 		l := s.lam[i] / s.sigma[i]
@@ -95,6 +112,12 @@ func (s *Solver) violation() {
 			comp = math.Max(comp, math.Abs(z*(s.up[i]-x)))
 		case z < 0:
 			comp = math.Max(comp, math.Abs(z*(x-s.lo[i])))
+		}
+	}
+	if s.l1 > 0 {
+		// w_i x_i = l1 |x_i|: the subgradient matches x's sign.
+		for i, x := range s.x {
+			comp = math.Max(comp, math.Abs(s.l1*math.Abs(x)-r.W[i]*x))
 		}
 	}
 	r.MaxViolation, r.Complementarity = viol, comp

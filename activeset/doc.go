@@ -1,7 +1,7 @@
 // Package activeset is an exact dual active-set method for strongly convex
 // quadratic programs
 //
-//	minimize   1/2 x'Hx + c'x
+//	minimize   1/2 x'Hx + c'x + l1 ||x||_1
 //	subject to a_j'x <= b_j (rows),  e_k'x = f_k (equalities),  lo <= x <= up,
 //
 // in the Goldfarb-Idnani family (the dual method of quadprog and DAQP).
@@ -40,6 +40,19 @@
 // are read off x. A variable with lo = up is an equality. Equalities are in
 // W from the start and never leave it; a dependent equality that is
 // consistent is dropped, an inconsistent one proves infeasibility.
+//
+// # The l1 term
+//
+// l1 |x_i| = max over |w_i| <= l1 of w_i x_i, so the l1 term adds, per
+// variable, a "kink" constraint x_i = 0 whose multiplier w_i is boxed in
+// [-l1, l1] instead of signed. H stays as it is (no split x = u - v, which
+// would make the Hessian singular). A kink is either in the working set
+// (x_i held at 0, w_i free in its box) or capped at w_i = +-l1, where it
+// adds +-l1 to the linear term and asks x_i to have its sign; a capped kink
+// whose x_i has the wrong sign is admitted like a violated row, and a
+// member whose w_i reaches +-l1 leaves capped there (dual.go,
+// multiplierRange). This is the dual active-set method on a dual with box
+// constraints, and keeps its monotone dual objective.
 //
 // # Answers
 //

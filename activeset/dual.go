@@ -27,7 +27,7 @@ func (s *Solver) Solve() *Result {
 		if !ok {
 			break
 		}
-		s.push(j)
+		s.admit(j)
 		s.res.Iter++
 		if status = s.iterate(); status != StatusInfeasible {
 			s.primal()
@@ -70,7 +70,7 @@ func (s *Solver) iterate() Status {
 		if !ok {
 			return StatusOptimal
 		}
-		s.push(j)
+		s.admit(j)
 	}
 	return StatusIterLimit
 }
@@ -100,29 +100,48 @@ func (s *Solver) towardsLamStar() bool {
 		scale = math.Max(scale, math.Abs(l))
 	}
 	tol := s.opt.DualTol * scale
-	block, alpha := -1, 1.0
+	block, alpha, at := -1, 1.0, 0.0
 	for i, c := range s.ws {
-		if c.isEquality() || ls[i] >= -tol {
+		lo, hi := s.multiplierRange(i, c)
+		var target float64
+		switch {
+		case ls[i] < lo-tol:
+			target = lo
+		case ls[i] > hi+tol:
+			target = hi
+		default:
 			continue
 		}
-		if a := s.lam[i] / (s.lam[i] - ls[i]); a < alpha || block < 0 {
-			block, alpha = i, a
+		if a := (target - s.lam[i]) / (ls[i] - s.lam[i]); a < alpha || block < 0 {
+			block, alpha, at = i, a, target
 		}
 	}
 	if block < 0 {
 		for i, c := range s.ws {
-			s.lam[i] = ls[i]
-			if !c.isEquality() && ls[i] < 0 {
-				s.lam[i] = 0
-			}
+			lo, hi := s.multiplierRange(i, c)
+			s.lam[i] = math.Min(math.Max(ls[i], lo), hi)
 		}
 		return false
 	}
 	for i := range s.ws {
 		s.lam[i] += alpha * (ls[i] - s.lam[i])
 	}
-	s.pop(block)
+	s.lam[block] = at
+	s.leave(block)
 	return true
+}
+
+// multiplierRange is the interval a member's multiplier (unit-normal scale)
+// must lie in: [0, inf) for inequalities and bounds, [-l1, l1] sigma for
+// kinks, the whole line for equalities.
+func (s *Solver) multiplierRange(i int, c constraint) (lo, hi float64) {
+	switch {
+	case c.isEquality():
+		return math.Inf(-1), math.Inf(1)
+	case c.kind == kindKink:
+		return -s.l1 * s.sigma[i], s.l1 * s.sigma[i]
+	}
+	return 0, math.Inf(1)
 }
 
 // nullStep handles a last member whose normal depends on the others. Along
@@ -136,21 +155,34 @@ func (s *Solver) nullStep() bool {
 	k := len(s.ws)
 	p := s.dir[:k]
 	s.fac.nullDirection(p)
-	block, alpha := -1, 0.0
-	for i, c := range s.ws[:k-1] {
-		if c.isEquality() || p[i] >= 0 {
+	// The dual objective rises along p at the rate of the last member's
+	// violation n'v - beta, positive for a row or bound (it entered
+	// violated); a kink enters from a cap and must move away from it.
+	if last := s.ws[k-1]; last.kind == kindKink && s.lam[k-1] > 0 {
+		vec.Scale(-1, p)
+	}
+	block, alpha, at := -1, 0.0, 0.0
+	for i, c := range s.ws {
+		lo, hi := s.multiplierRange(i, c)
+		var target float64
+		switch {
+		case p[i] < 0 && !math.IsInf(lo, -1):
+			target = lo
+		case p[i] > 0 && !math.IsInf(hi, 1):
+			target = hi
+		default:
 			continue
 		}
-		if a := s.lam[i] / -p[i]; block < 0 || a < alpha {
-			block, alpha = i, a
+		if a := (target - s.lam[i]) / p[i]; block < 0 || a < alpha {
+			block, alpha, at = i, a, target
 		}
 	}
 	if block < 0 {
 		return false
 	}
 	vec.Axpy(alpha, p, s.lam[:k])
-	s.lam[block] = 0
-	s.pop(block)
+	s.lam[block] = at
+	s.leave(block)
 	return true
 }
 
@@ -206,6 +238,14 @@ func (s *Solver) mostViolated() (constraint, bool) {
 		}
 		if v := s.lo[i] - x; v > worst {
 			worst, best, found = v, constraint{kindLower, int32(i)}, true
+		}
+	}
+	if s.l1 > 0 {
+		// A kink capped at +l1 needs x_i >= 0, at -l1 x_i <= 0.
+		for i, x := range s.x {
+			if v := -float64(s.capSign[i]) * x; !s.kinkIn[i] && v > worst {
+				worst, best, found = v, constraint{kindKink, int32(i)}, true
+			}
 		}
 	}
 	return best, found

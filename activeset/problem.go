@@ -7,9 +7,9 @@ import (
 	"github.com/softpen/softpen/mat"
 )
 
-// Problem is a strongly convex QP
+// Problem is a strongly convex QP with an optional l1 term
 //
-//	minimize 1/2 x'Hx + c'x  subject to  A x <= B, Aeq x = Beq, Lower <= x <= Upper.
+//	minimize 1/2 x'Hx + c'x + L1 ||x||_1  subject to  A x <= B, Aeq x = Beq, Lower <= x <= Upper.
 //
 // H must be symmetric positive definite (only its lower triangle is read).
 // A and Aeq may be nil; Lower and Upper may be nil or have length N, with
@@ -23,6 +23,7 @@ type Problem struct {
 	Aeq          *mat.Dense
 	Beq          []float64
 	Lower, Upper []float64
+	L1           float64 // >= 0
 }
 
 // Options tune a solve; the zero value (or nil) means the defaults below.
@@ -89,8 +90,12 @@ type Result struct {
 	// Z holds the bound multipliers: Z_i > 0 when the upper bound of x_i
 	// is active, Z_i < 0 for the lower bound (H x + c + A'Lambda +
 	// Aeq'Nu + Z = 0 at the optimum).
-	Z         []float64
-	Objective float64 // 1/2 x'Hx + c'x
+	Z []float64
+	// W holds the l1 subgradient: |W_i| <= L1, W_i = L1 sign(x_i) where
+	// x_i != 0 (nil without l1). With it, H x + c + A'Lambda + Aeq'Nu + Z +
+	// W = 0 at the optimum.
+	W         []float64
+	Objective float64 // 1/2 x'Hx + c'x + L1 ||x||_1
 	// Dual is the dual function g(Lambda, Nu, Z) = min_x of the Lagrangian,
 	// a lower bound on the optimal value for every Lambda >= 0 and every
 	// Z of the right signs; Gap = Objective - Dual.
@@ -193,6 +198,9 @@ func (p *Problem) check() error {
 	}
 	if p.Beq == nil && rows(p.Aeq) > 0 {
 		return &InputError{"Beq", -1, "missing"}
+	}
+	if math.IsNaN(p.L1) || math.IsInf(p.L1, 0) || p.L1 < 0 {
+		return &InputError{"L1", -1, fmt.Sprintf("%v, want a finite number >= 0", p.L1)}
 	}
 	if err := checkVec("Lower", p.Lower, n, true); err != nil {
 		return err

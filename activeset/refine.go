@@ -40,10 +40,8 @@ func (s *Solver) refine() {
 			s.xTry[i] = s.x[i] - s.xTry[i]
 		}
 		for i, c := range s.ws {
-			dl[i] += s.lam[i]
-			if !c.isEquality() && dl[i] < 0 {
-				dl[i] = 0
-			}
+			lo, hi := s.multiplierRange(i, c)
+			dl[i] = math.Min(math.Max(dl[i]+s.lam[i], lo), hi)
 		}
 		got := s.kktResidual(s.xTry, dl)
 		if !(got < best) {
@@ -68,7 +66,7 @@ func (s *Solver) rowValue(c constraint, x []float64) float64 {
 		return vec.Dot(s.aeq.Row(int(c.i)), x)
 	case kindLower:
 		return -x[c.i]
-	default:
+	default: // upper and fixed bounds, kinks
 		return x[c.i]
 	}
 }
@@ -87,19 +85,19 @@ func (s *Solver) addNormal(alpha float64, c constraint, dst []float64) {
 	}
 }
 
-// kktResidual leaves r = Hx + c + sum_W lamhat_k ahat_k in s.r (lamhat_k =
+// kktResidual leaves r = Hx + cEff + sum_W lamhat_k ahat_k in s.r (lamhat_k =
 // lam_k / sigma_k, the multiplier of the unit row) and returns
 // max(||r||_inf / (1 + ||c||_inf + ||Hx||_inf), max_W |ahat_k'x - bhat_k| / (1 + ||x||_inf)).
 func (s *Solver) kktResidual(x, lam []float64) float64 {
 	s.h.MulVec(s.r, x)
 	hx := normInf(s.r)
-	vec.Axpy(1, s.c, s.r)
+	vec.Axpy(1, s.cEff, s.r)
 	for i, c := range s.ws {
 		if lam[i] != 0 {
 			s.addNormal(lam[i]/s.sigma[i], c, s.r)
 		}
 	}
-	stat := normInf(s.r) / (1 + normInf(s.c) + hx)
+	stat := normInf(s.r) / (1 + normInf(s.cEff) + hx)
 	prim := 0.0
 	for _, c := range s.ws {
 		prim = math.Max(prim, math.Abs(s.rowValue(c, x)-s.rhs(c)))

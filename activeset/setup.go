@@ -17,7 +17,15 @@ type Solver struct {
 	h    *mat.Dense // H (for the refinement and the certificate)
 	chol mat.Cholesky
 	c    []float64
-	vu   []float64 // -L^{-1} c, the unconstrained minimiser in v = L'x
+
+	// The l1 term: the kink of |x_i| is either in the working set (x_i = 0
+	// held, its multiplier w_i in [-l1, l1]) or capped, w_i = capSign_i l1
+	// fixed, which adds w_i to the linear term: cEff = c + sum of the
+	// capped w_i e_i. Without l1, cEff = c.
+	l1      float64
+	capSign []int8
+	cEff    []float64
+	vu      []float64 // -L^{-1} cEff, the minimiser of the capped objective in v = L'x
 
 	// Rows scaled to unit norm: a_j'x <= b_j becomes ahat_j'x <= bhat_j with
 	// ahat_j = a_j/anorm_j. Zero rows (anorm_j = 0) are checked once and
@@ -34,6 +42,7 @@ type Solver struct {
 	normals    *mat.Dense   // row i: L^{-1} ahat_k / sigma_k of member ws[i]
 	fac        gramLDL
 	rowIn      []bool // row j of A is in ws
+	kinkIn     []bool // the kink of x_i is in ws (l1 only)
 	boundIn    []int8 // +1 upper, -1 lower, 2 fixed, 0 none in ws
 	eqRedund   []bool // equality i depends on the others consistently
 	infeasible int    // index+1 of a zero row that cannot hold (rows then equalities), 0 if none
@@ -63,6 +72,8 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		return nil, err
 	}
 	s.c = append([]float64(nil), p.C...)
+	s.l1 = p.L1
+	s.capSign, s.cEff, s.kinkIn = make([]int8, n), make([]float64, n), make([]bool, n)
 	s.a, s.anorm, s.bOrig = scaledRows(p.A, p.B, n)
 	s.aeq, s.eqnorm, s.beqOrig = scaledRows(p.Aeq, p.Beq, n)
 	s.b, s.beq = make([]float64, m), make([]float64, meq)
@@ -80,9 +91,10 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	s.g, s.lamStar, s.dir, s.lamTry = make([]float64, capacity), make([]float64, capacity), make([]float64, capacity), make([]float64, capacity)
 	s.res = Result{X: make([]float64, n), Lambda: make([]float64, m), Nu: make([]float64, meq),
 		Z: make([]float64, n), FarkasA: make([]float64, m), FarkasEq: make([]float64, meq)}
+	if s.l1 > 0 {
+		s.res.W = make([]float64, n)
+	}
 	s.vu = make([]float64, n)
-	s.chol.SolveL(s.vu, s.c)
-	vec.Scale(-1, s.vu)
 	s.setRHS()
 	s.Reset()
 	return s, nil
@@ -141,6 +153,7 @@ func (s *Solver) SetB(b []float64) error {
 func (s *Solver) Reset() {
 	s.ws = s.ws[:0]
 	s.fac.k = 0
+	s.capKinks()
 	clear(s.rowIn)
 	clear(s.boundIn)
 	clear(s.eqRedund)
@@ -155,6 +168,58 @@ func (s *Solver) Reset() {
 			s.pushEquality(constraint{kindFixed, int32(i)})
 		}
 	}
+}
+
+// capKinks caps every l1 kink on the side of the sign of the unconstrained
+// minimiser -H^{-1}c (a guess; kinks on the wrong side are admitted by the
+// loop) and sets cEff and v_u to match. Without l1, v_u = -L^{-1}c.
+func (s *Solver) capKinks() {
+	copy(s.cEff, s.c)
+	clear(s.kinkIn)
+	if s.l1 > 0 {
+		s.chol.Solve(s.t, s.c)
+		for i, v := range s.t {
+			s.capSign[i] = 1
+			if v > 0 { // x_u = -t
+				s.capSign[i] = -1
+			}
+			s.cEff[i] += float64(s.capSign[i]) * s.l1
+		}
+	}
+	s.chol.SolveL(s.vu, s.cEff)
+	vec.Scale(-1, s.vu)
+}
+
+// admit adds c to the working set; a capped kink enters with its capped
+// multiplier, which leaves cEff and v_u (so v does not move).
+func (s *Solver) admit(c constraint) float64 {
+	d := s.push(c)
+	if c.kind == kindKink {
+		k := len(s.ws) - 1
+		w := float64(s.capSign[c.i]) * s.l1
+		s.lam[k] = w * s.sigma[k]
+		s.cEff[c.i] -= w
+		vec.Axpy(s.lam[k], s.normals.Row(k), s.vu)
+		s.capSign[c.i] = 0
+	}
+	return d
+}
+
+// leave removes member p from the working set; a kink whose multiplier
+// reached +-l1 becomes capped there and moves its term into cEff and v_u.
+func (s *Solver) leave(p int) {
+	c := s.ws[p]
+	if c.kind == kindKink {
+		sign := int8(1)
+		if s.lam[p] < 0 {
+			sign = -1
+		}
+		w := float64(sign) * s.l1
+		s.capSign[c.i] = sign
+		s.cEff[c.i] += w
+		vec.Axpy(-w*s.sigma[p], s.normals.Row(p), s.vu)
+	}
+	s.pop(p)
 }
 
 // pushEquality adds an equality to a working set of equalities. If its
@@ -233,7 +298,7 @@ func (s *Solver) normal(c constraint, dst []float64) float64 {
 		s.chol.SolveL(dst, s.a.Row(int(c.i)))
 	case kindEq:
 		s.chol.SolveL(dst, s.aeq.Row(int(c.i)))
-	default:
+	default: // bounds and kinks: e_i or -e_i
 		s.chol.UnitColumn(dst, int(c.i))
 		if c.kind == kindLower {
 			vec.Scale(-1, dst)
@@ -254,6 +319,8 @@ func (s *Solver) rhs(c constraint) float64 {
 		return s.beq[c.i]
 	case kindLower:
 		return -s.lo[c.i]
+	case kindKink:
+		return 0
 	default:
 		return s.up[c.i]
 	}
@@ -299,6 +366,8 @@ func (s *Solver) mark(c constraint, in bool) {
 	case kindRow:
 		s.rowIn[c.i] = in
 	case kindEq:
+	case kindKink:
+		s.kinkIn[c.i] = in
 	default:
 		var v int8
 		switch {

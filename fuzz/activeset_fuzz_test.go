@@ -11,7 +11,8 @@ import (
 
 // FuzzActiveSet checks the active-set engine against exact enumeration on
 // tiny QPs with a general H, rows (duplicates, zero rows and dependent rows
-// arise from the byte values), equalities and bounds (some fixed). The
+// arise from the byte values), equalities, bounds (some fixed) and an l1
+// term (enumerated orthant by orthant). The
 // oracle sees every constraint as rows: an equality as two opposite rows, a
 // bound as a unit row. An optimal answer must be within 1e-9 of the exact
 // x*, an infeasible one must carry a Farkas certificate that the exact
@@ -20,6 +21,7 @@ func FuzzActiveSet(f *testing.F) {
 	f.Add([]byte{3, 4, 1, 7, 10, 200, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180, 190})
 	f.Add([]byte{2, 3, 2, 255, 128, 0, 255, 1, 2, 3, 128, 128, 130, 126, 0, 0})
 	f.Add([]byte{4, 6, 0, 0, 129, 129, 129, 129, 129, 129, 129, 129, 127, 127, 127, 127})
+	f.Add([]byte{2, 1, 0, 8, 140, 100, 120, 130, 170, 60, 90, 200, 150, 160, 100})
 	f.Fuzz(checkActiveSet)
 }
 
@@ -124,10 +126,22 @@ func checkActiveSet(t *testing.T, data []byte) {
 				}
 			}
 		}
-		if len(rowsA) > 7 {
-			return // 2^rows exact KKT solves: keep each input fast
+		if flags&8 != 0 {
+			p.L1 = math.Abs(next())
 		}
-		xs, _, feasible := enumerate(H, p.C, rowsA, rhs)
+		var xs []float64
+		var feasible bool
+		if p.L1 == 0 {
+			if len(rowsA) > 7 {
+				return // 2^rows exact KKT solves: keep each input fast
+			}
+			xs, _, feasible = enumerate(H, p.C, rowsA, rhs)
+		} else {
+			if len(rowsA)+n > 7 {
+				return
+			}
+			xs, feasible = enumerateL1(H, p.C, p.L1, rowsA, rhs)
+		}
 		s, err := activeset.New(p, nil)
 		if err != nil {
 			t.Fatalf("New: %v", err)
@@ -155,6 +169,35 @@ func checkActiveSet(t *testing.T, data []byte) {
 			}
 		}
 	}
+}
+
+// enumerateL1 solves min 1/2 x'Hx + q'x + l1 ||x||_1 s.t. A x <= b exactly:
+// on each closed orthant s (s_i x_i >= 0) the objective is the quadratic
+// with linear term q + l1 s, and the orthants cover the space, so the best
+// of the orthants' exact minima is the optimum.
+func enumerateL1(H [][]float64, q []float64, l1 float64, A [][]float64, b []float64) ([]float64, bool) {
+	n := len(q)
+	var best []float64
+	bestF := math.Inf(1)
+	for mask := 0; mask < 1<<n; mask++ {
+		rows, rhs := append([][]float64(nil), A...), append([]float64(nil), b...)
+		qs := make([]float64, n)
+		for i := range n {
+			s := 1.0
+			if mask&(1<<i) != 0 {
+				s = -1
+			}
+			qs[i] = q[i] + l1*s
+			e := make([]float64, n)
+			e[i] = -s
+			rows, rhs = append(rows, e), append(rhs, 0)
+		}
+		x, f, ok := enumerate(H, qs, rows, rhs)
+		if ok && f < bestF {
+			best, bestF = x, f
+		}
+	}
+	return best, best != nil
 }
 
 // checkEngineFarkas checks y >= 0 on A's rows and b'y + beq'yeq below the
