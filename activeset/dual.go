@@ -45,8 +45,9 @@ func (s *Solver) Solve() *Result {
 }
 
 // maxResumes bounds the rounds of refinement and admission after the loop
-// first finds its point optimal.
-const maxResumes = 3
+// first finds its point optimal (the loop refines its own x when it is
+// noisy, so a resume is rare: none was needed in the generator's families).
+const maxResumes = 8
 
 // iterate is the loop of the method (see the package comment). Every
 // iteration changes the working set once.
@@ -66,6 +67,11 @@ func (s *Solver) iterate() Status {
 			continue
 		}
 		s.primal()
+		if s.memberResidual() > s.primalTol() {
+			// x is too noisy to tell nearly active rows from violated
+			// ones (large multipliers cancel in v): refine it first.
+			s.refine()
+		}
 		j, ok := s.mostViolated()
 		if !ok {
 			return StatusOptimal
@@ -212,20 +218,28 @@ func (s *Solver) primalV() {
 // on rows whose multiplier comes out of the noise with either sign. Ties go
 // to the lowest index, rows first.
 func (s *Solver) mostViolated() (constraint, bool) {
-	xmax := 0.0
-	for _, v := range s.x {
-		xmax = math.Max(xmax, math.Abs(v))
-	}
-	worst := s.opt.PrimalTol * (1 + xmax)
-	for _, c := range s.ws {
-		worst = math.Max(worst, 2*math.Abs(s.rowValue(c, s.x)-s.rhs(c)))
-	}
+	worst := math.Max(s.primalTol(), 2*s.memberResidual())
 	best, found := constraint{}, false
+	// Rows are unit vectors, so a row's violation grows by at most the
+	// distance x has moved since it was computed, which path bounds: a row
+	// whose stored violation plus that drift is below the threshold is not
+	// recomputed. Late in a solve x moves little and most rows are skipped.
+	// path - rowPath[j] is exact to ulp(path); once path exceeds
+	// 1 + ||x||_inf the stored values are dropped and path restarts, so
+	// that rounding stays far below PrimalTol (1 + ||x||_inf).
+	s.path += dist(s.x, s.xSeen)
+	copy(s.xSeen, s.x)
+	if s.path > 1+normInf(s.x) {
+		s.forgetViolations()
+		s.path = 0
+	}
 	for j := 0; j < s.m; j++ {
-		if s.rowIn[j] || s.anorm[j] == 0 {
+		if s.rowIn[j] || s.anorm[j] == 0 || s.rowViol[j]+(s.path-s.rowPath[j]) <= worst {
 			continue
 		}
-		if v := vec.Dot(s.a.Row(j), s.x) - s.b[j]; v > worst {
+		v := vec.Dot(s.a.Row(j), s.x) - s.b[j]
+		s.rowViol[j], s.rowPath[j] = v, s.path
+		if v > worst {
 			worst, best, found = v, constraint{kindRow, int32(j)}, true
 		}
 	}
@@ -249,4 +263,36 @@ func (s *Solver) mostViolated() (constraint, bool) {
 		}
 	}
 	return best, found
+}
+
+// dist is ||x - y||_2.
+func dist(x, y []float64) float64 {
+	d := 0.0
+	for i := range x {
+		d += (x[i] - y[i]) * (x[i] - y[i])
+	}
+	return math.Sqrt(d)
+}
+
+// forgetViolations marks every row's stored violation as unknown (after
+// the right-hand sides change, or when a row leaves the working set).
+func (s *Solver) forgetViolations() {
+	for j := range s.rowViol {
+		s.rowViol[j] = math.Inf(1)
+	}
+}
+
+// primalTol is PrimalTol (1 + ||x||_inf).
+func (s *Solver) primalTol() float64 {
+	return s.opt.PrimalTol * (1 + normInf(s.x))
+}
+
+// memberResidual is the largest |ahat_k'x - bhat_k| over the working set:
+// how far x is from the constraints the method holds at equality.
+func (s *Solver) memberResidual() float64 {
+	r := 0.0
+	for _, c := range s.ws {
+		r = math.Max(r, math.Abs(s.rowValue(c, s.x)-s.rhs(c)))
+	}
+	return r
 }

@@ -36,16 +36,23 @@ type Solver struct {
 	bOrig, beqOrig []float64
 	lo, up         []float64 // length n, -Inf / +Inf where absent
 
-	ws         []constraint // the working set, in factor order
-	lam        []float64    // multipliers of ws on the unit-normal scale
-	sigma      []float64    // ||L^{-1} ahat_k|| of each member
-	normals    *mat.Dense   // row i: L^{-1} ahat_k / sigma_k of member ws[i]
-	fac        gramLDL
-	rowIn      []bool // row j of A is in ws
-	kinkIn     []bool // the kink of x_i is in ws (l1 only)
-	boundIn    []int8 // +1 upper, -1 lower, 2 fixed, 0 none in ws
-	eqRedund   []bool // equality i depends on the others consistently
-	infeasible int    // index+1 of a zero row that cannot hold (rows then equalities), 0 if none
+	ws      []constraint // the working set, in factor order
+	lam     []float64    // multipliers of ws on the unit-normal scale
+	sigma   []float64    // ||L^{-1} ahat_k|| of each member
+	normals *mat.Dense   // row i: L^{-1} ahat_k / sigma_k of member ws[i]
+	fac     gramLDL
+	rowIn   []bool // row j of A is in ws
+
+	// Rows' violations a_j'x - b_j (unit rows) as last computed, at path
+	// length rowPath[j]; path sums the distances between the points
+	// mostViolated has seen (xSeen the last). +Inf: unknown.
+	rowViol, rowPath []float64
+	path             float64
+	xSeen            []float64
+	kinkIn           []bool // the kink of x_i is in ws (l1 only)
+	boundIn          []int8 // +1 upper, -1 lower, 2 fixed, 0 none in ws
+	eqRedund         []bool // equality i depends on the others consistently
+	infeasible       int    // index+1 of a zero row that cannot hold (rows then equalities), 0 if none
 	// eqInconsistent: the equalities (and fixed variables) contradict each
 	// other; s.dir holds the Farkas direction over s.ws.
 	eqInconsistent bool
@@ -87,6 +94,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	s.normals = mat.NewDense(capacity, n)
 	s.fac = newGramLDL(capacity)
 	s.rowIn, s.boundIn, s.eqRedund = make([]bool, m), make([]int8, n), make([]bool, meq)
+	s.rowViol, s.rowPath, s.xSeen = make([]float64, m), make([]float64, m), make([]float64, n)
 	s.v, s.x, s.t, s.r, s.xTry = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	s.g, s.lamStar, s.dir, s.lamTry = make([]float64, capacity), make([]float64, capacity), make([]float64, capacity), make([]float64, capacity)
 	s.res = Result{X: make([]float64, n), Lambda: make([]float64, m), Nu: make([]float64, meq),
@@ -145,6 +153,7 @@ func (s *Solver) SetB(b []float64) error {
 	}
 	copy(s.bOrig, b)
 	s.setRHS()
+	s.forgetViolations()
 	return nil
 }
 
@@ -153,6 +162,7 @@ func (s *Solver) SetB(b []float64) error {
 func (s *Solver) Reset() {
 	s.ws = s.ws[:0]
 	s.fac.k = 0
+	s.forgetViolations()
 	s.capKinks()
 	clear(s.rowIn)
 	clear(s.boundIn)
@@ -350,6 +360,9 @@ func (s *Solver) push(c constraint) float64 {
 // pop removes member p from the working set and its factor.
 func (s *Solver) pop(p int) {
 	s.mark(s.ws[p], false)
+	if c := s.ws[p]; c.kind == kindRow {
+		s.rowViol[c.i] = math.Inf(1)
+	}
 	s.fac.remove(p)
 	k := len(s.ws)
 	copy(s.ws[p:], s.ws[p+1:])
