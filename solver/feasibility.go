@@ -236,8 +236,8 @@ func (s *Solver) verifyFarkas(y []float64) bool {
 		if v == 0 {
 			continue
 		}
-		j := s.farkasIndex(s.code[k])
-		s.res.Farkas[j] += v / s.norm[k] * s.farkasSign(s.code[k])
+		j := s.code[k].resultIndex(s.m)
+		s.res.Farkas[j] += v / s.norm[k] * s.code[k].sign()
 		mx = math.Max(mx, math.Abs(s.res.Farkas[j]))
 	}
 	if mx > 0 {

@@ -50,10 +50,6 @@ func (s *Solver) polishable() bool {
 	return s.quad && !s.hasProx() && s.kept > 0
 }
 
-// isEqPlus and isEqMinus tell the two working rows of an equality apart.
-func (s *Solver) isEqPlus(k int) bool  { return s.code[k] >= s.m && (s.code[k]-s.m)%2 == 0 }
-func (s *Solver) isEqMinus(k int) bool { return s.code[k] >= s.m && (s.code[k]-s.m)%2 == 1 }
-
 // polish guesses the active set from the best multipliers, solves the KKT
 // system of the equality-constrained QP on it
 //
@@ -74,10 +70,10 @@ func (s *Solver) polish(rn *run) bool {
 	p.act = p.act[:0]
 	clear(p.inAct)
 	for k := 0; k < s.kept; k++ {
-		if s.isEqMinus(k) {
+		if s.code[k].isEqMinus() {
 			continue
 		}
-		if s.isEqPlus(k) || lamB[k] > 0.01*lmax || lamB[k] > 0.05*rn.xi {
+		if s.code[k].isEqPlus() || lamB[k] > 0.01*lmax || lamB[k] > 0.05*rn.xi {
 			if len(p.act) == p.kmax {
 				return false // degenerate: more active rows than variables
 			}
@@ -103,7 +99,7 @@ func (s *Solver) polish(rn *run) bool {
 		worst, wk := 0.0, -1
 		for i := len(p.act) - 1; i >= 0; i-- {
 			k := p.act[i]
-			if s.isEqPlus(k) || p.lam[i] >= -1e-13*(1+lmax) {
+			if s.code[k].isEqPlus() || p.lam[i] >= -1e-13*(1+lmax) {
 				continue
 			}
 			if bulk {
@@ -122,7 +118,7 @@ func (s *Solver) polish(rn *run) bool {
 			if v <= feasTol || p.inAct[k] {
 				continue
 			}
-			if s.isEqMinus(k) {
+			if s.code[k].isEqMinus() {
 				k-- // the equality's + row, with a free-sign multiplier
 				if p.inAct[k] {
 					continue
@@ -155,7 +151,7 @@ func (s *Solver) polish(rn *run) bool {
 	for i, k := range p.act {
 		v := p.lam[i]
 		switch {
-		case s.isEqPlus(k) && v < 0:
+		case s.code[k].isEqPlus() && v < 0:
 			lw[k+1] = -v
 		case v > 0:
 			lw[k] = v
@@ -308,9 +304,9 @@ func (s *Solver) farkas(rn *run) bool {
 	clear(s.res.Farkas)
 	var mx float64
 	for k, v := range lam {
-		y := v / s.norm[k] * s.farkasSign(s.code[k])
-		s.res.Farkas[s.farkasIndex(s.code[k])] += y
-		mx = math.Max(mx, math.Abs(s.res.Farkas[s.farkasIndex(s.code[k])]))
+		j := s.code[k].resultIndex(s.m)
+		s.res.Farkas[j] += v / s.norm[k] * s.code[k].sign()
+		mx = math.Max(mx, math.Abs(s.res.Farkas[j]))
 	}
 	if mx > 0 {
 		vec.Scale(1/mx, s.res.Farkas)

@@ -55,7 +55,7 @@ func (s *Solver) screenRows(rn *run, saturated bool) {
 	s.residual(r, at)
 	w := 0
 	for k := 0; k < s.kept; k++ {
-		if r[k] < thr && s.code[k] < s.m {
+		if r[k] < thr && !s.code[k].isEq() {
 			continue
 		}
 		if w != k {
@@ -89,8 +89,8 @@ func (s *Solver) screenFinal(rn *run) int {
 	s.residual(r, s.state.best)
 	dropped := 0
 	for k, v := range r {
-		if v < thr && s.code[k] < s.m && s.state.lamBest[k] == 0 {
-			s.res.Dropped = append(s.res.Dropped, s.code[k])
+		if v < thr && !s.code[k].isEq() && s.state.lamBest[k] == 0 {
+			s.res.Dropped = append(s.res.Dropped, s.code[k].ineqRow())
 			dropped++
 		}
 	}
@@ -132,14 +132,14 @@ func (s *Solver) selectRows(x []float64) {
 	}
 	cand := s.state.lam[:0]
 	for k, rk := range r {
-		if rk >= -1e-9*(1+math.Abs(s.b[k])) && s.code[k] < s.m {
+		if rk >= -1e-9*(1+math.Abs(s.b[k])) && !s.code[k].isEq() {
 			cand = append(cand, rk)
 		}
 	}
 	cut, room := admitCut(cand, s.wsBatch())
 	w := 0
 	for k := 0; k < s.mw; k++ {
-		if s.code[k] < s.m {
+		if !s.code[k].isEq() {
 			if r[k] < -1e-9*(1+math.Abs(s.b[k])) || r[k] < cut || r[k] == cut && room == 0 {
 				continue
 			}

@@ -51,7 +51,7 @@ type Solver struct {
 	// srcEq) and normalised on the fly, so New copies none of them.
 	a         *mat.Dense
 	b         []float64
-	code      []int     // caller row of each working row (see rowCode)
+	code      []rowCode // caller row of each working row
 	norm      []float64 // caller row norm of each working row
 	m, meq    int       // caller's row counts
 	mw        int       // working rows before screening
@@ -59,7 +59,7 @@ type Solver struct {
 	smax      float64   // upper bound on ||A||_2 of the kept rows (read it with sMax)
 	smaxStale bool      // the kept rows changed since smax was computed
 
-	infeasibleRow int // caller row of a zero row with b < 0, or -1
+	infeasibleRow rowCode // a zero row with b < 0, or noRow
 
 	lazy    bool        // working-set mode: rows outside the kept block are not stored
 	srcRows [][]float64 // the caller's A as rows (lazy only)
@@ -83,8 +83,56 @@ type Solver struct {
 	res   Result
 }
 
-// rowCode maps working rows back to the caller's: inequality row j has code
-// j; equality row k appears twice, as +a (code m+2k) and -a (code m+2k+1).
+// rowCode names the caller's row behind a working row. Inequality row j of
+// A is the working row a_j^T x <= b_j; equality row k of Aeq appears twice,
+// as aeq_k^T x <= beq_k (its plus row) and -aeq_k^T x <= -beq_k (its minus
+// row). Codes >= 0 are inequality rows, negative codes equality rows:
+// ^(2k) is the plus row of equality k and ^(2k+1) its minus row.
+type rowCode int
+
+// noRow is the rowCode of no row.
+const noRow = rowCode(math.MinInt)
+
+func ineqCode(j int) rowCode { return rowCode(j) }
+
+// eqCode is the plus (negated false) or minus row of equality k.
+func eqCode(k int, negated bool) rowCode {
+	if negated {
+		return rowCode(^(2*k + 1))
+	}
+	return rowCode(^(2 * k))
+}
+
+// isEq reports whether c is one of the two rows of an equality.
+func (c rowCode) isEq() bool { return c < 0 }
+
+// isEqPlus and isEqMinus tell the two rows of an equality apart.
+func (c rowCode) isEqPlus() bool  { return c < 0 && ^c&1 == 0 }
+func (c rowCode) isEqMinus() bool { return c < 0 && ^c&1 == 1 }
+
+// ineqRow is the caller's row of A behind an inequality code.
+func (c rowCode) ineqRow() int { return int(c) }
+
+// eqRow is the caller's row of Aeq behind an equality code.
+func (c rowCode) eqRow() int { return int(^c) / 2 }
+
+// sign is the sign of the caller's row in the working row: -1 for the
+// minus row of an equality, 1 otherwise.
+func (c rowCode) sign() float64 {
+	if c.isEqMinus() {
+		return -1
+	}
+	return 1
+}
+
+// resultIndex is the row's place in Result.Farkas: A's m rows first, then
+// the rows of Aeq.
+func (c rowCode) resultIndex(m int) int {
+	if c.isEq() {
+		return m + c.eqRow()
+	}
+	return c.ineqRow()
+}
 
 // New validates the strong convexity of p, copies and normalises its data and
 // allocates the whole workspace. It returns an error (never panics) when the
@@ -93,7 +141,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	if p == nil {
 		return nil, errors.New("solver: nil problem")
 	}
-	s := &Solver{n: p.N, infeasibleRow: -1}
+	s := &Solver{n: p.N, infeasibleRow: noRow}
 	if opt != nil {
 		s.opt = *opt
 	}
@@ -334,11 +382,12 @@ func (s *Solver) copyConstraints(p *Problem) error {
 	}
 	total := s.m + 2*s.meq
 	s.b = make([]float64, total)
-	s.code = make([]int, total)
+	s.code = make([]rowCode, total)
 	s.norm = make([]float64, total)
 	// First pass: norms (which also find NaN and Inf), scaled b, codes.
 	w := 0
-	add := func(name string, i int, row []float64, bi float64, code int, sign float64) error {
+	add := func(name string, i int, row []float64, bi float64, code rowCode) error {
+		sign := code.sign()
 		nr := mat.Norm(row)
 		if math.IsNaN(nr) || math.IsInf(nr, 0) {
 			// Formatted only on failure: this runs once per row.
@@ -348,10 +397,10 @@ func (s *Solver) copyConstraints(p *Problem) error {
 			return fmt.Errorf("%s[%d]: the row's norm overflows", name, i)
 		}
 		if nr == 0 {
-			if code < s.m {
-				s.zeroRows = append(s.zeroRows, code)
+			if !code.isEq() {
+				s.zeroRows = append(s.zeroRows, code.ineqRow())
 			}
-			if sign*bi < 0 && s.infeasibleRow < 0 {
+			if sign*bi < 0 && s.infeasibleRow == noRow {
 				s.infeasibleRow = code
 			}
 			return nil
@@ -363,16 +412,16 @@ func (s *Solver) copyConstraints(p *Problem) error {
 		return nil
 	}
 	for j := 0; j < s.m; j++ {
-		if err := add("A", j, rowA(j), p.B[j], j, 1); err != nil {
+		if err := add("A", j, rowA(j), p.B[j], ineqCode(j)); err != nil {
 			return err
 		}
 	}
 	for k := 0; k < s.meq; k++ {
 		row := p.Aeq.Row(k)
-		if err := add("Aeq", k, row, p.Beq[k], s.m+2*k, 1); err != nil {
+		if err := add("Aeq", k, row, p.Beq[k], eqCode(k, false)); err != nil {
 			return err
 		}
-		if err := add("Aeq", k, row, p.Beq[k], s.m+2*k+1, -1); err != nil {
+		if err := add("Aeq", k, row, p.Beq[k], eqCode(k, true)); err != nil {
 			return err
 		}
 	}
@@ -395,17 +444,16 @@ func (s *Solver) copyConstraints(p *Problem) error {
 	return nil
 }
 
-// sourceRow returns the caller's row behind working-row code and its sign
-// (-1 for the negated copy of an equality row).
-func (s *Solver) sourceRow(code int) ([]float64, float64) {
+// sourceRow returns the caller's row behind code and its sign in the
+// working row.
+func (s *Solver) sourceRow(code rowCode) ([]float64, float64) {
 	switch {
-	case code >= s.m:
-		e := code - s.m
-		return s.srcEq.Row(e / 2), float64(1 - 2*(e%2))
+	case code.isEq():
+		return s.srcEq.Row(code.eqRow()), code.sign()
 	case s.srcRows != nil:
-		return s.srcRows[code], 1
+		return s.srcRows[code.ineqRow()], 1
 	}
-	return s.srcA.Row(code), 1
+	return s.srcA.Row(code.ineqRow()), 1
 }
 
 // materialize writes the unit row of working row k into a.Row(k): the
@@ -603,17 +651,17 @@ func (s *Solver) SetB(b []float64) error {
 		}
 	}
 	for k := 0; k < s.mw; k++ {
-		if c := s.code[k]; c < s.m {
-			s.b[k] = b[c] / s.norm[k]
+		if c := s.code[k]; !c.isEq() {
+			s.b[k] = b[c.ineqRow()] / s.norm[k]
 		}
 	}
 	// Zero rows: a negative right-hand side now makes the problem infeasible.
-	if s.infeasibleRow >= 0 && s.infeasibleRow < s.m {
-		s.infeasibleRow = -1
+	if !s.infeasibleRow.isEq() {
+		s.infeasibleRow = noRow
 	}
-	for _, c := range s.zeroRows {
-		if b[c] < 0 && s.infeasibleRow < 0 {
-			s.infeasibleRow = c
+	for _, j := range s.zeroRows {
+		if b[j] < 0 && s.infeasibleRow == noRow {
+			s.infeasibleRow = ineqCode(j)
 		}
 	}
 	return nil

@@ -199,9 +199,9 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 	res.Method = rn.method.String()
 	clear(res.Farkas)
 
-	if s.infeasibleRow >= 0 {
+	if s.infeasibleRow != noRow {
 		s.restoreRows()
-		res.Farkas[s.farkasIndex(s.infeasibleRow)] = s.farkasSign(s.infeasibleRow)
+		res.Farkas[s.infeasibleRow.resultIndex(s.m)] = s.infeasibleRow.sign()
 		return s.finish(&rn, StatusInfeasible), nil
 	}
 	if !s.warm {
@@ -464,8 +464,8 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 	res.Gap = rn.bestGap + s.outsidePenalty(res.X, rn.bestXi)
 	s.lastXi = rn.bestXi
 	for k := s.kept; k < s.mw; k++ {
-		if s.code[k] < s.m {
-			res.Dropped = append(res.Dropped, s.code[k])
+		if c := s.code[k]; !c.isEq() {
+			res.Dropped = append(res.Dropped, c.ineqRow())
 		}
 	}
 	slices.Sort(res.Dropped)
@@ -478,16 +478,11 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 func (s *Solver) scatterLambda(k int, lam float64) {
 	code := s.code[k]
 	v := lam / s.norm[k]
-	if code < s.m {
-		s.res.Lambda[code] += v
+	if code.isEq() {
+		s.res.Nu[code.eqRow()] += code.sign() * v
 		return
 	}
-	e := (code - s.m) / 2
-	if (code-s.m)%2 == 0 {
-		s.res.Nu[e] += v
-	} else {
-		s.res.Nu[e] -= v
-	}
+	s.res.Lambda[code.ineqRow()] += v
 }
 
 // callerViolation is max_j (a_j^T x - b_j)_+ on the caller's rows and
@@ -500,20 +495,4 @@ func (s *Solver) callerViolation(x []float64) float64 {
 		v = math.Max(v, rk)
 	}
 	return v
-}
-
-// farkasIndex and farkasSign place a working row's code in Result.Farkas:
-// the caller's m inequality rows first, then the equality rows (signed).
-func (s *Solver) farkasIndex(code int) int {
-	if code < s.m {
-		return code
-	}
-	return s.m + (code-s.m)/2
-}
-
-func (s *Solver) farkasSign(code int) float64 {
-	if code < s.m || (code-s.m)%2 == 0 {
-		return 1
-	}
-	return -1
 }

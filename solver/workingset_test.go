@@ -173,13 +173,13 @@ func TestWorkingSetStoresKeptRows(t *testing.T) {
 		outside = append(outside, s.rowResidual(k, x))
 	}
 	s.restoreRows()
-	byCode := map[int][]float64{}
+	byCode := map[rowCode][]float64{}
 	for k := 0; k < full.mw; k++ {
 		byCode[full.code[k]] = full.a.Row(k)
 	}
 	for k := 0; k < s.mw; k++ {
 		if !slices.Equal(s.a.Row(k), byCode[s.code[k]]) {
-			t.Fatalf("stored row %d (caller row %d) differs from the unit row", k, s.code[k])
+			t.Fatalf("stored row %d (caller row %d) differs from the unit row", k, int(s.code[k]))
 		}
 	}
 	kept := s.mw - len(outside)
