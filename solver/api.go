@@ -1,7 +1,9 @@
 package solver
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/softpen/softpen/mat"
@@ -225,4 +227,36 @@ type Result struct {
 	Time     time.Duration
 	Method   string
 	Impl     string
+}
+
+func (o *Options) check() error {
+	switch {
+	case o.Method < MethodAuto || o.Method > MethodAPG:
+		return fmt.Errorf("options: unknown method %d", int(o.Method))
+	case o.Tol < 0 || math.IsNaN(o.Tol):
+		return fmt.Errorf("options: tol = %g, want >= 0", o.Tol)
+	case o.MaxSteps < 0:
+		return fmt.Errorf("options: max steps = %d, want >= 0", o.MaxSteps)
+	case o.TimeLimit < 0:
+		return fmt.Errorf("options: time limit = %v, want >= 0", o.TimeLimit)
+	case o.Xi < 0 || math.IsNaN(o.Xi) || math.IsInf(o.Xi, 0):
+		return fmt.Errorf("options: xi = %g, want > 0", o.Xi)
+	case o.StageMult < 0 || math.IsNaN(o.StageMult) || math.IsInf(o.StageMult, 0):
+		return fmt.Errorf("options: stage multiplier = %g, want >= 0 and finite", o.StageMult)
+	case !(o.Momentum >= 0 && o.Momentum < 1):
+		return fmt.Errorf("options: momentum = %g, want in [0, 1)", o.Momentum)
+	case !(o.StepScale >= 0) || math.IsInf(o.StepScale, 0):
+		return fmt.Errorf("options: step scale = %g, want >= 0 and finite", o.StepScale)
+	case !(o.SVRGEpoch >= 0) || math.IsInf(o.SVRGEpoch, 0):
+		return fmt.Errorf("options: SVRG epoch = %g, want >= 0 and finite", o.SVRGEpoch)
+	case o.Eta != 0 && !(o.Eta > 1) || math.IsInf(o.Eta, 0):
+		return fmt.Errorf("options: eta = %g, want > 1", o.Eta)
+	case o.Delta0 < 0 || math.IsNaN(o.Delta0) || math.IsInf(o.Delta0, 0):
+		return fmt.Errorf("options: delta0 = %g, want > 0", o.Delta0)
+	case o.Static && o.Delta0 == 0:
+		return errors.New("options: static needs delta0 > 0")
+	case o.Screen < ScreenGapSafe || o.Screen > ScreenPaperExperiment:
+		return fmt.Errorf("options: unknown screening rule %d", int(o.Screen))
+	}
+	return nil
 }

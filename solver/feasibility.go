@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/softplus"
 	"github.com/softpen/softpen/vec"
 )
 
@@ -96,16 +97,6 @@ func (s *Solver) violation(x, g []float64) float64 {
 		}
 	}
 	return h
-}
-
-// addUnitRow adds alpha times the unit row of working row k to dst.
-func (s *Solver) addUnitRow(k int, alpha float64, dst []float64) {
-	if !s.lazy || k < s.kept {
-		vec.Axpy(alpha, s.a.Row(k), dst)
-		return
-	}
-	row, sign := s.sourceRow(s.code[k])
-	vec.Axpy(alpha*sign/s.norm[k], row, dst)
 }
 
 // phaseOne minimises h from the current iterate and reports what it shows.
@@ -236,6 +227,43 @@ func (s *Solver) verifyFarkas(y []float64) bool {
 		if v == 0 {
 			continue
 		}
+		j := s.code[k].resultIndex(s.m)
+		s.res.Farkas[j] += v / s.norm[k] * s.code[k].sign()
+		mx = math.Max(mx, math.Abs(s.res.Farkas[j]))
+	}
+	if mx > 0 {
+		vec.Scale(1/mx, s.res.Farkas)
+	}
+	return true
+}
+
+// farkas looks for a certificate of infeasibility in the saturated
+// multipliers: y = lambda/xi >= 0 with A^T y ~ 0 and b^T y < 0 proves that no
+// x has A x <= b, since y^T A x <= y^T b < 0 would need (A^T y)^T x < 0 with
+// A^T y = 0. It writes y on the caller's rows to Result.Farkas (max entry 1)
+// and reports whether the certificate holds to within 1e-6 relative.
+func (s *Solver) farkas(rn *run) bool {
+	lam, r := s.state.lam[:s.kept], s.state.r[:s.kept]
+	// The stationary multipliers at the stage's delta (certify leaves
+	// sharper maps in state.lam).
+	s.residual(r, s.state.x)
+	softplus.DualMap(lam, r, rn.xi, rn.delta)
+	t := s.state.tmp
+	s.working().MulTransVec(t, lam)
+	var by, sum float64
+	for k, v := range lam {
+		by += s.b[k] * v
+		sum += v
+	}
+	if !(sum > 0) || !(by < 0) {
+		return false
+	}
+	if math.Sqrt(vec.Dot(t, t)) > 1e-6*sum || -by < 1e-9*sum {
+		return false
+	}
+	clear(s.res.Farkas)
+	var mx float64
+	for k, v := range lam {
 		j := s.code[k].resultIndex(s.m)
 		s.res.Farkas[j] += v / s.norm[k] * s.code[k].sign()
 		mx = math.Max(mx, math.Abs(s.res.Farkas[j]))

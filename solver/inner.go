@@ -7,20 +7,6 @@ import (
 	"github.com/softpen/softpen/vec"
 )
 
-// gradMapStep sets xt = prox(x - alpha g) and returns ||x - xt|| / alpha, the
-// norm of the gradient mapping g_psi(x; alpha) of Lemma 3.1.
-func (s *Solver) gradMapStep(xt, x, g []float64, alpha float64) float64 {
-	copy(xt, x)
-	vec.Axpy(-alpha, g, xt)
-	s.prox(xt, alpha)
-	var ss float64
-	for i := range x {
-		d := x[i] - xt[i]
-		ss += d * d
-	}
-	return math.Sqrt(ss) / alpha
-}
-
 // runAPG is the accelerated proximal gradient method for strongly convex
 // composite problems (constant momentum (1-sqrt(q))/(1+sqrt(q)), q = mu/L)
 // with O'Donoghue–Candès gradient restarts, on F_{xi,delta}. It stops when the
@@ -446,39 +432,6 @@ func (s *Solver) runSGD(rn *run) stop {
 		s.steps += int64(sp.nComps)
 		done += int64(sp.nComps)
 	}
-}
-
-// paperStageSteps is the paper's theoretical inner iteration count of a
-// stage for SGD and SVRG, log(2 eta - 1) K (its appendix), times mult.
-func (s *Solver) paperStageSteps(rn *run, lossC, mult float64) int64 {
-	logEta, k := s.paperStageTerms(rn, lossC)
-	return int64(mult * logEta * k)
-}
-
-// paperStageStepsAcc is the paper's inner iteration count of a Nested-SGDM
-// stage, (2 log(2 eta - 1) + log K) sqrt(m K) (its appendix: the count of an
-// accelerated method), times mult.
-func (s *Solver) paperStageStepsAcc(rn *run, lossC, mult float64) int64 {
-	logEta, k := s.paperStageTerms(rn, lossC)
-	if k <= 1 {
-		return 0
-	}
-	return int64(mult * (2*logEta + math.Log(k)) * math.Sqrt(float64(s.kept)*k))
-}
-
-// paperStageTerms returns the two terms of the paper's stage counts:
-// log(2 eta - 1) and the condition number K = L/mu + m xi/(4 mu delta), L
-// the largest smoothness of a loss term and m the kept rows.
-func (s *Solver) paperStageTerms(rn *run, lossC float64) (logEta, k float64) {
-	eta := s.opt.Eta
-	if eta == 0 {
-		eta = defaultEta
-	}
-	lLoss := 0.0
-	if s.l > 0 {
-		lLoss = lossC * s.state.lossW.max
-	}
-	return math.Log(2*eta - 1), lLoss/s.mu + float64(s.kept)*rn.xi/(4*s.mu*rn.delta)
 }
 
 // addDeterministic adds c*(q + P y) to dst: the part of the smooth gradient

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/softpen/softpen/mat"
-	"github.com/softpen/softpen/softplus"
 	"github.com/softpen/softpen/vec"
 )
 
@@ -219,107 +218,4 @@ func (s *Solver) solveKKT() bool {
 		}
 	}
 	return true
-}
-
-// certifyPoint computes the certified gap of (x, lam) (lam >= 0 on the kept
-// working rows) and keeps the best pair of a point and multipliers. The
-// primal bound F_{xr,0}(x) (xr = max(xi, 2 max lam)) and the dual bound
-// G(lam) are each valid on their own, so x is also tried against the best
-// multipliers so far and lam against the best point: a stochastic method's
-// point is noisy, and the multipliers the sigmoid map gives at it are
-// nearly 0 or xi on the active rows and make a poor dual bound, while the
-// point is better than the earlier ones (on the paper QP, seed 3, SGD, 2e8
-// steps, certifying each point with its own multipliers only kept a point
-// at relative error 1.8e-3 while the last was at 5e-4). polished marks a
-// point from polishing. It returns the gap of the pair (x, lam);
-// rn.bestGap is the best pair's.
-func (s *Solver) certifyPoint(rn *run, x, lam []float64, polished bool) float64 {
-	r := s.state.r[:s.kept]
-	s.residual(r, x)
-	var pen, lamMax float64
-	for k, v := range r {
-		if v > 0 {
-			pen += v
-		}
-		lamMax = math.Max(lamMax, lam[k])
-	}
-	f := s.objective(x)
-	xr := math.Max(rn.xi, 2*lamMax)
-	g := s.dualBound(lam, x)
-	gap := s.gapOf(f+xr*pen, g)
-	withDual, withPoint := math.Inf(1), math.Inf(1)
-	if !math.IsInf(rn.bestGap, 1) { // there is a best pair
-		withDual = s.gapOf(f+rn.bestXi*pen, rn.bestG)  // x with the best multipliers
-		withPoint = s.gapOf(rn.bestF+xr*rn.bestPen, g) // lam with the best point
-	}
-	newPoint, newDual := false, false
-	switch best := min(gap, withDual, withPoint); {
-	case !(best < rn.bestGap):
-	case best == gap:
-		newPoint, newDual = true, true
-	case best == withDual:
-		newPoint = true
-	default:
-		newDual = true
-	}
-	if newPoint {
-		rn.bestF, rn.bestPen = f, pen
-		copy(s.state.best, x)
-		s.res.Polished = polished
-	}
-	if newDual {
-		rn.bestG, rn.bestXi = g, xr
-		copy(s.state.lamBest[:s.kept], lam)
-	}
-	if newPoint || newDual {
-		rn.bestGap = min(gap, withDual, withPoint)
-	}
-	return gap
-}
-
-// farkas looks for a certificate of infeasibility in the saturated
-// multipliers: y = lambda/xi >= 0 with A^T y ~ 0 and b^T y < 0 proves that no
-// x has A x <= b, since y^T A x <= y^T b < 0 would need (A^T y)^T x < 0 with
-// A^T y = 0. It writes y on the caller's rows to Result.Farkas (max entry 1)
-// and reports whether the certificate holds to within 1e-6 relative.
-func (s *Solver) farkas(rn *run) bool {
-	lam, r := s.state.lam[:s.kept], s.state.r[:s.kept]
-	// The stationary multipliers at the stage's delta (certify leaves
-	// sharper maps in state.lam).
-	s.residual(r, s.state.x)
-	softplus.DualMap(lam, r, rn.xi, rn.delta)
-	t := s.state.tmp
-	s.working().MulTransVec(t, lam)
-	var by, sum float64
-	for k, v := range lam {
-		by += s.b[k] * v
-		sum += v
-	}
-	if !(sum > 0) || !(by < 0) {
-		return false
-	}
-	if math.Sqrt(vec.Dot(t, t)) > 1e-6*sum || -by < 1e-9*sum {
-		return false
-	}
-	clear(s.res.Farkas)
-	var mx float64
-	for k, v := range lam {
-		j := s.code[k].resultIndex(s.m)
-		s.res.Farkas[j] += v / s.norm[k] * s.code[k].sign()
-		mx = math.Max(mx, math.Abs(s.res.Farkas[j]))
-	}
-	if mx > 0 {
-		vec.Scale(1/mx, s.res.Farkas)
-	}
-	return true
-}
-
-// gapOf is the certified gap between an upper value fu and a lower bound g,
-// plus an allowance for the rounding in evaluating both: each is a sum of
-// O(n) products, so their computed values carry errors of a few
-// sqrt(n)*eps relative to their magnitudes (with a factor 16 of margin). A
-// gap is never reported as exactly zero.
-func (s *Solver) gapOf(fu, g float64) float64 {
-	round := 16 * math.Sqrt(float64(s.n)) * 0x1p-52 * (1 + math.Abs(fu) + math.Abs(g) + math.Abs(s.c0))
-	return math.Max(fu-g, 0) + round
 }

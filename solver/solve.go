@@ -5,8 +5,6 @@ import (
 	"math"
 	"slices"
 	"time"
-
-	"github.com/softpen/softpen/softplus"
 )
 
 // Defaults of the practical schedule. How they were chosen is recorded in
@@ -114,11 +112,6 @@ type run struct {
 	stopped  stop
 }
 
-// solved reports whether the best certified gap meets the tolerance.
-func (rn *run) solved() bool {
-	return rn.bestGap <= rn.tol*math.Max(1, math.Abs(rn.bestF))
-}
-
 // over reports whether the budget, the time limit or the context ends the
 // solve, recording why.
 func (s *Solver) over(rn *run) bool {
@@ -135,12 +128,6 @@ func (s *Solver) over(rn *run) bool {
 		return true
 	}
 	return false
-}
-
-// Reset forgets the warm start: the next Solve starts from x = 0.
-func (s *Solver) Reset() {
-	clear(s.state.x)
-	s.warm = false
 }
 
 // Solve runs the nested softplus-penalty method and returns the result. The
@@ -337,20 +324,6 @@ func statusOf(st stop) Status {
 	return StatusMaxSteps
 }
 
-// firstDelta is delta_0: the option if set, otherwise the theory's bound
-// delta_0 <= (xi/mu) e^-2 (Lemma 3.2) capped at maxDelta0 for the practical
-// schedule (the paper's experiments use 0.05 and 0.005).
-func (s *Solver) firstDelta(xi float64) float64 {
-	if s.opt.Delta0 > 0 {
-		return s.opt.Delta0
-	}
-	d := xi / s.mu * math.Exp(-2)
-	if s.opt.Schedule == SchedulePractical {
-		d = math.Min(d, maxDelta0)
-	}
-	return d
-}
-
 // stage runs the inner method on F_{xi,delta} from state.x and leaves the
 // stage's output x~ (a proximal gradient step from the last iterate) in
 // state.x.
@@ -364,66 +337,6 @@ func (s *Solver) stage(rn *run) stop {
 		return s.runCatalyst(rn)
 	}
 	return s.runAPG(rn)
-}
-
-// stageL is the smoothness constant of F_{xi,delta}'s smooth part:
-// L + xi s_max^2 / (4 delta).
-func (s *Solver) stageL(rn *run) float64 {
-	sm := s.sMax()
-	return s.lf + rn.xi*sm*sm/(4*rn.delta)
-}
-
-// stageTarget is the gradient-mapping norm at which a stage stops.
-//
-// Theory (Lemma 3.2): sqrt(2 mu eps_t) with
-// eps_t = min{ m mu delta^2 log^2(xi s_max/(mu delta)) / 2, m xi delta log(xi s_max/(mu delta)) }.
-// Practical: mu*delta/4, which puts the stage's own error ||x - x*_delta|| <=
-// ||g||/mu at a quarter of the smoothing bias O(delta) — solving a stage more
-// accurately than its penalty approximates the constrained problem is wasted.
-func (s *Solver) stageTarget(rn *run) float64 {
-	d := rn.delta
-	if s.opt.Schedule == ScheduleTheory {
-		m := float64(max(s.kept, 1))
-		lg := math.Log(math.Max(rn.xi*math.Max(s.sMax(), 1)/(s.mu*d), math.E))
-		eps := math.Min(0.5*m*s.mu*d*d*lg*lg, m*rn.xi*d*lg)
-		return math.Sqrt(2 * s.mu * eps)
-	}
-	if rn.probe {
-		return s.mu * d / 4 * probeLoosen
-	}
-	return s.mu * d / 4
-}
-
-// certify computes the stage's certificate at state.x: multipliers (4.3) at
-// the current delta, the duality gap F_{xi_r,0}(x) - G(lambda), and keeps the
-// best point so far. Any lambda >= 0 is dual feasible, so besides the
-// paper's map at delta it also tries the sharper maps at delta/4, delta/16
-// and delta/64 with entries below 1e-12 xi set to zero: at large delta the
-// smeared multipliers of inactive rows weigh the dual bound down, and the
-// sharper ones often give a much better bound (which screening then uses).
-// It returns the gap of the paper's map, the max violation (working rows)
-// and max_j lambda_j.
-func (s *Solver) certify(rn *run) (gap, viol, lamMax float64) {
-	x := s.state.x
-	r, lam := s.state.r[:s.kept], s.state.lam[:s.kept]
-	s.residual(r, x)
-	viol = maxPos(r)
-	softplus.DualMap(lam, r, rn.xi, rn.delta)
-	for _, l := range lam {
-		lamMax = math.Max(lamMax, l)
-	}
-	gap = s.certifyPoint(rn, x, lam, false)
-	for _, f := range [...]float64{4, 16, 64} {
-		s.residual(r, x)
-		softplus.DualMap(lam, r, rn.xi, rn.delta/f)
-		for j, l := range lam {
-			if l < 1e-12*rn.xi {
-				lam[j] = 0
-			}
-		}
-		s.certifyPoint(rn, x, lam, false)
-	}
-	return gap, viol, lamMax
 }
 
 // finish maps the best point back to the caller's rows and fills the result.
