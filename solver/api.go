@@ -49,7 +49,7 @@ type Problem struct {
 type Method int
 
 const (
-	MethodAuto     Method = iota // chosen per problem size (see chooseMethod)
+	MethodAuto     Method = iota // the measured default (defaultMethod, defaults.go)
 	MethodSGD                    // plain stochastic gradient (Nested-SGD)
 	MethodSGDM                   // SGD with Nesterov momentum (Nested-SGDM)
 	MethodSVRG                   // proximal SVRG (Nested-SVRG)
@@ -116,7 +116,7 @@ type Options struct {
 	// Xi is the initial penalty parameter; 0 means 1 (the paper's choice).
 	// Unless FixedXi, the solve raises it when the multipliers saturate
 	// (xi < ||lambda*||_inf) and lowers it towards 4 max_j lambda_j when
-	// they stay far below it (see xiLowerGap in solve.go).
+	// they stay far below it (see xiLowerGap in defaults.go).
 	Xi       float64
 	FixedXi  bool    // keep xi as given: never raise or lower it
 	Eta      float64 // delta_{t+1} = delta_t / Eta; 0 means the schedule's default

@@ -7,9 +7,30 @@ import (
 	"github.com/softpen/softpen/vec"
 )
 
+// certificate is the best certified pair of a solve: the point state.best
+// and the multipliers state.lamBest, with the two bounds whose difference
+// is its gap. The bounds are each valid on their own, which lets
+// certifyPoint pair a new point with the best multipliers and new
+// multipliers with the best point.
+type certificate struct {
+	gap float64 // certified gap of the pair
+	f   float64 // F(state.best)
+	pen float64 // sum of the kept rows' violations at state.best
+	g   float64 // dual bound G(state.lamBest)
+	xi  float64 // the penalty of the pair's primal bound F_{xi,0}(state.best)
+}
+
+// noCertificate is the state before any certificate: an infinite gap.
+func noCertificate() certificate { return certificate{gap: math.Inf(1), g: math.Inf(-1)} }
+
+// forget drops the pair's gap and dual bound after the problem on the kept
+// rows has changed (rows joined it); the point's values stay, and xi stays
+// the penalty the result's gap is measured with until a new pair is found.
+func (c *certificate) forget() { c.gap, c.g = math.Inf(1), math.Inf(-1) }
+
 // solved reports whether the best certified gap meets the tolerance.
-func (rn *run) solved() bool {
-	return rn.bestGap <= rn.tol*math.Max(1, math.Abs(rn.bestF))
+func (s *Solver) solved(rn *run) bool {
+	return rn.best.gap <= s.opt.Tol*math.Max(1, math.Abs(rn.best.f))
 }
 
 // certify computes the stage's certificate at state.x: multipliers (4.3) at
@@ -26,16 +47,16 @@ func (s *Solver) certify(rn *run) (gap, viol, lamMax float64) {
 	r, lam := s.state.r[:s.kept], s.state.lam[:s.kept]
 	s.residual(r, x)
 	viol = maxPos(r)
-	softplus.DualMap(lam, r, rn.xi, rn.delta)
+	softplus.DualMap(lam, r, rn.sched.xi, rn.sched.delta)
 	for _, l := range lam {
 		lamMax = math.Max(lamMax, l)
 	}
 	gap = s.certifyPoint(rn, x, lam, false)
 	for _, f := range [...]float64{4, 16, 64} {
 		s.residual(r, x)
-		softplus.DualMap(lam, r, rn.xi, rn.delta/f)
+		softplus.DualMap(lam, r, rn.sched.xi, rn.sched.delta/f)
 		for j, l := range lam {
-			if l < 1e-12*rn.xi {
+			if l < 1e-12*rn.sched.xi {
 				lam[j] = 0
 			}
 		}
@@ -55,7 +76,7 @@ func (s *Solver) certify(rn *run) (gap, viol, lamMax float64) {
 // steps, certifying each point with its own multipliers only kept a point
 // at relative error 1.8e-3 while the last was at 5e-4). polished marks a
 // point from polishing. It returns the gap of the pair (x, lam);
-// rn.bestGap is the best pair's.
+// rn.best.gap is the best pair's.
 func (s *Solver) certifyPoint(rn *run, x, lam []float64, polished bool) float64 {
 	r := s.state.r[:s.kept]
 	s.residual(r, x)
@@ -67,17 +88,17 @@ func (s *Solver) certifyPoint(rn *run, x, lam []float64, polished bool) float64 
 		lamMax = math.Max(lamMax, lam[k])
 	}
 	f := s.objective(x)
-	xr := math.Max(rn.xi, 2*lamMax)
+	xr := math.Max(rn.sched.xi, 2*lamMax)
 	g := s.dualBound(lam, x)
 	gap := s.gapOf(f+xr*pen, g)
 	withDual, withPoint := math.Inf(1), math.Inf(1)
-	if !math.IsInf(rn.bestGap, 1) { // there is a best pair
-		withDual = s.gapOf(f+rn.bestXi*pen, rn.bestG)  // x with the best multipliers
-		withPoint = s.gapOf(rn.bestF+xr*rn.bestPen, g) // lam with the best point
+	if !math.IsInf(rn.best.gap, 1) { // there is a best pair
+		withDual = s.gapOf(f+rn.best.xi*pen, rn.best.g)  // x with the best multipliers
+		withPoint = s.gapOf(rn.best.f+xr*rn.best.pen, g) // lam with the best point
 	}
 	newPoint, newDual := false, false
 	switch best := min(gap, withDual, withPoint); {
-	case !(best < rn.bestGap):
+	case !(best < rn.best.gap):
 	case best == gap:
 		newPoint, newDual = true, true
 	case best == withDual:
@@ -86,16 +107,16 @@ func (s *Solver) certifyPoint(rn *run, x, lam []float64, polished bool) float64 
 		newDual = true
 	}
 	if newPoint {
-		rn.bestF, rn.bestPen = f, pen
+		rn.best.f, rn.best.pen = f, pen
 		copy(s.state.best, x)
 		s.res.Polished = polished
 	}
 	if newDual {
-		rn.bestG, rn.bestXi = g, xr
+		rn.best.g, rn.best.xi = g, xr
 		copy(s.state.lamBest[:s.kept], lam)
 	}
 	if newPoint || newDual {
-		rn.bestGap = min(gap, withDual, withPoint)
+		rn.best.gap = min(gap, withDual, withPoint)
 	}
 	return gap
 }

@@ -129,13 +129,6 @@ func dcdStride(n int) int { return (n + 15) &^ 15 }
 // the old limit of 70 n = 3500, and ran 2e9 steps without finishing.
 func dcdMaxRows(n int) int { return max(dcdMaxRowsPerVar*n, dcdMinRows) }
 
-// dcdCheck is the number of sweeps between certificates.
-const dcdCheck = 10
-
-// dcdAdmitDrop is the fall of the certified gap (since the polish started
-// or last admitted rows) after which the polish admits violated rows.
-const dcdAdmitDrop = 0.1
-
 // dcdPolish runs dual coordinate ascent on the kept rows from the best
 // multipliers until the KKT residual of the working set stops improving or
 // the sweep budget is spent, then certifies the point. It reports whether
@@ -257,9 +250,9 @@ func (s *Solver) dcdPolish(rn *run, sweeps int) bool {
 		// certificate, not the step size, decides when to stop.
 		if converged || sweep%dcdCheck == dcdCheck-1 || sweep == sweeps-1 {
 			s.chol.SolveLT(x, d.z[:n])
-			before := rn.bestGap
+			before := rn.best.gap
 			gap := s.certifyPoint(rn, x, lam, true)
-			if rn.bestGap < before {
+			if rn.best.gap < before {
 				improved = true
 			}
 			if s.kept < s.mw && dcdDegenerate(lam, n) && !s.over(rn) {
@@ -296,7 +289,7 @@ func (s *Solver) dcdPolish(rn *run, sweeps int) bool {
 					}
 				}
 			}
-			if converged || rn.solved() || s.over(rn) {
+			if converged || s.solved(rn) || s.over(rn) {
 				break
 			}
 		}

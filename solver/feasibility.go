@@ -32,14 +32,6 @@ import (
 // g = 0 and b^T y = -||y||^2 < 0. The certificate is checked as computed
 // (verifyFarkas), not trusted from the minimisation.
 
-const (
-	xiPhaseOne     = 1e2 // xi raised past this with saturated multipliers: run phase one
-	phaseOneMaxN   = 512 // phase one factors an n x n matrix per Newton step
-	phaseOneIters  = 100 // Newton steps
-	farkasRelTol   = 1e-9
-	phaseOneRegRel = 1e-12 // regularisation of the Newton matrix, relative to its diagonal
-)
-
 // feasibility is what phase one concluded.
 type feasibility int
 
@@ -247,7 +239,7 @@ func (s *Solver) farkas(rn *run) bool {
 	// The stationary multipliers at the stage's delta (certify leaves
 	// sharper maps in state.lam).
 	s.residual(r, s.state.x)
-	softplus.DualMap(lam, r, rn.xi, rn.delta)
+	softplus.DualMap(lam, r, rn.sched.xi, rn.sched.delta)
 	t := s.state.tmp
 	s.working().MulTransVec(t, lam)
 	var by, sum float64

@@ -25,7 +25,7 @@ func (s *Solver) runAPG(rn *run) stop {
 		if s.over(rn) {
 			return rn.stopped
 		}
-		s.fullGrad(g, y, rn.xi, rn.delta)
+		s.fullGrad(g, y, rn.sched.xi, rn.sched.delta)
 		if s.gradMapStep(xt, y, g, alpha) <= target {
 			copy(x, xt)
 			return stopConverged
@@ -80,12 +80,12 @@ func (s *Solver) newSampler(rn *run) sampler {
 	if s.l > 0 {
 		wl = N / float64(s.l) * sp.lossC * s.state.lossW.mean * float64(s.l)
 	}
-	wc := float64(s.kept) * N * rn.xi / (4 * rn.delta)
+	wc := float64(s.kept) * N * rn.sched.xi / (4 * rn.sched.delta)
 	sp.lbar = (wl + wc) / N
 	if wl+wc > 0 {
 		sp.pLoss = wl / (wl + wc)
 	}
-	sp.consW = 4 * rn.delta * sp.lbar
+	sp.consW = 4 * rn.sched.delta * sp.lbar
 	return sp
 }
 
@@ -102,9 +102,9 @@ func (s *Solver) newUniformSampler(rn *run) sampler {
 		sp.lbar = N / float64(s.l) * sp.lossC * s.state.lossW.max
 	}
 	if s.kept > 0 {
-		sp.lbar = math.Max(sp.lbar, N*rn.xi/(4*rn.delta))
+		sp.lbar = math.Max(sp.lbar, N*rn.sched.xi/(4*rn.sched.delta))
 	}
-	sp.consW = N * rn.xi
+	sp.consW = N * rn.sched.xi
 	return sp
 }
 
@@ -133,7 +133,7 @@ func (s *Solver) compDeriv(sp *sampler, i int, x []float64, rn *run) ([]float64,
 	}
 	j := i - s.l
 	row := s.a.Row(j)
-	return row, sp.consW * softplus.Sigmoid((vec.Dot(row, x)-s.b[j])/rn.delta)
+	return row, sp.consW * softplus.Sigmoid((vec.Dot(row, x)-s.b[j])/rn.sched.delta)
 }
 
 // snapshotDerivs stores, for every component, the scalar compDeriv would
@@ -155,7 +155,7 @@ func (s *Solver) snapshotDerivs(sp *sampler, x []float64, rn *run) {
 	}
 	// state.lam holds xi*sigmoid(r/delta) from the full gradient at x.
 	for j, l := range s.state.lam[:s.kept] {
-		d[s.l+j] = sp.consW * l / rn.xi
+		d[s.l+j] = sp.consW * l / rn.sched.xi
 	}
 }
 
@@ -172,9 +172,8 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 	sp := s.newSampler(rn)
 	alphaL := 1 / s.stageL(rn)
 	target := s.stageTarget(rn)
-	// Step 1/(3 Lbar): inside the 1/(4 Lbar) of the theory with importance
-	// sampling, measured faster on the paper QP than 1/(4 Lbar).
-	alpha := 1 / (3 * sp.lbar)
+	// The default step: see svrgStepDiv.
+	alpha := 1 / (svrgStepDiv * sp.lbar)
 	if s.opt.StepScale > 0 {
 		alpha = s.opt.StepScale / (sp.lbar + s.mu)
 	}
@@ -183,7 +182,7 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 		kappa = cat.kappa
 	}
 	sc := 1 / (1 + alpha*(s.ridge+kappa))
-	epoch := 2 * sp.nComps
+	epoch := svrgEpochComps * sp.nComps
 	if s.opt.SVRGEpoch > 0 {
 		epoch = max(int(s.opt.SVRGEpoch*float64(sp.nComps)), 1)
 	}
@@ -204,7 +203,7 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 			// whose test on F failed; only z has moved since.
 			cat.fresh = false
 		} else {
-			s.fullGrad(g, x, rn.xi, rn.delta)
+			s.fullGrad(g, x, rn.sched.xi, rn.sched.delta)
 			if s.gradMapStep(xt, x, g, alphaL) <= target || done >= limit {
 				copy(x, xt)
 				return stopConverged
@@ -332,13 +331,10 @@ func (s *Solver) runSGD(rn *run) stop {
 	sp := s.newUniformSampler(rn)
 	alphaL := 1 / s.stageL(rn)
 	target := s.stageTarget(rn)
-	momentum := rn.method == MethodSGDM
+	momentum := s.opt.Method == MethodSGDM
 	beta := 0.0
 	if momentum {
-		beta = 0.9
-		if s.opt.Momentum > 0 {
-			beta = s.opt.Momentum
-		}
+		beta = s.opt.Momentum
 		clear(mom)
 	}
 	// The paper's step 1/(L + mu + m xi/(4 delta)) (appendix), with L the
@@ -389,7 +385,7 @@ func (s *Solver) runSGD(rn *run) stop {
 			return stopped()
 		}
 		at := cur()
-		s.fullGrad(g, at, rn.xi, rn.delta)
+		s.fullGrad(g, at, rn.sched.xi, rn.sched.delta)
 		if s.gradMapStep(xt, at, g, alphaL) <= target || done >= limit {
 			copy(x, xt)
 			return stopConverged
@@ -444,19 +440,4 @@ func (s *Solver) addDeterministic(dst, y []float64, c float64) {
 	if s.q != nil {
 		vec.Axpy(c, s.q, dst)
 	}
-}
-
-// chooseMethod is MethodAuto's choice. Measured with BenchmarkMethods (root
-// package): every method, polished, to a certified 1e-6, on three sizes
-// (median of 5, `go test -run X -bench Methods -benchtime 3x -count 5 .`):
-// paper QP (l = m = n = 100): apg 0.93 ms, catalyst-svrg 1.06, svrg 1.26,
-// sgd 1.34, sgdm 1.57; mushrooms (m = 8124, n = 126): apg 63 ms, sgdm 72,
-// sgd 76, svrg 79, catalyst-svrg 83; large QP (l = 2000, m = 1e5, n = 100):
-// sgdm 111 ms, catalyst-svrg 118, apg 118, svrg 121, sgd 164. The
-// accelerated full-gradient method is the fastest or within the noise of
-// the fastest at every size (the working set and screening keep its full
-// gradients cheap), so it is the choice; the stochastic methods would pay
-// only when l + kept rows stay large next to the condition number.
-func (s *Solver) chooseMethod() Method {
-	return MethodAPG
 }

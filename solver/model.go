@@ -9,12 +9,6 @@ import (
 	"github.com/softpen/softpen/vec"
 )
 
-// maxDenseHessian is the largest n for which the Hessian of a quadratic
-// objective is formed and factored explicitly (8 n^2 bytes, n^3/3 flops once).
-// Beyond it the gradient streams phi instead and the dual bound comes from
-// the gradient mapping.
-const maxDenseHessian = 3000
-
 func (s *Solver) copyObjective(p *Problem) error {
 	n := p.N
 	if n < 1 {

@@ -72,7 +72,7 @@ func (s *Solver) polish(rn *run) bool {
 		if s.code[k].isEqMinus() {
 			continue
 		}
-		if s.code[k].isEqPlus() || lamB[k] > 0.01*lmax || lamB[k] > 0.05*rn.xi {
+		if s.code[k].isEqPlus() || lamB[k] > 0.01*lmax || lamB[k] > 0.05*rn.sched.xi {
 			if len(p.act) == p.kmax {
 				return false // degenerate: more active rows than variables
 			}
@@ -156,9 +156,9 @@ func (s *Solver) polish(rn *run) bool {
 			lw[k] = v
 		}
 	}
-	before := rn.bestGap
+	before := rn.best.gap
 	s.certifyPoint(rn, p.x, lw, true)
-	return rn.bestGap < before
+	return rn.best.gap < before
 }
 
 // addActive appends working row k to the active set with its column

@@ -20,12 +20,12 @@ func (s *Solver) screenRows(rn *run, saturated bool) {
 	at := s.state.x // the point whose residuals decide
 	switch s.opt.Screen {
 	case ScreenPaperExperiment:
-		thr = screen.PaperExperimentThreshold(s.kept, rn.delta)
+		thr = screen.PaperExperimentThreshold(s.kept, rn.sched.delta)
 	case ScreenPaper:
 		if saturated {
 			return
 		}
-		thr = screen.PaperThreshold(s.kept, rn.xi, s.mu, rn.delta)
+		thr = screen.PaperThreshold(s.kept, rn.sched.xi, s.mu, rn.sched.delta)
 	case ScreenGapSafe:
 		if saturated {
 			return
@@ -42,9 +42,9 @@ func (s *Solver) screenRows(rn *run, saturated bool) {
 		// separable SVM of the root benchmarks, m = 1e4 / 1e5 / 1e6:
 		// 12.9e6 / 14.0e6 / 22.8e6 steps, 16.2e6 / 14.2e6 / 23.6e6 from
 		// the stage's output (the paper QPs: no difference).
-		thr = screen.GapSafeThreshold(rn.bestGap, s.mu)
+		thr = screen.GapSafeThreshold(rn.best.gap, s.mu)
 		at = s.state.best
-		if rn.method != MethodSGD && rn.method != MethodSGDM {
+		if s.opt.Method != MethodSGD && s.opt.Method != MethodSGDM {
 			copy(s.state.x, s.state.best)
 		}
 	}
@@ -81,7 +81,7 @@ func (s *Solver) screenFinal(rn *run) int {
 	if s.opt.Screen != ScreenGapSafe || s.kept == 0 {
 		return 0
 	}
-	thr := screen.GapSafeThreshold(rn.bestGap, s.mu)
+	thr := screen.GapSafeThreshold(rn.best.gap, s.mu)
 	if math.IsInf(thr, -1) {
 		return 0
 	}

@@ -89,6 +89,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	if err := s.opt.check(); err != nil {
 		return nil, err
 	}
+	s.opt = s.opt.withDefaults()
 	if err := s.copyObjective(p); err != nil {
 		return nil, err
 	}

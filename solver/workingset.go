@@ -365,9 +365,7 @@ func (s *Solver) readmit(rn *run) bool {
 		return false
 	}
 	copy(s.state.x, s.state.best)
-	if !s.opt.Static {
-		rn.delta = math.Min(s.firstDelta(rn.xi), math.Max(rn.delta, worst))
-	}
+	s.readmitDelta(&rn.sched, worst)
 	return true
 }
 
@@ -413,7 +411,7 @@ func (s *Solver) admitViolated(rn *run, x []float64) float64 {
 	} else {
 		s.updateSmax()
 	}
-	rn.bestGap, rn.bestG = math.Inf(1), math.Inf(-1)
+	rn.best.forget()
 	return worst
 }
 
