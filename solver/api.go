@@ -24,7 +24,19 @@ const (
 //	subject to A x <= b, Aeq x = beq, lower <= x <= upper.
 //
 // Every field but N and Loss may be empty. The caller's matrices are never
-// modified. The solver copies what it keeps, except the rows of A and Aeq
+// modified.
+//
+// The problem must be valid as softpen.Problem.Validate defines it, which
+// is the only check of the input data: N >= 1; a known Loss, with at least
+// one row of Phi (l x N) and len(Y) = l when it is not LossNone, and labels
+// in {-1, +1} for LossLogistic; P N x N and symmetric; Q, Lower and Upper
+// nil or of length N; every entry finite except Lower = -Inf and
+// Upper = +Inf; Lower <= Upper; Ridge, L1 >= 0; at most one of A and
+// ARows, with N columns, and len(B) = m; Aeq with N columns and
+// len(Beq) = meq. New checks only what needs the solver's own work: that F
+// is strongly convex and that every row's norm is finite. The solver is
+// also used directly (internal/repro, baseline, benchmarks) on generated
+// data that is valid by construction. The solver copies what it keeps, except the rows of A and Aeq
 // when it works on a working set (see Solver.Solve): then it reads them
 // during every Solve, and they must not change while the Solver is in use.
 type Problem struct {

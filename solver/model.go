@@ -9,53 +9,14 @@ import (
 	"github.com/softpen/softpen/vec"
 )
 
-func (s *Solver) copyObjective(p *Problem) error {
+// copyObjective copies the objective's data that the solver keeps.
+func (s *Solver) copyObjective(p *Problem) {
 	n := p.N
-	if n < 1 {
-		return fmt.Errorf("n = %d, want >= 1", n)
-	}
 	s.loss = p.Loss
-	switch p.Loss {
-	case LossNone:
-	case LossSquared, LossLogistic:
-		if p.Phi == nil || p.Phi.Rows == 0 {
-			return errors.New("phi: a loss needs at least one row")
-		}
-		var err error
-		if s.phi, err = copyDense("phi", p.Phi, -1, n); err != nil {
-			return err
-		}
+	if p.Loss != LossNone {
+		s.phi = cloneDense(p.Phi)
 		s.l = p.Phi.Rows
-		if len(p.Y) != s.l {
-			return fmt.Errorf("y: length %d, want %d (rows of phi)", len(p.Y), s.l)
-		}
-		if err := finiteSlice("y", p.Y); err != nil {
-			return err
-		}
 		s.y = append([]float64(nil), p.Y...)
-		if p.Loss == LossLogistic {
-			for i, v := range s.y {
-				if v != 1 && v != -1 {
-					return fmt.Errorf("y[%d] = %g: logistic loss needs labels -1 or +1", i, v)
-				}
-			}
-		}
-	default:
-		return fmt.Errorf("loss: unknown value %d", int(p.Loss))
-	}
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"ridge", p.Ridge}, {"l1", p.L1}, {"offset", p.Offset}} {
-		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
-			return fmt.Errorf("%s: %g is not finite", f.name, f.v)
-		}
-	}
-	if p.Ridge < 0 {
-		return fmt.Errorf("ridge: %g < 0", p.Ridge)
-	}
-	if p.L1 < 0 {
-		return fmt.Errorf("l1: %g < 0", p.L1)
 	}
 	s.ridge, s.l1, s.offset = p.Ridge, p.L1, p.Offset
 	if p.Lower != nil || p.Upper != nil {
@@ -65,84 +26,27 @@ func (s *Solver) copyObjective(p *Problem) error {
 			s.lower[i], s.upper[i] = math.Inf(-1), math.Inf(1)
 		}
 		if p.Lower != nil {
-			if len(p.Lower) != n {
-				return fmt.Errorf("lower: length %d, want n = %d", len(p.Lower), n)
-			}
-			for i, v := range p.Lower {
-				if math.IsNaN(v) || math.IsInf(v, 1) {
-					return fmt.Errorf("lower[%d]: %g", i, v)
-				}
-			}
 			copy(s.lower, p.Lower)
 		}
 		if p.Upper != nil {
-			if len(p.Upper) != n {
-				return fmt.Errorf("upper: length %d, want n = %d", len(p.Upper), n)
-			}
-			for i, v := range p.Upper {
-				if math.IsNaN(v) || math.IsInf(v, -1) {
-					return fmt.Errorf("upper[%d]: %g", i, v)
-				}
-			}
 			copy(s.upper, p.Upper)
 		}
-		for i := range s.lower {
-			if s.lower[i] > s.upper[i] {
-				return fmt.Errorf("lower[%d] = %g > upper[%d] = %g", i, s.lower[i], i, s.upper[i])
-			}
-		}
 	}
-	var err error
-	if s.pm, err = copyDense("P", p.P, n, n); err != nil {
-		return err
-	}
-	if s.pm != nil {
-		for i := 0; i < n; i++ {
-			for j := 0; j < i; j++ {
-				x, y := s.pm.Data[i*n+j], s.pm.Data[j*n+i]
-				if math.Abs(x-y) > 1e-12*(math.Abs(x)+math.Abs(y)) {
-					return fmt.Errorf("P: not symmetric at [%d][%d]", i, j)
-				}
-			}
-		}
+	if p.P != nil {
+		s.pm = cloneDense(p.P)
 	}
 	if p.Q != nil {
-		if len(p.Q) != n {
-			return fmt.Errorf("q: length %d, want n = %d", len(p.Q), n)
-		}
-		if err := finiteSlice("q", p.Q); err != nil {
-			return err
-		}
 		s.q = append([]float64(nil), p.Q...)
 	}
-	return nil
 }
 
-func copyDense(name string, m *mat.Dense, rows, cols int) (*mat.Dense, error) {
-	if m == nil {
-		return nil, nil
-	}
-	if m.Rows != rows && rows >= 0 || m.Cols != cols {
-		return nil, fmt.Errorf("%s: %dx%d, want %dx%d", name, m.Rows, m.Cols, rows, cols)
-	}
+// cloneDense returns a compact copy of m.
+func cloneDense(m *mat.Dense) *mat.Dense {
 	out := mat.NewDense(m.Rows, m.Cols)
 	for i := 0; i < m.Rows; i++ {
-		row := m.Row(i)
-		if err := finiteSlice(fmt.Sprintf("%s[%d]", name, i), row); err != nil {
-			return nil, err
-		}
-		copy(out.Row(i), row)
+		copy(out.Row(i), m.Row(i))
 	}
-	return out, nil
-}
-
-func finiteSlice(name string, v []float64) error {
-	for i, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return fmt.Errorf("%s[%d]: %g is not finite", name, i, x)
-		}
-	}
-	return nil
+	return out
 }
 
 // buildModel forms the quadratic model when it applies, certifies the strong

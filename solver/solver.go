@@ -75,9 +75,10 @@ type Solver struct {
 	res   Result
 }
 
-// New validates the strong convexity of p, copies and normalises its data and
-// allocates the whole workspace. It returns an error (never panics) when the
-// problem is malformed or F is not strongly convex.
+// New copies and normalises the data of p, which must be valid (see
+// Problem), certifies the strong convexity of F and allocates the whole
+// workspace. It returns an error when the options are invalid, F is not
+// strongly convex, or a row's norm overflows.
 func New(p *Problem, opt *Options) (*Solver, error) {
 	if p == nil {
 		return nil, errors.New("solver: nil problem")
@@ -90,9 +91,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		return nil, err
 	}
 	s.opt = s.opt.withDefaults()
-	if err := s.copyObjective(p); err != nil {
-		return nil, err
-	}
+	s.copyObjective(p)
 	if err := s.copyConstraints(p); err != nil {
 		return nil, err
 	}
