@@ -159,6 +159,25 @@ func (s *Solver) snapshotDerivs(sp *sampler, x []float64, rn *run) {
 	}
 }
 
+// svrgSnapshot takes the SVRG snapshot at state.x, whose full gradient g
+// the caller has: state.full = mu~ + q, the full gradient less what the
+// steps treat exactly (ridge in the prox, P x per step) and less kappa z
+// (catalyst, when withZ), and the component scalars (snapshotDerivs).
+func (s *Solver) svrgSnapshot(rn *run, sp *sampler, g []float64, kappa float64, withZ bool) {
+	w := &s.state
+	x, v := w.x, w.full
+	copy(v, g)
+	vec.Axpy(-s.ridge, x, v)
+	if s.pm != nil {
+		s.pm.MulVec(w.tmp, x)
+		vec.Axpy(-1, w.tmp, v)
+	}
+	if withZ {
+		vec.Axpy(-kappa, w.z, v)
+	}
+	s.snapshotDerivs(sp, x, rn)
+}
+
 // runSVRG is proximal SVRG (Xiao & Zhang 2014) with smoothness-proportional
 // sampling on F_{xi,delta}. Each epoch takes a full gradient at the snapshot
 // (where the stage's stopping test is made) and 2N stochastic steps
@@ -213,18 +232,7 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 			cat.fresh = true
 			return stopSubproblem
 		}
-		// mu~ + q: the full gradient less what the steps treat exactly
-		// (ridge in the prox, P x per step) and less kappa z (catalyst).
-		copy(v, g)
-		vec.Axpy(-s.ridge, x, v)
-		if s.pm != nil {
-			s.pm.MulVec(w.tmp, x)
-			vec.Axpy(-1, w.tmp, v)
-		}
-		if cat != nil {
-			vec.Axpy(-kappa, w.z, v)
-		}
-		s.snapshotDerivs(&sp, x, rn)
+		s.svrgSnapshot(rn, &sp, g, kappa, cat != nil)
 		for k := 0; k < epoch; k++ {
 			if k%checkInterval == 0 && k > 0 && s.over(rn) {
 				return rn.stopped
@@ -327,43 +335,16 @@ func (s *Solver) runCatalyst(rn *run) stop {
 // compares with it).
 func (s *Solver) runSGD(rn *run) stop {
 	w := &s.state
-	x, g, xt, mom, yv, avg := w.x, w.g, w.xt, w.mom, w.yv, w.avg
+	x, g, xt, avg := w.x, w.g, w.xt, w.avg
 	sp := s.newUniformSampler(rn)
 	alphaL := 1 / s.stageL(rn)
 	target := s.stageTarget(rn)
 	momentum := s.opt.Method == MethodSGDM
-	beta := 0.0
 	if momentum {
-		beta = s.opt.Momentum
-		clear(mom)
+		clear(w.mom)
 	}
-	// The paper's step 1/(L + mu + m xi/(4 delta)) (appendix), with L the
-	// largest component smoothness. SGDM's default is (1 - beta) times it,
-	// so that its effective step alpha/(1 - beta) is SGD's: with the full
-	// step, beta = 0.9 diverges on the paper QP once xi has been lowered
-	// (its earlier results there relied on a falsely raised xi keeping the
-	// step small).
-	alpha := 1 / (sp.lbar + s.mu)
-	switch {
-	case s.opt.StepScale > 0:
-		alpha = s.opt.StepScale / (sp.lbar + s.mu)
-	case momentum:
-		alpha = (1 - beta) / (sp.lbar + s.mu)
-	}
-	// mixing is the number of steps in which the iterates of a constant
-	// step forget where they started, 1/(alpha mu) for the effective step
-	// (alpha/(1 - beta) with momentum); capped so that it converts to int64.
-	mixing := math.Min((1-beta)/(alpha*s.mu), 1<<52)
-	var limit int64
-	switch mult := s.opt.StageMult; {
-	case mult == 0:
-		limit = int64(sgdStageMixings * mixing)
-	case momentum:
-		limit = s.paperStageStepsAcc(rn, sp.lossC, mult)
-	default:
-		limit = s.paperStageSteps(rn, sp.lossC, mult)
-	}
-	limit = max(limit, int64(sp.nComps))
+	beta, alpha, mixing := s.sgdSteps(&sp, momentum)
+	limit := s.sgdLimit(rn, &sp, momentum, mixing)
 	averaging := !s.opt.LastIterate
 	avgFrom, navg := min(limit, int64(mixing))/2, 0
 	// cur is the stage's current answer: the last iterate, or the average
@@ -400,26 +381,9 @@ func (s *Solver) runSGD(rn *run) stop {
 			}
 			i := s.draw(&sp)
 			if momentum {
-				// y = x + beta v; v = beta v - alpha grad(y); x += v.
-				vec.AxpbyTo(yv, 1, x, beta, mom)
-				row, d := s.compDeriv(&sp, i, yv, rn)
-				vec.Scale(beta, mom)
-				vec.Axpy(-alpha*d, row, mom)
-				vec.Axpy(-alpha*s.ridge, yv, mom)
-				s.addDeterministic(mom, yv, -alpha)
-				vec.Axpy(1, mom, x)
-				if s.hasProx() {
-					s.prox(x, alpha)
-				}
+				s.sgdmStep(rn, &sp, i, alpha, beta)
 			} else {
-				row, d := s.compDeriv(&sp, i, x, rn)
-				if s.q != nil || s.pm != nil {
-					s.addDeterministic(x, x, -alpha)
-				}
-				vec.Step(sc, -alpha*d, row, 0, row, x)
-				if s.hasProx() {
-					s.prox(x, alpha*sc)
-				}
+				s.sgdStep(rn, &sp, i, alpha, sc)
 			}
 			if s.steps+int64(k+1) >= s.obsNext {
 				s.observe(s.steps+int64(k+1), cur())
@@ -427,6 +391,78 @@ func (s *Solver) runSGD(rn *run) stop {
 		}
 		s.steps += int64(sp.nComps)
 		done += int64(sp.nComps)
+	}
+}
+
+// sgdSteps returns the momentum beta (0 without), the step alpha and the
+// mixing time of an SGD or SGDM stage.
+//
+// The step is the paper's 1/(L + mu + m xi/(4 delta)) (appendix), with L
+// the largest component smoothness. SGDM's default is (1 - beta) times it,
+// so that its effective step alpha/(1 - beta) is SGD's: with the full
+// step, beta = 0.9 diverges on the paper QP once xi has been lowered.
+// The mixing time is the number of steps in which the iterates of a
+// constant step forget where they started, 1/(alpha mu) for the effective
+// step, capped so that it converts to int64.
+func (s *Solver) sgdSteps(sp *sampler, momentum bool) (beta, alpha, mixing float64) {
+	if momentum {
+		beta = s.opt.Momentum
+	}
+	alpha = 1 / (sp.lbar + s.mu)
+	switch {
+	case s.opt.StepScale > 0:
+		alpha = s.opt.StepScale / (sp.lbar + s.mu)
+	case momentum:
+		alpha = (1 - beta) / (sp.lbar + s.mu)
+	}
+	mixing = math.Min((1-beta)/(alpha*s.mu), 1<<52)
+	return beta, alpha, mixing
+}
+
+// sgdLimit is the most steps of an SGD or SGDM stage, at least one pass
+// over the components: sgdStageMixings mixing times, or with StageMult the
+// paper's count for the method times it.
+func (s *Solver) sgdLimit(rn *run, sp *sampler, momentum bool, mixing float64) int64 {
+	var limit int64
+	switch mult := s.opt.StageMult; {
+	case mult == 0:
+		limit = int64(sgdStageMixings * mixing)
+	case momentum:
+		limit = s.paperStageStepsAcc(rn, sp.lossC, mult)
+	default:
+		limit = s.paperStageSteps(rn, sp.lossC, mult)
+	}
+	return max(limit, int64(sp.nComps))
+}
+
+// sgdStep is one SGD step on component i from state.x, with the ridge
+// folded into the factor sc = 1/(1 + alpha ridge) and the prox after it.
+func (s *Solver) sgdStep(rn *run, sp *sampler, i int, alpha, sc float64) {
+	x := s.state.x
+	row, d := s.compDeriv(sp, i, x, rn)
+	if s.q != nil || s.pm != nil {
+		s.addDeterministic(x, x, -alpha)
+	}
+	vec.Step(sc, -alpha*d, row, 0, row, x)
+	if s.hasProx() {
+		s.prox(x, alpha*sc)
+	}
+}
+
+// sgdmStep is one Nesterov momentum step on component i:
+// y = x + beta v; v = beta v - alpha grad(y); x += v, then the prox.
+func (s *Solver) sgdmStep(rn *run, sp *sampler, i int, alpha, beta float64) {
+	w := &s.state
+	x, mom, yv := w.x, w.mom, w.yv
+	vec.AxpbyTo(yv, 1, x, beta, mom)
+	row, d := s.compDeriv(sp, i, yv, rn)
+	vec.Scale(beta, mom)
+	vec.Axpy(-alpha*d, row, mom)
+	vec.Axpy(-alpha*s.ridge, yv, mom)
+	s.addDeterministic(mom, yv, -alpha)
+	vec.Axpy(1, mom, x)
+	if s.hasProx() {
+		s.prox(x, alpha)
 	}
 }
 

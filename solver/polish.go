@@ -55,38 +55,27 @@ func (s *Solver) polishable() bool {
 //	H x + c + A_S^T lam_S = 0,  A_S x = b_S
 //
 // through the Schur complement with the factor of H, and corrects the guess
-// (drop the most negative multiplier, add the most violated row) until the
-// point is primal and dual feasible or the rounds run out. The polished point
-// is kept only if its certified gap beats the best one (OSQP's rule). It
-// reports whether it improved the best point.
+// until the point is primal and dual feasible or the rounds run out. The
+// polished point is kept only if its certified gap beats the best one
+// (OSQP's rule). It reports whether it improved the best point.
+//
+// The corrections are primal-dual active-set rounds (Hintermüller, Ito,
+// Kunisch 2002): the next set keeps the rows with positive multipliers and
+// adds every violated row, S' = {j in S: lam_j > 0} + {j not in S: r_j > 0}.
+// It usually settles in a few rounds; past pdasRounds it continues one row
+// at a time (drop the most negative multiplier, else add the most violated
+// row), which cannot cycle in the non-degenerate case.
 func (s *Solver) polish(rn *run) bool {
 	p := &s.state.pol
-	lamB := s.state.lamBest[:s.kept]
 	var lmax float64
-	for _, v := range lamB {
+	for _, v := range s.state.lamBest[:s.kept] {
 		lmax = math.Max(lmax, v)
 	}
-	p.act = p.act[:0]
-	clear(p.inAct)
-	for k := 0; k < s.kept; k++ {
-		if s.code[k].isEqMinus() {
-			continue
-		}
-		if s.code[k].isEqPlus() || lamB[k] > 0.01*lmax || lamB[k] > 0.05*rn.sched.xi {
-			if len(p.act) == p.kmax {
-				return false // degenerate: more active rows than variables
-			}
-			s.addActive(k)
-		}
+	if !s.guessActive(lmax, rn.sched.xi) {
+		return false // degenerate: more active rows than variables
 	}
 	feasTol := 1e-14 * (1 + vec.Dot(s.state.xu, s.state.xu))
 	r := s.state.r[:s.kept]
-	// Primal-dual active-set rounds (Hintermüller, Ito, Kunisch 2002): the
-	// next set keeps the rows with positive multipliers and adds every
-	// violated row, S' = {j in S: lam_j > 0} + {j not in S: r_j > 0}. It
-	// usually settles in a few rounds; past pdasRounds it continues one row
-	// at a time (drop the most negative multiplier, else add the most
-	// violated row), which cannot cycle in the non-degenerate case.
 	const pdasRounds = 8
 	for round := 0; round < 2*s.n+10+pdasRounds; round++ {
 		if !s.solveKKT() {
@@ -94,44 +83,14 @@ func (s *Solver) polish(rn *run) bool {
 		}
 		s.residual(r, p.x)
 		bulk := round < pdasRounds
-		changed := false
-		worst, wk := 0.0, -1
-		for i := len(p.act) - 1; i >= 0; i-- {
-			k := p.act[i]
-			if s.code[k].isEqPlus() || p.lam[i] >= -1e-13*(1+lmax) {
-				continue
-			}
-			if bulk {
-				s.removeActive(i)
-				changed = true
-			} else if p.lam[i] < worst {
-				worst, wk = p.lam[i], i
-			}
-		}
+		dropped, wk := s.dropNegative(bulk, lmax)
 		if wk >= 0 {
 			s.removeActive(wk)
 			continue
 		}
-		worst, wk = feasTol, -1
-		for k, v := range r {
-			if v <= feasTol || p.inAct[k] {
-				continue
-			}
-			if s.code[k].isEqMinus() {
-				k-- // the equality's + row, with a free-sign multiplier
-				if p.inAct[k] {
-					continue
-				}
-			}
-			if bulk {
-				if len(p.act) == p.kmax {
-					return false
-				}
-				s.addActive(k)
-				changed = true
-			} else if v > worst {
-				worst, wk = v, k
-			}
+		added, wk, ok := s.addViolated(r, feasTol, bulk)
+		if !ok {
+			return false
 		}
 		if wk >= 0 {
 			if len(p.act) == p.kmax {
@@ -140,7 +99,7 @@ func (s *Solver) polish(rn *run) bool {
 			s.addActive(wk)
 			continue
 		}
-		if !changed {
+		if !dropped && !added {
 			break
 		}
 	}
@@ -159,6 +118,83 @@ func (s *Solver) polish(rn *run) bool {
 	before := rn.best.gap
 	s.certifyPoint(rn, p.x, lw, true)
 	return rn.best.gap < before
+}
+
+// guessActive makes the first active set: every equality (its plus row)
+// and the rows whose best multiplier exceeds 1% of the largest, lmax, or
+// 5% of xi. It reports false when they are more than the KKT system takes.
+func (s *Solver) guessActive(lmax, xi float64) bool {
+	p := &s.state.pol
+	lamB := s.state.lamBest[:s.kept]
+	p.act = p.act[:0]
+	clear(p.inAct)
+	for k := 0; k < s.kept; k++ {
+		if s.code[k].isEqMinus() {
+			continue
+		}
+		if s.code[k].isEqPlus() || lamB[k] > 0.01*lmax || lamB[k] > 0.05*xi {
+			if len(p.act) == p.kmax {
+				return false
+			}
+			s.addActive(k)
+		}
+	}
+	return true
+}
+
+// dropNegative is the first half of an active-set round: in a bulk round
+// it drops every inequality row with a negative multiplier (below
+// -1e-13 (1 + lmax)) and reports whether it dropped one; otherwise it
+// returns the position of the most negative (-1: none) for the caller to
+// drop.
+func (s *Solver) dropNegative(bulk bool, lmax float64) (dropped bool, worstAt int) {
+	p := &s.state.pol
+	worst, wk := 0.0, -1
+	for i := len(p.act) - 1; i >= 0; i-- {
+		k := p.act[i]
+		if s.code[k].isEqPlus() || p.lam[i] >= -1e-13*(1+lmax) {
+			continue
+		}
+		if bulk {
+			s.removeActive(i)
+			dropped = true
+		} else if p.lam[i] < worst {
+			worst, wk = p.lam[i], i
+		}
+	}
+	return dropped, wk
+}
+
+// addViolated is the second half of an active-set round, on the residuals
+// r of the KKT point: in a bulk round it adds every row violated by more
+// than feasTol (an equality's minus row through its plus row, whose
+// multiplier is free) and reports whether it added one; otherwise it
+// returns the most violated row (-1: none) for the caller to add. ok is
+// false when the active set would outgrow the KKT system.
+func (s *Solver) addViolated(r []float64, feasTol float64, bulk bool) (added bool, worstRow int, ok bool) {
+	p := &s.state.pol
+	worst, wk := feasTol, -1
+	for k, v := range r {
+		if v <= feasTol || p.inAct[k] {
+			continue
+		}
+		if s.code[k].isEqMinus() {
+			k-- // the equality's + row, with a free-sign multiplier
+			if p.inAct[k] {
+				continue
+			}
+		}
+		if bulk {
+			if len(p.act) == p.kmax {
+				return added, -1, false
+			}
+			s.addActive(k)
+			added = true
+		} else if v > worst {
+			worst, wk = v, k
+		}
+	}
+	return added, wk, true
 }
 
 // addActive appends working row k to the active set with its column
