@@ -185,8 +185,8 @@ func (s *Solver) outsidePenalty(x []float64, xi float64) float64 {
 	return xi * p
 }
 
-// maxViolation returns max_j (a_j^T x - b_j)_+ over the kept working rows,
-// using the residuals already in r.
+// maxPos returns max_j (r_j)_+: with the residuals r of the kept rows,
+// their largest violation.
 func maxPos(r []float64) float64 {
 	var m float64
 	for _, v := range r {

@@ -133,7 +133,7 @@ func (s *Solver) compDeriv(sp *sampler, i int, x []float64, rn *run) ([]float64,
 	}
 	j := i - s.l
 	row := s.a.Row(j)
-	return row, sp.consW * softplus.Sigmoid((vec.Dot(row, x)-s.b[j])/rn.sched.delta)
+	return row, sp.consW * softplus.D1(rn.sched.delta, vec.Dot(row, x)-s.b[j])
 }
 
 // snapshotDerivs stores, for every component, the scalar compDeriv would

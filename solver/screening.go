@@ -35,13 +35,13 @@ func (s *Solver) screenRows(rn *run, saturated bool) {
 		// it too, except for SGD and SGDM: their stage's answer is an
 		// average of more samples than any earlier one, and a best point
 		// that is an earlier, noisier average sets the next stage back
-		// (paper QP, seed 3, before certifyPoint paired points with the
-		// best multipliers: every stage from the 7th restarted 1.7e-3 away
-		// from the last answer, which was at 1.1e-4 relative error). For
-		// the deterministic methods the best point is the better start:
-		// separable SVM of the root benchmarks, m = 1e4 / 1e5 / 1e6:
-		// 12.9e6 / 14.0e6 / 22.8e6 steps, 16.2e6 / 14.2e6 / 23.6e6 from
-		// the stage's output (the paper QPs: no difference).
+		// (paper QP, seed 3, with each point certified by its own
+		// multipliers only: every stage from the 7th restarted 1.7e-3
+		// away from the last answer, which was at 1.1e-4 relative error).
+		// For the deterministic methods the best point is the better
+		// start: separable SVM of the root benchmarks, m = 1e4 / 1e5 /
+		// 1e6: 12.9e6 / 14.0e6 / 22.8e6 steps, 16.2e6 / 14.2e6 / 23.6e6
+		// from the stage's output (the paper QPs: no difference).
 		thr = screen.GapSafeThreshold(rn.best.gap, s.mu)
 		at = s.state.best
 		if s.opt.Method != MethodSGD && s.opt.Method != MethodSGDM {

@@ -443,7 +443,8 @@ func (s *Solver) SetB(b []float64) error {
 			s.b[k] = b[c.ineqRow()] / s.norm[k]
 		}
 	}
-	// Zero rows: a negative right-hand side now makes the problem infeasible.
+	// A zero row whose new right-hand side is negative makes the problem
+	// infeasible.
 	if !s.infeasibleRow.isEq() {
 		s.infeasibleRow = noRow
 	}
