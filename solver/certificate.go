@@ -7,6 +7,16 @@ import (
 	"github.com/softpen/softpen/vec"
 )
 
+// The certificate of a point x and multipliers lambda >= 0 on the kept rows
+// (DESIGN.md, "Certified duality gap"): any lambda >= 0 is dual feasible,
+// so G(lambda) = min_x F(x) + lambda^T (A x - b) is a lower bound on F*,
+// and F_{xi,0}(x) = F(x) + xi sum_j (a_j^T x - b_j)_+ is an upper bound on
+// it once xi >= ||lambda*||_inf. Their difference, plus a rounding
+// allowance (gapOf), is the certified gap; ||x - x*|| <= sqrt(2 gap/mu).
+// The dual bound is exact for the quadratic model and a gradient-mapping
+// bound otherwise (dualBound). Rows outside the working set add their
+// penalty to the whole problem's gap (outsidePenalty).
+
 // certificate is the best certified pair of a solve: the point state.best
 // and the multipliers state.lamBest, with the two bounds whose difference
 // is its gap. The bounds are each valid on their own, which lets

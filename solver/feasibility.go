@@ -213,19 +213,7 @@ func (s *Solver) verifyFarkas(y []float64) bool {
 	if !(by < low-farkasRelTol*scale) {
 		return false
 	}
-	clear(s.res.Farkas)
-	var mx float64
-	for k, v := range y {
-		if v == 0 {
-			continue
-		}
-		j := s.code[k].resultIndex(s.m)
-		s.res.Farkas[j] += v / s.norm[k] * s.code[k].sign()
-		mx = math.Max(mx, math.Abs(s.res.Farkas[j]))
-	}
-	if mx > 0 {
-		vec.Scale(1/mx, s.res.Farkas)
-	}
+	s.writeFarkas(y)
 	return true
 }
 
@@ -253,9 +241,20 @@ func (s *Solver) farkas(rn *run) bool {
 	if math.Sqrt(vec.Dot(t, t)) > 1e-6*sum || -by < 1e-9*sum {
 		return false
 	}
+	s.writeFarkas(lam)
+	return true
+}
+
+// writeFarkas writes the certificate y >= 0 on the working rows to
+// Result.Farkas on the caller's rows and scale (an equality's two rows net
+// out with their signs), scaled to largest entry 1.
+func (s *Solver) writeFarkas(y []float64) {
 	clear(s.res.Farkas)
 	var mx float64
-	for k, v := range lam {
+	for k, v := range y {
+		if v == 0 {
+			continue
+		}
 		j := s.code[k].resultIndex(s.m)
 		s.res.Farkas[j] += v / s.norm[k] * s.code[k].sign()
 		mx = math.Max(mx, math.Abs(s.res.Farkas[j]))
@@ -263,5 +262,4 @@ func (s *Solver) farkas(rn *run) bool {
 	if mx > 0 {
 		vec.Scale(1/mx, s.res.Farkas)
 	}
-	return true
 }

@@ -7,6 +7,11 @@ import (
 	"github.com/softpen/softpen/vec"
 )
 
+// The inner methods M of Algorithm 1, each minimising F_{xi,delta} from
+// state.x to the stage's target: accelerated proximal gradient (runAPG),
+// proximal SVRG with importance sampling (runSVRG), catalyst-SVRG
+// (runCatalyst), and SGD and SGD with momentum (runSGD).
+
 // runAPG is the accelerated proximal gradient method for strongly convex
 // composite problems (constant momentum (1-sqrt(q))/(1+sqrt(q)), q = mu/L)
 // with O'Donoghue–Candès gradient restarts, on F_{xi,delta}. It stops when the

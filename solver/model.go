@@ -9,6 +9,10 @@ import (
 	"github.com/softpen/softpen/vec"
 )
 
+// The objective's data and the constants of F: the quadratic model
+// F(x) = 1/2 x^T H x + c^T x + c0 when it applies, the certified strong
+// convexity mu and the smoothness bounds that set the step sizes.
+
 // copyObjective copies the objective's data that the solver keeps.
 func (s *Solver) copyObjective(p *Problem) {
 	n := p.N

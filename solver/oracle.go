@@ -7,6 +7,10 @@ import (
 	"github.com/softpen/softpen/vec"
 )
 
+// The first-order oracle of F_{xi,delta}: the gradient of its smooth
+// part, the loss derivatives, F itself, the gradient mapping and the prox
+// of psi (l1 and the box).
+
 // smoothGrad sets g to the gradient of the smooth part of F at x (everything
 // but l1 and the box): H x + c for the quadratic model, otherwise
 // phi^T loss'(phi x) / l + P x + q + ridge x.

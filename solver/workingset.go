@@ -8,6 +8,14 @@ import (
 	"github.com/softpen/softpen/vec"
 )
 
+// Row storage and the working set. The constraints are stored as unit
+// rows a_k (A's rows and both signs of each row of Aeq) with b_k scaled to
+// match, in the working matrix s.a; rows 0..kept-1 are the kept block, the
+// rows the inner methods see, and the rest stand behind it. With a working
+// set (lazy), only the kept block holds row data and the others are read
+// from the caller's matrices; rows join the block when a point violates
+// them (admitViolated, readmit) and leave it by screening (screening.go).
+
 // rowCode names the caller's row behind a working row. Inequality row j of
 // A is the working row a_j^T x <= b_j; equality row k of Aeq appears twice,
 // as aeq_k^T x <= beq_k (its plus row) and -aeq_k^T x <= -beq_k (its minus
