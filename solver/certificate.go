@@ -15,7 +15,7 @@ import (
 // allowance (gapOf), is the certified gap; ||x - x*|| <= sqrt(2 gap/mu).
 // The dual bound is exact for the quadratic model and a gradient-mapping
 // bound otherwise (dualBound). Rows outside the working set add their
-// penalty to the whole problem's gap (outsidePenalty).
+// penalty to the whole problem's gap (wholeGap).
 
 // certificate is the best certified pair of a solve: the point state.best
 // and the multipliers state.lamBest, with the two bounds whose difference
@@ -181,6 +181,19 @@ func (s *Solver) dualBound(lam, x []float64) float64 {
 	}
 	return lx - gg/(2*s.mu)
 }
+
+// wholeGap is the certified gap of the best pair on the whole problem,
+// with x the best point: the gap on the kept rows plus the penalty the rows
+// outside the kept block add at x (zero after a solved readmit check,
+// possibly not after a budget stop).
+func (s *Solver) wholeGap(rn *run, x []float64) float64 {
+	return rn.best.gap + s.outsidePenalty(x, rn.best.xi)
+}
+
+// distBound is the certified distance ||x - x*|| <= sqrt(2 gap/mu) of a
+// point with certified gap gap (F is mu-strongly convex; it holds when
+// xi >= ||lambda*||_inf).
+func (s *Solver) distBound(gap float64) float64 { return math.Sqrt(2 * gap / s.mu) }
 
 // outsidePenalty is xi * sum (a_k^T x - b_k)_+ over the rows outside the
 // kept block: what the penalised objective of the whole problem adds to

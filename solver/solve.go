@@ -293,9 +293,7 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 		res.Kept -= s.screenFinal(rn)
 	}
 	res.Objective = s.objective(res.X)
-	// Rows outside the kept block count in the whole problem's gap: zero
-	// after a solved readmit check, possibly not after a budget stop.
-	res.Gap = rn.best.gap + s.outsidePenalty(res.X, rn.best.xi)
+	res.Gap = s.wholeGap(rn, res.X)
 	s.lastXi = rn.best.xi
 	for k := s.kept; k < s.mw; k++ {
 		if c := s.code[k]; !c.isEq() {
@@ -303,7 +301,7 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 		}
 	}
 	slices.Sort(res.Dropped)
-	res.DistBound = math.Sqrt(2 * res.Gap / s.mu)
+	res.DistBound = s.distBound(res.Gap)
 	res.MaxViolation = s.callerViolation(res.X)
 	return res
 }
