@@ -1,7 +1,9 @@
 package solver
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/softpen/softpen/mat"
@@ -22,7 +24,19 @@ const (
 //	subject to A x <= b, Aeq x = beq, lower <= x <= upper.
 //
 // Every field but N and Loss may be empty. The caller's matrices are never
-// modified. The solver copies what it keeps, except the rows of A and Aeq
+// modified.
+//
+// The problem must be valid as softpen.Problem.Validate defines it, which
+// is the only check of the input data: N >= 1; a known Loss, with at least
+// one row of Phi (l x N) and len(Y) = l when it is not LossNone, and labels
+// in {-1, +1} for LossLogistic; P N x N and symmetric; Q, Lower and Upper
+// nil or of length N; every entry finite except Lower = -Inf and
+// Upper = +Inf; Lower <= Upper; Ridge, L1 >= 0; at most one of A and
+// ARows, with N columns, and len(B) = m; Aeq with N columns and
+// len(Beq) = meq. New checks only what needs the solver's own work: that F
+// is strongly convex and that every row's norm is finite. The solver is
+// also used directly (internal/repro, baseline, benchmarks) on generated
+// data that is valid by construction. The solver copies what it keeps, except the rows of A and Aeq
 // when it works on a working set (see Solver.Solve): then it reads them
 // during every Solve, and they must not change while the Solver is in use.
 type Problem struct {
@@ -47,7 +61,7 @@ type Problem struct {
 type Method int
 
 const (
-	MethodAuto     Method = iota // chosen per problem size (see chooseMethod)
+	MethodAuto     Method = iota // the measured default (defaultMethod, defaults.go)
 	MethodSGD                    // plain stochastic gradient (Nested-SGD)
 	MethodSGDM                   // SGD with Nesterov momentum (Nested-SGDM)
 	MethodSVRG                   // proximal SVRG (Nested-SVRG)
@@ -114,7 +128,7 @@ type Options struct {
 	// Xi is the initial penalty parameter; 0 means 1 (the paper's choice).
 	// Unless FixedXi, the solve raises it when the multipliers saturate
 	// (xi < ||lambda*||_inf) and lowers it towards 4 max_j lambda_j when
-	// they stay far below it (see xiLowerGap in solve.go).
+	// they stay far below it (see xiLowerGap in defaults.go).
 	Xi       float64
 	FixedXi  bool    // keep xi as given: never raise or lower it
 	Eta      float64 // delta_{t+1} = delta_t / Eta; 0 means the schedule's default
@@ -225,4 +239,36 @@ type Result struct {
 	Time     time.Duration
 	Method   string
 	Impl     string
+}
+
+func (o *Options) check() error {
+	switch {
+	case o.Method < MethodAuto || o.Method > MethodAPG:
+		return fmt.Errorf("options: unknown method %d", int(o.Method))
+	case o.Tol < 0 || math.IsNaN(o.Tol):
+		return fmt.Errorf("options: tol = %g, want >= 0", o.Tol)
+	case o.MaxSteps < 0:
+		return fmt.Errorf("options: max steps = %d, want >= 0", o.MaxSteps)
+	case o.TimeLimit < 0:
+		return fmt.Errorf("options: time limit = %v, want >= 0", o.TimeLimit)
+	case o.Xi < 0 || math.IsNaN(o.Xi) || math.IsInf(o.Xi, 0):
+		return fmt.Errorf("options: xi = %g, want > 0", o.Xi)
+	case o.StageMult < 0 || math.IsNaN(o.StageMult) || math.IsInf(o.StageMult, 0):
+		return fmt.Errorf("options: stage multiplier = %g, want >= 0 and finite", o.StageMult)
+	case !(o.Momentum >= 0 && o.Momentum < 1):
+		return fmt.Errorf("options: momentum = %g, want in [0, 1)", o.Momentum)
+	case !(o.StepScale >= 0) || math.IsInf(o.StepScale, 0):
+		return fmt.Errorf("options: step scale = %g, want >= 0 and finite", o.StepScale)
+	case !(o.SVRGEpoch >= 0) || math.IsInf(o.SVRGEpoch, 0):
+		return fmt.Errorf("options: SVRG epoch = %g, want >= 0 and finite", o.SVRGEpoch)
+	case o.Eta != 0 && !(o.Eta > 1) || math.IsInf(o.Eta, 0):
+		return fmt.Errorf("options: eta = %g, want > 1", o.Eta)
+	case o.Delta0 < 0 || math.IsNaN(o.Delta0) || math.IsInf(o.Delta0, 0):
+		return fmt.Errorf("options: delta0 = %g, want > 0", o.Delta0)
+	case o.Static && o.Delta0 == 0:
+		return errors.New("options: static needs delta0 > 0")
+	case o.Screen < ScreenGapSafe || o.Screen > ScreenPaperExperiment:
+		return fmt.Errorf("options: unknown screening rule %d", int(o.Screen))
+	}
+	return nil
 }

@@ -26,4 +26,24 @@
 // A Solver owns all of its memory: New allocates, Solve does not. Results
 // are reproducible bit for bit for a given Options.Seed on a given kernel
 // path.
+//
+// Files, one concept each:
+//
+//	api.go          Problem, Options (and their check), Result, Status
+//	defaults.go     every default and tuning constant, with its measurement
+//	solver.go       the Solver, New, the workspace
+//	model.go        the objective's data, the quadratic model, mu and L
+//	workingset.go   row storage (unit rows, rowCode), the working set, ||A||_2
+//	solve.go        Solve: the stage loop and what follows each stage
+//	schedule.go     delta_0, delta_{t+1} = delta_t/eta, stage targets (Lemma
+//	                3.2), the paper's stage counts, lowering xi
+//	oracle.go       gradients, F, the gradient mapping (Lemma 3.1), the prox
+//	inner.go        the inner methods: APG, SVRG, catalyst-SVRG, SGD, SGDM
+//	certificate.go  multipliers (4.3), the dual bound, the certified gap
+//	screening.go    the screening rules at stage ends and at the answer
+//	polish.go       active-set polishing on the KKT system
+//	dcd.go          dual coordinate ascent polishing (degenerate active sets)
+//	feasibility.go  phase one and the Farkas certificates of infeasibility
+//	observe.go      the Options.Observe callback
+//	rng.go          the solver's own generator and the alias sampler
 package solver

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/softplus"
 	"github.com/softpen/softpen/vec"
 )
 
@@ -30,14 +31,6 @@ import (
 // while every x with A x <= b has g^T x = y^T A x <= y^T b. Without a box,
 // g = 0 and b^T y = -||y||^2 < 0. The certificate is checked as computed
 // (verifyFarkas), not trusted from the minimisation.
-
-const (
-	xiPhaseOne     = 1e2 // xi raised past this with saturated multipliers: run phase one
-	phaseOneMaxN   = 512 // phase one factors an n x n matrix per Newton step
-	phaseOneIters  = 100 // Newton steps
-	farkasRelTol   = 1e-9
-	phaseOneRegRel = 1e-12 // regularisation of the Newton matrix, relative to its diagonal
-)
 
 // feasibility is what phase one concluded.
 type feasibility int
@@ -96,16 +89,6 @@ func (s *Solver) violation(x, g []float64) float64 {
 		}
 	}
 	return h
-}
-
-// addUnitRow adds alpha times the unit row of working row k to dst.
-func (s *Solver) addUnitRow(k int, alpha float64, dst []float64) {
-	if !s.lazy || k < s.kept {
-		vec.Axpy(alpha, s.a.Row(k), dst)
-		return
-	}
-	row, sign := s.sourceRow(s.code[k])
-	vec.Axpy(alpha*sign/s.norm[k], row, dst)
 }
 
 // phaseOne minimises h from the current iterate and reports what it shows.
@@ -230,18 +213,53 @@ func (s *Solver) verifyFarkas(y []float64) bool {
 	if !(by < low-farkasRelTol*scale) {
 		return false
 	}
+	s.writeFarkas(y)
+	return true
+}
+
+// farkas looks for a certificate of infeasibility in the saturated
+// multipliers: y = lambda/xi >= 0 with A^T y ~ 0 and b^T y < 0 proves that no
+// x has A x <= b, since y^T A x <= y^T b < 0 would need (A^T y)^T x < 0 with
+// A^T y = 0. It writes y on the caller's rows to Result.Farkas (max entry 1)
+// and reports whether the certificate holds to within 1e-6 relative.
+func (s *Solver) farkas(rn *run) bool {
+	lam, r := s.state.lam[:s.kept], s.state.r[:s.kept]
+	// The stationary multipliers at the stage's delta (certify leaves
+	// sharper maps in state.lam).
+	s.residual(r, s.state.x)
+	softplus.DualMap(lam, r, rn.sched.xi, rn.sched.delta)
+	t := s.state.tmp
+	s.working().MulTransVec(t, lam)
+	var by, sum float64
+	for k, v := range lam {
+		by += s.b[k] * v
+		sum += v
+	}
+	if !(sum > 0) || !(by < 0) {
+		return false
+	}
+	if math.Sqrt(vec.Dot(t, t)) > 1e-6*sum || -by < 1e-9*sum {
+		return false
+	}
+	s.writeFarkas(lam)
+	return true
+}
+
+// writeFarkas writes the certificate y >= 0 on the working rows to
+// Result.Farkas on the caller's rows and scale (an equality's two rows net
+// out with their signs), scaled to largest entry 1.
+func (s *Solver) writeFarkas(y []float64) {
 	clear(s.res.Farkas)
 	var mx float64
 	for k, v := range y {
 		if v == 0 {
 			continue
 		}
-		j := s.farkasIndex(s.code[k])
-		s.res.Farkas[j] += v / s.norm[k] * s.farkasSign(s.code[k])
+		j := s.code[k].resultIndex(s.m)
+		s.res.Farkas[j] += v / s.norm[k] * s.code[k].sign()
 		mx = math.Max(mx, math.Abs(s.res.Farkas[j]))
 	}
 	if mx > 0 {
 		vec.Scale(1/mx, s.res.Farkas)
 	}
-	return true
 }

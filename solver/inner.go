@@ -7,19 +7,10 @@ import (
 	"github.com/softpen/softpen/vec"
 )
 
-// gradMapStep sets xt = prox(x - alpha g) and returns ||x - xt|| / alpha, the
-// norm of the gradient mapping g_psi(x; alpha) of Lemma 3.1.
-func (s *Solver) gradMapStep(xt, x, g []float64, alpha float64) float64 {
-	copy(xt, x)
-	vec.Axpy(-alpha, g, xt)
-	s.prox(xt, alpha)
-	var ss float64
-	for i := range x {
-		d := x[i] - xt[i]
-		ss += d * d
-	}
-	return math.Sqrt(ss) / alpha
-}
+// The inner methods M of Algorithm 1, each minimising F_{xi,delta} from
+// state.x to the stage's target: accelerated proximal gradient (runAPG),
+// proximal SVRG with importance sampling (runSVRG), catalyst-SVRG
+// (runCatalyst), and SGD and SGD with momentum (runSGD).
 
 // runAPG is the accelerated proximal gradient method for strongly convex
 // composite problems (constant momentum (1-sqrt(q))/(1+sqrt(q)), q = mu/L)
@@ -39,7 +30,7 @@ func (s *Solver) runAPG(rn *run) stop {
 		if s.over(rn) {
 			return rn.stopped
 		}
-		s.fullGrad(g, y, rn.xi, rn.delta)
+		s.fullGrad(g, y, rn.sched.xi, rn.sched.delta)
 		if s.gradMapStep(xt, y, g, alpha) <= target {
 			copy(x, xt)
 			return stopConverged
@@ -94,12 +85,12 @@ func (s *Solver) newSampler(rn *run) sampler {
 	if s.l > 0 {
 		wl = N / float64(s.l) * sp.lossC * s.state.lossW.mean * float64(s.l)
 	}
-	wc := float64(s.kept) * N * rn.xi / (4 * rn.delta)
+	wc := float64(s.kept) * N * rn.sched.xi / (4 * rn.sched.delta)
 	sp.lbar = (wl + wc) / N
 	if wl+wc > 0 {
 		sp.pLoss = wl / (wl + wc)
 	}
-	sp.consW = 4 * rn.delta * sp.lbar
+	sp.consW = 4 * rn.sched.delta * sp.lbar
 	return sp
 }
 
@@ -116,9 +107,9 @@ func (s *Solver) newUniformSampler(rn *run) sampler {
 		sp.lbar = N / float64(s.l) * sp.lossC * s.state.lossW.max
 	}
 	if s.kept > 0 {
-		sp.lbar = math.Max(sp.lbar, N*rn.xi/(4*rn.delta))
+		sp.lbar = math.Max(sp.lbar, N*rn.sched.xi/(4*rn.sched.delta))
 	}
-	sp.consW = N * rn.xi
+	sp.consW = N * rn.sched.xi
 	return sp
 }
 
@@ -147,7 +138,7 @@ func (s *Solver) compDeriv(sp *sampler, i int, x []float64, rn *run) ([]float64,
 	}
 	j := i - s.l
 	row := s.a.Row(j)
-	return row, sp.consW * softplus.Sigmoid((vec.Dot(row, x)-s.b[j])/rn.delta)
+	return row, sp.consW * softplus.D1(rn.sched.delta, vec.Dot(row, x)-s.b[j])
 }
 
 // snapshotDerivs stores, for every component, the scalar compDeriv would
@@ -169,8 +160,27 @@ func (s *Solver) snapshotDerivs(sp *sampler, x []float64, rn *run) {
 	}
 	// state.lam holds xi*sigmoid(r/delta) from the full gradient at x.
 	for j, l := range s.state.lam[:s.kept] {
-		d[s.l+j] = sp.consW * l / rn.xi
+		d[s.l+j] = sp.consW * l / rn.sched.xi
 	}
+}
+
+// svrgSnapshot takes the SVRG snapshot at state.x, whose full gradient g
+// the caller has: state.full = mu~ + q, the full gradient less what the
+// steps treat exactly (ridge in the prox, P x per step) and less kappa z
+// (catalyst, when withZ), and the component scalars (snapshotDerivs).
+func (s *Solver) svrgSnapshot(rn *run, sp *sampler, g []float64, kappa float64, withZ bool) {
+	w := &s.state
+	x, v := w.x, w.full
+	copy(v, g)
+	vec.Axpy(-s.ridge, x, v)
+	if s.pm != nil {
+		s.pm.MulVec(w.tmp, x)
+		vec.Axpy(-1, w.tmp, v)
+	}
+	if withZ {
+		vec.Axpy(-kappa, w.z, v)
+	}
+	s.snapshotDerivs(sp, x, rn)
 }
 
 // runSVRG is proximal SVRG (Xiao & Zhang 2014) with smoothness-proportional
@@ -186,9 +196,8 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 	sp := s.newSampler(rn)
 	alphaL := 1 / s.stageL(rn)
 	target := s.stageTarget(rn)
-	// Step 1/(3 Lbar): inside the 1/(4 Lbar) of the theory with importance
-	// sampling, measured faster on the paper QP than 1/(4 Lbar).
-	alpha := 1 / (3 * sp.lbar)
+	// The default step: see svrgStepDiv.
+	alpha := 1 / (svrgStepDiv * sp.lbar)
 	if s.opt.StepScale > 0 {
 		alpha = s.opt.StepScale / (sp.lbar + s.mu)
 	}
@@ -197,7 +206,7 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 		kappa = cat.kappa
 	}
 	sc := 1 / (1 + alpha*(s.ridge+kappa))
-	epoch := 2 * sp.nComps
+	epoch := svrgEpochComps * sp.nComps
 	if s.opt.SVRGEpoch > 0 {
 		epoch = max(int(s.opt.SVRGEpoch*float64(sp.nComps)), 1)
 	}
@@ -218,7 +227,7 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 			// whose test on F failed; only z has moved since.
 			cat.fresh = false
 		} else {
-			s.fullGrad(g, x, rn.xi, rn.delta)
+			s.fullGrad(g, x, rn.sched.xi, rn.sched.delta)
 			if s.gradMapStep(xt, x, g, alphaL) <= target || done >= limit {
 				copy(x, xt)
 				return stopConverged
@@ -228,18 +237,7 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 			cat.fresh = true
 			return stopSubproblem
 		}
-		// mu~ + q: the full gradient less what the steps treat exactly
-		// (ridge in the prox, P x per step) and less kappa z (catalyst).
-		copy(v, g)
-		vec.Axpy(-s.ridge, x, v)
-		if s.pm != nil {
-			s.pm.MulVec(w.tmp, x)
-			vec.Axpy(-1, w.tmp, v)
-		}
-		if cat != nil {
-			vec.Axpy(-kappa, w.z, v)
-		}
-		s.snapshotDerivs(&sp, x, rn)
+		s.svrgSnapshot(rn, &sp, g, kappa, cat != nil)
 		for k := 0; k < epoch; k++ {
 			if k%checkInterval == 0 && k > 0 && s.over(rn) {
 				return rn.stopped
@@ -342,46 +340,16 @@ func (s *Solver) runCatalyst(rn *run) stop {
 // compares with it).
 func (s *Solver) runSGD(rn *run) stop {
 	w := &s.state
-	x, g, xt, mom, yv, avg := w.x, w.g, w.xt, w.mom, w.yv, w.avg
+	x, g, xt, avg := w.x, w.g, w.xt, w.avg
 	sp := s.newUniformSampler(rn)
 	alphaL := 1 / s.stageL(rn)
 	target := s.stageTarget(rn)
-	momentum := rn.method == MethodSGDM
-	beta := 0.0
+	momentum := s.opt.Method == MethodSGDM
 	if momentum {
-		beta = 0.9
-		if s.opt.Momentum > 0 {
-			beta = s.opt.Momentum
-		}
-		clear(mom)
+		clear(w.mom)
 	}
-	// The paper's step 1/(L + mu + m xi/(4 delta)) (appendix), with L the
-	// largest component smoothness. SGDM's default is (1 - beta) times it,
-	// so that its effective step alpha/(1 - beta) is SGD's: with the full
-	// step, beta = 0.9 diverges on the paper QP once xi has been lowered
-	// (its earlier results there relied on a falsely raised xi keeping the
-	// step small).
-	alpha := 1 / (sp.lbar + s.mu)
-	switch {
-	case s.opt.StepScale > 0:
-		alpha = s.opt.StepScale / (sp.lbar + s.mu)
-	case momentum:
-		alpha = (1 - beta) / (sp.lbar + s.mu)
-	}
-	// mixing is the number of steps in which the iterates of a constant
-	// step forget where they started, 1/(alpha mu) for the effective step
-	// (alpha/(1 - beta) with momentum); capped so that it converts to int64.
-	mixing := math.Min((1-beta)/(alpha*s.mu), 1<<52)
-	var limit int64
-	switch mult := s.opt.StageMult; {
-	case mult == 0:
-		limit = int64(sgdStageMixings * mixing)
-	case momentum:
-		limit = s.paperStageStepsAcc(rn, sp.lossC, mult)
-	default:
-		limit = s.paperStageSteps(rn, sp.lossC, mult)
-	}
-	limit = max(limit, int64(sp.nComps))
+	beta, alpha, mixing := s.sgdSteps(&sp, momentum)
+	limit := s.sgdLimit(rn, &sp, momentum, mixing)
 	averaging := !s.opt.LastIterate
 	avgFrom, navg := min(limit, int64(mixing))/2, 0
 	// cur is the stage's current answer: the last iterate, or the average
@@ -403,7 +371,7 @@ func (s *Solver) runSGD(rn *run) stop {
 			return stopped()
 		}
 		at := cur()
-		s.fullGrad(g, at, rn.xi, rn.delta)
+		s.fullGrad(g, at, rn.sched.xi, rn.sched.delta)
 		if s.gradMapStep(xt, at, g, alphaL) <= target || done >= limit {
 			copy(x, xt)
 			return stopConverged
@@ -418,26 +386,9 @@ func (s *Solver) runSGD(rn *run) stop {
 			}
 			i := s.draw(&sp)
 			if momentum {
-				// y = x + beta v; v = beta v - alpha grad(y); x += v.
-				vec.AxpbyTo(yv, 1, x, beta, mom)
-				row, d := s.compDeriv(&sp, i, yv, rn)
-				vec.Scale(beta, mom)
-				vec.Axpy(-alpha*d, row, mom)
-				vec.Axpy(-alpha*s.ridge, yv, mom)
-				s.addDeterministic(mom, yv, -alpha)
-				vec.Axpy(1, mom, x)
-				if s.hasProx() {
-					s.prox(x, alpha)
-				}
+				s.sgdmStep(rn, &sp, i, alpha, beta)
 			} else {
-				row, d := s.compDeriv(&sp, i, x, rn)
-				if s.q != nil || s.pm != nil {
-					s.addDeterministic(x, x, -alpha)
-				}
-				vec.Step(sc, -alpha*d, row, 0, row, x)
-				if s.hasProx() {
-					s.prox(x, alpha*sc)
-				}
+				s.sgdStep(rn, &sp, i, alpha, sc)
 			}
 			if s.steps+int64(k+1) >= s.obsNext {
 				s.observe(s.steps+int64(k+1), cur())
@@ -448,37 +399,76 @@ func (s *Solver) runSGD(rn *run) stop {
 	}
 }
 
-// paperStageSteps is the paper's theoretical inner iteration count of a
-// stage for SGD and SVRG, log(2 eta - 1) K (its appendix), times mult.
-func (s *Solver) paperStageSteps(rn *run, lossC, mult float64) int64 {
-	logEta, k := s.paperStageTerms(rn, lossC)
-	return int64(mult * logEta * k)
+// sgdSteps returns the momentum beta (0 without), the step alpha and the
+// mixing time of an SGD or SGDM stage.
+//
+// The step is the paper's 1/(L + mu + m xi/(4 delta)) (appendix), with L
+// the largest component smoothness. SGDM's default is (1 - beta) times it,
+// so that its effective step alpha/(1 - beta) is SGD's: with the full
+// step, beta = 0.9 diverges on the paper QP once xi has been lowered.
+// The mixing time is the number of steps in which the iterates of a
+// constant step forget where they started, 1/(alpha mu) for the effective
+// step, capped so that it converts to int64.
+func (s *Solver) sgdSteps(sp *sampler, momentum bool) (beta, alpha, mixing float64) {
+	if momentum {
+		beta = s.opt.Momentum
+	}
+	alpha = 1 / (sp.lbar + s.mu)
+	switch {
+	case s.opt.StepScale > 0:
+		alpha = s.opt.StepScale / (sp.lbar + s.mu)
+	case momentum:
+		alpha = (1 - beta) / (sp.lbar + s.mu)
+	}
+	mixing = math.Min((1-beta)/(alpha*s.mu), 1<<52)
+	return beta, alpha, mixing
 }
 
-// paperStageStepsAcc is the paper's inner iteration count of a Nested-SGDM
-// stage, (2 log(2 eta - 1) + log K) sqrt(m K) (its appendix: the count of an
-// accelerated method), times mult.
-func (s *Solver) paperStageStepsAcc(rn *run, lossC, mult float64) int64 {
-	logEta, k := s.paperStageTerms(rn, lossC)
-	if k <= 1 {
-		return 0
+// sgdLimit is the most steps of an SGD or SGDM stage, at least one pass
+// over the components: sgdStageMixings mixing times, or with StageMult the
+// paper's count for the method times it.
+func (s *Solver) sgdLimit(rn *run, sp *sampler, momentum bool, mixing float64) int64 {
+	var limit int64
+	switch mult := s.opt.StageMult; {
+	case mult == 0:
+		limit = int64(sgdStageMixings * mixing)
+	case momentum:
+		limit = s.paperStageStepsAcc(rn, sp.lossC, mult)
+	default:
+		limit = s.paperStageSteps(rn, sp.lossC, mult)
 	}
-	return int64(mult * (2*logEta + math.Log(k)) * math.Sqrt(float64(s.kept)*k))
+	return max(limit, int64(sp.nComps))
 }
 
-// paperStageTerms returns the two terms of the paper's stage counts:
-// log(2 eta - 1) and the condition number K = L/mu + m xi/(4 mu delta), L
-// the largest smoothness of a loss term and m the kept rows.
-func (s *Solver) paperStageTerms(rn *run, lossC float64) (logEta, k float64) {
-	eta := s.opt.Eta
-	if eta == 0 {
-		eta = defaultEta
+// sgdStep is one SGD step on component i from state.x, with the ridge
+// folded into the factor sc = 1/(1 + alpha ridge) and the prox after it.
+func (s *Solver) sgdStep(rn *run, sp *sampler, i int, alpha, sc float64) {
+	x := s.state.x
+	row, d := s.compDeriv(sp, i, x, rn)
+	if s.q != nil || s.pm != nil {
+		s.addDeterministic(x, x, -alpha)
 	}
-	lLoss := 0.0
-	if s.l > 0 {
-		lLoss = lossC * s.state.lossW.max
+	vec.Step(sc, -alpha*d, row, 0, row, x)
+	if s.hasProx() {
+		s.prox(x, alpha*sc)
 	}
-	return math.Log(2*eta - 1), lLoss/s.mu + float64(s.kept)*rn.xi/(4*s.mu*rn.delta)
+}
+
+// sgdmStep is one Nesterov momentum step on component i:
+// y = x + beta v; v = beta v - alpha grad(y); x += v, then the prox.
+func (s *Solver) sgdmStep(rn *run, sp *sampler, i int, alpha, beta float64) {
+	w := &s.state
+	x, mom, yv := w.x, w.mom, w.yv
+	vec.AxpbyTo(yv, 1, x, beta, mom)
+	row, d := s.compDeriv(sp, i, yv, rn)
+	vec.Scale(beta, mom)
+	vec.Axpy(-alpha*d, row, mom)
+	vec.Axpy(-alpha*s.ridge, yv, mom)
+	s.addDeterministic(mom, yv, -alpha)
+	vec.Axpy(1, mom, x)
+	if s.hasProx() {
+		s.prox(x, alpha)
+	}
 }
 
 // addDeterministic adds c*(q + P y) to dst: the part of the smooth gradient
@@ -491,19 +481,4 @@ func (s *Solver) addDeterministic(dst, y []float64, c float64) {
 	if s.q != nil {
 		vec.Axpy(c, s.q, dst)
 	}
-}
-
-// chooseMethod is MethodAuto's choice. Measured with BenchmarkMethods (root
-// package): every method, polished, to a certified 1e-6, on three sizes
-// (median of 5, `go test -run X -bench Methods -benchtime 3x -count 5 .`):
-// paper QP (l = m = n = 100): apg 0.93 ms, catalyst-svrg 1.06, svrg 1.26,
-// sgd 1.34, sgdm 1.57; mushrooms (m = 8124, n = 126): apg 63 ms, sgdm 72,
-// sgd 76, svrg 79, catalyst-svrg 83; large QP (l = 2000, m = 1e5, n = 100):
-// sgdm 111 ms, catalyst-svrg 118, apg 118, svrg 121, sgd 164. The
-// accelerated full-gradient method is the fastest or within the noise of
-// the fastest at every size (the working set and screening keep its full
-// gradients cheap), so it is the choice; the stochastic methods would pay
-// only when l + kept rows stay large next to the condition number.
-func (s *Solver) chooseMethod() Method {
-	return MethodAPG
 }

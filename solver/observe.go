@@ -11,9 +11,6 @@ func (s *Solver) startObserving() {
 		return
 	}
 	s.obsEvery = s.opt.ObserveEvery
-	if s.obsEvery <= 0 {
-		s.obsEvery = 1000
-	}
 	s.obsNext = s.obsEvery
 }
 

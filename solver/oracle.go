@@ -3,51 +3,13 @@ package solver
 import (
 	"math"
 
-	"github.com/softpen/softpen/mat"
 	"github.com/softpen/softpen/softplus"
 	"github.com/softpen/softpen/vec"
 )
 
-// workspace holds every vector the solve needs; alloc sizes them once.
-type workspace struct {
-	x, xPrev, yv, g, xt, tmp []float64 // length n
-	snap, full, z, mom       []float64 // length n: SVRG snapshot and its full gradient, catalyst centre, momentum
-	avg                      []float64 // length n: SGD's running average of the iterates
-	best, xu                 []float64 // length n: best certified point, unconstrained minimiser -H^{-1}c
-	r, lam, lamBest          []float64 // length mw: residuals and multipliers of the working rows
-	dSnap                    []float64 // length l+mw: SVRG snapshot scalars per component
-	rl                       []float64 // length l: loss residuals
-	lossW                    alias     // sampling of the loss rows by smoothness
-	pol                      polishWork
-	dcd                      dcdWork
-	phase                    phaseWork // allocated by phase one on first use
-}
-
-func (w *workspace) alloc(s *Solver) {
-	n, mw, l := s.n, s.mw, s.l
-	f := func(k int) []float64 { return make([]float64, k) }
-	w.x, w.xPrev, w.yv, w.g, w.xt, w.tmp = f(n), f(n), f(n), f(n), f(n), f(n)
-	w.snap, w.full, w.z, w.mom, w.avg = f(n), f(n), f(n), f(n), f(n)
-	w.best, w.xu = f(n), f(n)
-	w.r, w.lam, w.lamBest = f(mw), f(mw), f(mw)
-	w.dSnap = f(l + mw)
-	w.rl = f(l)
-	if l > 0 {
-		wt := make([]float64, l)
-		for i := range wt {
-			r := s.phi.Row(i)
-			wt[i] = vec.Dot(r, r)
-		}
-		w.lossW.build(wt)
-	}
-	w.pol.alloc(s)
-	w.dcd.alloc(s)
-}
-
-// working returns the view of the kept working rows.
-func (s *Solver) working() *mat.Dense {
-	return &mat.Dense{Rows: s.kept, Cols: s.n, Stride: s.a.Stride, Data: s.a.Data}
-}
+// The first-order oracle of F_{xi,delta}: the gradient of its smooth
+// part, the loss derivatives, F itself, the gradient mapping and the prox
+// of psi (l1 and the box).
 
 // smoothGrad sets g to the gradient of the smooth part of F at x (everything
 // but l1 and the box): H x + c for the quadratic model, otherwise
@@ -134,11 +96,6 @@ func (s *Solver) objective(x []float64) float64 {
 	return f
 }
 
-// residual sets r = A x - b over the kept working rows.
-func (s *Solver) residual(r, x []float64) {
-	s.working().MulVecSub(r[:s.kept], x, s.b[:s.kept])
-}
-
 // penaltyGrad adds xi * A^T sigmoid(r/delta) to g, leaving the residuals in
 // state.r and the multipliers xi*sigmoid(r/delta) (4.3) in state.lam.
 func (s *Solver) penaltyGrad(g, x []float64, xi, delta float64) {
@@ -157,6 +114,20 @@ func (s *Solver) fullGrad(g, x []float64, xi, delta float64) {
 	s.smoothGrad(g, x)
 	s.penaltyGrad(g, x, xi, delta)
 	s.steps += int64(s.l + s.kept)
+}
+
+// gradMapStep sets xt = prox(x - alpha g) and returns ||x - xt|| / alpha, the
+// norm of the gradient mapping g_psi(x; alpha) of Lemma 3.1.
+func (s *Solver) gradMapStep(xt, x, g []float64, alpha float64) float64 {
+	copy(xt, x)
+	vec.Axpy(-alpha, g, xt)
+	s.prox(xt, alpha)
+	var ss float64
+	for i := range x {
+		d := x[i] - xt[i]
+		ss += d * d
+	}
+	return math.Sqrt(ss) / alpha
 }
 
 // prox applies the proximal map of alpha*(l1 ||.||_1 + box indicator) to v in
@@ -185,56 +156,3 @@ func (s *Solver) prox(v []float64, alpha float64) {
 
 // hasProx reports whether psi has a non-smooth part (l1 or a box).
 func (s *Solver) hasProx() bool { return s.l1 > 0 || s.lower != nil }
-
-// maxViolation returns max_j (a_j^T x - b_j)_+ over the kept working rows,
-// using the residuals already in r.
-func maxPos(r []float64) float64 {
-	var m float64
-	for _, v := range r {
-		if v > m {
-			m = v
-		}
-	}
-	return m
-}
-
-// dualBound returns a certified lower bound on F* from multipliers lam >= 0 of
-// the kept working rows (dropped rows count with multiplier 0).
-//
-// For the quadratic model without l1 or box, the dual function is exact:
-// G(lam) = c0 - b^T lam - 1/2 w^T H^{-1} w, w = c + A^T lam.
-// Otherwise G(lam) >= L(x~, lam) - ||g||^2 / (2 mu), with x~ the proximal
-// gradient step from x on L(., lam) with step 1/L_f and g its gradient
-// mapping (DESIGN.md, "Certified duality gap"; paper Lemma 3.1).
-func (s *Solver) dualBound(lam, x []float64) float64 {
-	w, t := s.state.g, s.state.xt
-	if s.quad && !s.hasProx() {
-		copy(w, s.c)
-		if s.kept > 0 {
-			s.working().MulTransVecAdd(w, lam[:s.kept])
-		}
-		s.chol.Solve(t, w)
-		return s.c0 - vec.Dot(s.b[:s.kept], lam[:s.kept]) - 0.5*vec.Dot(w, t)
-	}
-	alpha := 1 / s.lfCert
-	s.smoothGrad(w, x)
-	if s.kept > 0 {
-		s.working().MulTransVecAdd(w, lam[:s.kept])
-	}
-	copy(t, x)
-	vec.Axpy(-alpha, w, t)
-	s.prox(t, alpha)
-	// L(x~, lam) = F(x~) + lam^T (A x~ - b)
-	lx := s.objective(t)
-	if s.kept > 0 {
-		r := s.state.r[:s.kept]
-		s.residual(r, t)
-		lx += vec.Dot(lam[:s.kept], r)
-	}
-	var gg float64
-	for i := range t {
-		d := (x[i] - t[i]) / alpha
-		gg += d * d
-	}
-	return lx - gg/(2*s.mu)
-}

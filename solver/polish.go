@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/softpen/softpen/mat"
-	"github.com/softpen/softpen/softplus"
 	"github.com/softpen/softpen/vec"
 )
 
@@ -50,48 +49,33 @@ func (s *Solver) polishable() bool {
 	return s.quad && !s.hasProx() && s.kept > 0
 }
 
-// isEqPlus and isEqMinus tell the two working rows of an equality apart.
-func (s *Solver) isEqPlus(k int) bool  { return s.code[k] >= s.m && (s.code[k]-s.m)%2 == 0 }
-func (s *Solver) isEqMinus(k int) bool { return s.code[k] >= s.m && (s.code[k]-s.m)%2 == 1 }
-
 // polish guesses the active set from the best multipliers, solves the KKT
 // system of the equality-constrained QP on it
 //
 //	H x + c + A_S^T lam_S = 0,  A_S x = b_S
 //
 // through the Schur complement with the factor of H, and corrects the guess
-// (drop the most negative multiplier, add the most violated row) until the
-// point is primal and dual feasible or the rounds run out. The polished point
-// is kept only if its certified gap beats the best one (OSQP's rule). It
-// reports whether it improved the best point.
+// until the point is primal and dual feasible or the rounds run out. The
+// polished point is kept only if its certified gap beats the best one
+// (OSQP's rule). It reports whether it improved the best point.
+//
+// The corrections are primal-dual active-set rounds (Hintermüller, Ito,
+// Kunisch 2002): the next set keeps the rows with positive multipliers and
+// adds every violated row, S' = {j in S: lam_j > 0} + {j not in S: r_j > 0}.
+// It usually settles in a few rounds; past pdasRounds it continues one row
+// at a time (drop the most negative multiplier, else add the most violated
+// row), which cannot cycle in the non-degenerate case.
 func (s *Solver) polish(rn *run) bool {
 	p := &s.state.pol
-	lamB := s.state.lamBest[:s.kept]
 	var lmax float64
-	for _, v := range lamB {
+	for _, v := range s.state.lamBest[:s.kept] {
 		lmax = math.Max(lmax, v)
 	}
-	p.act = p.act[:0]
-	clear(p.inAct)
-	for k := 0; k < s.kept; k++ {
-		if s.isEqMinus(k) {
-			continue
-		}
-		if s.isEqPlus(k) || lamB[k] > 0.01*lmax || lamB[k] > 0.05*rn.xi {
-			if len(p.act) == p.kmax {
-				return false // degenerate: more active rows than variables
-			}
-			s.addActive(k)
-		}
+	if !s.guessActive(lmax, rn.sched.xi) {
+		return false // degenerate: more active rows than variables
 	}
 	feasTol := 1e-14 * (1 + vec.Dot(s.state.xu, s.state.xu))
 	r := s.state.r[:s.kept]
-	// Primal-dual active-set rounds (Hintermüller, Ito, Kunisch 2002): the
-	// next set keeps the rows with positive multipliers and adds every
-	// violated row, S' = {j in S: lam_j > 0} + {j not in S: r_j > 0}. It
-	// usually settles in a few rounds; past pdasRounds it continues one row
-	// at a time (drop the most negative multiplier, else add the most
-	// violated row), which cannot cycle in the non-degenerate case.
 	const pdasRounds = 8
 	for round := 0; round < 2*s.n+10+pdasRounds; round++ {
 		if !s.solveKKT() {
@@ -99,44 +83,14 @@ func (s *Solver) polish(rn *run) bool {
 		}
 		s.residual(r, p.x)
 		bulk := round < pdasRounds
-		changed := false
-		worst, wk := 0.0, -1
-		for i := len(p.act) - 1; i >= 0; i-- {
-			k := p.act[i]
-			if s.isEqPlus(k) || p.lam[i] >= -1e-13*(1+lmax) {
-				continue
-			}
-			if bulk {
-				s.removeActive(i)
-				changed = true
-			} else if p.lam[i] < worst {
-				worst, wk = p.lam[i], i
-			}
-		}
+		dropped, wk := s.dropNegative(bulk, lmax)
 		if wk >= 0 {
 			s.removeActive(wk)
 			continue
 		}
-		worst, wk = feasTol, -1
-		for k, v := range r {
-			if v <= feasTol || p.inAct[k] {
-				continue
-			}
-			if s.isEqMinus(k) {
-				k-- // the equality's + row, with a free-sign multiplier
-				if p.inAct[k] {
-					continue
-				}
-			}
-			if bulk {
-				if len(p.act) == p.kmax {
-					return false
-				}
-				s.addActive(k)
-				changed = true
-			} else if v > worst {
-				worst, wk = v, k
-			}
+		added, wk, ok := s.addViolated(r, feasTol, bulk)
+		if !ok {
+			return false
 		}
 		if wk >= 0 {
 			if len(p.act) == p.kmax {
@@ -145,7 +99,7 @@ func (s *Solver) polish(rn *run) bool {
 			s.addActive(wk)
 			continue
 		}
-		if !changed {
+		if !dropped && !added {
 			break
 		}
 	}
@@ -155,15 +109,92 @@ func (s *Solver) polish(rn *run) bool {
 	for i, k := range p.act {
 		v := p.lam[i]
 		switch {
-		case s.isEqPlus(k) && v < 0:
+		case s.code[k].isEqPlus() && v < 0:
 			lw[k+1] = -v
 		case v > 0:
 			lw[k] = v
 		}
 	}
-	before := rn.bestGap
+	before := rn.best.gap
 	s.certifyPoint(rn, p.x, lw, true)
-	return rn.bestGap < before
+	return rn.best.gap < before
+}
+
+// guessActive makes the first active set: every equality (its plus row)
+// and the rows whose best multiplier exceeds 1% of the largest, lmax, or
+// 5% of xi. It reports false when they are more than the KKT system takes.
+func (s *Solver) guessActive(lmax, xi float64) bool {
+	p := &s.state.pol
+	lamB := s.state.lamBest[:s.kept]
+	p.act = p.act[:0]
+	clear(p.inAct)
+	for k := 0; k < s.kept; k++ {
+		if s.code[k].isEqMinus() {
+			continue
+		}
+		if s.code[k].isEqPlus() || lamB[k] > 0.01*lmax || lamB[k] > 0.05*xi {
+			if len(p.act) == p.kmax {
+				return false
+			}
+			s.addActive(k)
+		}
+	}
+	return true
+}
+
+// dropNegative is the first half of an active-set round: in a bulk round
+// it drops every inequality row with a negative multiplier (below
+// -1e-13 (1 + lmax)) and reports whether it dropped one; otherwise it
+// returns the position of the most negative (-1: none) for the caller to
+// drop.
+func (s *Solver) dropNegative(bulk bool, lmax float64) (dropped bool, worstAt int) {
+	p := &s.state.pol
+	worst, wk := 0.0, -1
+	for i := len(p.act) - 1; i >= 0; i-- {
+		k := p.act[i]
+		if s.code[k].isEqPlus() || p.lam[i] >= -1e-13*(1+lmax) {
+			continue
+		}
+		if bulk {
+			s.removeActive(i)
+			dropped = true
+		} else if p.lam[i] < worst {
+			worst, wk = p.lam[i], i
+		}
+	}
+	return dropped, wk
+}
+
+// addViolated is the second half of an active-set round, on the residuals
+// r of the KKT point: in a bulk round it adds every row violated by more
+// than feasTol (an equality's minus row through its plus row, whose
+// multiplier is free) and reports whether it added one; otherwise it
+// returns the most violated row (-1: none) for the caller to add. ok is
+// false when the active set would outgrow the KKT system.
+func (s *Solver) addViolated(r []float64, feasTol float64, bulk bool) (added bool, worstRow int, ok bool) {
+	p := &s.state.pol
+	worst, wk := feasTol, -1
+	for k, v := range r {
+		if v <= feasTol || p.inAct[k] {
+			continue
+		}
+		if s.code[k].isEqMinus() {
+			k-- // the equality's + row, with a free-sign multiplier
+			if p.inAct[k] {
+				continue
+			}
+		}
+		if bulk {
+			if len(p.act) == p.kmax {
+				return added, -1, false
+			}
+			s.addActive(k)
+			added = true
+		} else if v > worst {
+			worst, wk = v, k
+		}
+	}
+	return added, wk, true
 }
 
 // addActive appends working row k to the active set with its column
@@ -223,107 +254,4 @@ func (s *Solver) solveKKT() bool {
 		}
 	}
 	return true
-}
-
-// certifyPoint computes the certified gap of (x, lam) (lam >= 0 on the kept
-// working rows) and keeps the best pair of a point and multipliers. The
-// primal bound F_{xr,0}(x) (xr = max(xi, 2 max lam)) and the dual bound
-// G(lam) are each valid on their own, so x is also tried against the best
-// multipliers so far and lam against the best point: a stochastic method's
-// point is noisy, and the multipliers the sigmoid map gives at it are
-// nearly 0 or xi on the active rows and make a poor dual bound, while the
-// point is better than the earlier ones (on the paper QP, seed 3, SGD, 2e8
-// steps, certifying each point with its own multipliers only kept a point
-// at relative error 1.8e-3 while the last was at 5e-4). polished marks a
-// point from polishing. It returns the gap of the pair (x, lam);
-// rn.bestGap is the best pair's.
-func (s *Solver) certifyPoint(rn *run, x, lam []float64, polished bool) float64 {
-	r := s.state.r[:s.kept]
-	s.residual(r, x)
-	var pen, lamMax float64
-	for k, v := range r {
-		if v > 0 {
-			pen += v
-		}
-		lamMax = math.Max(lamMax, lam[k])
-	}
-	f := s.objective(x)
-	xr := math.Max(rn.xi, 2*lamMax)
-	g := s.dualBound(lam, x)
-	gap := s.gapOf(f+xr*pen, g)
-	withDual, withPoint := math.Inf(1), math.Inf(1)
-	if !math.IsInf(rn.bestGap, 1) { // there is a best pair
-		withDual = s.gapOf(f+rn.bestXi*pen, rn.bestG)  // x with the best multipliers
-		withPoint = s.gapOf(rn.bestF+xr*rn.bestPen, g) // lam with the best point
-	}
-	newPoint, newDual := false, false
-	switch best := min(gap, withDual, withPoint); {
-	case !(best < rn.bestGap):
-	case best == gap:
-		newPoint, newDual = true, true
-	case best == withDual:
-		newPoint = true
-	default:
-		newDual = true
-	}
-	if newPoint {
-		rn.bestF, rn.bestPen = f, pen
-		copy(s.state.best, x)
-		s.res.Polished = polished
-	}
-	if newDual {
-		rn.bestG, rn.bestXi = g, xr
-		copy(s.state.lamBest[:s.kept], lam)
-	}
-	if newPoint || newDual {
-		rn.bestGap = min(gap, withDual, withPoint)
-	}
-	return gap
-}
-
-// farkas looks for a certificate of infeasibility in the saturated
-// multipliers: y = lambda/xi >= 0 with A^T y ~ 0 and b^T y < 0 proves that no
-// x has A x <= b, since y^T A x <= y^T b < 0 would need (A^T y)^T x < 0 with
-// A^T y = 0. It writes y on the caller's rows to Result.Farkas (max entry 1)
-// and reports whether the certificate holds to within 1e-6 relative.
-func (s *Solver) farkas(rn *run) bool {
-	lam, r := s.state.lam[:s.kept], s.state.r[:s.kept]
-	// The stationary multipliers at the stage's delta (certify leaves
-	// sharper maps in state.lam).
-	s.residual(r, s.state.x)
-	softplus.DualMap(lam, r, rn.xi, rn.delta)
-	t := s.state.tmp
-	s.working().MulTransVec(t, lam)
-	var by, sum float64
-	for k, v := range lam {
-		by += s.b[k] * v
-		sum += v
-	}
-	if !(sum > 0) || !(by < 0) {
-		return false
-	}
-	if math.Sqrt(vec.Dot(t, t)) > 1e-6*sum || -by < 1e-9*sum {
-		return false
-	}
-	clear(s.res.Farkas)
-	var mx float64
-	for k, v := range lam {
-		y := v / s.norm[k] * s.farkasSign(s.code[k])
-		s.res.Farkas[s.farkasIndex(s.code[k])] += y
-		mx = math.Max(mx, math.Abs(s.res.Farkas[s.farkasIndex(s.code[k])]))
-	}
-	if mx > 0 {
-		vec.Scale(1/mx, s.res.Farkas)
-	}
-	return true
-}
-
-// gapOf is the certified gap between an upper value fu and a lower bound g,
-// plus an allowance for the rounding in evaluating both: each is a sum of
-// O(n) products, so their computed values carry errors of a few
-// sqrt(n)*eps relative to their magnitudes (with a factor 16 of margin). A
-// gap is never reported as exactly zero.
-func (s *Solver) gapOf(fu, g float64) float64 {
-	round := 16 * math.Sqrt(float64(s.n)) * 0x1p-52 * (1 + math.Abs(fu) + math.Abs(g) + math.Abs(s.c0))
-	return math.Max(fu-g, 0) + round
 }

@@ -5,79 +5,6 @@ import (
 	"math"
 	"slices"
 	"time"
-
-	"github.com/softpen/softpen/softplus"
-)
-
-// Defaults of the practical schedule. How they were chosen is recorded in
-// defaults_test.go's benchmarks and in the package doc.
-const (
-	defaultTol = 1e-6
-	defaultXi  = 1.0 // the paper's choice
-	defaultEta = 4.0 // the theory's choice (Lemma 3.2); the paper's runs use 2 to 4
-	maxDelta0  = 0.05
-	minDelta   = 1e-13 // below this a stage cannot improve a double-precision answer
-	// After a stage whose largest multiplier lambda_j = xi sigmoid(r_j/delta)
-	// is below xi/xiLowerGap, xi is lowered to xiLowerTo times it (by at most
-	// xiLowerMax per stage), unless FixedXi or xi has been raised in this
-	// solve. xi only has to exceed ||lambda*||_inf, and a larger one costs
-	// twice: a stage's condition number grows as xi/delta, and an active
-	// row's smoothing offset r_j = delta log(lambda_j/(xi - lambda_j)) grows
-	// with xi/lambda_j (on the paper QP ||x_delta - x*|| is about
-	// 15 delta ||x*|| at xi = 1, ||lambda*||_inf ~ 0.03-0.1). Measured on the
-	// paper QP, unpolished, 2e7 steps, seeds 1-5: SVRG 1.8e-4, 1.1e-4,
-	// 3.6e-5, ... -> 8.3e-6, 2.6e-5, 5.1e-7, 3.1e-5, 1.1e-5 relative error;
-	// APG's steps to 1e-6 7.6e6 -> 2.4e6; SGD better in 9 of 10 runs (with
-	// and without screening). If the multipliers were underestimated, the
-	// saturation test raises xi again (and it is not lowered after that).
-	xiLowerGap    = 8.0
-	xiLowerTo     = 4.0
-	xiLowerMax    = 64.0
-	xiRaise       = 4.0  // factor by which a saturated xi is raised
-	saturated     = 0.99 // lambda_j >= saturated*xi marks xi as too small
-	xiInfeasible  = 1e9  // xi beyond this with saturated multipliers: test infeasibility
-	xiMax         = 1e16 // xi beyond this: give up raising it
-	checkInterval = 1024 // stochastic steps between budget checks
-	// sgdStageMixings is the default length of an SGD or SGDM stage in
-	// mixing times 1/(alpha mu) of its step. Measured on the paper QP,
-	// seeds 1-5, iterates averaged after one mixing time, median relative
-	// error at 2e6 / 2e7 / 2e8 steps: 2: 9.7e-3 / 2.2e-3 / 1.2e-3;
-	// 4: 8.9e-3 / 2.9e-3 / 1.0e-3; 8: 1.4e-2 / 2.6e-3 / 1.1e-3;
-	// 16: 1.4e-2 / 2.7e-3 / 9.0e-4; 32: 3.5e-2 / 3.9e-3 / -. The paper's
-	// count times 6 gave 1.2e-2 / 2.9e-3 / 1.5e-3; its count times 0.6 with
-	// the last iterate (the earlier default) 3.6e-2 at 2e7.
-	sgdStageMixings = 4.0
-	// catalystMaxEpochs bounds the SVRG epochs of one catalyst outer
-	// iteration (its subproblem usually meets catalyst.solved's criterion
-	// sooner). Measured on the paper QP, seeds 1-5, steps to relative
-	// error 1e-3 and the error after 2e7 steps: one epoch per outer
-	// iteration (the earlier rule): 2.8e5-2.0e6, 4.7e-7-3.1e-5; at most 4:
-	// 2.2e5-1.0e6, 1.3e-7-7.7e-6; 8: 2.2e5-9.5e5, 2.6e-8-1.9e-6; 16:
-	// 2.2e5-9.5e5, 2.9e-8-1.7e-6; no bound: the same steps, 1.8e-7-1.7e-6.
-	// (With 16 and no second full gradient per outer iteration, the
-	// current code: 2.0e5-9.1e5, 2.7e-8-1.7e-6.)
-	catalystMaxEpochs = 16
-	sgdAverageEvery   = 16  // SGD averages one iterate in this many: they are strongly correlated over a mixing time
-	dcdSweeps         = 500 // sweep budget of one dual coordinate polish
-	// dcdMaxRowsPerVar bounds the rows of a dual coordinate polish per
-	// variable (mushrooms: 8124 rows, n = 126, ratio 64).
-	dcdMaxRowsPerVar = 70
-	dcdMinRows       = 16384 // ... but at least this many (see dcdMaxRows)
-	// The working set (see Solve) is used from wsMinRows rows and
-	// wsRowsPerVar rows per variable on; after wsMaxRounds rounds of
-	// readmitting rows the solve falls back to every row.
-	wsMinRows    = 2048
-	wsRowsPerVar = 8
-	wsMaxRounds  = 64
-	// wsBatchPerVar*n is the most rows one working-set step admits.
-	wsBatchPerVar = 4
-	// probeLoosen widens the first stage's target when polishing follows:
-	// the polish needs only the active set, which a rough point already
-	// shows. If the polish does not finish the solve, the stage is run
-	// again to its own target. Measured on the paper QP (APG, tol 1e-6):
-	// factor 1: 148 iterations, 0.45 ms; 16: 80, 0.28 ms; 64: 46,
-	// 0.19 ms; 256: 18, 0.13 ms, all polished to a gap below 1e-13.
-	probeLoosen = 256
 )
 
 // stop says why an inner method returned.
@@ -91,32 +18,23 @@ const (
 	stopSubproblem             // catalyst's subproblem is solved (runSVRG to runCatalyst only)
 )
 
-// run carries what one Solve needs besides the workspace.
+// run is the state of one Solve besides the workspace, in named parts.
 type run struct {
+	budget             // what may end the solve early
+	sched  schedule    // xi and delta of the current stage (schedule.go)
+	best   certificate // the best certified pair so far (certificate.go)
+	rounds int         // working-set rounds that readmitted rows
+	feas   feasibility // what phase one has shown (feasibility.go)
+}
+
+// budget is what may end a solve before it is solved: the step budget, the
+// time limit and the context.
+type budget struct {
 	ctx      context.Context
 	start    time.Time
 	deadline time.Time // zero: none
 	maxSteps int64     // 0: none
-	xi       float64
-	delta    float64
-	tol      float64
-	method   Method
-	bestGap  float64 // certified gap of the best pair: state.best and state.lamBest
-	bestF    float64 // F(state.best)
-	bestPen  float64 // sum of the kept rows' violations at state.best
-	bestG    float64 // dual bound of state.lamBest
-	bestXi   float64 // the penalty of the best pair's primal bound
-	checks   int64
-	xiRaised bool        // xi was raised in this solve: never lower it again
-	rounds   int         // working-set rounds that readmitted rows
-	probe    bool        // the first stage, run loosely for a polish (see probeLoosen)
-	feas     feasibility // what phase one has shown (feasibility.go)
-	stopped  stop
-}
-
-// solved reports whether the best certified gap meets the tolerance.
-func (rn *run) solved() bool {
-	return rn.bestGap <= rn.tol*math.Max(1, math.Abs(rn.bestF))
+	stopped  stop      // why over said the solve ends
 }
 
 // over reports whether the budget, the time limit or the context ends the
@@ -135,12 +53,6 @@ func (s *Solver) over(rn *run) bool {
 		return true
 	}
 	return false
-}
-
-// Reset forgets the warm start: the next Solve starts from x = 0.
-func (s *Solver) Reset() {
-	clear(s.state.x)
-	s.warm = false
 }
 
 // Solve runs the nested softplus-penalty method and returns the result. The
@@ -173,35 +85,19 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	rn := run{ctx: ctx, start: time.Now(), maxSteps: s.opt.MaxSteps, bestGap: math.Inf(1), bestG: math.Inf(-1)}
+	rn := run{budget: budget{ctx: ctx, start: time.Now(), maxSteps: s.opt.MaxSteps}, best: noCertificate()}
 	if s.opt.TimeLimit > 0 {
 		rn.deadline = rn.start.Add(s.opt.TimeLimit)
 	}
-	rn.tol = s.opt.Tol
-	if rn.tol == 0 {
-		rn.tol = defaultTol
-	}
-	rn.xi = s.opt.Xi
-	if rn.xi == 0 {
-		rn.xi = defaultXi
-	}
-	rn.method = s.opt.Method
-	if rn.method == MethodAuto {
-		rn.method = s.chooseMethod()
-	}
+	rn.sched.xi = s.opt.Xi
 	s.rng.seed(s.opt.Seed)
 	s.steps = 0
 	s.stages = 0
 	s.startObserving()
-	res := &s.res
-	res.Status, res.Polished = StatusMaxSteps, false
-	res.Dropped = res.Dropped[:0]
-	res.Method = rn.method.String()
-	clear(res.Farkas)
-
-	if s.infeasibleRow >= 0 {
+	s.resetResult()
+	if s.infeasibleRow != noRow {
 		s.restoreRows()
-		res.Farkas[s.farkasIndex(s.infeasibleRow)] = s.farkasSign(s.infeasibleRow)
+		s.res.Farkas[s.infeasibleRow.resultIndex(s.m)] = s.infeasibleRow.sign()
 		return s.finish(&rn, StatusInfeasible), nil
 	}
 	if !s.warm {
@@ -213,89 +109,101 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 	} else {
 		s.restoreRows()
 	}
-	rn.delta = s.firstDelta(rn.xi)
-	rn.probe = s.polishable() && !s.opt.NoPolish && !s.opt.NoProbe
-	eta := s.opt.Eta
-	if eta == 0 {
-		eta = defaultEta
-	}
+	s.startSchedule(&rn.sched)
 	for {
 		st := s.stage(&rn)
 		s.stages++
 		gap, viol, lamMax := s.certify(&rn)
 		if s.opt.Progress != nil {
-			s.opt.Progress(Stage{Index: s.stages - 1, Delta: rn.delta, Xi: rn.xi, Steps: s.steps,
+			s.opt.Progress(Stage{Index: s.stages - 1, Delta: rn.sched.delta, Xi: rn.sched.xi, Steps: s.steps,
 				Gap: gap, Violation: viol, Kept: s.kept})
 		}
 		if st != stopConverged {
 			return s.finish(&rn, statusOf(st)), nil
 		}
-		if rn.solved() {
-			if s.settle(&rn) {
-				return s.finish(&rn, StatusSolved), nil
-			}
-			continue
+		if status, end := s.afterStage(&rn, viol, lamMax); end {
+			return s.finish(&rn, status), nil
 		}
-		// xi too small: the multipliers saturate at xi and the violation
-		// stays above what the smoothing explains. Raise xi and redo the
-		// stage (section 2: x*_{xi,0} = x* needs xi >= ||lambda*||_inf).
-		if !s.opt.FixedXi && lamMax >= saturated*rn.xi && viol > rn.delta {
-			// Past xiPhaseOne, ask whether any x satisfies the rows at
-			// all (feasibility.go) before making the stages harder.
-			if rn.xi >= xiPhaseOne && rn.feas != feasible {
-				rn.feas = s.phaseOne()
-				if rn.feas == infeasible {
-					return s.finish(&rn, StatusInfeasible), nil
-				}
-			}
-			if rn.xi >= xiInfeasible {
-				if rn.feas != feasible && s.farkas(&rn) {
-					return s.finish(&rn, StatusInfeasible), nil
-				}
-				if rn.xi >= xiMax {
-					// No certificate, and xi cannot usefully grow: stop
-					// rather than loop (the best certified point stands).
-					return s.finish(&rn, StatusMaxSteps), nil
-				}
-			}
-			rn.xi *= xiRaise
-			rn.xiRaised = true
-			continue
-		}
-		if s.polishable() && !s.opt.NoPolish {
-			s.polishBest(&rn)
-			if rn.solved() {
-				if s.settle(&rn) {
-					return s.finish(&rn, StatusSolved), nil
-				}
-				continue
-			}
-		}
-		if rn.probe {
-			// The loose first stage did not lead to an answer: run it
-			// again to its own target.
-			rn.probe = false
-			continue
-		}
-		// Rows outside the working set that the stage's point violates
-		// join it now rather than after the stages have converged on a
-		// problem that lacks them.
-		if s.kept < s.mw && s.admitViolated(&rn, s.state.x) > 0 {
-			continue
-		}
-		s.screenRows(&rn, lamMax >= saturated*rn.xi)
-		// xi far above the multipliers: lower it (see xiLowerGap).
-		if !s.opt.FixedXi && !rn.xiRaised && lamMax*xiLowerGap < rn.xi {
-			rn.xi = math.Max(lamMax*xiLowerTo, rn.xi/xiLowerMax)
-		}
-		if s.opt.Static {
-			continue
-		}
-		if rn.delta < minDelta {
-			return s.finish(&rn, StatusMaxSteps), nil
-		}
-		rn.delta /= eta
 	}
+}
+
+// resetResult clears what the last Solve left in the Result.
+func (s *Solver) resetResult() {
+	res := &s.res
+	res.Status, res.Polished = StatusMaxSteps, false
+	res.Dropped = res.Dropped[:0]
+	res.Method = s.opt.Method.String()
+	clear(res.Farkas)
+}
+
+// afterStage decides what follows a stage that met its target, given the
+// largest violation and multiplier at its point: it reports whether the
+// solve ends, and with which status. Otherwise it has prepared the next
+// stage: the same one with a larger xi, the first again after a failed
+// probe, the same delta after rows joined the working set, or the next
+// delta of the schedule.
+func (s *Solver) afterStage(rn *run, viol, lamMax float64) (Status, bool) {
+	if s.solved(rn) {
+		return StatusSolved, s.settle(rn)
+	}
+	// xi too small: the multipliers saturate at xi and the violation
+	// stays above what the smoothing explains. Raise xi and redo the
+	// stage (section 2: x*_{xi,0} = x* needs xi >= ||lambda*||_inf).
+	if !s.opt.FixedXi && lamMax >= saturated*rn.sched.xi && viol > rn.sched.delta {
+		return s.raiseXi(rn)
+	}
+	if s.polishable() && !s.opt.NoPolish {
+		s.polishBest(rn)
+		if s.solved(rn) {
+			return StatusSolved, s.settle(rn)
+		}
+	}
+	if rn.sched.probe {
+		// The loose first stage did not lead to an answer: run it
+		// again to its own target.
+		rn.sched.probe = false
+		return 0, false
+	}
+	// Rows outside the working set that the stage's point violates
+	// join it now rather than after the stages have converged on a
+	// problem that lacks them.
+	if s.kept < s.mw && s.admitViolated(rn, s.state.x) > 0 {
+		return 0, false
+	}
+	s.screenRows(rn, lamMax >= saturated*rn.sched.xi)
+	s.lowerXi(&rn.sched, lamMax)
+	if !s.nextDelta(&rn.sched) {
+		return StatusMaxSteps, true
+	}
+	return 0, false
+}
+
+// raiseXi multiplies a saturated xi by xiRaise, unless the saturation
+// shows the rows cannot all hold: past xiPhaseOne phase one is asked
+// whether any x satisfies them (feasibility.go) before the stages are made
+// harder, and past xiInfeasible the saturated multipliers are tried as a
+// Farkas certificate. It reports whether the solve ends, and with which
+// status.
+func (s *Solver) raiseXi(rn *run) (Status, bool) {
+	if rn.sched.xi >= xiPhaseOne && rn.feas != feasible {
+		rn.feas = s.phaseOne()
+		if rn.feas == infeasible {
+			return StatusInfeasible, true
+		}
+	}
+	if rn.sched.xi >= xiInfeasible {
+		if rn.feas != feasible && s.farkas(rn) {
+			return StatusInfeasible, true
+		}
+		if rn.sched.xi >= xiMax {
+			// No certificate, and xi cannot usefully grow: stop
+			// rather than loop (the best certified point stands).
+			return StatusMaxSteps, true
+		}
+	}
+	rn.sched.xi *= xiRaise
+	rn.sched.xiRaised = true
+	return 0, false
 }
 
 // polishBest polishes the best point. The KKT polish is exact when the
@@ -304,7 +212,7 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 // it waits until screening (or the problem) leaves at most dcdMaxRows(n)
 // rows.
 func (s *Solver) polishBest(rn *run) {
-	if (!s.polish(rn) || !rn.solved()) && s.kept <= dcdMaxRows(s.n) {
+	if (!s.polish(rn) || !s.solved(rn)) && s.kept <= dcdMaxRows(s.n) {
 		s.dcdPolish(rn, dcdSweeps)
 	}
 }
@@ -320,7 +228,7 @@ func (s *Solver) settle(rn *run) bool {
 		if !s.polishable() || s.opt.NoPolish {
 			return false
 		}
-		if s.polishBest(rn); !rn.solved() {
+		if s.polishBest(rn); !s.solved(rn) {
 			return false
 		}
 	}
@@ -337,25 +245,11 @@ func statusOf(st stop) Status {
 	return StatusMaxSteps
 }
 
-// firstDelta is delta_0: the option if set, otherwise the theory's bound
-// delta_0 <= (xi/mu) e^-2 (Lemma 3.2) capped at maxDelta0 for the practical
-// schedule (the paper's experiments use 0.05 and 0.005).
-func (s *Solver) firstDelta(xi float64) float64 {
-	if s.opt.Delta0 > 0 {
-		return s.opt.Delta0
-	}
-	d := xi / s.mu * math.Exp(-2)
-	if s.opt.Schedule == SchedulePractical {
-		d = math.Min(d, maxDelta0)
-	}
-	return d
-}
-
 // stage runs the inner method on F_{xi,delta} from state.x and leaves the
 // stage's output x~ (a proximal gradient step from the last iterate) in
 // state.x.
 func (s *Solver) stage(rn *run) stop {
-	switch rn.method {
+	switch s.opt.Method {
 	case MethodSGD, MethodSGDM:
 		return s.runSGD(rn)
 	case MethodSVRG:
@@ -366,72 +260,12 @@ func (s *Solver) stage(rn *run) stop {
 	return s.runAPG(rn)
 }
 
-// stageL is the smoothness constant of F_{xi,delta}'s smooth part:
-// L + xi s_max^2 / (4 delta).
-func (s *Solver) stageL(rn *run) float64 {
-	sm := s.sMax()
-	return s.lf + rn.xi*sm*sm/(4*rn.delta)
-}
-
-// stageTarget is the gradient-mapping norm at which a stage stops.
-//
-// Theory (Lemma 3.2): sqrt(2 mu eps_t) with
-// eps_t = min{ m mu delta^2 log^2(xi s_max/(mu delta)) / 2, m xi delta log(xi s_max/(mu delta)) }.
-// Practical: mu*delta/4, which puts the stage's own error ||x - x*_delta|| <=
-// ||g||/mu at a quarter of the smoothing bias O(delta) — solving a stage more
-// accurately than its penalty approximates the constrained problem is wasted.
-func (s *Solver) stageTarget(rn *run) float64 {
-	d := rn.delta
-	if s.opt.Schedule == ScheduleTheory {
-		m := float64(max(s.kept, 1))
-		lg := math.Log(math.Max(rn.xi*math.Max(s.sMax(), 1)/(s.mu*d), math.E))
-		eps := math.Min(0.5*m*s.mu*d*d*lg*lg, m*rn.xi*d*lg)
-		return math.Sqrt(2 * s.mu * eps)
-	}
-	if rn.probe {
-		return s.mu * d / 4 * probeLoosen
-	}
-	return s.mu * d / 4
-}
-
-// certify computes the stage's certificate at state.x: multipliers (4.3) at
-// the current delta, the duality gap F_{xi_r,0}(x) - G(lambda), and keeps the
-// best point so far. Any lambda >= 0 is dual feasible, so besides the
-// paper's map at delta it also tries the sharper maps at delta/4, delta/16
-// and delta/64 with entries below 1e-12 xi set to zero: at large delta the
-// smeared multipliers of inactive rows weigh the dual bound down, and the
-// sharper ones often give a much better bound (which screening then uses).
-// It returns the gap of the paper's map, the max violation (working rows)
-// and max_j lambda_j.
-func (s *Solver) certify(rn *run) (gap, viol, lamMax float64) {
-	x := s.state.x
-	r, lam := s.state.r[:s.kept], s.state.lam[:s.kept]
-	s.residual(r, x)
-	viol = maxPos(r)
-	softplus.DualMap(lam, r, rn.xi, rn.delta)
-	for _, l := range lam {
-		lamMax = math.Max(lamMax, l)
-	}
-	gap = s.certifyPoint(rn, x, lam, false)
-	for _, f := range [...]float64{4, 16, 64} {
-		s.residual(r, x)
-		softplus.DualMap(lam, r, rn.xi, rn.delta/f)
-		for j, l := range lam {
-			if l < 1e-12*rn.xi {
-				lam[j] = 0
-			}
-		}
-		s.certifyPoint(rn, x, lam, false)
-	}
-	return gap, viol, lamMax
-}
-
 // finish maps the best point back to the caller's rows and fills the result.
 func (s *Solver) finish(rn *run, st Status) *Result {
 	res := &s.res
 	res.Status = st
 	res.Steps, res.Stages = s.steps, s.stages
-	res.Xi = rn.xi
+	res.Xi = rn.sched.xi
 	res.Time = time.Since(rn.start)
 	clear(res.Lambda)
 	clear(res.Nu)
@@ -443,7 +277,7 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 		res.MaxViolation = s.callerViolation(res.X)
 		return res
 	}
-	if math.IsInf(rn.bestGap, 1) {
+	if math.IsInf(rn.best.gap, 1) {
 		// Stopped before any certificate: report the current iterate.
 		copy(s.state.best, s.state.x)
 		clear(s.state.lamBest)
@@ -459,17 +293,15 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 		res.Kept -= s.screenFinal(rn)
 	}
 	res.Objective = s.objective(res.X)
-	// Rows outside the kept block count in the whole problem's gap: zero
-	// after a solved readmit check, possibly not after a budget stop.
-	res.Gap = rn.bestGap + s.outsidePenalty(res.X, rn.bestXi)
-	s.lastXi = rn.bestXi
+	res.Gap = s.wholeGap(rn, res.X)
+	s.lastXi = rn.best.xi
 	for k := s.kept; k < s.mw; k++ {
-		if s.code[k] < s.m {
-			res.Dropped = append(res.Dropped, s.code[k])
+		if c := s.code[k]; !c.isEq() {
+			res.Dropped = append(res.Dropped, c.ineqRow())
 		}
 	}
 	slices.Sort(res.Dropped)
-	res.DistBound = math.Sqrt(2 * res.Gap / s.mu)
+	res.DistBound = s.distBound(res.Gap)
 	res.MaxViolation = s.callerViolation(res.X)
 	return res
 }
@@ -478,16 +310,11 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 func (s *Solver) scatterLambda(k int, lam float64) {
 	code := s.code[k]
 	v := lam / s.norm[k]
-	if code < s.m {
-		s.res.Lambda[code] += v
+	if code.isEq() {
+		s.res.Nu[code.eqRow()] += code.sign() * v
 		return
 	}
-	e := (code - s.m) / 2
-	if (code-s.m)%2 == 0 {
-		s.res.Nu[e] += v
-	} else {
-		s.res.Nu[e] -= v
-	}
+	s.res.Lambda[code.ineqRow()] += v
 }
 
 // callerViolation is max_j (a_j^T x - b_j)_+ on the caller's rows and
@@ -500,20 +327,4 @@ func (s *Solver) callerViolation(x []float64) float64 {
 		v = math.Max(v, rk)
 	}
 	return v
-}
-
-// farkasIndex and farkasSign place a working row's code in Result.Farkas:
-// the caller's m inequality rows first, then the equality rows (signed).
-func (s *Solver) farkasIndex(code int) int {
-	if code < s.m {
-		return code
-	}
-	return s.m + (code-s.m)/2
-}
-
-func (s *Solver) farkasSign(code int) float64 {
-	if code < s.m || (code-s.m)%2 == 0 {
-		return 1
-	}
-	return -1
 }

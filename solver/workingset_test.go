@@ -103,8 +103,7 @@ func TestWorkingSetResolveAllocs(t *testing.T) {
 	}
 }
 
-// TestARows: rows of A passed as slices give the same bits as A itself;
-// setting both, or a row of the wrong length, is an error naming the field.
+// TestARows: rows of A passed as slices give the same bits as A itself.
 func TestARows(t *testing.T) {
 	p, _, _ := wsProblem()
 	want := solveOK(t, p, nil)
@@ -116,16 +115,6 @@ func TestARows(t *testing.T) {
 	got := solveOK(t, &q, nil)
 	if !slices.Equal(got.X, want.X) || got.Gap != want.Gap {
 		t.Errorf("ARows changes the answer")
-	}
-	q.A = p.A
-	if _, err := New(&q, nil); err == nil || !strings.Contains(err.Error(), "ARows") {
-		t.Errorf("A and ARows both set: %v", err)
-	}
-	q.A = nil
-	q.ARows = slices.Clone(q.ARows)
-	q.ARows[7] = q.ARows[7][:3]
-	if _, err := New(&q, nil); err == nil || !strings.Contains(err.Error(), "ARows[7]") {
-		t.Errorf("short row: %v", err)
 	}
 }
 
@@ -173,13 +162,13 @@ func TestWorkingSetStoresKeptRows(t *testing.T) {
 		outside = append(outside, s.rowResidual(k, x))
 	}
 	s.restoreRows()
-	byCode := map[int][]float64{}
+	byCode := map[rowCode][]float64{}
 	for k := 0; k < full.mw; k++ {
 		byCode[full.code[k]] = full.a.Row(k)
 	}
 	for k := 0; k < s.mw; k++ {
 		if !slices.Equal(s.a.Row(k), byCode[s.code[k]]) {
-			t.Fatalf("stored row %d (caller row %d) differs from the unit row", k, s.code[k])
+			t.Fatalf("stored row %d (caller row %d) differs from the unit row", k, int(s.code[k]))
 		}
 	}
 	kept := s.mw - len(outside)

@@ -1,0 +1,221 @@
+package solver
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/softplus"
+	"github.com/softpen/softpen/vec"
+)
+
+// The certificate of a point x and multipliers lambda >= 0 on the kept rows
+// (DESIGN.md, "Certified duality gap"): any lambda >= 0 is dual feasible,
+// so G(lambda) = min_x F(x) + lambda^T (A x - b) is a lower bound on F*,
+// and F_{xi,0}(x) = F(x) + xi sum_j (a_j^T x - b_j)_+ is an upper bound on
+// it once xi >= ||lambda*||_inf. Their difference, plus a rounding
+// allowance (gapOf), is the certified gap; ||x - x*|| <= sqrt(2 gap/mu).
+// The dual bound is exact for the quadratic model and a gradient-mapping
+// bound otherwise (dualBound). Rows outside the working set add their
+// penalty to the whole problem's gap (wholeGap).
+
+// certificate is the best certified pair of a solve: the point state.best
+// and the multipliers state.lamBest, with the two bounds whose difference
+// is its gap. The bounds are each valid on their own, which lets
+// certifyPoint pair a new point with the best multipliers and new
+// multipliers with the best point.
+type certificate struct {
+	gap float64 // certified gap of the pair
+	f   float64 // F(state.best)
+	pen float64 // sum of the kept rows' violations at state.best
+	g   float64 // dual bound G(state.lamBest)
+	xi  float64 // the penalty of the pair's primal bound F_{xi,0}(state.best)
+}
+
+// noCertificate is the state before any certificate: an infinite gap.
+func noCertificate() certificate { return certificate{gap: math.Inf(1), g: math.Inf(-1)} }
+
+// forget drops the pair's gap and dual bound after the problem on the kept
+// rows has changed (rows joined it); the point's values stay, and xi stays
+// the penalty the result's gap is measured with until a new pair is found.
+func (c *certificate) forget() { c.gap, c.g = math.Inf(1), math.Inf(-1) }
+
+// solved reports whether the best certified gap meets the tolerance.
+func (s *Solver) solved(rn *run) bool {
+	return rn.best.gap <= s.opt.Tol*math.Max(1, math.Abs(rn.best.f))
+}
+
+// certify computes the stage's certificate at state.x: multipliers (4.3) at
+// the current delta, the duality gap F_{xi_r,0}(x) - G(lambda), and keeps the
+// best point so far. Any lambda >= 0 is dual feasible, so besides the
+// paper's map at delta it also tries the sharper maps at delta/4, delta/16
+// and delta/64 with entries below 1e-12 xi set to zero: at large delta the
+// smeared multipliers of inactive rows weigh the dual bound down, and the
+// sharper ones often give a much better bound (which screening then uses).
+// It returns the gap of the paper's map, the max violation (working rows)
+// and max_j lambda_j.
+func (s *Solver) certify(rn *run) (gap, viol, lamMax float64) {
+	x := s.state.x
+	r, lam := s.state.r[:s.kept], s.state.lam[:s.kept]
+	s.residual(r, x)
+	viol = maxPos(r)
+	softplus.DualMap(lam, r, rn.sched.xi, rn.sched.delta)
+	for _, l := range lam {
+		lamMax = math.Max(lamMax, l)
+	}
+	gap = s.certifyPoint(rn, x, lam, false)
+	for _, f := range [...]float64{4, 16, 64} {
+		s.residual(r, x)
+		softplus.DualMap(lam, r, rn.sched.xi, rn.sched.delta/f)
+		for j, l := range lam {
+			if l < 1e-12*rn.sched.xi {
+				lam[j] = 0
+			}
+		}
+		s.certifyPoint(rn, x, lam, false)
+	}
+	return gap, viol, lamMax
+}
+
+// certifyPoint computes the certified gap of (x, lam) (lam >= 0 on the kept
+// working rows) and keeps the best pair of a point and multipliers. The
+// primal bound F_{xr,0}(x) (xr = max(xi, 2 max lam)) and the dual bound
+// G(lam) are each valid on their own, so x is also tried against the best
+// multipliers so far and lam against the best point: a stochastic method's
+// point is noisy, and the multipliers the sigmoid map gives at it are
+// nearly 0 or xi on the active rows and make a poor dual bound, while the
+// point is better than the earlier ones (on the paper QP, seed 3, SGD, 2e8
+// steps, certifying each point with its own multipliers only kept a point
+// at relative error 1.8e-3 while the last was at 5e-4). polished marks a
+// point from polishing. It returns the gap of the pair (x, lam);
+// rn.best.gap is the best pair's.
+func (s *Solver) certifyPoint(rn *run, x, lam []float64, polished bool) float64 {
+	r := s.state.r[:s.kept]
+	s.residual(r, x)
+	var pen, lamMax float64
+	for k, v := range r {
+		if v > 0 {
+			pen += v
+		}
+		lamMax = math.Max(lamMax, lam[k])
+	}
+	f := s.objective(x)
+	xr := math.Max(rn.sched.xi, 2*lamMax)
+	g := s.dualBound(lam, x)
+	gap := s.gapOf(f+xr*pen, g)
+	withDual, withPoint := math.Inf(1), math.Inf(1)
+	if !math.IsInf(rn.best.gap, 1) { // there is a best pair
+		withDual = s.gapOf(f+rn.best.xi*pen, rn.best.g)  // x with the best multipliers
+		withPoint = s.gapOf(rn.best.f+xr*rn.best.pen, g) // lam with the best point
+	}
+	newPoint, newDual := false, false
+	switch best := min(gap, withDual, withPoint); {
+	case !(best < rn.best.gap):
+	case best == gap:
+		newPoint, newDual = true, true
+	case best == withDual:
+		newPoint = true
+	default:
+		newDual = true
+	}
+	if newPoint {
+		rn.best.f, rn.best.pen = f, pen
+		copy(s.state.best, x)
+		s.res.Polished = polished
+	}
+	if newDual {
+		rn.best.g, rn.best.xi = g, xr
+		copy(s.state.lamBest[:s.kept], lam)
+	}
+	if newPoint || newDual {
+		rn.best.gap = min(gap, withDual, withPoint)
+	}
+	return gap
+}
+
+// gapOf is the certified gap between an upper value fu and a lower bound g,
+// plus an allowance for the rounding in evaluating both: each is a sum of
+// O(n) products, so their computed values carry errors of a few
+// sqrt(n)*eps relative to their magnitudes (with a factor 16 of margin). A
+// gap is never reported as exactly zero.
+func (s *Solver) gapOf(fu, g float64) float64 {
+	round := 16 * math.Sqrt(float64(s.n)) * 0x1p-52 * (1 + math.Abs(fu) + math.Abs(g) + math.Abs(s.c0))
+	return math.Max(fu-g, 0) + round
+}
+
+// dualBound returns a certified lower bound on F* from multipliers lam >= 0 of
+// the kept working rows (dropped rows count with multiplier 0).
+//
+// For the quadratic model without l1 or box, the dual function is exact:
+// G(lam) = c0 - b^T lam - 1/2 w^T H^{-1} w, w = c + A^T lam.
+// Otherwise G(lam) >= L(x~, lam) - ||g||^2 / (2 mu), with x~ the proximal
+// gradient step from x on L(., lam) with step 1/L_f and g its gradient
+// mapping (DESIGN.md, "Certified duality gap"; paper Lemma 3.1).
+func (s *Solver) dualBound(lam, x []float64) float64 {
+	w, t := s.state.g, s.state.xt
+	if s.quad && !s.hasProx() {
+		copy(w, s.c)
+		if s.kept > 0 {
+			s.working().MulTransVecAdd(w, lam[:s.kept])
+		}
+		s.chol.Solve(t, w)
+		return s.c0 - vec.Dot(s.b[:s.kept], lam[:s.kept]) - 0.5*vec.Dot(w, t)
+	}
+	alpha := 1 / s.lfCert
+	s.smoothGrad(w, x)
+	if s.kept > 0 {
+		s.working().MulTransVecAdd(w, lam[:s.kept])
+	}
+	copy(t, x)
+	vec.Axpy(-alpha, w, t)
+	s.prox(t, alpha)
+	// L(x~, lam) = F(x~) + lam^T (A x~ - b)
+	lx := s.objective(t)
+	if s.kept > 0 {
+		r := s.state.r[:s.kept]
+		s.residual(r, t)
+		lx += vec.Dot(lam[:s.kept], r)
+	}
+	var gg float64
+	for i := range t {
+		d := (x[i] - t[i]) / alpha
+		gg += d * d
+	}
+	return lx - gg/(2*s.mu)
+}
+
+// wholeGap is the certified gap of the best pair on the whole problem,
+// with x the best point: the gap on the kept rows plus the penalty the rows
+// outside the kept block add at x (zero after a solved readmit check,
+// possibly not after a budget stop).
+func (s *Solver) wholeGap(rn *run, x []float64) float64 {
+	return rn.best.gap + s.outsidePenalty(x, rn.best.xi)
+}
+
+// distBound is the certified distance ||x - x*|| <= sqrt(2 gap/mu) of a
+// point with certified gap gap (F is mu-strongly convex; it holds when
+// xi >= ||lambda*||_inf).
+func (s *Solver) distBound(gap float64) float64 { return math.Sqrt(2 * gap / s.mu) }
+
+// outsidePenalty is xi * sum (a_k^T x - b_k)_+ over the rows outside the
+// kept block: what the penalised objective of the whole problem adds to
+// that of the kept rows at x.
+func (s *Solver) outsidePenalty(x []float64, xi float64) float64 {
+	var p float64
+	for k := s.kept; k < s.mw; k++ {
+		if rk := s.rowResidual(k, x); rk > 0 {
+			p += rk
+		}
+	}
+	return xi * p
+}
+
+// maxPos returns max_j (r_j)_+: with the residuals r of the kept rows,
+// their largest violation.
+func maxPos(r []float64) float64 {
+	var m float64
+	for _, v := range r {
+		if v > m {
+			m = v
+		}
+	}
+	return m
+}

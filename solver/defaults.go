@@ -1,0 +1,167 @@
+package solver
+
+// Every default and tuning constant of the solver, with the measurement
+// behind it. New resolves the options' defaults once (withDefaults); the
+// rest of the package reads resolved options only.
+
+// Defaults of the options (a zero option means its default).
+const (
+	defaultTol = 1e-6
+	defaultXi  = 1.0 // the paper's choice
+	defaultEta = 4.0 // the theory's choice (Lemma 3.2); the paper's runs use 2 to 4
+	// defaultMomentum is SGDM's beta: the paper's choice on its QP.
+	defaultMomentum     = 0.9
+	defaultObserveEvery = 1000
+	// defaultMethod is MethodAuto's choice. Measured with BenchmarkMethods
+	// (root package): every method, polished, to a certified 1e-6, on three
+	// sizes (median of 5, `go test -run X -bench Methods -benchtime 3x
+	// -count 5 .`): paper QP (l = m = n = 100): apg 0.93 ms, catalyst-svrg
+	// 1.06, svrg 1.26, sgd 1.34, sgdm 1.57; mushrooms (m = 8124, n = 126):
+	// apg 63 ms, sgdm 72, sgd 76, svrg 79, catalyst-svrg 83; large QP
+	// (l = 2000, m = 1e5, n = 100): sgdm 111 ms, catalyst-svrg 118, apg 118,
+	// svrg 121, sgd 164. The accelerated full-gradient method is the
+	// fastest or within the noise of the fastest at every size (the working
+	// set and screening keep its full gradients cheap); the stochastic
+	// methods would pay only when l + kept rows stay large next to the
+	// condition number.
+	defaultMethod = MethodAPG
+)
+
+// The delta schedule (schedule.go).
+const (
+	maxDelta0 = 0.05  // cap on the practical delta_0 (the paper's experiments use 0.05 and 0.005)
+	minDelta  = 1e-13 // below this a stage cannot improve a double-precision answer
+	// probeLoosen widens the first stage's target when polishing follows:
+	// the polish needs only the active set, which a rough point already
+	// shows. If the polish does not finish the solve, the stage is run
+	// again to its own target. Measured on the paper QP (APG, tol 1e-6):
+	// factor 1: 148 iterations, 0.45 ms; 16: 80, 0.28 ms; 64: 46,
+	// 0.19 ms; 256: 18, 0.13 ms, all polished to a gap below 1e-13.
+	probeLoosen = 256
+)
+
+// The penalty parameter xi.
+const (
+	// After a stage whose largest multiplier lambda_j = xi sigmoid(r_j/delta)
+	// is below xi/xiLowerGap, xi is lowered to xiLowerTo times it (by at most
+	// xiLowerMax per stage), unless FixedXi or xi has been raised in this
+	// solve. xi only has to exceed ||lambda*||_inf, and a larger one costs
+	// twice: a stage's condition number grows as xi/delta, and an active
+	// row's smoothing offset r_j = delta log(lambda_j/(xi - lambda_j)) grows
+	// with xi/lambda_j (on the paper QP ||x_delta - x*|| is about
+	// 15 delta ||x*|| at xi = 1, ||lambda*||_inf ~ 0.03-0.1). Measured on the
+	// paper QP, unpolished, 2e7 steps, seeds 1-5, relative error without
+	// and with lowering: SVRG 1.8e-4, 1.1e-4, 3.6e-5, ... and 8.3e-6,
+	// 2.6e-5, 5.1e-7, 3.1e-5, 1.1e-5; APG's steps to 1e-6 7.6e6 and 2.4e6;
+	// SGD better with it in 9 of 10 runs (with and without screening). If
+	// the multipliers were underestimated, the saturation test raises xi
+	// again (and it is not lowered after that).
+	xiLowerGap   = 8.0
+	xiLowerTo    = 4.0
+	xiLowerMax   = 64.0
+	xiRaise      = 4.0  // factor by which a saturated xi is raised
+	saturated    = 0.99 // lambda_j >= saturated*xi marks xi as too small
+	xiPhaseOne   = 1e2  // xi raised past this with saturated multipliers: run phase one (feasibility.go)
+	xiInfeasible = 1e9  // xi beyond this with saturated multipliers: test infeasibility
+	xiMax        = 1e16 // xi beyond this: give up raising it
+)
+
+// The inner methods (inner.go).
+const (
+	checkInterval = 1024 // stochastic steps between budget checks
+	// sgdStageMixings is the default length of an SGD or SGDM stage in
+	// mixing times 1/(alpha mu) of its step. Measured on the paper QP,
+	// seeds 1-5, iterates averaged after one mixing time, median relative
+	// error at 2e6 / 2e7 / 2e8 steps: 2: 9.7e-3 / 2.2e-3 / 1.2e-3;
+	// 4: 8.9e-3 / 2.9e-3 / 1.0e-3; 8: 1.4e-2 / 2.6e-3 / 1.1e-3;
+	// 16: 1.4e-2 / 2.7e-3 / 9.0e-4; 32: 3.5e-2 / 3.9e-3 / -. The paper's
+	// count times 6 gave 1.2e-2 / 2.9e-3 / 1.5e-3; its count times 0.6 with
+	// the last iterate 3.6e-2 at 2e7.
+	sgdStageMixings = 4.0
+	sgdAverageEvery = 16 // SGD averages one iterate in this many: they are strongly correlated over a mixing time
+	// catalystMaxEpochs bounds the SVRG epochs of one catalyst outer
+	// iteration (its subproblem usually meets catalyst.solved's criterion
+	// sooner). Measured on the paper QP, seeds 1-5, steps to relative
+	// error 1e-3 and the error after 2e7 steps: one epoch per outer
+	// iteration: 2.8e5-2.0e6, 4.7e-7-3.1e-5; at most 4: 2.2e5-1.0e6,
+	// 1.3e-7-7.7e-6; 8: 2.2e5-9.5e5, 2.6e-8-1.9e-6; 16: 2.2e5-9.5e5,
+	// 2.9e-8-1.7e-6; no bound: the same steps, 1.8e-7-1.7e-6. With 16 and
+	// no second full gradient per outer iteration (runCatalyst):
+	// 2.0e5-9.1e5, 2.7e-8-1.7e-6.
+	catalystMaxEpochs = 16
+	// svrgEpochComps is the default SVRG epoch in components N (Options.SVRGEpoch).
+	svrgEpochComps = 2
+	// svrgStepDiv sets SVRG's default step 1/(svrgStepDiv Lbar): inside the
+	// 1/(4 Lbar) of the theory with importance sampling, measured faster
+	// on the paper QP than 1/(4 Lbar).
+	svrgStepDiv = 3
+)
+
+// The working set (workingset.go).
+const (
+	// The working set (see Solve) is used from wsMinRows rows and
+	// wsRowsPerVar rows per variable on; after wsMaxRounds rounds of
+	// readmitting rows the solve falls back to every row.
+	wsMinRows    = 2048
+	wsRowsPerVar = 8
+	wsMaxRounds  = 64
+	// wsBatchPerVar*n is the most rows one working-set step admits.
+	wsBatchPerVar = 4
+)
+
+// Polishing (polish.go, dcd.go).
+const (
+	dcdSweeps = 500 // sweep budget of one dual coordinate polish
+	// dcdMaxRowsPerVar and dcdMinRows set dcdMaxRows(n), the most kept rows
+	// a dual coordinate polish takes: its sweeps cost kept*n each (less with
+	// shrinking), still far below a stage at small delta, whose condition
+	// number grows like 1/delta. Mushrooms has 8124 rows, n = 126 (ratio
+	// 64). On a separable set with m = 1e5, n = 50, the last stage kept
+	// 3558 rows; with a limit of 70 n = 3500 alone the solve ran 2e9 steps
+	// without finishing, hence the floor dcdMinRows.
+	dcdMaxRowsPerVar = 70
+	dcdMinRows       = 16384
+	dcdCheck         = 10  // sweeps between certificates of a dual coordinate polish
+	dcdAdmitDrop     = 0.1 // fall of the certified gap after which the polish admits violated rows (see dcdPolish)
+)
+
+// The model (model.go).
+const (
+	// maxDenseHessian is the largest n for which the Hessian of a quadratic
+	// objective is formed and factored explicitly (8 n^2 bytes, n^3/3 flops
+	// once). Beyond it the gradient streams phi instead and the dual bound
+	// comes from the gradient mapping.
+	maxDenseHessian = 3000
+)
+
+// Phase one (feasibility.go).
+const (
+	phaseOneMaxN   = 512 // phase one factors an n x n matrix per Newton step
+	phaseOneIters  = 100 // Newton steps
+	farkasRelTol   = 1e-9
+	phaseOneRegRel = 1e-12 // regularisation of the Newton matrix, relative to its diagonal
+)
+
+// withDefaults returns o with every zero that stands for a default replaced
+// by it. New calls it once, after check.
+func (o Options) withDefaults() Options {
+	if o.Method == MethodAuto {
+		o.Method = defaultMethod
+	}
+	if o.Tol == 0 {
+		o.Tol = defaultTol
+	}
+	if o.Xi == 0 {
+		o.Xi = defaultXi
+	}
+	if o.Eta == 0 {
+		o.Eta = defaultEta
+	}
+	if o.Momentum == 0 {
+		o.Momentum = defaultMomentum
+	}
+	if o.ObserveEvery <= 0 {
+		o.ObserveEvery = defaultObserveEvery
+	}
+	return o
+}

@@ -1,0 +1,178 @@
+package solver
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
+)
+
+// The objective's data and the constants of F: the quadratic model
+// F(x) = 1/2 x^T H x + c^T x + c0 when it applies, the certified strong
+// convexity mu and the smoothness bounds that set the step sizes.
+
+// copyObjective copies the objective's data that the solver keeps.
+func (s *Solver) copyObjective(p *Problem) {
+	n := p.N
+	s.loss = p.Loss
+	if p.Loss != LossNone {
+		s.phi = cloneDense(p.Phi)
+		s.l = p.Phi.Rows
+		s.y = append([]float64(nil), p.Y...)
+	}
+	s.ridge, s.l1, s.offset = p.Ridge, p.L1, p.Offset
+	if p.Lower != nil || p.Upper != nil {
+		s.lower = make([]float64, n)
+		s.upper = make([]float64, n)
+		for i := range s.lower {
+			s.lower[i], s.upper[i] = math.Inf(-1), math.Inf(1)
+		}
+		if p.Lower != nil {
+			copy(s.lower, p.Lower)
+		}
+		if p.Upper != nil {
+			copy(s.upper, p.Upper)
+		}
+	}
+	if p.P != nil {
+		s.pm = cloneDense(p.P)
+	}
+	if p.Q != nil {
+		s.q = append([]float64(nil), p.Q...)
+	}
+}
+
+// cloneDense returns a compact copy of m.
+func cloneDense(m *mat.Dense) *mat.Dense {
+	out := mat.NewDense(m.Rows, m.Cols)
+	for i := 0; i < m.Rows; i++ {
+		copy(out.Row(i), m.Row(i))
+	}
+	return out
+}
+
+// buildModel forms the quadratic model when it applies, certifies the strong
+// convexity constant mu and bounds the smoothness constants.
+func (s *Solver) buildModel() error {
+	n := s.n
+	s.quad = s.loss != LossLogistic && n <= maxDenseHessian
+	if s.quad {
+		// H = phi^T phi / l + P + ridge I,  c = -phi^T y / l + q,
+		// c0 = ||y||^2 / (2l) + offset.
+		s.h = mat.NewDense(n, n)
+		s.c = make([]float64, n)
+		if s.phi != nil {
+			s.phi.Gram(s.h, 1/float64(s.l))
+			s.phi.MulTransVec(s.c, s.y)
+			vec.Scale(-1/float64(s.l), s.c)
+			s.c0 = vec.Dot(s.y, s.y) / (2 * float64(s.l))
+		}
+		if s.pm != nil {
+			vec.Axpy(1, s.pm.Data, s.h.Data)
+		}
+		for i := 0; i < n; i++ {
+			s.h.Data[i*n+i] += s.ridge
+		}
+		if s.q != nil {
+			vec.Axpy(1, s.q, s.c)
+		}
+		s.c0 += s.offset
+		if err := s.chol.Factor(s.h); err != nil {
+			return fmt.Errorf("not strongly convex: the quadratic part phi^T phi/l + P + ridge I is not positive definite (%v)", err)
+		}
+		s.mu = s.certifyMinEig(s.h, s.ridge)
+		s.lf = symNormUpper(s.h)
+		s.lfCert = gershgorin(s.h)
+	} else {
+		// Logistic loss (or a very large n): mu comes from ridge and P only.
+		s.mu = s.ridge
+		if s.pm != nil {
+			var c mat.Cholesky
+			hp := mat.NewDense(n, n)
+			copy(hp.Data, s.pm.Data)
+			for i := 0; i < n; i++ {
+				hp.Data[i*n+i] += s.ridge
+			}
+			if err := c.Factor(hp); err == nil {
+				s.mu = s.certifyMinEig(hp, s.ridge)
+			}
+			s.lf = symNormUpper(hp)
+			s.lfCert = gershgorin(hp)
+		} else {
+			s.lf, s.lfCert = s.ridge, s.ridge
+		}
+		if s.phi != nil {
+			// Squared: ||phi||_2^2 / l; logistic: a quarter of it.
+			f := 1.0
+			if s.loss == LossLogistic {
+				f = 0.25
+			}
+			fr := f * frobSq(s.phi) / float64(s.l)
+			s.lf += fr
+			s.lfCert += fr
+		}
+	}
+	if !(s.mu > 0) {
+		return errors.New("not strongly convex: ridge = 0 and the quadratic part is singular")
+	}
+	return nil
+}
+
+// certifyMinEig returns a certified lower bound on the smallest eigenvalue of
+// the symmetric matrix m: an estimate from inverse iteration, shrunk until
+// m - mu I has a Cholesky factor (which proves m - mu I is positive definite),
+// and never below floor (a bound known by construction, e.g. the ridge).
+func (s *Solver) certifyMinEig(m *mat.Dense, floor float64) float64 {
+	est := s.chol.MinEigen(50)
+	if m != s.h {
+		var c mat.Cholesky
+		if c.Factor(m) == nil {
+			est = c.MinEigen(50)
+		}
+	}
+	n := m.Rows
+	shifted := mat.NewDense(n, n)
+	var c mat.Cholesky
+	for mu := 0.99 * est; mu > floor; mu *= 0.5 {
+		copy(shifted.Data, m.Data)
+		for i := 0; i < n; i++ {
+			shifted.Data[i*n+i] -= mu
+		}
+		if c.Factor(shifted) == nil {
+			return mu
+		}
+	}
+	return floor
+}
+
+// symNormUpper bounds ||m||_2 of the symmetric m: a power-iteration estimate
+// with a 5% margin, capped by the Gershgorin bound. It sets step sizes only;
+// no certificate depends on it.
+func symNormUpper(m *mat.Dense) float64 {
+	v, w := make([]float64, m.Rows), make([]float64, m.Rows)
+	return math.Min(gershgorin(m), 1.05*m.SymNormEstimate(30, v, w))
+}
+
+// gershgorin bounds the largest eigenvalue of the symmetric m from above.
+func gershgorin(m *mat.Dense) float64 {
+	var mx float64
+	for i := 0; i < m.Rows; i++ {
+		var s float64
+		for _, v := range m.Row(i) {
+			s += math.Abs(v)
+		}
+		mx = math.Max(mx, s)
+	}
+	return mx
+}
+
+func frobSq(m *mat.Dense) float64 {
+	var s float64
+	for i := 0; i < m.Rows; i++ {
+		r := m.Row(i)
+		s += vec.Dot(r, r)
+	}
+	return s
+}

@@ -1,0 +1,155 @@
+package solver
+
+import (
+	"errors"
+
+	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
+)
+
+// Solver is a reusable workspace for one problem. New does every allocation;
+// Solve allocates nothing, so repeated (warm) solves in a loop are free of
+// garbage. A Solver is not safe for concurrent use.
+type Solver struct {
+	opt Options
+	n   int
+
+	// The objective, in the caller's terms.
+	loss         Loss
+	phi          *mat.Dense // l x n (copy), nil without a loss
+	y            []float64
+	l            int
+	ridge, l1    float64
+	offset       float64
+	lower, upper []float64 // nil without a box
+	pm           *mat.Dense
+	q            []float64
+
+	// The quadratic model F(x) = 1/2 x^T H x + c^T x + c0 (+ l1, box), formed
+	// when the loss is squared or none and n <= maxDenseHessian.
+	quad bool
+	h    *mat.Dense
+	c    []float64
+	c0   float64
+	chol mat.Cholesky
+
+	mu float64 // certified strong convexity constant of F
+	lf float64 // upper bound on the smoothness constant of the smooth part
+
+	// The working constraints: unit-norm rows (A and both signs of Aeq),
+	// compacted in place when screening drops rows. With a working set
+	// (lazy), only the kept block a.Row(0..kept-1) holds row data; the
+	// other rows are read from the caller's matrices (srcRows or srcA, and
+	// srcEq) and normalised on the fly, so New copies none of them.
+	a         *mat.Dense
+	b         []float64
+	code      []rowCode // caller row of each working row
+	norm      []float64 // caller row norm of each working row
+	m, meq    int       // caller's row counts
+	mw        int       // working rows before screening
+	kept      int       // working rows now
+	smax      float64   // upper bound on ||A||_2 of the kept rows (read it with sMax)
+	smaxStale bool      // the kept rows changed since smax was computed
+
+	infeasibleRow rowCode // a zero row with b < 0, or noRow
+
+	lazy    bool        // working-set mode: rows outside the kept block are not stored
+	srcRows [][]float64 // the caller's A as rows (lazy only)
+	srcA    *mat.Dense  // the caller's A as a matrix (lazy only)
+	srcEq   *mat.Dense  // the caller's Aeq (lazy only)
+
+	lfCert float64 // certified (Gershgorin / Frobenius) smoothness bound, for the dual bound
+	steps  int64   // incremental steps of the current solve
+	// Options.Observe is next due at step count obsNext (MaxInt64: never),
+	// then every obsEvery steps (observe.go).
+	obsNext, obsEvery int64
+	stages            int
+	warm              bool // state.x holds the previous solution
+
+	lastXi float64 // the xi of the last result's certificate (F_{xi,0})
+
+	zeroRows []int // caller inequality rows that are zero (left out of the working set)
+
+	rng   rng
+	state workspace
+	res   Result
+}
+
+// New copies and normalises the data of p, which must be valid (see
+// Problem), certifies the strong convexity of F and allocates the whole
+// workspace. It returns an error when the options are invalid, F is not
+// strongly convex, or a row's norm overflows.
+func New(p *Problem, opt *Options) (*Solver, error) {
+	if p == nil {
+		return nil, errors.New("solver: nil problem")
+	}
+	s := &Solver{n: p.N, infeasibleRow: noRow}
+	if opt != nil {
+		s.opt = *opt
+	}
+	if err := s.opt.check(); err != nil {
+		return nil, err
+	}
+	s.opt = s.opt.withDefaults()
+	s.copyObjective(p)
+	if err := s.copyConstraints(p); err != nil {
+		return nil, err
+	}
+	if err := s.buildModel(); err != nil {
+		return nil, err
+	}
+	s.state.alloc(s)
+	if !s.useWorkingSet() {
+		// With a working set, Solve sizes smax for the rows it starts on.
+		s.updateSmax()
+	}
+	s.res.X = make([]float64, s.n)
+	s.res.Lambda = make([]float64, s.m)
+	s.res.Nu = make([]float64, s.meq)
+	s.res.Farkas = make([]float64, s.m+s.meq)
+	s.res.Dropped = make([]int, 0, s.m+2*s.meq)
+	s.res.Impl = vec.Impl()
+	return s, nil
+}
+
+// workspace holds every vector the solve needs; alloc sizes them once.
+type workspace struct {
+	x, xPrev, yv, g, xt, tmp []float64 // length n
+	snap, full, z, mom       []float64 // length n: SVRG snapshot and its full gradient, catalyst centre, momentum
+	avg                      []float64 // length n: SGD's running average of the iterates
+	best, xu                 []float64 // length n: best certified point, unconstrained minimiser -H^{-1}c
+	r, lam, lamBest          []float64 // length mw: residuals and multipliers of the working rows
+	dSnap                    []float64 // length l+mw: SVRG snapshot scalars per component
+	rl                       []float64 // length l: loss residuals
+	lossW                    alias     // sampling of the loss rows by smoothness
+	pol                      polishWork
+	dcd                      dcdWork
+	phase                    phaseWork // allocated by phase one on first use
+}
+
+func (w *workspace) alloc(s *Solver) {
+	n, mw, l := s.n, s.mw, s.l
+	f := func(k int) []float64 { return make([]float64, k) }
+	w.x, w.xPrev, w.yv, w.g, w.xt, w.tmp = f(n), f(n), f(n), f(n), f(n), f(n)
+	w.snap, w.full, w.z, w.mom, w.avg = f(n), f(n), f(n), f(n), f(n)
+	w.best, w.xu = f(n), f(n)
+	w.r, w.lam, w.lamBest = f(mw), f(mw), f(mw)
+	w.dSnap = f(l + mw)
+	w.rl = f(l)
+	if l > 0 {
+		wt := make([]float64, l)
+		for i := range wt {
+			r := s.phi.Row(i)
+			wt[i] = vec.Dot(r, r)
+		}
+		w.lossW.build(wt)
+	}
+	w.pol.alloc(s)
+	w.dcd.alloc(s)
+}
+
+// Reset forgets the warm start: the next Solve starts from x = 0.
+func (s *Solver) Reset() {
+	clear(s.state.x)
+	s.warm = false
+}
