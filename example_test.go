@@ -3,6 +3,7 @@ package softpen_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/softpen/softpen"
@@ -41,7 +42,9 @@ func ExampleSolver() {
 	for _, b := range []float64{1, 0.5, 0} {
 		s.SetB([]float64{b})
 		res, _ := s.Solve(context.Background())
-		fmt.Printf("b = %.1f: %v x0 = %.4f\n", b, res.Status, res.X[0])
+		// x0 is exact to rounding, which may leave it at -1e-17 for b = 0:
+		// rounded to four decimals, the sum with +0 prints as 0.0000.
+		fmt.Printf("b = %.1f: %v x0 = %.4f\n", b, res.Status, math.Round(res.X[0]*1e4)/1e4+0)
 	}
 	// Output:
 	// b = 1.0: solved x0 = 0.5000

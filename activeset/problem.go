@@ -19,6 +19,7 @@ type Problem struct {
 	H            *mat.Dense
 	C            []float64
 	A            *mat.Dense
+	ARows        [][]float64 // instead of A: its rows, each of length N
 	B            []float64
 	Aeq          *mat.Dense
 	Beq          []float64
@@ -184,13 +185,26 @@ func (p *Problem) check() error {
 	if err := checkDense("A", p.A, n); err != nil {
 		return err
 	}
+	for i, r := range p.ARows {
+		if p.A != nil {
+			return &InputError{"ARows", -1, "set with A"}
+		}
+		if len(r) != n {
+			return &InputError{"ARows", i, fmt.Sprintf("length %d, want %d", len(r), n)}
+		}
+		for j, x := range r {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return &InputError{"ARows", i, fmt.Sprintf("column %d is %v", j, x)}
+			}
+		}
+	}
 	if err := checkDense("Aeq", p.Aeq, n); err != nil {
 		return err
 	}
-	if err := checkVec("B", p.B, rows(p.A), false); err != nil {
+	if err := checkVec("B", p.B, p.rowsA(), false); err != nil {
 		return err
 	}
-	if p.B == nil && rows(p.A) > 0 {
+	if p.B == nil && p.rowsA() > 0 {
 		return &InputError{"B", -1, "missing"}
 	}
 	if err := checkVec("Beq", p.Beq, rows(p.Aeq), false); err != nil {
@@ -215,6 +229,14 @@ func (p *Problem) check() error {
 		}
 	}
 	return nil
+}
+
+// rowsA is the number of rows of A (or ARows).
+func (p *Problem) rowsA() int {
+	if p.A == nil {
+		return len(p.ARows)
+	}
+	return p.A.Rows
 }
 
 func rows(m *mat.Dense) int {

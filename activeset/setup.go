@@ -69,7 +69,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	n, m, meq := p.N, rows(p.A), rows(p.Aeq)
+	n, m, meq := p.N, p.rowsA(), rows(p.Aeq)
 	s := &Solver{n: n, m: m, meq: meq, opt: opt.resolved(n, m+meq)}
 	s.h = mat.NewDense(n, n)
 	for i := 0; i < n; i++ {
@@ -81,8 +81,8 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	s.c = append([]float64(nil), p.C...)
 	s.l1 = p.L1
 	s.capSign, s.cEff, s.kinkIn = make([]int8, n), make([]float64, n), make([]bool, n)
-	s.a, s.anorm, s.bOrig = scaledRows(p.A, p.B, n)
-	s.aeq, s.eqnorm, s.beqOrig = scaledRows(p.Aeq, p.Beq, n)
+	s.a, s.anorm, s.bOrig = scaledRows(denseRows(p.A, p.ARows), p.B, n)
+	s.aeq, s.eqnorm, s.beqOrig = scaledRows(denseRows(p.Aeq, nil), p.Beq, n)
 	s.b, s.beq = make([]float64, m), make([]float64, meq)
 	s.lo, s.up = make([]float64, n), make([]float64, n)
 	for i := 0; i < n; i++ {
@@ -108,14 +108,26 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	return s, nil
 }
 
-// scaledRows copies the rows of a scaled to unit norm, with their norms and
-// a copy of the right-hand side b.
-func scaledRows(a *mat.Dense, b []float64, n int) (*mat.Dense, []float64, []float64) {
-	k := rows(a)
+// denseRows lists the rows of a, or returns rows when a is nil.
+func denseRows(a *mat.Dense, rows [][]float64) [][]float64 {
+	if a == nil {
+		return rows
+	}
+	out := make([][]float64, a.Rows)
+	for i := range out {
+		out[i] = a.Row(i)
+	}
+	return out
+}
+
+// scaledRows copies the rows a scaled to unit norm, with their norms and a
+// copy of the right-hand side b.
+func scaledRows(a [][]float64, b []float64, n int) (*mat.Dense, []float64, []float64) {
+	k := len(a)
 	out, norms := mat.NewDense(k, n), make([]float64, k)
 	for j := 0; j < k; j++ {
 		r := out.Row(j)
-		copy(r, a.Row(j))
+		copy(r, a[j])
 		norms[j] = mat.Norm(r)
 		if norms[j] > 0 {
 			vec.Scale(1/norms[j], r)

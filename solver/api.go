@@ -67,9 +67,13 @@ const (
 	MethodSVRG                   // proximal SVRG (Nested-SVRG)
 	MethodCatalyst               // catalyst-accelerated proximal SVRG
 	MethodAPG                    // accelerated proximal full gradient (Prop. 3.4)
+	// MethodActiveSet is not a penalty method: the exact dual active-set
+	// method of package activeset solves the problem directly (quadratic
+	// objectives only; see direct.go).
+	MethodActiveSet
 )
 
-var methodNames = [...]string{"auto", "sgd", "sgdm", "svrg", "catalyst-svrg", "apg"}
+var methodNames = [...]string{"auto", "sgd", "sgdm", "svrg", "catalyst-svrg", "apg", "activeset"}
 
 func (m Method) String() string {
 	if m < 0 || int(m) >= len(methodNames) {
@@ -85,7 +89,7 @@ func ParseMethod(s string) (Method, error) {
 			return Method(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown method %q (want one of auto, sgd, sgdm, svrg, catalyst-svrg, apg)", s)
+	return 0, fmt.Errorf("unknown method %q (want one of auto, sgd, sgdm, svrg, catalyst-svrg, apg, activeset)", s)
 }
 
 // ScreenRule selects how inactive constraints are screened out.
@@ -202,9 +206,15 @@ const (
 	StatusTimeLimit                // time limit reached
 	StatusInfeasible               // constraints cannot all hold; Result.Farkas proves it
 	StatusCanceled                 // the context was canceled
+	// StatusPrecisionLimit: the solve reached the best answer float64 can
+	// certify for this problem, and its certified gap is still above Tol
+	// (a Tol below the rounding of the objective, or an exact method that
+	// cycled on a degenerate vertex). Result.Message says which; the
+	// answer is the best certified one.
+	StatusPrecisionLimit
 )
 
-var statusNames = [...]string{"solved", "max_steps", "time_limit", "infeasible", "canceled"}
+var statusNames = [...]string{"solved", "max_steps", "time_limit", "infeasible", "canceled", "precision_limit"}
 
 func (s Status) String() string {
 	if s < 0 || int(s) >= len(statusNames) {
@@ -236,14 +246,20 @@ type Result struct {
 	Farkas   []float64
 	Xi       float64 // final penalty parameter
 	Polished bool    // the reported point comes from active-set polishing
-	Time     time.Duration
-	Method   string
-	Impl     string
+	// Iterations counts the working-set changes of the active-set method
+	// (MethodActiveSet; Steps and Stages are then 0).
+	Iterations int
+	// Message says why a solve ended with StatusPrecisionLimit, empty
+	// otherwise.
+	Message string
+	Time    time.Duration
+	Method  string
+	Impl    string
 }
 
 func (o *Options) check() error {
 	switch {
-	case o.Method < MethodAuto || o.Method > MethodAPG:
+	case o.Method < MethodAuto || o.Method > MethodActiveSet:
 		return fmt.Errorf("options: unknown method %d", int(o.Method))
 	case o.Tol < 0 || math.IsNaN(o.Tol):
 		return fmt.Errorf("options: tol = %g, want >= 0", o.Tol)

@@ -85,6 +85,9 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if s.direct != nil {
+		return s.solveDirect(ctx)
+	}
 	rn := run{budget: budget{ctx: ctx, start: time.Now(), maxSteps: s.opt.MaxSteps}, best: noCertificate()}
 	if s.opt.TimeLimit > 0 {
 		rn.deadline = rn.start.Add(s.opt.TimeLimit)

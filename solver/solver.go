@@ -3,6 +3,8 @@ package solver
 import (
 	"errors"
 
+	"github.com/softpen/softpen/activeset"
+
 	"github.com/softpen/softpen/mat"
 	"github.com/softpen/softpen/vec"
 )
@@ -73,6 +75,8 @@ type Solver struct {
 	rng   rng
 	state workspace
 	res   Result
+
+	direct *activeset.Solver // the direct path (direct.go), or nil
 }
 
 // New copies and normalises the data of p, which must be valid (see
@@ -90,6 +94,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	if err := s.opt.check(); err != nil {
 		return nil, err
 	}
+	raw := s.opt
 	s.opt = s.opt.withDefaults()
 	s.copyObjective(p)
 	if err := s.copyConstraints(p); err != nil {
@@ -97,6 +102,13 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	}
 	if err := s.buildModel(); err != nil {
 		return nil, err
+	}
+	if direct, err := s.useDirect(&raw, p); err != nil {
+		return nil, err
+	} else if direct {
+		if err := s.newDirect(p); err != nil {
+			return nil, err
+		}
 	}
 	s.state.alloc(s)
 	if !s.useWorkingSet() {
@@ -152,4 +164,7 @@ func (w *workspace) alloc(s *Solver) {
 func (s *Solver) Reset() {
 	clear(s.state.x)
 	s.warm = false
+	if s.direct != nil {
+		s.direct.Reset()
+	}
 }

@@ -461,5 +461,8 @@ func (s *Solver) SetB(b []float64) error {
 			s.infeasibleRow = ineqCode(j)
 		}
 	}
+	if s.direct != nil {
+		return s.direct.SetB(b)
+	}
 	return nil
 }

@@ -17,6 +17,9 @@ func wsProblem() (*Problem, []float64, []float64) {
 	return planted(31, 20, 3000, 10, 1)
 }
 
+// The tests of this file are about the penalty method's working set: they
+// name MethodAPG, since MethodAuto solves problems of these sizes directly.
+
 // TestWorkingSet: with a working set the solver finds the planted x* and
 // lambda*, keeps far fewer rows than m, reports exactly the rows outside the
 // working set (ascending) as dropped, satisfies every row, and agrees with a
@@ -24,7 +27,7 @@ func wsProblem() (*Problem, []float64, []float64) {
 func TestWorkingSet(t *testing.T) {
 	p, x, lam := wsProblem()
 	m := p.A.Rows
-	res := solveOK(t, p, &Options{Tol: 1e-10})
+	res := solveOK(t, p, &Options{Tol: 1e-10, Method: MethodAPG})
 	if res.Status != StatusSolved {
 		t.Fatalf("status %v", res.Status)
 	}
@@ -90,7 +93,7 @@ func TestWorkingSetBudgetHonest(t *testing.T) {
 // readmits rows allocates nothing.
 func TestWorkingSetResolveAllocs(t *testing.T) {
 	p, _, _ := wsProblem()
-	s, err := New(p, &Options{Tol: 1e-9})
+	s, err := New(p, &Options{Tol: 1e-9, Method: MethodAPG})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +196,7 @@ func TestWorkingSetEqualities(t *testing.T) {
 	q.B = p.B[1:]
 	q.Aeq = &mat.Dense{Rows: 1, Cols: n, Stride: n, Data: p.A.Data[:n]}
 	q.Beq = p.B[:1]
-	ws := solveOK(t, &q, &Options{Tol: 1e-10})
+	ws := solveOK(t, &q, &Options{Tol: 1e-10, Method: MethodAPG})
 	all := solveOK(t, &q, &Options{Tol: 1e-10, AllRows: true})
 	if ws.Status != StatusSolved || all.Status != StatusSolved {
 		t.Fatalf("status %v (working set), %v (all rows)", ws.Status, all.Status)
@@ -222,7 +225,7 @@ func TestWorkingSetEqualities(t *testing.T) {
 // multiplier or a slack below sqrt(2 gap / mu), and the dropped rows hold.
 func TestFinalScreen(t *testing.T) {
 	p, _, lam := wsProblem()
-	s, err := New(p, &Options{Tol: 1e-10})
+	s, err := New(p, &Options{Tol: 1e-10, Method: MethodAPG})
 	if err != nil {
 		t.Fatal(err)
 	}

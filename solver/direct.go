@@ -1,0 +1,126 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/softpen/softpen/activeset"
+	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
+)
+
+// The direct path: a quadratic objective (the model F(x) = 1/2 x'Hx + c'x +
+// c0, l1 and box allowed) solved exactly by the dual active-set method of
+// package activeset instead of the penalty method. MethodActiveSet forces
+// it; MethodAuto takes it when the rows are few enough that scanning them
+// at every working-set change costs less than the penalty method's passes
+// (directMaxRows, defaults.go). The answer is certified as the penalty
+// method's is: the gap of the exact penalty F(x) + xr sum of violations
+// against the dual function at the engine's multipliers, with the same
+// rounding allowance (gapOf).
+
+// useDirect reports whether the solve takes the direct path, given the
+// options as the caller set them; it is an error to ask for it on an
+// objective that is not quadratic. MethodAuto keeps the penalty method when
+// an option only it reads is set (a caller tuning or observing it).
+func (s *Solver) useDirect(raw *Options, p *Problem) (bool, error) {
+	switch raw.Method {
+	case MethodActiveSet:
+		if !s.quad {
+			return false, fmt.Errorf("options: method activeset needs a quadratic objective (loss none or squared, n <= %d)", maxDenseHessian)
+		}
+		return true, nil
+	case MethodAuto:
+		return s.quad && s.m+s.meq <= directMaxRows && !raw.tunesPenalty(), nil
+	}
+	return false, nil
+}
+
+// tunesPenalty reports whether an option that only the penalty method reads
+// is set.
+func (o *Options) tunesPenalty() bool {
+	return o.Xi != 0 || o.FixedXi || o.Eta != 0 || o.Delta0 != 0 || o.Static ||
+		o.Schedule != SchedulePractical || o.Screen != ScreenGapSafe || o.StageMult != 0 ||
+		o.LastIterate || o.Momentum != 0 || o.StepScale != 0 || o.SVRGEpoch != 0 ||
+		o.NoPolish || o.NoProbe || o.AllRows || o.Observe != nil || o.MaxSteps != 0
+}
+
+// newDirect builds the active-set solver on the quadratic model and the
+// caller's rows.
+func (s *Solver) newDirect(p *Problem) error {
+	ap := &activeset.Problem{N: s.n, H: s.h, C: s.c, A: p.A, ARows: p.ARows, B: p.B,
+		Aeq: p.Aeq, Beq: p.Beq, Lower: s.lower, Upper: s.upper, L1: s.l1}
+	if p.A == nil && p.ARows == nil {
+		ap.B = nil
+	}
+	if p.Aeq == nil {
+		ap.Beq = nil
+	}
+	d, err := activeset.New(ap, nil)
+	if err != nil {
+		if e, ok := err.(*mat.NotPDError); ok {
+			return fmt.Errorf("objective is not strongly convex: %v", e)
+		}
+		return err
+	}
+	s.direct = d
+	return nil
+}
+
+// solveDirect answers from the active-set method, certified.
+func (s *Solver) solveDirect(ctx context.Context) (*Result, error) {
+	start := time.Now()
+	s.resetResult()
+	res := &s.res
+	res.Method, res.Steps, res.Stages = MethodActiveSet.String(), 0, 0
+	res.Impl = vec.Impl()
+	if err := ctx.Err(); err != nil {
+		res.Status = StatusCanceled
+		res.Time = time.Since(start)
+		return res, nil
+	}
+	r := s.direct.Solve()
+	res.Iterations = r.Iter
+	copy(res.X, r.X)
+	copy(res.Lambda, r.Lambda)
+	copy(res.Nu, r.Nu)
+	res.Kept = s.m + s.meq
+	res.Objective = s.objective(res.X)
+	res.MaxViolation = r.MaxViolation
+	res.Message = ""
+	if r.Status == activeset.StatusInfeasible {
+		copy(res.Farkas, r.FarkasA)
+		copy(res.Farkas[s.m:], r.FarkasEq)
+		res.Status, res.Gap, res.DistBound = StatusInfeasible, math.Inf(1), math.Inf(1)
+		res.Time = time.Since(start)
+		return res, nil
+	}
+	// F_{xr,0}(x) = F(x) + xr (sum of violations) is minimised at x* once
+	// xr >= ||lambda*||_inf; the engine's multipliers are lambda* to
+	// rounding, so xr = 2 max |multiplier| (the penalty method's rule).
+	xr := 0.0
+	for _, l := range res.Lambda {
+		xr = math.Max(xr, 2*l)
+	}
+	for _, l := range res.Nu {
+		xr = math.Max(xr, 2*math.Abs(l))
+	}
+	res.Xi = xr
+	res.Gap = s.gapOf(res.Objective+xr*r.SumViolation, r.Dual+s.c0)
+	res.DistBound = s.distBound(res.Gap)
+	switch {
+	case r.Status == activeset.StatusIterLimit:
+		res.Status = StatusPrecisionLimit
+		res.Message = fmt.Sprintf("the active-set method stopped after %d working-set changes, cycling on a degenerate vertex; the answer is certified to gap %.3g", r.Iter, res.Gap)
+	case res.Gap <= s.opt.Tol*math.Max(1, math.Abs(res.Objective)):
+		res.Status = StatusSolved
+	default:
+		res.Status = StatusPrecisionLimit
+		res.Message = fmt.Sprintf("the exact answer is certified to gap %.3g (relative %.3g), the rounding floor of this problem in float64; tol %.3g is below it",
+			res.Gap, res.Gap/math.Max(1, math.Abs(res.Objective)), s.opt.Tol)
+	}
+	res.Time = time.Since(start)
+	return res, nil
+}
