@@ -1,0 +1,401 @@
+package softpen
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ReadProblem reads one problem in the JSON form of FORMATS.md. It is
+// strict, and every error is an *InputError that says where, e.g.
+// `line 3, column 17: A[0][2]: "x": want a number, got a string`:
+//
+//   - malformed JSON, or anything after the problem object, is an error with
+//     the line and column of the offending byte;
+//   - keys match exactly (case included); an unknown or repeated key is an
+//     error naming it; "n" and "loss" are required;
+//   - numbers are read exactly as strconv.ParseFloat reads them; one outside
+//     the float64 range (1e400) is an error naming the field and index; null
+//     is a number only in "lower" and "upper", where it means no bound (as
+//     does a magnitude >= 1e20; both are stored as -Inf / +Inf);
+//   - a field whose value is null is the same as an absent field.
+//
+// The problem is not validated: call Validate (Solve and NewSolver do).
+// ReadProblem reads r to its end; it holds the whole document in memory
+// while decoding.
+func ReadProblem(r io.Reader) (*Problem, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return decodeProblem(data)
+}
+
+// UnmarshalJSON decodes the JSON form as strictly as ReadProblem does.
+func (p *Problem) UnmarshalJSON(data []byte) error {
+	q, err := decodeProblem(data)
+	if err != nil {
+		return err
+	}
+	*p = *q
+	return nil
+}
+
+// problemJSON is the JSON form for writing.
+type problemJSON struct {
+	Name   string      `json:"name,omitempty"`
+	N      int         `json:"n"`
+	Loss   string      `json:"loss"`
+	Phi    [][]float64 `json:"phi,omitempty"`
+	Y      []float64   `json:"y,omitempty"`
+	Ridge  float64     `json:"ridge"`
+	L1     float64     `json:"l1,omitempty"`
+	Lower  []*float64  `json:"lower,omitempty"`
+	Upper  []*float64  `json:"upper,omitempty"`
+	P      [][]float64 `json:"P,omitempty"`
+	Q      []float64   `json:"q,omitempty"`
+	Offset float64     `json:"offset,omitempty"`
+	A      [][]float64 `json:"A,omitempty"`
+	B      []float64   `json:"b,omitempty"`
+	Aeq    [][]float64 `json:"Aeq,omitempty"`
+	Beq    []float64   `json:"beq,omitempty"`
+}
+
+// boundsJSON writes a missing bound (the infinity of the given sign, or a
+// magnitude >= 1e20) as null; NaN is kept, and fails to encode.
+func boundsJSON(v []float64, sign int) []*float64 {
+	if v == nil {
+		return nil
+	}
+	out := make([]*float64, len(v))
+	for i := range v {
+		if !math.IsInf(v[i], sign) && !(math.Abs(v[i]) >= noBound) {
+			out[i] = &v[i]
+		}
+	}
+	return out
+}
+
+// MarshalJSON encodes p in the JSON form of FORMATS.md (see WriteProblem).
+func (p Problem) MarshalJSON() ([]byte, error) {
+	loss := p.Loss
+	if loss == "" {
+		loss = "none"
+	}
+	return json.Marshal(problemJSON{
+		Name: p.Name, N: p.N, Loss: loss, Phi: p.Phi, Y: p.Y, Ridge: p.Ridge, L1: p.L1,
+		Lower: boundsJSON(p.Lower, -1), Upper: boundsJSON(p.Upper, 1),
+		P: p.P, Q: p.Q, Offset: p.Offset, A: p.A, B: p.B, Aeq: p.Aeq, Beq: p.Beq,
+	})
+}
+
+// WriteProblem writes p as one line of JSON in the form ReadProblem reads,
+// followed by a newline. Numbers are written in the shortest form that reads
+// back exactly, so WriteProblem then ReadProblem gives p back (a missing
+// bound, written as null, comes back as -Inf / +Inf; an empty Loss as
+// "none"). A NaN or an infinity other than a missing bound is an error:
+// JSON cannot hold it.
+func WriteProblem(w io.Writer, p *Problem) error {
+	b, err := p.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// problemFields are the keys of the JSON form, in FORMATS.md's order.
+const problemFields = "name, n, loss, phi, y, ridge, l1, lower, upper, P, q, offset, A, b, Aeq, beq"
+
+var knownField = func() map[string]bool {
+	m := make(map[string]bool)
+	for _, k := range strings.Split(problemFields, ", ") {
+		m[k] = true
+	}
+	return m
+}()
+
+// decodeProblem is ReadProblem on a document in memory.
+func decodeProblem(data []byte) (*Problem, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, &InputError{Msg: "empty input: want a JSON problem object"}
+	}
+	// One pass over the whole document first: syntax errors then carry
+	// offsets into it (a json.Decoder's do not), and afterwards every
+	// value is known to be well-formed JSON.
+	var whole json.RawMessage
+	if err := json.Unmarshal(data, &whole); err != nil {
+		var se *json.SyntaxError
+		if !errors.As(err, &se) {
+			return nil, &InputError{Msg: "malformed JSON: " + err.Error()}
+		}
+		off := int(se.Offset)
+		msg := "malformed JSON: " + se.Error()
+		if strings.Contains(se.Error(), "after top-level value") {
+			msg = "data after the problem object"
+		}
+		if off > 0 && off <= len(data) && se.Error() != "unexpected end of JSON input" {
+			off-- // Offset counts the offending byte
+		}
+		l, c := lineCol(data, off)
+		return nil, &InputError{Msg: msg, Line: l, Column: c}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if d, ok := tok.(json.Delim); err != nil || !ok || d != '{' {
+		start := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
+		l, c := lineCol(data, start)
+		return nil, &InputError{Msg: "want a JSON object, got " + kindOf(data[start]), Line: l, Column: c}
+	}
+	p := &Problem{}
+	var haveN, haveLoss bool
+	seen := make(map[string]bool)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, &InputError{Msg: "malformed JSON: " + err.Error()}
+		}
+		key, _ := tok.(string)
+		keyOff := max(0, int(dec.InputOffset())-len(key)-2)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, &InputError{Msg: "malformed JSON: " + err.Error()}
+		}
+		f := &jsonField{data: data, s: string(v), base: int(dec.InputOffset()) - len(v), name: key}
+		if seen[key] {
+			l, c := lineCol(data, keyOff)
+			return nil, &InputError{Msg: "field " + strconv.Quote(key) + " given twice", Line: l, Column: c}
+		}
+		seen[key] = true
+		if !knownField[key] {
+			l, c := lineCol(data, keyOff)
+			return nil, &InputError{Msg: "unknown field " + strconv.Quote(key) + " (want one of " + problemFields + ")", Line: l, Column: c}
+		}
+		if f.s == "null" {
+			continue
+		}
+		switch key {
+		case "name":
+			err = f.str(&p.Name)
+		case "n":
+			haveN = true
+			p.N, err = f.integer()
+		case "loss":
+			haveLoss = true
+			if err = f.str(&p.Loss); err == nil && p.Loss == "" {
+				err = f.errAt(0, -1, -1, `"": want squared, logistic or none`)
+			}
+		case "ridge":
+			p.Ridge, err = f.scalar()
+		case "l1":
+			p.L1, err = f.scalar()
+		case "offset":
+			p.Offset, err = f.scalar()
+		case "phi":
+			p.Phi, err = f.matrix()
+		case "P":
+			p.P, err = f.matrix()
+		case "A":
+			p.A, err = f.matrix()
+		case "Aeq":
+			p.Aeq, err = f.matrix()
+		case "y":
+			p.Y, err = f.vector(false, 0)
+		case "q":
+			p.Q, err = f.vector(false, 0)
+		case "b":
+			p.B, err = f.vector(false, 0)
+		case "beq":
+			p.Beq, err = f.vector(false, 0)
+		case "lower":
+			p.Lower, err = f.vector(true, math.Inf(-1))
+			for i, x := range p.Lower {
+				if math.Abs(x) >= noBound {
+					p.Lower[i] = math.Inf(-1)
+				}
+			}
+		case "upper":
+			p.Upper, err = f.vector(true, math.Inf(1))
+			for i, x := range p.Upper {
+				if math.Abs(x) >= noBound {
+					p.Upper[i] = math.Inf(1)
+				}
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if !haveN {
+		return nil, inputErr("n", nil, "missing: the number of variables is required")
+	}
+	if !haveLoss {
+		return nil, inputErr("loss", nil, `missing: want "squared", "logistic" or "none"`)
+	}
+	return p, nil
+}
+
+// jsonField is the value of one key of a well-formed problem object, with
+// what it takes to say where an error is.
+type jsonField struct {
+	data []byte // the whole document
+	s    string // the value (one conversion, so numbers parse without allocating)
+	base int    // offset of s in data
+	name string
+}
+
+// errAt is an error at offset off of the value, for element [row][col]
+// (-1: no such index).
+func (f *jsonField) errAt(off, row, col int, msg string) *InputError {
+	l, c := lineCol(f.data, f.base+off)
+	e := &InputError{Field: f.name, Msg: msg, Line: l, Column: c}
+	if row >= 0 {
+		e.Index = append(e.Index, row)
+	}
+	if col >= 0 {
+		e.Index = append(e.Index, col)
+	}
+	return e
+}
+
+// kindOf names the JSON value that starts with byte b.
+func kindOf(b byte) string {
+	switch b {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+func (f *jsonField) str(dst *string) error {
+	if f.s[0] != '"' {
+		return f.errAt(0, -1, -1, "want a string, got "+kindOf(f.s[0]))
+	}
+	return json.Unmarshal([]byte(f.s), dst)
+}
+
+func (f *jsonField) scalar() (float64, error) {
+	x, _, err := f.num(0, -1, -1, false, 0)
+	return x, err
+}
+
+func (f *jsonField) integer() (int, error) {
+	x, _, err := f.num(0, -1, -1, false, 0)
+	if err != nil {
+		return 0, err
+	}
+	if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
+		return 0, f.errAt(0, -1, -1, f.s+": want an integer")
+	}
+	return int(x), nil
+}
+
+// num parses the number (or, with nullOK, the null) at offset i and returns
+// it with the offset just after it.
+func (f *jsonField) num(i, row, col int, nullOK bool, null float64) (float64, int, error) {
+	c := f.s[i]
+	if c == 'n' && nullOK {
+		return null, i + len("null"), nil
+	}
+	if c != '-' && (c < '0' || c > '9') {
+		return 0, i, f.errAt(i, row, col, "want a number, got "+kindOf(c))
+	}
+	j := i + 1
+	for j < len(f.s) && isNumByte(f.s[j]) {
+		j++
+	}
+	x, err := strconv.ParseFloat(f.s[i:j], 64)
+	if err != nil {
+		return 0, i, f.errAt(i, row, col, f.s[i:j]+" is out of range for float64")
+	}
+	return x, j, nil
+}
+
+func isNumByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'
+}
+
+func skipWS(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// numbers parses the array of numbers at offset i (row < 0: the value is a
+// vector) and returns it with the offset after its ']'. An empty array gives
+// an empty, non-nil slice.
+func (f *jsonField) numbers(i, row int, nullOK bool, null float64) ([]float64, int, error) {
+	if f.s[i] != '[' {
+		return nil, i, f.errAt(i, row, -1, "want an array of numbers, got "+kindOf(f.s[i]))
+	}
+	out := []float64{}
+	i = skipWS(f.s, i+1)
+	if f.s[i] == ']' {
+		return out, i + 1, nil
+	}
+	for k := 0; ; k++ {
+		r, c := row, k
+		if row < 0 {
+			r, c = k, -1
+		}
+		x, j, err := f.num(i, r, c, nullOK, null)
+		if err != nil {
+			return nil, j, err
+		}
+		out = append(out, x)
+		i = skipWS(f.s, j)
+		if f.s[i] == ']' {
+			return out, i + 1, nil
+		}
+		i = skipWS(f.s, i+1) // past the ','
+	}
+}
+
+func (f *jsonField) vector(nullOK bool, null float64) ([]float64, error) {
+	v, _, err := f.numbers(0, -1, nullOK, null)
+	return v, err
+}
+
+func (f *jsonField) matrix() ([][]float64, error) {
+	if f.s[0] != '[' {
+		return nil, f.errAt(0, -1, -1, "want an array of rows, got "+kindOf(f.s[0]))
+	}
+	out := [][]float64{}
+	i := skipWS(f.s, 1)
+	if f.s[i] == ']' {
+		return out, nil
+	}
+	for r := 0; ; r++ {
+		row, j, err := f.numbers(i, r, false, 0)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, row)
+		i = skipWS(f.s, j)
+		if f.s[i] == ']' {
+			return out, nil
+		}
+		i = skipWS(f.s, i+1)
+	}
+}
+
+// lineCol turns a byte offset into a 1-based line and column (in bytes).
+func lineCol(data []byte, off int) (line, col int) {
+	off = min(max(off, 0), len(data))
+	line = 1 + bytes.Count(data[:off], []byte("\n"))
+	col = off - bytes.LastIndexByte(data[:off], '\n')
+	return line, col
+}
