@@ -124,109 +124,27 @@ func decodeProblem(data []byte) (*Problem, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, &InputError{Msg: "empty input: want a JSON problem object"}
 	}
-	// One pass over the whole document first: syntax errors then carry
-	// offsets into it (a json.Decoder's do not), and afterwards every
-	// value is known to be well-formed JSON.
-	var whole json.RawMessage
-	if err := json.Unmarshal(data, &whole); err != nil {
-		var se *json.SyntaxError
-		if !errors.As(err, &se) {
-			return nil, &InputError{Msg: "malformed JSON: " + err.Error()}
-		}
-		off := int(se.Offset)
-		msg := "malformed JSON: " + se.Error()
-		if strings.Contains(se.Error(), "after top-level value") {
-			msg = "data after the problem object"
-		}
-		if off > 0 && off <= len(data) && se.Error() != "unexpected end of JSON input" {
-			off-- // Offset counts the offending byte
-		}
-		l, c := lineCol(data, off)
-		return nil, &InputError{Msg: msg, Line: l, Column: c}
+	if err := checkSyntax(data); err != nil {
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if d, ok := tok.(json.Delim); err != nil || !ok || d != '{' {
-		start := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
-		l, c := lineCol(data, start)
-		return nil, &InputError{Msg: "want a JSON object, got " + kindOf(data[start]), Line: l, Column: c}
+	if err := openObject(dec, data); err != nil {
+		return nil, err
 	}
 	p := &Problem{}
 	var haveN, haveLoss bool
 	seen := make(map[string]bool)
 	for dec.More() {
-		tok, err := dec.Token()
+		f, err := nextField(dec, data, seen)
 		if err != nil {
-			return nil, &InputError{Msg: "malformed JSON: " + err.Error()}
-		}
-		key, _ := tok.(string)
-		keyOff := max(0, int(dec.InputOffset())-len(key)-2)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, &InputError{Msg: "malformed JSON: " + err.Error()}
-		}
-		f := &jsonField{data: data, s: string(v), base: int(dec.InputOffset()) - len(v), name: key}
-		if seen[key] {
-			l, c := lineCol(data, keyOff)
-			return nil, &InputError{Msg: "field " + strconv.Quote(key) + " given twice", Line: l, Column: c}
-		}
-		seen[key] = true
-		if !knownField[key] {
-			l, c := lineCol(data, keyOff)
-			return nil, &InputError{Msg: "unknown field " + strconv.Quote(key) + " (want one of " + problemFields + ")", Line: l, Column: c}
+			return nil, err
 		}
 		if f.s == "null" {
 			continue
 		}
-		switch key {
-		case "name":
-			err = f.str(&p.Name)
-		case "n":
-			haveN = true
-			p.N, err = f.integer()
-		case "loss":
-			haveLoss = true
-			if err = f.str(&p.Loss); err == nil && p.Loss == "" {
-				err = f.errAt(0, -1, -1, `"": want squared, logistic or none`)
-			}
-		case "ridge":
-			p.Ridge, err = f.scalar()
-		case "l1":
-			p.L1, err = f.scalar()
-		case "offset":
-			p.Offset, err = f.scalar()
-		case "phi":
-			p.Phi, err = f.matrix()
-		case "P":
-			p.P, err = f.matrix()
-		case "A":
-			p.A, err = f.matrix()
-		case "Aeq":
-			p.Aeq, err = f.matrix()
-		case "y":
-			p.Y, err = f.vector(false, 0)
-		case "q":
-			p.Q, err = f.vector(false, 0)
-		case "b":
-			p.B, err = f.vector(false, 0)
-		case "beq":
-			p.Beq, err = f.vector(false, 0)
-		case "lower":
-			p.Lower, err = f.vector(true, math.Inf(-1))
-			for i, x := range p.Lower {
-				if math.Abs(x) >= noBound {
-					p.Lower[i] = math.Inf(-1)
-				}
-			}
-		case "upper":
-			p.Upper, err = f.vector(true, math.Inf(1))
-			for i, x := range p.Upper {
-				if math.Abs(x) >= noBound {
-					p.Upper[i] = math.Inf(1)
-				}
-			}
-		}
-		if err != nil {
+		haveN = haveN || f.name == "n"
+		haveLoss = haveLoss || f.name == "loss"
+		if err := p.setField(f); err != nil {
 			return nil, err
 		}
 	}
@@ -237,6 +155,109 @@ func decodeProblem(data []byte) (*Problem, error) {
 		return nil, inputErr("loss", nil, `missing: want "squared", "logistic" or "none"`)
 	}
 	return p, nil
+}
+
+// checkSyntax makes one pass over the whole document with encoding/json:
+// syntax errors then carry offsets into it (a json.Decoder's do not), and
+// afterwards every value is known to be well-formed JSON.
+func checkSyntax(data []byte) error {
+	var whole json.RawMessage
+	err := json.Unmarshal(data, &whole)
+	if err == nil {
+		return nil
+	}
+	var se *json.SyntaxError
+	if !errors.As(err, &se) {
+		return &InputError{Msg: "malformed JSON: " + err.Error()}
+	}
+	off := int(se.Offset)
+	msg := "malformed JSON: " + se.Error()
+	if strings.Contains(se.Error(), "after top-level value") {
+		msg = "data after the problem object"
+	}
+	if off > 0 && off <= len(data) && se.Error() != "unexpected end of JSON input" {
+		off-- // Offset counts the offending byte
+	}
+	l, c := lineCol(data, off)
+	return &InputError{Msg: msg, Line: l, Column: c}
+}
+
+// openObject reads the '{' that must open the document.
+func openObject(dec *json.Decoder, data []byte) error {
+	tok, err := dec.Token()
+	if d, ok := tok.(json.Delim); err != nil || !ok || d != '{' {
+		start := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
+		l, c := lineCol(data, start)
+		return &InputError{Msg: "want a JSON object, got " + kindOf(data[start]), Line: l, Column: c}
+	}
+	return nil
+}
+
+// nextField reads the next key of the object and its value. A key seen
+// before, or not of the format, is an error at the key.
+func nextField(dec *json.Decoder, data []byte, seen map[string]bool) (*jsonField, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, &InputError{Msg: "malformed JSON: " + err.Error()}
+	}
+	key, _ := tok.(string)
+	keyOff := max(0, int(dec.InputOffset())-len(key)-2)
+	var v json.RawMessage
+	if err := dec.Decode(&v); err != nil {
+		return nil, &InputError{Msg: "malformed JSON: " + err.Error()}
+	}
+	if seen[key] {
+		l, c := lineCol(data, keyOff)
+		return nil, &InputError{Msg: "field " + strconv.Quote(key) + " given twice", Line: l, Column: c}
+	}
+	seen[key] = true
+	if !knownField[key] {
+		l, c := lineCol(data, keyOff)
+		return nil, &InputError{Msg: "unknown field " + strconv.Quote(key) + " (want one of " + problemFields + ")", Line: l, Column: c}
+	}
+	return &jsonField{data: data, s: string(v), base: int(dec.InputOffset()) - len(v), name: key}, nil
+}
+
+// setField stores the value of f (not null) in the field of p its key names.
+func (p *Problem) setField(f *jsonField) error {
+	var err error
+	switch f.name {
+	case "name":
+		err = f.str(&p.Name)
+	case "n":
+		p.N, err = f.integer()
+	case "loss":
+		if err = f.str(&p.Loss); err == nil && p.Loss == "" {
+			err = f.errAt(0, -1, -1, `"": want squared, logistic or none`)
+		}
+	case "ridge":
+		p.Ridge, err = f.scalar()
+	case "l1":
+		p.L1, err = f.scalar()
+	case "offset":
+		p.Offset, err = f.scalar()
+	case "phi":
+		p.Phi, err = f.matrix()
+	case "P":
+		p.P, err = f.matrix()
+	case "A":
+		p.A, err = f.matrix()
+	case "Aeq":
+		p.Aeq, err = f.matrix()
+	case "y":
+		p.Y, err = f.vector(false, 0)
+	case "q":
+		p.Q, err = f.vector(false, 0)
+	case "b":
+		p.B, err = f.vector(false, 0)
+	case "beq":
+		p.Beq, err = f.vector(false, 0)
+	case "lower":
+		p.Lower, err = f.bounds(-1)
+	case "upper":
+		p.Upper, err = f.bounds(1)
+	}
+	return err
 }
 
 // jsonField is the value of one key of a well-formed problem object, with
@@ -366,6 +387,18 @@ func (f *jsonField) numbers(i, row int, nullOK bool, null float64) ([]float64, i
 
 func (f *jsonField) vector(nullOK bool, null float64) ([]float64, error) {
 	v, _, err := f.numbers(0, -1, nullOK, null)
+	return v, err
+}
+
+// bounds parses the bounds lower (sign -1) or upper (sign +1): null, or a
+// magnitude >= 1e20, is the infinity of that sign (no bound).
+func (f *jsonField) bounds(sign int) ([]float64, error) {
+	v, err := f.vector(true, math.Inf(sign))
+	for i, x := range v {
+		if math.Abs(x) >= noBound {
+			v[i] = math.Inf(sign)
+		}
+	}
 	return v, err
 }
 
