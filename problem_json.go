@@ -10,6 +10,39 @@ import (
 	"strings"
 )
 
+// The reader is hand-written; the writer is encoding/json's (Marshal of
+// problemJSON). Unmarshal into a tagged struct cannot keep ReadProblem's
+// contract:
+//
+//   - it matches keys case-insensitively (`"N": 3` sets n) and takes the
+//     last of a repeated key, both silently;
+//   - null inside a []float64 leaves 0 and no error, so a missing
+//     coefficient would be read as zero; null as "no bound" in lower and
+//     upper needs []*float64 and a second copy;
+//   - its errors name the Go field, not the element or the place:
+//     `json: cannot unmarshal bool into Go struct field problemJSON.A of
+//     type float64`, where ReadProblem says
+//     `line 3, column 12: A[1][1]: want a number, got a boolean`.
+//
+// Strictness is what it buys, not speed. Measured with go1.26 on a 2-core
+// Xeon (amd64), 20 reads each, ranges over two runs:
+//
+//	document                             reader                      time/read    bytes/read  allocs/read
+//	A 1e4 x 100 random normals, 20 MB    ReadProblem                 333-349 ms   197 MB      80,166
+//	                                     json.Decoder, tagged struct 218-226 ms    89 MB      80,065
+//	                                     json.Unmarshal, same struct 192-204 ms    22 MB      80,045
+//	mushrooms SVMProblem, 8124 x 126,    ReadProblem                 118-145 ms    67 MB      65,151
+//	5.9 MB                               json.Decoder, tagged struct 109-112 ms    34 MB      65,053
+//	                                     json.Unmarshal, same struct 111-122 ms    18 MB      65,035
+//
+// (json.Decoder with DisallowUnknownFields, lower and upper as []*float64.)
+// The allocation counts are equal (each row grown by append); encoding/json
+// is up to 1.6x faster and allocates 2-9x fewer bytes. A profile of
+// ReadProblem puts 28% of its time in its own number parsing and 70% in the
+// two encoding/json passes it uses to check the syntax (checkSyntax) and to
+// split the object into keys and values (nextField), whose buffer and
+// RawMessage copies are most of the bytes.
+
 // ReadProblem reads one problem in the JSON form of FORMATS.md. It is
 // strict, and every error is an *InputError that says where, e.g.
 // `line 3, column 17: A[0][2]: "x": want a number, got a string`:
