@@ -51,19 +51,42 @@ const maxN = 1 << 26
 // bad reports whether v is NaN or ±Inf.
 func bad(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
 
-// Validate checks every field and returns the first problem found as an
-// *InputError naming the field and index, e.g. "A[3][7]: NaN",
-// "b: length 9, want 10 (rows of A)", "lower[2]: 3 > upper[2] = 1",
-// "ridge: -0.1 < 0", "phi[4]: length 3, want n = 5",
-// "y[7] = 0.5: logistic loss needs labels -1 or +1",
-// "P[1][2]: not symmetric: 2 != P[2][1] = 0".
-// NaN or ±Inf anywhere is an error (except ∓Inf as a missing bound). P must
-// be symmetric to 1e-10 relative to its largest entry (the solver uses its
-// symmetric part); positive semidefiniteness and strong convexity are the
-// solver's checks, except for the obvious case of ridge = 0 with neither P
-// nor a squared loss. Zero rows of A are allowed (the solver drops them, or
-// reports infeasibility when b < 0). Validate does not modify p and never
-// panics, whatever the lengths.
+// Validate is the one check of a problem's data: Solve and NewSolver run it,
+// and the solver trusts what passes. It returns the first problem found as
+// an *InputError naming the field and index, e.g. "A[3][7]: NaN".
+//
+// The rules, field by field:
+//
+//   - n: 1 <= n <= 2^26 (beyond, one vector of the solver's workspace alone
+//     takes more than 512 MiB).
+//   - loss: "squared", "logistic", "none" or "" (the same as "none").
+//   - phi: at least one row with a loss, none without; every row of length
+//     n, every entry finite.
+//   - y: as many entries as phi has rows, every one finite; with the
+//     logistic loss, each -1 or +1.
+//   - ridge, l1: finite and >= 0; offset: finite.
+//   - lower, upper: absent (nil) or of length n; lower[i] not NaN or +Inf,
+//     upper[i] not NaN or -Inf (∓Inf, or a magnitude >= 1e20, is no bound);
+//     lower[i] <= upper[i] once missing bounds are infinite.
+//   - P: absent, or n rows of length n, every entry finite, and symmetric:
+//     |P[i][j] - P[j][i]| <= 1e-10 * max_kl |P[k][l]|. The solver uses the
+//     symmetric part (P + P')/2, which gives the same x'Px, so asymmetry
+//     changes nothing; the check catches a wrong matrix, not rounding. The
+//     tolerance is relative to the largest entry, because that is the size
+//     of the rounding in a computed P (say, M'M) at any scale, including in
+//     entries that cancel to zero on one side and not the other.
+//   - q: absent or of length n, every entry finite.
+//   - A, Aeq: every row of length n, every entry finite, and a Euclidean
+//     norm that is finite (the solver divides each row by its norm); zero
+//     rows are allowed (the solver drops them, or reports infeasibility
+//     when the right-hand side is negative).
+//   - b, beq: as many entries as A (Aeq) has rows, every one finite.
+//   - strong convexity, where it is plain from the fields: ridge = 0 needs
+//     P or the squared loss.
+//
+// Whether the quadratic part is positive definite (and so the constant mu
+// of strong convexity) takes a factorisation: the solver finds it, once.
+// Validate does not modify p and never panics, whatever the lengths.
 func (p *Problem) Validate() error {
 	if p == nil {
 		return inputErr("problem", nil, "nil")
@@ -75,6 +98,25 @@ func (p *Problem) Validate() error {
 	if n > maxN {
 		return inputErr("n", nil, strconv.Itoa(n)+" is too large (at most "+strconv.Itoa(maxN)+")")
 	}
+	for _, check := range [...]func() error{
+		p.checkLoss,
+		p.checkScalars,
+		func() error { return checkBounds(p.Lower, p.Upper, n) },
+		p.checkQuadratic,
+		p.checkConstraints,
+	} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	if p.Ridge == 0 && len(p.P) == 0 && p.Loss != "squared" {
+		return inputErr("ridge", nil, "not strongly convex: ridge = 0 and no quadratic term (P or squared loss)")
+	}
+	return nil
+}
+
+// checkLoss checks loss, phi and y.
+func (p *Problem) checkLoss() error {
 	switch p.Loss {
 	case "squared", "logistic":
 		if len(p.Phi) == 0 {
@@ -90,13 +132,10 @@ func (p *Problem) Validate() error {
 	default:
 		return inputErr("loss", nil, strconv.Quote(p.Loss)+": want squared, logistic or none")
 	}
-	if err := checkMatrix("phi", p.Phi, -1, n); err != nil {
+	if err := checkMatrix("phi", p.Phi, -1, p.N, false); err != nil {
 		return err
 	}
-	if len(p.Y) != len(p.Phi) {
-		return inputErr("y", nil, "length "+strconv.Itoa(len(p.Y))+", want "+strconv.Itoa(len(p.Phi))+" (rows of phi)")
-	}
-	if err := checkVector("y", p.Y); err != nil {
+	if err := checkRHS("y", p.Y, len(p.Phi), "phi"); err != nil {
 		return err
 	}
 	if p.Loss == "logistic" {
@@ -106,6 +145,11 @@ func (p *Problem) Validate() error {
 			}
 		}
 	}
+	return nil
+}
+
+// checkScalars checks ridge, l1 and offset.
+func (p *Problem) checkScalars() error {
 	for _, f := range [...]struct {
 		name string
 		v    float64
@@ -117,48 +161,41 @@ func (p *Problem) Validate() error {
 			return inputErr(f.name, nil, fmtG(f.v)+" < 0")
 		}
 	}
-	if err := checkBounds(p.Lower, p.Upper, n); err != nil {
-		return err
-	}
-	if err := checkMatrix("P", p.P, n, n); err != nil {
+	return nil
+}
+
+// checkQuadratic checks P and q.
+func (p *Problem) checkQuadratic() error {
+	if err := checkMatrix("P", p.P, p.N, p.N, false); err != nil {
 		return err
 	}
 	if err := checkSymmetric(p.P); err != nil {
 		return err
 	}
-	if p.Q != nil && len(p.Q) != n {
-		return inputErr("q", nil, "length "+strconv.Itoa(len(p.Q))+", want n = "+strconv.Itoa(n))
+	if p.Q != nil && len(p.Q) != p.N {
+		return inputErr("q", nil, "length "+strconv.Itoa(len(p.Q))+", want n = "+strconv.Itoa(p.N))
 	}
-	if err := checkVector("q", p.Q); err != nil {
+	return checkVector("q", p.Q)
+}
+
+// checkConstraints checks A, b, Aeq and beq.
+func (p *Problem) checkConstraints() error {
+	if err := checkMatrix("A", p.A, -1, p.N, true); err != nil {
 		return err
 	}
-	if err := checkMatrix("A", p.A, -1, n); err != nil {
+	if err := checkRHS("b", p.B, len(p.A), "A"); err != nil {
 		return err
 	}
-	if len(p.B) != len(p.A) {
-		return inputErr("b", nil, "length "+strconv.Itoa(len(p.B))+", want "+strconv.Itoa(len(p.A))+" (rows of A)")
-	}
-	if err := checkVector("b", p.B); err != nil {
+	if err := checkMatrix("Aeq", p.Aeq, -1, p.N, true); err != nil {
 		return err
 	}
-	if err := checkMatrix("Aeq", p.Aeq, -1, n); err != nil {
-		return err
-	}
-	if len(p.Beq) != len(p.Aeq) {
-		return inputErr("beq", nil, "length "+strconv.Itoa(len(p.Beq))+", want "+strconv.Itoa(len(p.Aeq))+" (rows of Aeq)")
-	}
-	if err := checkVector("beq", p.Beq); err != nil {
-		return err
-	}
-	if p.Ridge == 0 && len(p.P) == 0 && p.Loss != "squared" {
-		return inputErr("ridge", nil, "not strongly convex: ridge = 0 and no quadratic term (P or squared loss)")
-	}
-	return nil
+	return checkRHS("beq", p.Beq, len(p.Aeq), "Aeq")
 }
 
 // checkMatrix checks that m has rows x cols finite entries (rows < 0: any
-// number of rows). A nil or empty m passes.
-func checkMatrix(name string, m [][]float64, rows, cols int) error {
+// number of rows) and, with finiteNorm, rows of finite Euclidean norm. A
+// nil or empty m passes.
+func checkMatrix(name string, m [][]float64, rows, cols int, finiteNorm bool) error {
 	if len(m) == 0 {
 		return nil
 	}
@@ -170,15 +207,27 @@ func checkMatrix(name string, m [][]float64, rows, cols int) error {
 			return inputErr(name, []int{i}, "length "+strconv.Itoa(len(r))+", want n = "+strconv.Itoa(cols))
 		}
 		if d := vec.Dot(r, r); !bad(d) {
-			continue // every entry finite (Dot overflows at worst)
+			continue // every entry finite, and so is the norm
 		}
 		for j, v := range r {
 			if bad(v) {
 				return inputErr(name, []int{i, j}, fmtG(v))
 			}
 		}
+		if finiteNorm && bad(mat.Norm(r)) {
+			return inputErr(name, []int{i}, "the row's norm overflows float64 (rows are divided by their norm)")
+		}
 	}
 	return nil
+}
+
+// checkRHS checks that v, the right-hand side (or labels) of the rows of
+// the matrix named of, has one finite entry per row.
+func checkRHS(name string, v []float64, rows int, of string) error {
+	if len(v) != rows {
+		return inputErr(name, nil, "length "+strconv.Itoa(len(v))+", want "+strconv.Itoa(rows)+" (rows of "+of+")")
+	}
+	return checkVector(name, v)
 }
 
 // checkVector checks that every entry of v is finite.
@@ -191,8 +240,8 @@ func checkVector(name string, v []float64) error {
 	return nil
 }
 
-// checkSymmetric checks P (square, finite) against its transpose, to 1e-10
-// relative to its largest entry.
+// checkSymmetric checks P (square, finite) against its transpose:
+// |P[i][j] - P[j][i]| <= 1e-10 * max |P| (see Validate for why).
 func checkSymmetric(P [][]float64) error {
 	var big float64
 	for _, r := range P {
@@ -267,12 +316,12 @@ func denseOf(rows [][]float64, cols int) *mat.Dense {
 	return d
 }
 
-// internal builds the solver's form of p, which must have passed Validate:
-// the matrices but A are copied into mat.Dense (nil when empty), A's rows
-// are passed as they are (see newSolver), P is replaced by
-// its symmetric part (P + P')/2, bounds of magnitude >= 1e20 become ∓Inf,
-// and the vectors are shared (the solver copies what it keeps and modifies
-// nothing).
+// internal builds the solver's form of p, which must have passed Validate
+// (newSolver, the one caller outside tests, runs it first): the matrices
+// but A are copied into mat.Dense (nil when empty), A's rows are passed as
+// they are (see newSolver), P is replaced by its symmetric part
+// (P + P')/2, bounds of magnitude >= 1e20 become ∓Inf, and the vectors are
+// shared (the solver copies what it keeps and modifies nothing).
 func (p *Problem) internal() (*solver.Problem, error) {
 	ip := &solver.Problem{
 		N: p.N, Phi: denseOf(p.Phi, p.N), Y: p.Y, Ridge: p.Ridge, L1: p.L1,

@@ -24,7 +24,9 @@ func validQP() *Problem {
 
 // TestValidateNamesFieldAndIndex: every kind of bad input has its own
 // error, which names the field and the index in its text and in the
-// *InputError; Solve refuses the problem too.
+// *InputError; Solve and NewSolver return that same error, so no bad data
+// reaches the solver (the cases include the ones only the solver's setup
+// used to catch: rows of A and Aeq whose norm overflows).
 func TestValidateNamesFieldAndIndex(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	cases := []struct {
@@ -71,6 +73,20 @@ func TestValidateNamesFieldAndIndex(t *testing.T) {
 		{"beq length", func(p *Problem) { p.Aeq = [][]float64{{1, 0}} }, "beq: length 0, want 1 (rows of Aeq)", "beq", nil},
 		{"Aeq row", func(p *Problem) { p.Aeq, p.Beq = [][]float64{{1}}, []float64{0} }, "Aeq[0]: length 1, want n = 2", "Aeq", []int{0}},
 		{"Inf in beq", func(p *Problem) { p.Aeq, p.Beq = [][]float64{{1, 0}}, []float64{-inf} }, "beq[0]: -Inf", "beq", []int{0}},
+		{"Inf l1", func(p *Problem) { p.L1 = inf }, "l1: +Inf", "l1", nil},
+		{"NaN offset", func(p *Problem) { p.Offset = nan }, "offset: NaN", "offset", nil},
+		{"NaN upper", func(p *Problem) { p.Upper = []float64{nan, 0} }, "upper[0]: NaN: want a number > -Inf (+Inf for no bound)", "upper", []int{0}},
+		{"Inf in y under the logistic loss", func(p *Problem) { p.Loss = "logistic"; p.Y[0] = inf }, "y[0]: +Inf", "y", []int{0}},
+		{"NaN in Aeq", func(p *Problem) { p.Aeq, p.Beq = [][]float64{{1, nan}}, []float64{0} }, "Aeq[0][1]: NaN", "Aeq", []int{0, 1}},
+		{"row of A whose norm overflows", func(p *Problem) { p.A[0] = []float64{1.5e308, 1.5e308} },
+			"A[0]: the row's norm overflows float64 (rows are divided by their norm)", "A", []int{0}},
+		{"row of Aeq whose norm overflows", func(p *Problem) { p.Aeq, p.Beq = [][]float64{{-1.5e308, 1.5e308}}, []float64{0} },
+			"Aeq[0]: the row's norm overflows float64 (rows are divided by their norm)", "Aeq", []int{0}},
+		{"P asymmetric beyond 1e-10 of its largest entry", func(p *Problem) { p.P = [][]float64{{100, 1}, {1 + 2e-8, 100}} },
+			"P[0][1]: not symmetric: 1 != P[1][0] = 1.00000002", "P", []int{0, 1}},
+		{"tiny P asymmetric at its own scale", func(p *Problem) { p.P = [][]float64{{1e-20, 2e-20}, {0, 1e-20}} },
+			"P[0][1]: not symmetric: 2e-20 != P[1][0] = 0", "P", []int{0, 1}},
+		{"Inf in P", func(p *Problem) { p.P = [][]float64{{1, 0}, {0, -inf}} }, "P[1][1]: -Inf", "P", []int{1, 1}},
 		{"not strongly convex", func(p *Problem) { p.Loss, p.Phi, p.Y, p.Ridge = "none", nil, nil, 0 },
 			"ridge: not strongly convex: ridge = 0 and no quadratic term (P or squared loss)", "ridge", nil},
 		{"logistic alone is not strongly convex", func(p *Problem) { p.Loss, p.Y, p.Ridge = "logistic", []float64{1, -1}, 0 },
@@ -94,8 +110,12 @@ func TestValidateNamesFieldAndIndex(t *testing.T) {
 			if c.name == "n huge" {
 				return // NewSolver would only repeat Validate; skip the allocation risk
 			}
-			if _, err := Solve(context.Background(), p, nil); err == nil {
-				t.Error("Solve accepted the problem")
+			// Both ways into the solver stop at Validate, with its error.
+			if _, err := Solve(context.Background(), p, nil); !errors.As(err, &ie) || err.Error() != c.want {
+				t.Errorf("Solve: %v, want Validate's error", err)
+			}
+			if _, err := NewSolver(p, nil); !errors.As(err, &ie) || err.Error() != c.want {
+				t.Errorf("NewSolver: %v, want Validate's error", err)
 			}
 		})
 	}
@@ -120,6 +140,9 @@ func TestValidateAccepts(t *testing.T) {
 		{"huge lower means none", &Problem{N: 1, Loss: "none", Ridge: 1, Lower: []float64{1e25}, Upper: []float64{0}}},
 		{"fixed variable", &Problem{N: 1, Loss: "none", Ridge: 1, Lower: []float64{2}, Upper: []float64{2}}},
 		{"P only, rounding asymmetry", &Problem{N: 2, Loss: "none", P: [][]float64{{2, 0.1}, {0.1 + 1e-17, 3}}}},
+		{"P rounding asymmetry against a zero entry", &Problem{N: 2, Loss: "none", P: [][]float64{{2, 1e-17}, {0, 3}}}},
+		{"P asymmetric within 1e-10 of its largest entry", &Problem{N: 2, Loss: "none", P: [][]float64{{100, 1}, {1 + 5e-9, 100}}}},
+		{"row of A whose squares overflow but norm does not", &Problem{N: 2, Loss: "none", Ridge: 1, A: [][]float64{{1e200, -1e200}}, B: []float64{1}}},
 		{"squared loss, no ridge", &Problem{N: 1, Loss: "squared", Phi: [][]float64{{1}}, Y: []float64{3}}},
 		{"logistic with ridge", &Problem{N: 1, Loss: "logistic", Phi: [][]float64{{1}}, Y: []float64{-1}, Ridge: 1e-3}},
 		{"equalities", &Problem{N: 2, Loss: "none", Ridge: 1, Aeq: [][]float64{{1, 1}}, Beq: []float64{1}, L1: 0.5, Offset: -3}},
@@ -472,6 +495,12 @@ func TestSVMProblem(t *testing.T) {
 				}
 			}
 		}
+	}
+	// Bad data in the SVM's rows stops at Validate, naming the row of A.
+	bad := SVMProblem([]float64{1, -1}, [][]float64{{1, 0}, {0, math.NaN()}}, false)
+	var ie *InputError
+	if _, err := Solve(context.Background(), bad, nil); !errors.As(err, &ie) || err.Error() != "A[1][1]: NaN" {
+		t.Errorf("SVM with a NaN feature: %v", err)
 	}
 	// Ragged rows are padded; the input is not modified.
 	rows := [][]float64{{1}, {0, 2}}
