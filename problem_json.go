@@ -251,7 +251,9 @@ func nextField(dec *json.Decoder, data []byte, seen map[string]bool) (*jsonField
 	return &jsonField{data: data, s: string(v), base: int(dec.InputOffset()) - len(v), name: key}, nil
 }
 
-// setField stores the value of f (not null) in the field of p its key names.
+// setField stores the value of f (not null) in the field of p its key
+// names. Besides the five fields with rules of their own, a key names a
+// number, a vector or a matrix.
 func (p *Problem) setField(f *jsonField) error {
 	var err error
 	switch f.name {
@@ -263,32 +265,19 @@ func (p *Problem) setField(f *jsonField) error {
 		if err = f.str(&p.Loss); err == nil && p.Loss == "" {
 			err = f.errAt(0, -1, -1, `"": want squared, logistic or none`)
 		}
-	case "ridge":
-		p.Ridge, err = f.scalar()
-	case "l1":
-		p.L1, err = f.scalar()
-	case "offset":
-		p.Offset, err = f.scalar()
-	case "phi":
-		p.Phi, err = f.matrix()
-	case "P":
-		p.P, err = f.matrix()
-	case "A":
-		p.A, err = f.matrix()
-	case "Aeq":
-		p.Aeq, err = f.matrix()
-	case "y":
-		p.Y, err = f.vector(false, 0)
-	case "q":
-		p.Q, err = f.vector(false, 0)
-	case "b":
-		p.B, err = f.vector(false, 0)
-	case "beq":
-		p.Beq, err = f.vector(false, 0)
 	case "lower":
 		p.Lower, err = f.bounds(-1)
 	case "upper":
 		p.Upper, err = f.bounds(1)
+	case "ridge", "l1", "offset":
+		dst := map[string]*float64{"ridge": &p.Ridge, "l1": &p.L1, "offset": &p.Offset}[f.name]
+		*dst, err = f.scalar()
+	case "y", "q", "b", "beq":
+		dst := map[string]*[]float64{"y": &p.Y, "q": &p.Q, "b": &p.B, "beq": &p.Beq}[f.name]
+		*dst, err = f.vector(false, 0)
+	case "phi", "P", "A", "Aeq":
+		dst := map[string]*[][]float64{"phi": &p.Phi, "P": &p.P, "A": &p.A, "Aeq": &p.Aeq}[f.name]
+		*dst, err = f.matrix()
 	}
 	return err
 }
