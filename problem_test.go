@@ -25,8 +25,9 @@ func validQP() *Problem {
 // TestValidateNamesFieldAndIndex: every kind of bad input has its own
 // error, which names the field and the index in its text and in the
 // *InputError; Solve and NewSolver return that same error, so no bad data
-// reaches the solver (the cases include the ones only the solver's setup
-// used to catch: rows of A and Aeq whose norm overflows).
+// reaches the solver. The cases cover every data check of solver.New too
+// (rows of A and Aeq whose norm overflows among them): the solver relies
+// on Validate for all of them.
 func TestValidateNamesFieldAndIndex(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	cases := []struct {
