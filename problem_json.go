@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The reader is hand-written; the writer is encoding/json's (Marshal of
@@ -24,24 +25,27 @@ import (
 //     type float64`, where ReadProblem says
 //     `line 3, column 12: A[1][1]: want a number, got a boolean`.
 //
-// Strictness is what it buys, not speed. Measured with go1.26 on a 2-core
-// Xeon (amd64), 20 reads each, ranges over two runs:
+// It is also faster. ReadProblem makes two passes: json.Valid over the
+// whole document (so that the rest may trust its syntax), then one of its
+// own that splits the object into keys and values and parses the numbers
+// in place, with one allocation per row. Measured with go1.26 on a 2-core
+// Xeon (amd64), CPU time (user + system, GC included) per read, lowest and
+// median of 5 runs of 10 reads; the machine was shared, so wall time was
+// too noisy to quote:
 //
-//	document                             reader                      time/read    bytes/read  allocs/read
-//	A 1e4 x 100 random normals, 20 MB    ReadProblem                 333-349 ms   197 MB      80,166
-//	                                     json.Decoder, tagged struct 218-226 ms    89 MB      80,065
-//	                                     json.Unmarshal, same struct 192-204 ms    22 MB      80,045
-//	mushrooms SVMProblem, 8124 x 126,    ReadProblem                 118-145 ms    67 MB      65,151
-//	5.9 MB                               json.Decoder, tagged struct 109-112 ms    34 MB      65,053
-//	                                     json.Unmarshal, same struct 111-122 ms    18 MB      65,035
+//	document                             reader                      CPU/read     bytes/read  allocs/read
+//	A 1e4 x 100 random normals, 20 MB    ReadProblem                 170-172 ms    79 MB      10,071
+//	                                     json.Decoder, tagged struct 213-219 ms    89 MB      80,065
+//	                                     json.Unmarshal, same struct 194-196 ms    22 MB      80,045
+//	mushrooms SVMProblem, 8124 x 126,    ReadProblem                  60-61 ms     30 MB       8,193
+//	5.9 MB                               json.Decoder, tagged struct 114-116 ms    34 MB      65,053
+//	                                     json.Unmarshal, same struct 104-108 ms    18 MB      65,035
 //
-// (json.Decoder with DisallowUnknownFields, lower and upper as []*float64.)
-// The allocation counts are equal (each row grown by append); encoding/json
-// is up to 1.6x faster and allocates 2-9x fewer bytes. A profile of
-// ReadProblem puts 28% of its time in its own number parsing and 70% in the
-// two encoding/json passes it uses to check the syntax (checkSyntax) and to
-// split the object into keys and values (nextField), whose buffer and
-// RawMessage copies are most of the bytes.
+// (json.Decoder with DisallowUnknownFields, lower and upper as []*float64;
+// ReadProblem and json.Decoder read from an io.Reader, json.Unmarshal
+// starts from the bytes in memory.) Most of ReadProblem's bytes are the
+// document itself, held twice: as read (io.ReadAll, grown by doubling) and
+// as the one string whose substrings the fields parse.
 
 // ReadProblem reads one problem in the JSON form of FORMATS.md. It is
 // strict, and every error is an *InputError that says where, e.g.
@@ -59,7 +63,7 @@ import (
 //
 // The problem is not validated: call Validate (Solve and NewSolver do).
 // ReadProblem reads r to its end; it holds the whole document in memory
-// while decoding.
+// (twice: the bytes and a string of them) while decoding.
 func ReadProblem(r io.Reader) (*Problem, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -160,17 +164,22 @@ func decodeProblem(data []byte) (*Problem, error) {
 	if err := checkSyntax(data); err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := openObject(dec, data); err != nil {
-		return nil, err
+	doc := string(data) // one copy; every field's value is a substring of it
+	i := skipWS(doc, 0)
+	if doc[i] != '{' {
+		l, c := lineCol(data, i)
+		return nil, &InputError{Msg: "want a JSON object, got " + kindOf(doc[i]), Line: l, Column: c}
 	}
 	p := &Problem{}
 	var haveN, haveLoss bool
 	seen := make(map[string]bool)
-	for dec.More() {
-		f, err := nextField(dec, data, seen)
+	for i = skipWS(doc, i+1); doc[i] != '}'; {
+		f, next, err := nextField(doc, data, i, seen)
 		if err != nil {
 			return nil, err
+		}
+		if i = skipWS(doc, next); doc[i] == ',' {
+			i = skipWS(doc, i+1)
 		}
 		if f.s == "null" {
 			continue
@@ -190,15 +199,15 @@ func decodeProblem(data []byte) (*Problem, error) {
 	return p, nil
 }
 
-// checkSyntax makes one pass over the whole document with encoding/json:
-// syntax errors then carry offsets into it (a json.Decoder's do not), and
-// afterwards every value is known to be well-formed JSON.
+// checkSyntax checks the whole document with encoding/json, so that the
+// reader after it may trust every value to be well-formed JSON. A syntax
+// error carries the line and column of the offending byte.
 func checkSyntax(data []byte) error {
-	var whole json.RawMessage
-	err := json.Unmarshal(data, &whole)
-	if err == nil {
+	if json.Valid(data) {
 		return nil
 	}
+	var whole json.RawMessage
+	err := json.Unmarshal(data, &whole) // for the error and its offset
 	var se *json.SyntaxError
 	if !errors.As(err, &se) {
 		return &InputError{Msg: "malformed JSON: " + err.Error()}
@@ -215,40 +224,73 @@ func checkSyntax(data []byte) error {
 	return &InputError{Msg: msg, Line: l, Column: c}
 }
 
-// openObject reads the '{' that must open the document.
-func openObject(dec *json.Decoder, data []byte) error {
-	tok, err := dec.Token()
-	if d, ok := tok.(json.Delim); err != nil || !ok || d != '{' {
-		start := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
-		l, c := lineCol(data, start)
-		return &InputError{Msg: "want a JSON object, got " + kindOf(data[start]), Line: l, Column: c}
+// nextField reads the key at offset i of the well-formed document doc
+// (data as a string) and its value, and returns the field with the offset
+// just after the value. A key seen before, or not of the format, is an
+// error at the key.
+func nextField(doc string, data []byte, i int, seen map[string]bool) (*jsonField, int, error) {
+	end := endOfString(doc, i)
+	key := doc[i+1 : end-1]
+	if strings.IndexByte(key, '\\') >= 0 || !utf8.ValidString(key) {
+		// Escapes, or bytes that are not UTF-8 (read as U+FFFD): decode
+		// as encoding/json does; the key is well-formed.
+		key = ""
+		json.Unmarshal(data[i:end], &key)
 	}
-	return nil
-}
-
-// nextField reads the next key of the object and its value. A key seen
-// before, or not of the format, is an error at the key.
-func nextField(dec *json.Decoder, data []byte, seen map[string]bool) (*jsonField, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, &InputError{Msg: "malformed JSON: " + err.Error()}
-	}
-	key, _ := tok.(string)
-	keyOff := max(0, int(dec.InputOffset())-len(key)-2)
-	var v json.RawMessage
-	if err := dec.Decode(&v); err != nil {
-		return nil, &InputError{Msg: "malformed JSON: " + err.Error()}
-	}
+	keyOff := max(0, end-len(key)-2)
+	i = skipWS(doc, skipWS(doc, end)+1) // past the ':'
+	f := &jsonField{data: data, s: doc[i:endOfValue(doc, i)], base: i, name: key}
 	if seen[key] {
 		l, c := lineCol(data, keyOff)
-		return nil, &InputError{Msg: "field " + strconv.Quote(key) + " given twice", Line: l, Column: c}
+		return nil, 0, &InputError{Msg: "field " + strconv.Quote(key) + " given twice", Line: l, Column: c}
 	}
 	seen[key] = true
 	if !knownField[key] {
 		l, c := lineCol(data, keyOff)
-		return nil, &InputError{Msg: "unknown field " + strconv.Quote(key) + " (want one of " + problemFields + ")", Line: l, Column: c}
+		return nil, 0, &InputError{Msg: "unknown field " + strconv.Quote(key) + " (want one of " + problemFields + ")", Line: l, Column: c}
 	}
-	return &jsonField{data: data, s: string(v), base: int(dec.InputOffset()) - len(v), name: key}, nil
+	return f, i + len(f.s), nil
+}
+
+// endOfString returns the offset just after the well-formed JSON string
+// that starts at offset i of s.
+func endOfString(s string, i int) int {
+	for j := i + 1; ; j++ {
+		switch s[j] {
+		case '\\':
+			j++ // the escaped byte
+		case '"':
+			return j + 1
+		}
+	}
+}
+
+// endOfValue returns the offset just after the well-formed JSON value that
+// starts at offset i of s.
+func endOfValue(s string, i int) int {
+	switch s[i] {
+	case '"':
+		return endOfString(s, i)
+	case '{', '[':
+		depth := 0
+		for j := i; ; j++ {
+			switch s[j] {
+			case '"':
+				j = endOfString(s, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+	}
+	j := i + 1 // a number, true, false or null
+	for j < len(s) && !strings.ContainsRune(",}] \t\r\n", rune(s[j])) {
+		j++
+	}
+	return j
 }
 
 // setField stores the value of f (not null) in the field of p its key
@@ -286,7 +328,7 @@ func (p *Problem) setField(f *jsonField) error {
 // what it takes to say where an error is.
 type jsonField struct {
 	data []byte // the whole document
-	s    string // the value (one conversion, so numbers parse without allocating)
+	s    string // the value, a substring of the document as one string (numbers parse without allocating)
 	base int    // offset of s in data
 	name string
 }
@@ -384,11 +426,14 @@ func (f *jsonField) numbers(i, row int, nullOK bool, null float64) ([]float64, i
 	if f.s[i] != '[' {
 		return nil, i, f.errAt(i, row, -1, "want an array of numbers, got "+kindOf(f.s[i]))
 	}
-	out := []float64{}
 	i = skipWS(f.s, i+1)
 	if f.s[i] == ']' {
-		return out, i + 1, nil
+		return []float64{}, i + 1, nil
 	}
+	// One allocation: numbers hold no ',' or ']', so the commas before the
+	// first ']' count the entries (a wrong count, in an array that holds
+	// something else and is an error, costs only the capacity).
+	out := make([]float64, 0, 1+strings.Count(f.s[i:i+max(0, strings.IndexByte(f.s[i:], ']'))], ","))
 	for k := 0; ; k++ {
 		r, c := row, k
 		if row < 0 {
