@@ -76,11 +76,15 @@ func bad(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
 //     of the rounding in a computed P (say, M'M) at any scale, including in
 //     entries that cancel to zero on one side and not the other.
 //   - q: absent or of length n, every entry finite.
-//   - A, Aeq: every row of length n, every entry finite, and a Euclidean
-//     norm that is finite (the solver divides each row by its norm); zero
-//     rows are allowed (the solver drops them, or reports infeasibility
-//     when the right-hand side is negative).
+//   - A, Aeq: every row of length n, every entry finite; zero rows are
+//     allowed (the solver drops them, or reports infeasibility when the
+//     right-hand side is negative).
 //   - b, beq: as many entries as A (Aeq) has rows, every one finite.
+//   - the scale of each nonzero row a_j of A or Aeq: the solver divides
+//     a_j and its right-hand side b_j by the Euclidean norm ||a_j||, so
+//     ||a_j||, 1/||a_j|| and b_j/||a_j|| must be finite (a norm above
+//     about 1.8e308 or below about 5.6e-309, or too small for b_j, is an
+//     error naming the row).
 //   - strong convexity, where it is plain from the fields: ridge = 0 needs
 //     P or the squared loss.
 //
@@ -132,7 +136,7 @@ func (p *Problem) checkLoss() error {
 	default:
 		return inputErr("loss", nil, strconv.Quote(p.Loss)+": want squared, logistic or none")
 	}
-	if err := checkMatrix("phi", p.Phi, -1, p.N, false); err != nil {
+	if _, err := checkMatrix("phi", p.Phi, -1, p.N); err != nil {
 		return err
 	}
 	if err := checkRHS("y", p.Y, len(p.Phi), "phi"); err != nil {
@@ -166,7 +170,7 @@ func (p *Problem) checkScalars() error {
 
 // checkQuadratic checks P and q.
 func (p *Problem) checkQuadratic() error {
-	if err := checkMatrix("P", p.P, p.N, p.N, false); err != nil {
+	if _, err := checkMatrix("P", p.P, p.N, p.N); err != nil {
 		return err
 	}
 	if err := checkSymmetric(p.P); err != nil {
@@ -180,45 +184,80 @@ func (p *Problem) checkQuadratic() error {
 
 // checkConstraints checks A, b, Aeq and beq.
 func (p *Problem) checkConstraints() error {
-	if err := checkMatrix("A", p.A, -1, p.N, true); err != nil {
+	if err := checkRows("A", p.A, "b", p.B, p.N); err != nil {
 		return err
 	}
-	if err := checkRHS("b", p.B, len(p.A), "A"); err != nil {
-		return err
-	}
-	if err := checkMatrix("Aeq", p.Aeq, -1, p.N, true); err != nil {
-		return err
-	}
-	return checkRHS("beq", p.Beq, len(p.Aeq), "Aeq")
+	return checkRows("Aeq", p.Aeq, "beq", p.Beq, p.N)
 }
 
-// checkMatrix checks that m has rows x cols finite entries (rows < 0: any
-// number of rows) and, with finiteNorm, rows of finite Euclidean norm. A
-// nil or empty m passes.
-func checkMatrix(name string, m [][]float64, rows, cols int, finiteNorm bool) error {
-	if len(m) == 0 {
-		return nil
+// rowScaleWhy says why a row's norm matters.
+const rowScaleWhy = " (the solver divides each row and its right-hand side by the row's norm)"
+
+// checkRows checks constraint rows (A or Aeq, named name) and their
+// right-hand side (b or beq): rows of length n with finite entries, one
+// finite right-hand side per row, and for each nonzero row a norm that is
+// finite and whose reciprocal and quotient with the right-hand side are
+// finite too. The norm is computed (as the solver does, by mat.Norm) only
+// where one of these can fail: rows whose squared norm checkMatrix found
+// outside [2^-800, +Inf), and right-hand sides above 2^-500 MaxFloat64.
+func checkRows(name string, rows [][]float64, rhsName string, rhs []float64, n int) error {
+	careful, err := checkMatrix(name, rows, -1, n)
+	if err != nil {
+		return err
 	}
-	if rows >= 0 && len(m) != rows {
-		return inputErr(name, nil, strconv.Itoa(len(m))+" rows, want n = "+strconv.Itoa(rows))
+	if err := checkRHS(rhsName, rhs, len(rows), name); err != nil {
+		return err
 	}
-	for i, r := range m {
-		if len(r) != cols {
-			return inputErr(name, []int{i}, "length "+strconv.Itoa(len(r))+", want n = "+strconv.Itoa(cols))
+	for j, v := range rhs {
+		if len(careful) > 0 && careful[0] == j {
+			careful = careful[1:]
+		} else if math.Abs(v) <= 0x1p-500*math.MaxFloat64 {
+			continue // ||row|| >= 2^-400: norm, reciprocal and quotient are finite
 		}
-		if d := vec.Dot(r, r); !bad(d) {
-			continue // every entry finite, and so is the norm
-		}
-		for j, v := range r {
-			if bad(v) {
-				return inputErr(name, []int{i, j}, fmtG(v))
-			}
-		}
-		if finiteNorm && bad(mat.Norm(r)) {
-			return inputErr(name, []int{i}, "the row's norm overflows float64 (rows are divided by their norm)")
+		nr := mat.Norm(rows[j])
+		switch {
+		case bad(nr):
+			return inputErr(name, []int{j}, "the row's norm overflows float64"+rowScaleWhy)
+		case nr > 0 && bad(1/nr):
+			return inputErr(name, []int{j}, "norm "+fmtG(nr)+" is too small: 1/norm overflows float64"+rowScaleWhy)
+		case nr > 0 && bad(v/nr):
+			return inputErr(name, []int{j}, "norm "+fmtG(nr)+" is too small for "+rhsName+"["+strconv.Itoa(j)+"] = "+
+				fmtG(v)+": the quotient overflows float64"+rowScaleWhy)
 		}
 	}
 	return nil
+}
+
+// checkMatrix checks that m has rows x cols finite entries (rows < 0: any
+// number of rows); a nil or empty m passes. It returns the rows whose
+// squared norm, as vec.Dot computes it, is below 2^-800 or overflows: the
+// rows whose norm needs a closer look (see checkRows).
+func checkMatrix(name string, m [][]float64, rows, cols int) (careful []int, err error) {
+	if len(m) == 0 {
+		return nil, nil
+	}
+	if rows >= 0 && len(m) != rows {
+		return nil, inputErr(name, nil, strconv.Itoa(len(m))+" rows, want n = "+strconv.Itoa(rows))
+	}
+	for i, r := range m {
+		if len(r) != cols {
+			return nil, inputErr(name, []int{i}, "length "+strconv.Itoa(len(r))+", want n = "+strconv.Itoa(cols))
+		}
+		d := vec.Dot(r, r)
+		if !bad(d) {
+			if d < 0x1p-800 {
+				careful = append(careful, i)
+			}
+			continue // every entry finite
+		}
+		for j, v := range r {
+			if bad(v) {
+				return nil, inputErr(name, []int{i, j}, fmtG(v))
+			}
+		}
+		careful = append(careful, i) // finite entries whose squares overflow
+	}
+	return careful, nil
 }
 
 // checkRHS checks that v, the right-hand side (or labels) of the rows of

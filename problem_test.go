@@ -30,6 +30,7 @@ func validQP() *Problem {
 // on Validate for all of them.
 func TestValidateNamesFieldAndIndex(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
+	const why = " (the solver divides each row and its right-hand side by the row's norm)"
 	cases := []struct {
 		name  string
 		edit  func(p *Problem)
@@ -80,9 +81,15 @@ func TestValidateNamesFieldAndIndex(t *testing.T) {
 		{"Inf in y under the logistic loss", func(p *Problem) { p.Loss = "logistic"; p.Y[0] = inf }, "y[0]: +Inf", "y", []int{0}},
 		{"NaN in Aeq", func(p *Problem) { p.Aeq, p.Beq = [][]float64{{1, nan}}, []float64{0} }, "Aeq[0][1]: NaN", "Aeq", []int{0, 1}},
 		{"row of A whose norm overflows", func(p *Problem) { p.A[0] = []float64{1.5e308, 1.5e308} },
-			"A[0]: the row's norm overflows float64 (rows are divided by their norm)", "A", []int{0}},
+			"A[0]: the row's norm overflows float64" + why, "A", []int{0}},
 		{"row of Aeq whose norm overflows", func(p *Problem) { p.Aeq, p.Beq = [][]float64{{-1.5e308, 1.5e308}}, []float64{0} },
-			"Aeq[0]: the row's norm overflows float64 (rows are divided by their norm)", "Aeq", []int{0}},
+			"Aeq[0]: the row's norm overflows float64" + why, "Aeq", []int{0}},
+		{"row of A too small to normalise", func(p *Problem) { p.A[0], p.B[0] = []float64{1e-310, 0}, 0 },
+			"A[0]: norm 1e-310 is too small: 1/norm overflows float64" + why, "A", []int{0}},
+		{"row of Aeq too small to normalise", func(p *Problem) { p.Aeq, p.Beq = [][]float64{{0, -3e-310}}, []float64{0} },
+			"Aeq[0]: norm 3e-310 is too small: 1/norm overflows float64" + why, "Aeq", []int{0}},
+		{"b too large for its row's norm", func(p *Problem) { p.A[0], p.B[0] = []float64{1e-300, 0}, 1e10 },
+			"A[0]: norm 1e-300 is too small for b[0] = 1e+10: the quotient overflows float64" + why, "A", []int{0}},
 		{"P asymmetric beyond 1e-10 of its largest entry", func(p *Problem) { p.P = [][]float64{{100, 1}, {1 + 2e-8, 100}} },
 			"P[0][1]: not symmetric: 1 != P[1][0] = 1.00000002", "P", []int{0, 1}},
 		{"tiny P asymmetric at its own scale", func(p *Problem) { p.P = [][]float64{{1e-20, 2e-20}, {0, 1e-20}} },
@@ -144,6 +151,8 @@ func TestValidateAccepts(t *testing.T) {
 		{"P rounding asymmetry against a zero entry", &Problem{N: 2, Loss: "none", P: [][]float64{{2, 1e-17}, {0, 3}}}},
 		{"P asymmetric within 1e-10 of its largest entry", &Problem{N: 2, Loss: "none", P: [][]float64{{100, 1}, {1 + 5e-9, 100}}}},
 		{"row of A whose squares overflow but norm does not", &Problem{N: 2, Loss: "none", Ridge: 1, A: [][]float64{{1e200, -1e200}}, B: []float64{1}}},
+		{"tiny row of A with a b it can carry", &Problem{N: 2, Loss: "none", Ridge: 1, A: [][]float64{{1e-300, 0}}, B: []float64{1}}},
+		{"huge b on a unit row of A", &Problem{N: 2, Loss: "none", Ridge: 1, A: [][]float64{{0.6, -0.8}}, B: []float64{-1e308}}},
 		{"squared loss, no ridge", &Problem{N: 1, Loss: "squared", Phi: [][]float64{{1}}, Y: []float64{3}}},
 		{"logistic with ridge", &Problem{N: 1, Loss: "logistic", Phi: [][]float64{{1}}, Y: []float64{-1}, Ridge: 1e-3}},
 		{"equalities", &Problem{N: 2, Loss: "none", Ridge: 1, Aeq: [][]float64{{1, 1}}, Beq: []float64{1}, L1: 0.5, Offset: -3}},
