@@ -51,9 +51,9 @@ const maxN = 1 << 26
 // bad reports whether v is NaN or ±Inf.
 func bad(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
 
-// Validate is the one check of a problem's data: Solve and NewSolver run it,
-// and the solver trusts what passes. It returns the first problem found as
-// an *InputError naming the field and index, e.g. "A[3][7]: NaN".
+// Validate is the one check of a problem's data: Solve and NewSolver run it
+// before any of the data reaches the solver. It returns the first problem
+// found as an *InputError naming the field and index, e.g. "A[3][7]: NaN".
 //
 // The rules, field by field:
 //
