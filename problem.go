@@ -1,13 +1,8 @@
 package softpen
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"io"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/softpen/softpen/mat"
 	"github.com/softpen/softpen/solver"
@@ -46,396 +41,6 @@ type Problem struct {
 	Beq    []float64
 }
 
-// ReadProblem reads one problem in the JSON form of FORMATS.md. It is
-// strict, and every error is an *InputError that says where, e.g.
-// `line 3, column 17: A[0][2]: "x": want a number, got a string`:
-//
-//   - malformed JSON, or anything after the problem object, is an error with
-//     the line and column of the offending byte;
-//   - keys match exactly (case included); an unknown or repeated key is an
-//     error naming it; "n" and "loss" are required;
-//   - numbers are read exactly as strconv.ParseFloat reads them; one outside
-//     the float64 range (1e400) is an error naming the field and index; null
-//     is a number only in "lower" and "upper", where it means no bound (as
-//     does a magnitude >= 1e20; both are stored as -Inf / +Inf);
-//   - a field whose value is null is the same as an absent field.
-//
-// The problem is not validated: call Validate (Solve and NewSolver do).
-// ReadProblem reads r to its end; it holds the whole document in memory
-// while decoding.
-func ReadProblem(r io.Reader) (*Problem, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	return decodeProblem(data)
-}
-
-// UnmarshalJSON decodes the JSON form as strictly as ReadProblem does.
-func (p *Problem) UnmarshalJSON(data []byte) error {
-	q, err := decodeProblem(data)
-	if err != nil {
-		return err
-	}
-	*p = *q
-	return nil
-}
-
-// problemJSON is the JSON form for writing.
-type problemJSON struct {
-	Name   string      `json:"name,omitempty"`
-	N      int         `json:"n"`
-	Loss   string      `json:"loss"`
-	Phi    [][]float64 `json:"phi,omitempty"`
-	Y      []float64   `json:"y,omitempty"`
-	Ridge  float64     `json:"ridge"`
-	L1     float64     `json:"l1,omitempty"`
-	Lower  []*float64  `json:"lower,omitempty"`
-	Upper  []*float64  `json:"upper,omitempty"`
-	P      [][]float64 `json:"P,omitempty"`
-	Q      []float64   `json:"q,omitempty"`
-	Offset float64     `json:"offset,omitempty"`
-	A      [][]float64 `json:"A,omitempty"`
-	B      []float64   `json:"b,omitempty"`
-	Aeq    [][]float64 `json:"Aeq,omitempty"`
-	Beq    []float64   `json:"beq,omitempty"`
-}
-
-// boundsJSON writes a missing bound (the infinity of the given sign, or a
-// magnitude >= 1e20) as null; NaN is kept, and fails to encode.
-func boundsJSON(v []float64, sign int) []*float64 {
-	if v == nil {
-		return nil
-	}
-	out := make([]*float64, len(v))
-	for i := range v {
-		if !math.IsInf(v[i], sign) && !(math.Abs(v[i]) >= noBound) {
-			out[i] = &v[i]
-		}
-	}
-	return out
-}
-
-// MarshalJSON encodes p in the JSON form of FORMATS.md (see WriteProblem).
-func (p Problem) MarshalJSON() ([]byte, error) {
-	loss := p.Loss
-	if loss == "" {
-		loss = "none"
-	}
-	return json.Marshal(problemJSON{
-		Name: p.Name, N: p.N, Loss: loss, Phi: p.Phi, Y: p.Y, Ridge: p.Ridge, L1: p.L1,
-		Lower: boundsJSON(p.Lower, -1), Upper: boundsJSON(p.Upper, 1),
-		P: p.P, Q: p.Q, Offset: p.Offset, A: p.A, B: p.B, Aeq: p.Aeq, Beq: p.Beq,
-	})
-}
-
-// WriteProblem writes p as one line of JSON in the form ReadProblem reads,
-// followed by a newline. Numbers are written in the shortest form that reads
-// back exactly, so WriteProblem then ReadProblem gives p back (a missing
-// bound, written as null, comes back as -Inf / +Inf; an empty Loss as
-// "none"). A NaN or an infinity other than a missing bound is an error:
-// JSON cannot hold it.
-func WriteProblem(w io.Writer, p *Problem) error {
-	b, err := p.MarshalJSON()
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
-}
-
-// problemFields are the keys of the JSON form, in FORMATS.md's order.
-const problemFields = "name, n, loss, phi, y, ridge, l1, lower, upper, P, q, offset, A, b, Aeq, beq"
-
-var knownField = func() map[string]bool {
-	m := make(map[string]bool)
-	for _, k := range strings.Split(problemFields, ", ") {
-		m[k] = true
-	}
-	return m
-}()
-
-// decodeProblem is ReadProblem on a document in memory.
-func decodeProblem(data []byte) (*Problem, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, &InputError{Msg: "empty input: want a JSON problem object"}
-	}
-	// One pass over the whole document first: syntax errors then carry
-	// offsets into it (a json.Decoder's do not), and afterwards every
-	// value is known to be well-formed JSON.
-	var whole json.RawMessage
-	if err := json.Unmarshal(data, &whole); err != nil {
-		var se *json.SyntaxError
-		if !errors.As(err, &se) {
-			return nil, &InputError{Msg: "malformed JSON: " + err.Error()}
-		}
-		off := int(se.Offset)
-		msg := "malformed JSON: " + se.Error()
-		if strings.Contains(se.Error(), "after top-level value") {
-			msg = "data after the problem object"
-		}
-		if off > 0 && off <= len(data) && se.Error() != "unexpected end of JSON input" {
-			off-- // Offset counts the offending byte
-		}
-		l, c := lineCol(data, off)
-		return nil, &InputError{Msg: msg, Line: l, Column: c}
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if d, ok := tok.(json.Delim); err != nil || !ok || d != '{' {
-		start := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
-		l, c := lineCol(data, start)
-		return nil, &InputError{Msg: "want a JSON object, got " + kindOf(data[start]), Line: l, Column: c}
-	}
-	p := &Problem{}
-	var haveN, haveLoss bool
-	seen := make(map[string]bool)
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, &InputError{Msg: "malformed JSON: " + err.Error()}
-		}
-		key, _ := tok.(string)
-		keyOff := max(0, int(dec.InputOffset())-len(key)-2)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, &InputError{Msg: "malformed JSON: " + err.Error()}
-		}
-		f := &jsonField{data: data, s: string(v), base: int(dec.InputOffset()) - len(v), name: key}
-		if seen[key] {
-			l, c := lineCol(data, keyOff)
-			return nil, &InputError{Msg: "field " + strconv.Quote(key) + " given twice", Line: l, Column: c}
-		}
-		seen[key] = true
-		if !knownField[key] {
-			l, c := lineCol(data, keyOff)
-			return nil, &InputError{Msg: "unknown field " + strconv.Quote(key) + " (want one of " + problemFields + ")", Line: l, Column: c}
-		}
-		if f.s == "null" {
-			continue
-		}
-		switch key {
-		case "name":
-			err = f.str(&p.Name)
-		case "n":
-			haveN = true
-			p.N, err = f.integer()
-		case "loss":
-			haveLoss = true
-			if err = f.str(&p.Loss); err == nil && p.Loss == "" {
-				err = f.errAt(0, -1, -1, `"": want squared, logistic or none`)
-			}
-		case "ridge":
-			p.Ridge, err = f.scalar()
-		case "l1":
-			p.L1, err = f.scalar()
-		case "offset":
-			p.Offset, err = f.scalar()
-		case "phi":
-			p.Phi, err = f.matrix()
-		case "P":
-			p.P, err = f.matrix()
-		case "A":
-			p.A, err = f.matrix()
-		case "Aeq":
-			p.Aeq, err = f.matrix()
-		case "y":
-			p.Y, err = f.vector(false, 0)
-		case "q":
-			p.Q, err = f.vector(false, 0)
-		case "b":
-			p.B, err = f.vector(false, 0)
-		case "beq":
-			p.Beq, err = f.vector(false, 0)
-		case "lower":
-			p.Lower, err = f.vector(true, math.Inf(-1))
-			for i, x := range p.Lower {
-				if math.Abs(x) >= noBound {
-					p.Lower[i] = math.Inf(-1)
-				}
-			}
-		case "upper":
-			p.Upper, err = f.vector(true, math.Inf(1))
-			for i, x := range p.Upper {
-				if math.Abs(x) >= noBound {
-					p.Upper[i] = math.Inf(1)
-				}
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	if !haveN {
-		return nil, inputErr("n", nil, "missing: the number of variables is required")
-	}
-	if !haveLoss {
-		return nil, inputErr("loss", nil, `missing: want "squared", "logistic" or "none"`)
-	}
-	return p, nil
-}
-
-// jsonField is the value of one key of a well-formed problem object, with
-// what it takes to say where an error is.
-type jsonField struct {
-	data []byte // the whole document
-	s    string // the value (one conversion, so numbers parse without allocating)
-	base int    // offset of s in data
-	name string
-}
-
-// errAt is an error at offset off of the value, for element [row][col]
-// (-1: no such index).
-func (f *jsonField) errAt(off, row, col int, msg string) *InputError {
-	l, c := lineCol(f.data, f.base+off)
-	e := &InputError{Field: f.name, Msg: msg, Line: l, Column: c}
-	if row >= 0 {
-		e.Index = append(e.Index, row)
-	}
-	if col >= 0 {
-		e.Index = append(e.Index, col)
-	}
-	return e
-}
-
-// kindOf names the JSON value that starts with byte b.
-func kindOf(b byte) string {
-	switch b {
-	case '"':
-		return "a string"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
-}
-
-func (f *jsonField) str(dst *string) error {
-	if f.s[0] != '"' {
-		return f.errAt(0, -1, -1, "want a string, got "+kindOf(f.s[0]))
-	}
-	return json.Unmarshal([]byte(f.s), dst)
-}
-
-func (f *jsonField) scalar() (float64, error) {
-	x, _, err := f.num(0, -1, -1, false, 0)
-	return x, err
-}
-
-func (f *jsonField) integer() (int, error) {
-	x, _, err := f.num(0, -1, -1, false, 0)
-	if err != nil {
-		return 0, err
-	}
-	if x != math.Trunc(x) || math.Abs(x) > 1<<53 {
-		return 0, f.errAt(0, -1, -1, f.s+": want an integer")
-	}
-	return int(x), nil
-}
-
-// num parses the number (or, with nullOK, the null) at offset i and returns
-// it with the offset just after it.
-func (f *jsonField) num(i, row, col int, nullOK bool, null float64) (float64, int, error) {
-	c := f.s[i]
-	if c == 'n' && nullOK {
-		return null, i + len("null"), nil
-	}
-	if c != '-' && (c < '0' || c > '9') {
-		return 0, i, f.errAt(i, row, col, "want a number, got "+kindOf(c))
-	}
-	j := i + 1
-	for j < len(f.s) && isNumByte(f.s[j]) {
-		j++
-	}
-	x, err := strconv.ParseFloat(f.s[i:j], 64)
-	if err != nil {
-		return 0, i, f.errAt(i, row, col, f.s[i:j]+" is out of range for float64")
-	}
-	return x, j, nil
-}
-
-func isNumByte(c byte) bool {
-	return c >= '0' && c <= '9' || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'
-}
-
-func skipWS(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// numbers parses the array of numbers at offset i (row < 0: the value is a
-// vector) and returns it with the offset after its ']'. An empty array gives
-// an empty, non-nil slice.
-func (f *jsonField) numbers(i, row int, nullOK bool, null float64) ([]float64, int, error) {
-	if f.s[i] != '[' {
-		return nil, i, f.errAt(i, row, -1, "want an array of numbers, got "+kindOf(f.s[i]))
-	}
-	out := []float64{}
-	i = skipWS(f.s, i+1)
-	if f.s[i] == ']' {
-		return out, i + 1, nil
-	}
-	for k := 0; ; k++ {
-		r, c := row, k
-		if row < 0 {
-			r, c = k, -1
-		}
-		x, j, err := f.num(i, r, c, nullOK, null)
-		if err != nil {
-			return nil, j, err
-		}
-		out = append(out, x)
-		i = skipWS(f.s, j)
-		if f.s[i] == ']' {
-			return out, i + 1, nil
-		}
-		i = skipWS(f.s, i+1) // past the ','
-	}
-}
-
-func (f *jsonField) vector(nullOK bool, null float64) ([]float64, error) {
-	v, _, err := f.numbers(0, -1, nullOK, null)
-	return v, err
-}
-
-func (f *jsonField) matrix() ([][]float64, error) {
-	if f.s[0] != '[' {
-		return nil, f.errAt(0, -1, -1, "want an array of rows, got "+kindOf(f.s[0]))
-	}
-	out := [][]float64{}
-	i := skipWS(f.s, 1)
-	if f.s[i] == ']' {
-		return out, nil
-	}
-	for r := 0; ; r++ {
-		row, j, err := f.numbers(i, r, false, 0)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, row)
-		i = skipWS(f.s, j)
-		if f.s[i] == ']' {
-			return out, nil
-		}
-		i = skipWS(f.s, i+1)
-	}
-}
-
-// lineCol turns a byte offset into a 1-based line and column (in bytes).
-func lineCol(data []byte, off int) (line, col int) {
-	off = min(max(off, 0), len(data))
-	line = 1 + bytes.Count(data[:off], []byte("\n"))
-	col = off - bytes.LastIndexByte(data[:off], '\n')
-	return line, col
-}
-
 // noBound is the magnitude from which a bound means "none" (as in OSQP).
 const noBound = 1e20
 
@@ -443,62 +48,49 @@ const noBound = 1e20
 // workspace alone would take more than 512 MiB.
 const maxN = 1 << 26
 
-// InputError is a problem with the input. It names the field and, where
-// there is one, the index (row, or row and column); errors found while
-// reading a file also carry the line and column (1-based; 0 when unknown).
-// Its text is "[line L, column C: ]field[i][j]: message", or
-// "field[i] = value: message" when Msg starts with "= ".
-type InputError struct {
-	Field        string
-	Index        []int
-	Msg          string
-	Line, Column int
-}
-
-func (e *InputError) Error() string {
-	var sb strings.Builder
-	if e.Line > 0 {
-		sb.WriteString("line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Column) + ": ")
-	}
-	sb.WriteString(e.Field)
-	for _, i := range e.Index {
-		sb.WriteString("[" + strconv.Itoa(i) + "]")
-	}
-	if e.Msg != "" {
-		switch {
-		case e.Field == "":
-		case strings.HasPrefix(e.Msg, "= "):
-			sb.WriteByte(' ')
-		default:
-			sb.WriteString(": ")
-		}
-		sb.WriteString(e.Msg)
-	}
-	return sb.String()
-}
-
-func inputErr(field string, idx []int, msg string) *InputError {
-	return &InputError{Field: field, Index: idx, Msg: msg}
-}
-
-// fmtG formats v in the shortest form that reads back exactly.
-func fmtG(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
+// bad reports whether v is NaN or ±Inf.
 func bad(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
 
-// Validate checks every field and returns the first problem found as an
-// *InputError naming the field and index, e.g. "A[3][7]: NaN",
-// "b: length 9, want 10 (rows of A)", "lower[2]: 3 > upper[2] = 1",
-// "ridge: -0.1 < 0", "phi[4]: length 3, want n = 5",
-// "y[7] = 0.5: logistic loss needs labels -1 or +1",
-// "P[1][2]: not symmetric: 2 != P[2][1] = 0".
-// NaN or ±Inf anywhere is an error (except ∓Inf as a missing bound). P must
-// be symmetric to 1e-10 relative to its largest entry (the solver uses its
-// symmetric part); positive semidefiniteness and strong convexity are the
-// solver's checks, except for the obvious case of ridge = 0 with neither P
-// nor a squared loss. Zero rows of A are allowed (the solver drops them, or
-// reports infeasibility when b < 0). Validate does not modify p and never
-// panics, whatever the lengths.
+// Validate is the one check of a problem's data: Solve and NewSolver run it
+// before any of the data reaches the solver. It returns the first problem
+// found as an *InputError naming the field and index, e.g. "A[3][7]: NaN".
+//
+// The rules, field by field:
+//
+//   - n: 1 <= n <= 2^26 (beyond, one vector of the solver's workspace alone
+//     takes more than 512 MiB).
+//   - loss: "squared", "logistic", "none" or "" (the same as "none").
+//   - phi: at least one row with a loss, none without; every row of length
+//     n, every entry finite.
+//   - y: as many entries as phi has rows, every one finite; with the
+//     logistic loss, each -1 or +1.
+//   - ridge, l1: finite and >= 0; offset: finite.
+//   - lower, upper: absent (nil) or of length n; lower[i] not NaN or +Inf,
+//     upper[i] not NaN or -Inf (∓Inf, or a magnitude >= 1e20, is no bound);
+//     lower[i] <= upper[i] once missing bounds are infinite.
+//   - P: absent, or n rows of length n, every entry finite, and symmetric:
+//     |P[i][j] - P[j][i]| <= 1e-10 * max_kl |P[k][l]|. The solver uses the
+//     symmetric part (P + P')/2, which gives the same x'Px, so asymmetry
+//     changes nothing; the check catches a wrong matrix, not rounding. The
+//     tolerance is relative to the largest entry, because that is the size
+//     of the rounding in a computed P (say, M'M) at any scale, including in
+//     entries that cancel to zero on one side and not the other.
+//   - q: absent or of length n, every entry finite.
+//   - A, Aeq: every row of length n, every entry finite; zero rows are
+//     allowed (the solver drops them, or reports infeasibility when the
+//     right-hand side is negative).
+//   - b, beq: as many entries as A (Aeq) has rows, every one finite.
+//   - the scale of each nonzero row a_j of A or Aeq: the solver divides
+//     a_j and its right-hand side b_j by the Euclidean norm ||a_j||, so
+//     ||a_j||, 1/||a_j|| and b_j/||a_j|| must be finite (a norm above
+//     about 1.8e308 or below about 5.6e-309, or too small for b_j, is an
+//     error naming the row).
+//   - strong convexity, where it is plain from the fields: ridge = 0 needs
+//     P or the squared loss.
+//
+// Whether the quadratic part is positive definite (and so the constant mu
+// of strong convexity) takes a factorisation: the solver finds it, once.
+// Validate does not modify p and never panics, whatever the lengths.
 func (p *Problem) Validate() error {
 	if p == nil {
 		return inputErr("problem", nil, "nil")
@@ -510,6 +102,25 @@ func (p *Problem) Validate() error {
 	if n > maxN {
 		return inputErr("n", nil, strconv.Itoa(n)+" is too large (at most "+strconv.Itoa(maxN)+")")
 	}
+	for _, check := range [...]func() error{
+		p.checkLoss,
+		p.checkScalars,
+		func() error { return checkBounds(p.Lower, p.Upper, n) },
+		p.checkQuadratic,
+		p.checkConstraints,
+	} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	if p.Ridge == 0 && len(p.P) == 0 && p.Loss != "squared" {
+		return inputErr("ridge", nil, "not strongly convex: ridge = 0 and no quadratic term (P or squared loss)")
+	}
+	return nil
+}
+
+// checkLoss checks loss, phi and y.
+func (p *Problem) checkLoss() error {
 	switch p.Loss {
 	case "squared", "logistic":
 		if len(p.Phi) == 0 {
@@ -525,13 +136,10 @@ func (p *Problem) Validate() error {
 	default:
 		return inputErr("loss", nil, strconv.Quote(p.Loss)+": want squared, logistic or none")
 	}
-	if err := checkMatrix("phi", p.Phi, -1, n); err != nil {
+	if _, err := checkMatrix("phi", p.Phi, -1, p.N); err != nil {
 		return err
 	}
-	if len(p.Y) != len(p.Phi) {
-		return inputErr("y", nil, "length "+strconv.Itoa(len(p.Y))+", want "+strconv.Itoa(len(p.Phi))+" (rows of phi)")
-	}
-	if err := checkVector("y", p.Y); err != nil {
+	if err := checkRHS("y", p.Y, len(p.Phi), "phi"); err != nil {
 		return err
 	}
 	if p.Loss == "logistic" {
@@ -541,6 +149,11 @@ func (p *Problem) Validate() error {
 			}
 		}
 	}
+	return nil
+}
+
+// checkScalars checks ridge, l1 and offset.
+func (p *Problem) checkScalars() error {
 	for _, f := range [...]struct {
 		name string
 		v    float64
@@ -552,68 +165,108 @@ func (p *Problem) Validate() error {
 			return inputErr(f.name, nil, fmtG(f.v)+" < 0")
 		}
 	}
-	if err := checkBounds(p.Lower, p.Upper, n); err != nil {
-		return err
-	}
-	if err := checkMatrix("P", p.P, n, n); err != nil {
+	return nil
+}
+
+// checkQuadratic checks P and q.
+func (p *Problem) checkQuadratic() error {
+	if _, err := checkMatrix("P", p.P, p.N, p.N); err != nil {
 		return err
 	}
 	if err := checkSymmetric(p.P); err != nil {
 		return err
 	}
-	if p.Q != nil && len(p.Q) != n {
-		return inputErr("q", nil, "length "+strconv.Itoa(len(p.Q))+", want n = "+strconv.Itoa(n))
+	if p.Q != nil && len(p.Q) != p.N {
+		return inputErr("q", nil, "length "+strconv.Itoa(len(p.Q))+", want n = "+strconv.Itoa(p.N))
 	}
-	if err := checkVector("q", p.Q); err != nil {
+	return checkVector("q", p.Q)
+}
+
+// checkConstraints checks A, b, Aeq and beq.
+func (p *Problem) checkConstraints() error {
+	if err := checkRows("A", p.A, "b", p.B, p.N); err != nil {
 		return err
 	}
-	if err := checkMatrix("A", p.A, -1, n); err != nil {
+	return checkRows("Aeq", p.Aeq, "beq", p.Beq, p.N)
+}
+
+// rowScaleWhy says why a row's norm matters.
+const rowScaleWhy = " (the solver divides each row and its right-hand side by the row's norm)"
+
+// checkRows checks constraint rows (A or Aeq, named name) and their
+// right-hand side (b or beq): rows of length n with finite entries, one
+// finite right-hand side per row, and for each nonzero row a norm that is
+// finite and whose reciprocal and quotient with the right-hand side are
+// finite too. The norm is computed (as the solver does, by mat.Norm) only
+// where one of these can fail: rows whose squared norm checkMatrix found
+// outside [2^-800, +Inf), and right-hand sides above 2^-500 MaxFloat64.
+func checkRows(name string, rows [][]float64, rhsName string, rhs []float64, n int) error {
+	careful, err := checkMatrix(name, rows, -1, n)
+	if err != nil {
 		return err
 	}
-	if len(p.B) != len(p.A) {
-		return inputErr("b", nil, "length "+strconv.Itoa(len(p.B))+", want "+strconv.Itoa(len(p.A))+" (rows of A)")
-	}
-	if err := checkVector("b", p.B); err != nil {
+	if err := checkRHS(rhsName, rhs, len(rows), name); err != nil {
 		return err
 	}
-	if err := checkMatrix("Aeq", p.Aeq, -1, n); err != nil {
-		return err
-	}
-	if len(p.Beq) != len(p.Aeq) {
-		return inputErr("beq", nil, "length "+strconv.Itoa(len(p.Beq))+", want "+strconv.Itoa(len(p.Aeq))+" (rows of Aeq)")
-	}
-	if err := checkVector("beq", p.Beq); err != nil {
-		return err
-	}
-	if p.Ridge == 0 && len(p.P) == 0 && p.Loss != "squared" {
-		return inputErr("ridge", nil, "not strongly convex: ridge = 0 and no quadratic term (P or squared loss)")
+	for j, v := range rhs {
+		if len(careful) > 0 && careful[0] == j {
+			careful = careful[1:]
+		} else if math.Abs(v) <= 0x1p-500*math.MaxFloat64 {
+			continue // ||row|| >= 2^-400: norm, reciprocal and quotient are finite
+		}
+		nr := mat.Norm(rows[j])
+		switch {
+		case bad(nr):
+			return inputErr(name, []int{j}, "the row's norm overflows float64"+rowScaleWhy)
+		case nr > 0 && bad(1/nr):
+			return inputErr(name, []int{j}, "norm "+fmtG(nr)+" is too small: 1/norm overflows float64"+rowScaleWhy)
+		case nr > 0 && bad(v/nr):
+			return inputErr(name, []int{j}, "norm "+fmtG(nr)+" is too small for "+rhsName+"["+strconv.Itoa(j)+"] = "+
+				fmtG(v)+": the quotient overflows float64"+rowScaleWhy)
+		}
 	}
 	return nil
 }
 
 // checkMatrix checks that m has rows x cols finite entries (rows < 0: any
-// number of rows). A nil or empty m passes.
-func checkMatrix(name string, m [][]float64, rows, cols int) error {
+// number of rows); a nil or empty m passes. It returns the rows whose
+// squared norm, as vec.Dot computes it, is below 2^-800 or overflows: the
+// rows whose norm needs a closer look (see checkRows).
+func checkMatrix(name string, m [][]float64, rows, cols int) (careful []int, err error) {
 	if len(m) == 0 {
-		return nil
+		return nil, nil
 	}
 	if rows >= 0 && len(m) != rows {
-		return inputErr(name, nil, strconv.Itoa(len(m))+" rows, want n = "+strconv.Itoa(rows))
+		return nil, inputErr(name, nil, strconv.Itoa(len(m))+" rows, want n = "+strconv.Itoa(rows))
 	}
 	for i, r := range m {
 		if len(r) != cols {
-			return inputErr(name, []int{i}, "length "+strconv.Itoa(len(r))+", want n = "+strconv.Itoa(cols))
+			return nil, inputErr(name, []int{i}, "length "+strconv.Itoa(len(r))+", want n = "+strconv.Itoa(cols))
 		}
-		if d := vec.Dot(r, r); !bad(d) {
-			continue // every entry finite (Dot overflows at worst)
+		d := vec.Dot(r, r)
+		if !bad(d) {
+			if d < 0x1p-800 {
+				careful = append(careful, i)
+			}
+			continue // every entry finite
 		}
 		for j, v := range r {
 			if bad(v) {
-				return inputErr(name, []int{i, j}, fmtG(v))
+				return nil, inputErr(name, []int{i, j}, fmtG(v))
 			}
 		}
+		careful = append(careful, i) // finite entries whose squares overflow
 	}
-	return nil
+	return careful, nil
+}
+
+// checkRHS checks that v, the right-hand side (or labels) of the rows of
+// the matrix named of, has one finite entry per row.
+func checkRHS(name string, v []float64, rows int, of string) error {
+	if len(v) != rows {
+		return inputErr(name, nil, "length "+strconv.Itoa(len(v))+", want "+strconv.Itoa(rows)+" (rows of "+of+")")
+	}
+	return checkVector(name, v)
 }
 
 // checkVector checks that every entry of v is finite.
@@ -626,8 +279,8 @@ func checkVector(name string, v []float64) error {
 	return nil
 }
 
-// checkSymmetric checks P (square, finite) against its transpose, to 1e-10
-// relative to its largest entry.
+// checkSymmetric checks P (square, finite) against its transpose:
+// |P[i][j] - P[j][i]| <= 1e-10 * max |P| (see Validate for why).
 func checkSymmetric(P [][]float64) error {
 	var big float64
 	for _, r := range P {
@@ -702,12 +355,12 @@ func denseOf(rows [][]float64, cols int) *mat.Dense {
 	return d
 }
 
-// internal builds the solver's form of p, which must have passed Validate:
-// the matrices but A are copied into mat.Dense (nil when empty), A's rows
-// are passed as they are (see newSolver), P is replaced by
-// its symmetric part (P + P')/2, bounds of magnitude >= 1e20 become ∓Inf,
-// and the vectors are shared (the solver copies what it keeps and modifies
-// nothing).
+// internal builds the solver's form of p, which must have passed Validate
+// (newSolver, the one caller outside tests, runs it first): the matrices
+// but A are copied into mat.Dense (nil when empty), A's rows are passed as
+// they are (see newSolver), P is replaced by its symmetric part
+// (P + P')/2, bounds of magnitude >= 1e20 become ∓Inf, and the vectors are
+// shared (the solver copies what it keeps and modifies nothing).
 func (p *Problem) internal() (*solver.Problem, error) {
 	ip := &solver.Problem{
 		N: p.N, Phi: denseOf(p.Phi, p.N), Y: p.Y, Ridge: p.Ridge, L1: p.L1,
@@ -744,57 +397,4 @@ func (p *Problem) internal() (*solver.Problem, error) {
 		ip.Loss = solver.LossNone
 	}
 	return ip, nil
-}
-
-// SVMProblem is the hard-margin SVM of the paper's section 6.2,
-//
-//	minimize 1/2 ||x||^2  subject to  y_i a_i'x >= 1,
-//
-// as a Problem: ridge 1, loss "none", rows -y_i a_i of A and b_i = -1 (no
-// bias: with one-hot features a bias is redundant). n is the length of the
-// longest row; shorter rows are padded with zeros. labels must be ±1 and as
-// many as the rows (fewer is a programmer error and panics); rows are
-// copied, never modified.
-//
-// With normalizeFeatures, each feature column j is first divided by its
-// Euclidean norm ||a_{.j}|| (all-zero columns are left alone). The paper
-// says only that "the features are normalized"; we take unit-norm columns
-// because a positive column scaling keeps a separable set separable (and x
-// maps back as x_j / ||a_{.j}||), whereas centring would destroy the
-// implicit bias of one-hot data, and unit max-abs scaling leaves 0/1
-// features unchanged. testdata/README.md compares the resulting slack
-// counts with the paper's (none of the variants matches them exactly).
-func SVMProblem(labels []float64, rows [][]float64, normalizeFeatures bool) *Problem {
-	n := 0
-	for _, r := range rows {
-		n = max(n, len(r))
-	}
-	scale := make([]float64, n)
-	for j := range scale {
-		scale[j] = 1
-	}
-	if normalizeFeatures {
-		ss := make([]float64, n)
-		for _, r := range rows {
-			for j, v := range r {
-				ss[j] += v * v
-			}
-		}
-		for j, s := range ss {
-			if s > 0 {
-				scale[j] = 1 / math.Sqrt(s)
-			}
-		}
-	}
-	p := &Problem{N: n, Loss: "none", Ridge: 1, A: make([][]float64, len(rows)), B: make([]float64, len(rows))}
-	flat := make([]float64, len(rows)*n)
-	for i, r := range rows {
-		a := flat[i*n : (i+1)*n : (i+1)*n]
-		for j, v := range r {
-			a[j] = -labels[i] * v * scale[j]
-		}
-		p.A[i] = a
-		p.B[i] = -1
-	}
-	return p
 }

@@ -174,6 +174,28 @@ func thin(xs, ys []float64, maxPts int) ([]float64, []float64) {
 	return ox, oy
 }
 
+// figures collects the SVG files of an experiment with their captions, for
+// index.html.
+type figures struct {
+	dir  string
+	list [][2]string // file name, caption
+}
+
+// add writes p as dir/name and records it with its caption.
+func (f *figures) add(name, caption string, p interface{ WriteSVG(io.Writer) error }) error {
+	f.list = append(f.list, [2]string{name, caption})
+	return writeSVG(f.dir, name, p)
+}
+
+// logger returns a Printf to w; with a nil w it prints nothing.
+func logger(w io.Writer) func(format string, args ...any) {
+	return func(format string, args ...any) {
+		if w != nil {
+			fmt.Fprintf(w, format, args...)
+		}
+	}
+}
+
 func writeSVG(dir, name string, p interface{ WriteSVG(io.Writer) error }) error {
 	f, err := os.Create(filepath.Join(dir, name))
 	if err != nil {
@@ -184,6 +206,19 @@ func writeSVG(dir, name string, p interface{ WriteSVG(io.Writer) error }) error 
 		return err
 	}
 	return f.Close()
+}
+
+// pick returns the methods for which keep is true, in their order, with
+// their groups of runs.
+func pick(methods []Method, groups [][]*Run, keep func(Method) bool) ([]Method, [][]*Run) {
+	var ms []Method
+	var gs [][]*Run
+	for i, m := range methods {
+		if keep(m) {
+			ms, gs = append(ms, m), append(gs, groups[i])
+		}
+	}
+	return ms, gs
 }
 
 // curvePlot draws the median curve of f for each group of runs.

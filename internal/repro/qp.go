@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -118,56 +119,72 @@ func RunQP(cfg QPConfig, stdout io.Writer) error {
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return err
 	}
-	logf := func(format string, args ...any) {
-		if cfg.Log != nil {
-			fmt.Fprintf(cfg.Log, format, args...)
-		}
-	}
+	logf := logger(cfg.Log)
 	t0 := time.Now()
 	ins, err := QPInstances(cfg.Sims, cfg.Testdata)
 	if err != nil {
 		return err
 	}
 	logf("repro qp: %d instances and references in %v\n", len(ins), time.Since(t0).Round(time.Millisecond))
-	// Static methods take their delta from Nested-SGDM on the same instance.
-	needSched := false
-	for _, m := range methods {
-		needSched = needSched || m.Kind == KindStatic
+	workers := max(cfg.Workers, 1)
+	all, err := runQPMethods(ins, methods, cfg.Steps, workers, logf)
+	if err != nil {
+		return err
 	}
+	groups := byMethod(methods, all)
+	var sum bytes.Buffer
+	qpSummary(&sum, cfg, ins, workers, methods, groups)
+	fmt.Fprint(stdout, sum.String())
+
+	if err := writeRuns(cfg.Out, "qp", all); err != nil {
+		return err
+	}
+	figs := &figures{dir: cfg.Out}
+	if err := qpFigures(figs, cfg, methods, groups); err != nil {
+		return err
+	}
+	if cfg.Grid {
+		var gs bytes.Buffer
+		gfigs, err := runGrid(ins, QPGrid(), cfg.Steps, workers, cfg.Out, &gs, logf)
+		if err != nil {
+			return err
+		}
+		fmt.Fprint(stdout, gs.String())
+		sum.Write(gs.Bytes())
+		figs.list = append(figs.list, gfigs...)
+	}
+	if err := os.WriteFile(filepath.Join(cfg.Out, "summary.txt"), sum.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return writeIndex(cfg.Out, "softpen repro qp", sum.String(), figs.list)
+}
+
+// qpScheduleMethod is Nested-SGDM, whose delta schedule on an instance
+// sets the deltas of the static runs on it.
+func qpScheduleMethod() Method {
 	var sgdm Method
 	for _, m := range QPMethods() {
 		if m.Name == "Nested-SGDM" {
 			sgdm = m
 		}
 	}
+	return sgdm
+}
+
+// runQPMethods runs every method on every instance (workers instances at a
+// time, simulation i+1 seeded with i+1) and returns the runs, instance by
+// instance, or the first run's error.
+func runQPMethods(ins []*Instance, methods []Method, steps int64, workers int, logf func(string, ...any)) ([]*Run, error) {
+	needSched := false
+	for _, m := range methods {
+		needSched = needSched || m.Kind == KindStatic
+	}
+	sgdm := qpScheduleMethod()
 	runs := make([][]*Run, len(ins))
-	workers := max(cfg.Workers, 1)
 	var mu sync.Mutex
 	parallel(len(ins), workers, func(i int) {
-		in := ins[i]
 		sim := i + 1
-		seed := uint64(sim)
-		// Nested-SGDM runs first: the static runs take their deltas from
-		// its schedule on the same instance (it is run, and reported
-		// only if selected, when a static method needs it).
-		var sched *Run
-		var out []*Run
-		if selected(methods, sgdm.Name) || needSched {
-			sched = RunMethod(in, sgdm, sim, cfg.Steps, seed, 0, 0)
-			if selected(methods, sgdm.Name) {
-				out = append(out, sched)
-			}
-		}
-		for _, m := range methods {
-			if m.Name == sgdm.Name {
-				continue
-			}
-			var d0, dl float64
-			if sched != nil {
-				d0, dl = sched.Delta0, sched.DeltaEnd
-			}
-			out = append(out, RunMethod(in, m, sim, cfg.Steps, seed, d0, dl))
-		}
+		out := runQPSim(ins[i], sim, methods, sgdm, needSched, steps)
 		mu.Lock()
 		runs[i] = out
 		logf("repro qp: sim %d done\n", sim)
@@ -177,16 +194,45 @@ func RunQP(cfg QPConfig, stdout io.Writer) error {
 	for _, rs := range runs {
 		for _, r := range rs {
 			if r.Err != nil {
-				return fmt.Errorf("%s on %s: %v", r.Method, r.Instance, r.Err)
+				return nil, fmt.Errorf("%s on %s: %v", r.Method, r.Instance, r.Err)
 			}
 			all = append(all, r)
 		}
 	}
-	groups := byMethod(methods, all)
+	return all, nil
+}
 
-	// Summary text.
-	var sum bytes.Buffer
-	fmt.Fprintf(&sum, "softpen repro qp: the paper's QP (section 6.1), l = m = n = 100, ridge 0.1; %d simulations, %d steps each, from x = 0\n", cfg.Sims, cfg.Steps)
+// runQPSim runs the methods on one instance, simulation sim. Nested-SGDM
+// (sgdm) runs first: the static runs take their deltas from its schedule
+// on the same instance (it is run, and reported only if selected, when a
+// static method needs it).
+func runQPSim(in *Instance, sim int, methods []Method, sgdm Method, needSched bool, steps int64) []*Run {
+	seed := uint64(sim)
+	var sched *Run
+	var out []*Run
+	if selected(methods, sgdm.Name) || needSched {
+		sched = RunMethod(in, sgdm, sim, steps, seed, 0, 0)
+		if selected(methods, sgdm.Name) {
+			out = append(out, sched)
+		}
+	}
+	for _, m := range methods {
+		if m.Name == sgdm.Name {
+			continue
+		}
+		var d0, dl float64
+		if sched != nil {
+			d0, dl = sched.Delta0, sched.DeltaEnd
+		}
+		out = append(out, RunMethod(in, m, sim, steps, seed, d0, dl))
+	}
+	return out
+}
+
+// qpSummary writes the summary: the instances and their references, the
+// range of ||lambda*||_inf against the paper's xi, and the table of methods.
+func qpSummary(sum io.Writer, cfg QPConfig, ins []*Instance, workers int, methods []Method, groups [][]*Run) {
+	fmt.Fprintf(sum, "softpen repro qp: the paper's QP (section 6.1), l = m = n = 100, ridge 0.1; %d simulations, %d steps each, from x = 0\n", cfg.Sims, cfg.Steps)
 	nref, worstRef := 0, 0.0
 	lmin, lmax := math.Inf(1), 0.0
 	for _, in := range ins {
@@ -196,44 +242,28 @@ func RunQP(cfg QPConfig, stdout io.Writer) error {
 		}
 		lmin, lmax = math.Min(lmin, in.LambdaInf), math.Max(lmax, in.LambdaInf)
 	}
-	fmt.Fprintf(&sum, "instances: %d from %s (cvxopt references), %d generated; reference x*: softpen.Solve, tol 1e-12, polished", nref, cfg.Testdata, len(ins)-nref)
+	fmt.Fprintf(sum, "instances: %d from %s (cvxopt references), %d generated; reference x*: softpen.Solve, tol 1e-12, polished", nref, cfg.Testdata, len(ins)-nref)
 	if nref > 0 {
-		fmt.Fprintf(&sum, "; worst ||x* - x_cvxopt|| / ||x_cvxopt|| = %.2e", worstRef)
+		fmt.Fprintf(sum, "; worst ||x* - x_cvxopt|| / ||x_cvxopt|| = %.2e", worstRef)
 	}
-	fmt.Fprintf(&sum, "\n||lambda*||_inf (unit rows) from %.3g to %.3g; the nested runs use xi = 1 (paper: xi = 1 with ||lambda*||_inf = 0.027)\n", lmin, lmax)
-	fmt.Fprintf(&sum, "time/run is solver time without the error and gap evaluations; %d runs in parallel\n\n", workers)
-	Summary(&sum, methods, groups)
-	fmt.Fprint(stdout, sum.String())
+	fmt.Fprintf(sum, "\n||lambda*||_inf (unit rows) from %.3g to %.3g; the nested runs use xi = 1 (paper: xi = 1 with ||lambda*||_inf = 0.027)\n", lmin, lmax)
+	fmt.Fprintf(sum, "time/run is solver time without the error and gap evaluations; %d runs in parallel\n\n", workers)
+	Summary(sum, methods, groups)
+}
 
-	// Files.
-	if err := writeRuns(cfg.Out, "qp", all); err != nil {
-		return err
-	}
-	var figs [][2]string
-	add := func(name, caption string, p interface{ WriteSVG(io.Writer) error }) error {
-		figs = append(figs, [2]string{name, caption})
-		return writeSVG(cfg.Out, name, p)
-	}
-	pick := func(kinds ...Kind) ([]Method, [][]*Run) {
-		var ms []Method
-		var gs [][]*Run
-		for i, m := range methods {
-			for _, k := range kinds {
-				if m.Kind == k {
-					ms, gs = append(ms, m), append(gs, groups[i])
-				}
-			}
-		}
-		return ms, gs
-	}
-	mNest, gNest := pick(KindSASC, KindNested, KindNT)
-	mStat, gStat := pick(KindStatic)
+// qpFigures draws the paper's four figures of section 6.1: final errors of
+// the nested methods and the baselines, final errors of Static-SGDM against
+// Nested-SGDM, and the median error and gap curves.
+func qpFigures(figs *figures, cfg QPConfig, methods []Method, groups [][]*Run) error {
+	mNest, gNest := byKind(methods, groups, KindSASC, KindNested, KindNT)
+	mStat, gStat := byKind(methods, groups, KindStatic)
+	sgdm := qpScheduleMethod()
 	for i, m := range methods {
 		if m.Name == sgdm.Name {
 			mStat, gStat = append([]Method{m}, mStat...), append([][]*Run{groups[i]}, gStat...)
 		}
 	}
-	mGap, gGap := pick(KindNested, KindStatic)
+	mGap, gGap := byKind(methods, groups, KindNested, KindStatic)
 	steps := fmt.Sprintf("%.3g", float64(cfg.Steps))
 	for _, f := range []struct {
 		name, caption string
@@ -244,24 +274,17 @@ func RunQP(cfg QPConfig, stdout io.Writer) error {
 		{"qp_relerr.svg", "Convergence of the relative error, median over simulations (paper: Fig_qp_os)", curvePlot("QP: relative error (median over simulations)", "||x - x*|| / ||x*||", methods, groups, func(r *Run) []float64 { return r.RelErr })},
 		{"qp_gap.svg", "Minimal duality gap min_s F_{xi,0}(x_s) - G(lambda_s), median over simulations (paper: Fig_qp_dg)", curvePlot("QP: minimal duality gap (median over simulations)", "min gap so far", mGap, gGap, func(r *Run) []float64 { return r.MinGap() })},
 	} {
-		if err := add(f.name, f.caption, f.p); err != nil {
+		if err := figs.add(f.name, f.caption, f.p); err != nil {
 			return err
 		}
 	}
-	if cfg.Grid {
-		var gs bytes.Buffer
-		gfigs, err := runGrid(ins, QPGrid(), cfg.Steps, workers, cfg.Out, &gs, logf)
-		if err != nil {
-			return err
-		}
-		fmt.Fprint(stdout, gs.String())
-		sum.Write(gs.Bytes())
-		figs = append(figs, gfigs...)
-	}
-	if err := os.WriteFile(filepath.Join(cfg.Out, "summary.txt"), sum.Bytes(), 0o644); err != nil {
-		return err
-	}
-	return writeIndex(cfg.Out, "softpen repro qp", sum.String(), figs)
+	return nil
+}
+
+// byKind returns the methods of the given kinds, in their order, with
+// their groups of runs.
+func byKind(methods []Method, groups [][]*Run, kinds ...Kind) ([]Method, [][]*Run) {
+	return pick(methods, groups, func(m Method) bool { return slices.Contains(kinds, m.Kind) })
 }
 
 func selected(ms []Method, name string) bool {

@@ -131,93 +131,13 @@ func RunMethod(in *Instance, m Method, sim int, budget int64, seed uint64, d0, d
 	if m.StepsFrac > 0 {
 		budget = int64(float64(budget) * m.StepsFrac)
 	}
-	w := in.newGapWork()
-	var obsTime time.Duration
 	switch m.Kind {
 	case KindNested, KindStatic:
-		delta0 := m.Delta0
-		static := m.Kind == KindStatic
-		if static {
-			switch m.Which {
-			case StaticFirst:
-				delta0 = d0
-			case StaticLast:
-				delta0 = dLast
-			default:
-				delta0 = math.Sqrt(d0 * dLast)
-			}
-		}
-		xi := m.Xi
-		if xi == 0 {
-			xi = 1
-		}
-		eta := m.Eta
-		// The gap needs the (xi, delta) of the stage in progress; Progress
-		// reports a stage when it ends, and the next one runs at delta/eta
-		// (or the same delta when static, or when xi was raised — then the
-		// reported xi tells us, one stage late).
-		cur := struct{ xi, delta float64 }{xi, delta0}
-		// The paper's SGDM takes the full step 1/(L + mu + m xi/(4 delta));
-		// the solver's default for SGDM is (1 - beta) times it.
-		stepScale := m.StepScale
-		if stepScale == 0 && m.Inner == softpen.MethodSGDM {
-			stepScale = 1
-		}
-		opt := &softpen.Options{
-			Method: m.Inner, Tol: 1e-300, MaxSteps: budget, Seed: seed, Xi: xi, FixedXi: m.FixedXi,
-			Eta: eta, Delta0: delta0, Static: static, Screen: m.Screen, Schedule: m.Schedule, NoPolish: true, StageMult: m.StageMult,
-			Momentum: m.Momentum, StepScale: stepScale, SVRGEpoch: m.SVRGEpoch,
-			LastIterate: true, // the paper's methods answer with their last iterate
-			// The paper's algorithms start from every row; our working set
-			// would make the screening variants identical to the plain run
-			// and count never-admitted rows as screened out.
-			AllRows:      true,
-			ObserveEvery: observeEvery,
-			Progress: func(st softpen.Stage) {
-				r.Stages = append(r.Stages, Stage{Index: st.Index, Delta: st.Delta, Xi: st.Xi, Steps: st.Steps, Kept: st.Kept, StageGapCert: st.Gap})
-				cur.xi = st.Xi
-				if !static {
-					cur.delta = st.Delta / eta
-				}
-			},
-			Observe: func(k int64, x []float64) {
-				t0 := time.Now()
-				r.Steps = append(r.Steps, k)
-				r.RelErr = append(r.RelErr, in.RelErr(x))
-				r.Gap = append(r.Gap, in.Gap(x, cur.xi, cur.delta, w))
-				obsTime += time.Since(t0)
-			},
-		}
-		t0 := time.Now()
-		res, err := softpen.Solve(context.Background(), in.P, opt)
-		r.Time = time.Since(t0) - obsTime
-		if err != nil {
-			r.Err = err
+		if r.Err = runNested(r, in, m, budget, seed, d0, dLast); r.Err != nil {
 			return r
 		}
-		r.Dropped = append([]int(nil), res.Dropped...)
-		r.Delta0 = delta0
-		if n := len(r.Stages); n > 0 {
-			r.DeltaEnd = r.Stages[n-1].Delta
-		}
 	case KindSASC, KindNT:
-		bp := &baseline.Problem{Phi: in.Phi, Y: in.Y, Ridge: in.Ridge, A: in.A, B: in.B}
-		run := baseline.Run{Steps: budget, Seed: seed, ObserveEvery: observeEvery, Observe: func(k int64, x []float64) {
-			t0 := time.Now()
-			r.Steps = append(r.Steps, k)
-			r.RelErr = append(r.RelErr, in.RelErr(x))
-			r.Gap = append(r.Gap, math.NaN())
-			obsTime += time.Since(t0)
-		}}
-		t0 := time.Now()
-		var err error
-		if m.Kind == KindSASC {
-			_, err = m.SASC.Solve(bp, run)
-		} else {
-			_, err = m.NT.Solve(bp, run)
-		}
-		r.Time = time.Since(t0) - obsTime
-		r.Err = err
+		r.Err = runBaseline(r, in, m, budget, seed)
 	}
 	if n := len(r.RelErr); n > 0 {
 		r.Final = r.RelErr[n-1]
@@ -225,6 +145,107 @@ func RunMethod(in *Instance, m Method, sim int, budget int64, seed uint64, d0, d
 		r.Final = math.NaN()
 	}
 	return r
+}
+
+// observer returns the Observe callback that records x's relative error and
+// gap(x) into r at step k, and the time it took (to leave out of r.Time).
+func (r *Run) observer(in *Instance, gap func(x []float64) float64, spent *time.Duration) func(k int64, x []float64) {
+	return func(k int64, x []float64) {
+		t0 := time.Now()
+		r.Steps = append(r.Steps, k)
+		r.RelErr = append(r.RelErr, in.RelErr(x))
+		r.Gap = append(r.Gap, gap(x))
+		*spent += time.Since(t0)
+	}
+}
+
+// staticDelta is the delta of a static method: the first, the last or the
+// geometric mean of the first and last delta of Nested-SGDM's schedule.
+func staticDelta(which StaticWhich, d0, dLast float64) float64 {
+	switch which {
+	case StaticFirst:
+		return d0
+	case StaticLast:
+		return dLast
+	}
+	return math.Sqrt(d0 * dLast)
+}
+
+// runNested runs a nested or static method through softpen.Solve, recording
+// its stages and observations into r.
+func runNested(r *Run, in *Instance, m Method, budget int64, seed uint64, d0, dLast float64) error {
+	w := in.newGapWork()
+	var obsTime time.Duration
+	delta0 := m.Delta0
+	static := m.Kind == KindStatic
+	if static {
+		delta0 = staticDelta(m.Which, d0, dLast)
+	}
+	xi := m.Xi
+	if xi == 0 {
+		xi = 1
+	}
+	eta := m.Eta
+	// The gap needs the (xi, delta) of the stage in progress; Progress
+	// reports a stage when it ends, and the next one runs at delta/eta
+	// (or the same delta when static, or when xi was raised — then the
+	// reported xi tells us, one stage late).
+	cur := struct{ xi, delta float64 }{xi, delta0}
+	// The paper's SGDM takes the full step 1/(L + mu + m xi/(4 delta));
+	// the solver's default for SGDM is (1 - beta) times it.
+	stepScale := m.StepScale
+	if stepScale == 0 && m.Inner == softpen.MethodSGDM {
+		stepScale = 1
+	}
+	opt := &softpen.Options{
+		Method: m.Inner, Tol: 1e-300, MaxSteps: budget, Seed: seed, Xi: xi, FixedXi: m.FixedXi,
+		Eta: eta, Delta0: delta0, Static: static, Screen: m.Screen, Schedule: m.Schedule, NoPolish: true, StageMult: m.StageMult,
+		Momentum: m.Momentum, StepScale: stepScale, SVRGEpoch: m.SVRGEpoch,
+		LastIterate: true, // the paper's methods answer with their last iterate
+		// The paper's algorithms start from every row; our working set
+		// would make the screening variants identical to the plain run
+		// and count never-admitted rows as screened out.
+		AllRows:      true,
+		ObserveEvery: observeEvery,
+		Progress: func(st softpen.Stage) {
+			r.Stages = append(r.Stages, Stage{Index: st.Index, Delta: st.Delta, Xi: st.Xi, Steps: st.Steps, Kept: st.Kept, StageGapCert: st.Gap})
+			cur.xi = st.Xi
+			if !static {
+				cur.delta = st.Delta / eta
+			}
+		},
+		Observe: r.observer(in, func(x []float64) float64 { return in.Gap(x, cur.xi, cur.delta, w) }, &obsTime),
+	}
+	t0 := time.Now()
+	res, err := softpen.Solve(context.Background(), in.P, opt)
+	r.Time = time.Since(t0) - obsTime
+	if err != nil {
+		return err
+	}
+	r.Dropped = append([]int(nil), res.Dropped...)
+	r.Delta0 = delta0
+	if n := len(r.Stages); n > 0 {
+		r.DeltaEnd = r.Stages[n-1].Delta
+	}
+	return nil
+}
+
+// runBaseline runs SASC-SGD or NT (package baseline), recording its
+// observations into r (the gap is NaN: the baselines have no multipliers).
+func runBaseline(r *Run, in *Instance, m Method, budget int64, seed uint64) error {
+	var obsTime time.Duration
+	bp := &baseline.Problem{Phi: in.Phi, Y: in.Y, Ridge: in.Ridge, A: in.A, B: in.B}
+	noGap := func([]float64) float64 { return math.NaN() }
+	run := baseline.Run{Steps: budget, Seed: seed, ObserveEvery: observeEvery, Observe: r.observer(in, noGap, &obsTime)}
+	t0 := time.Now()
+	var err error
+	if m.Kind == KindSASC {
+		_, err = m.SASC.Solve(bp, run)
+	} else {
+		_, err = m.NT.Solve(bp, run)
+	}
+	r.Time = time.Since(t0) - obsTime
+	return err
 }
 
 // Select filters methods by a comma-separated list of names ("all" or ""

@@ -84,19 +84,53 @@ func RunSVM(cfg SVMConfig, stdout io.Writer) error {
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return err
 	}
-	logf := func(format string, args ...any) {
-		if cfg.Log != nil {
-			fmt.Fprintf(cfg.Log, format, args...)
-		}
-	}
-	f, err := os.Open(cfg.Data)
+	logf := logger(cfg.Log)
+	in, err := svmInstance(cfg, logf)
 	if err != nil {
 		return err
+	}
+	runs := make([]*Run, len(methods))
+	parallel(len(methods), 2, func(i int) {
+		runs[i] = RunMethod(in, methods[i], 1, cfg.Steps, 1, 0, 0)
+		logf("repro svm: %s done\n", methods[i].Name)
+	})
+	for _, r := range runs {
+		if r.Err != nil {
+			return fmt.Errorf("%s: %v", r.Method, r.Err)
+		}
+	}
+	groups := byMethod(methods, runs)
+	var sum bytes.Buffer
+	svmSummary(&sum, cfg, in, methods, groups)
+	fmt.Fprint(stdout, sum.String())
+
+	if err := writeRuns(cfg.Out, "svm", runs); err != nil {
+		return err
+	}
+	figs := &figures{dir: cfg.Out}
+	if err := svmCurveFigures(figs, methods, groups); err != nil {
+		return err
+	}
+	if err := svmScreenFigures(figs, in, methods, groups); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(cfg.Out, "summary.txt"), sum.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return writeIndex(cfg.Out, "softpen repro svm", sum.String(), figs.list)
+}
+
+// svmInstance reads cfg.Data into the hard-margin SVM problem and solves
+// its reference, checked against cfg.Ref when given.
+func svmInstance(cfg SVMConfig, logf func(string, ...any)) (*Instance, error) {
+	f, err := os.Open(cfg.Data)
+	if err != nil {
+		return nil, err
 	}
 	d, err := libsvm.Read(f, 0)
 	f.Close()
 	if err != nil {
-		return fmt.Errorf("%s: %v", cfg.Data, err)
+		return nil, fmt.Errorf("%s: %v", cfg.Data, err)
 	}
 	p := softpen.SVMProblem(d.Labels, d.Rows, cfg.Scale)
 	p.Name = filepath.Base(cfg.Data)
@@ -109,22 +143,16 @@ func RunSVM(cfg SVMConfig, stdout io.Writer) error {
 		err = in.checkAgainst(cfg.Ref)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	logf("repro svm: reference in %v\n", time.Since(t0).Round(time.Millisecond))
-	runs := make([]*Run, len(methods))
-	parallel(len(methods), 2, func(i int) {
-		runs[i] = RunMethod(in, methods[i], 1, cfg.Steps, 1, 0, 0)
-		logf("repro svm: %s done\n", methods[i].Name)
-	})
-	for _, r := range runs {
-		if r.Err != nil {
-			return fmt.Errorf("%s: %v", r.Method, r.Err)
-		}
-	}
-	groups := byMethod(methods, runs)
+	return in, nil
+}
 
-	var sum bytes.Buffer
+// svmSummary writes the summary: the instance, its reference and the slack
+// at x* against the paper's counts, the constraints each screening run
+// kept, and the table of methods.
+func svmSummary(sum io.Writer, cfg SVMConfig, in *Instance, methods []Method, groups [][]*Run) {
 	m := len(in.B)
 	nTight, nLoose := 0, 0
 	for _, s := range in.RefSlack {
@@ -135,65 +163,64 @@ func RunSVM(cfg SVMConfig, stdout io.Writer) error {
 			nLoose++
 		}
 	}
-	fmt.Fprintf(&sum, "softpen repro svm: hard-margin SVM (section 6.2) on %s: m = %d, n = %d, feature columns scaled: %v; %d steps per method, from x = 0\n",
-		p.Name, m, p.N, cfg.Scale, cfg.Steps)
-	fmt.Fprintf(&sum, "reference x*: softpen.Solve, tol 1e-12, polished")
+	fmt.Fprintf(sum, "softpen repro svm: hard-margin SVM (section 6.2) on %s: m = %d, n = %d, feature columns scaled: %v; %d steps per method, from x = 0\n",
+		in.P.Name, m, in.P.N, cfg.Scale, cfg.Steps)
+	fmt.Fprintf(sum, "reference x*: softpen.Solve, tol 1e-12, polished")
 	if !math.IsNaN(in.RefCheck) {
-		fmt.Fprintf(&sum, "; ||x* - x_ref|| / ||x_ref|| = %.2e against %s", in.RefCheck, cfg.Ref)
+		fmt.Fprintf(sum, "; ||x* - x_ref|| / ||x_ref|| = %.2e against %s", in.RefCheck, cfg.Ref)
 	}
-	fmt.Fprintf(&sum, "\nat x* (unit rows): %d constraints with slack < 1e-7, %d with slack > 1e-3 (paper: 2,358 and 5,536 of 8,198); ||lambda*||_inf = %.3g (our multipliers; they are not unique, so this only bounds xi_bar from above), xi = 1%s\n",
+	fmt.Fprintf(sum, "\nat x* (unit rows): %d constraints with slack < 1e-7, %d with slack > 1e-3 (paper: 2,358 and 5,536 of 8,198); ||lambda*||_inf = %.3g (our multipliers; they are not unique, so this only bounds xi_bar from above), xi = 1%s\n",
 		nTight, nLoose, in.LambdaInf, map[bool]string{true: ", raised by the solver when saturated", false: " fixed (the paper's setting)"}[cfg.RaiseXi])
 	if !cfg.RaiseXi {
-		fmt.Fprintln(&sum, "note: if xi < xi_bar the penalised problems' solutions tend to the wrong point, and the solver screens no row while the multipliers saturate at xi, except by the paper's experimental rule of Nested-SVRG-Screening, which screens regardless as the paper's run did and may then drop active rows (try -raise-xi, or -scale=false: xi_bar = 1.83 on unit rows of mushrooms.libsvm)")
+		fmt.Fprintln(sum, "note: if xi < xi_bar the penalised problems' solutions tend to the wrong point, and the solver screens no row while the multipliers saturate at xi, except by the paper's experimental rule of Nested-SVRG-Screening, which screens regardless as the paper's run did and may then drop active rows (try -raise-xi, or -scale=false: xi_bar = 1.83 on unit rows of mushrooms.libsvm)")
 	}
 	for i, mm := range methods {
 		for _, r := range groups[i] {
 			if mm.Screen != softpen.ScreenNone && len(r.Stages) > 0 {
 				last := r.Stages[len(r.Stages)-1]
-				fmt.Fprintf(&sum, "%s: %d of %d constraints kept at the last stage (stage %d, delta %.3g) (paper: 2,777 of 8,198); dropped rows with slack < 1e-7 at x*: %d\n",
+				fmt.Fprintf(sum, "%s: %d of %d constraints kept at the last stage (stage %d, delta %.3g) (paper: 2,777 of 8,198); dropped rows with slack < 1e-7 at x*: %d\n",
 					mm.Name, last.Kept, m, last.Index, last.Delta, droppedTight(in, r.Dropped))
 			}
 		}
 	}
-	fmt.Fprintln(&sum, "time/run is solver time without the error and gap evaluations; two methods run in parallel")
-	fmt.Fprintln(&sum)
-	Summary(&sum, methods, groups)
-	fmt.Fprint(stdout, sum.String())
+	fmt.Fprintln(sum, "time/run is solver time without the error and gap evaluations; two methods run in parallel")
+	fmt.Fprintln(sum)
+	Summary(sum, methods, groups)
+}
 
-	if err := writeRuns(cfg.Out, "svm", runs); err != nil {
-		return err
-	}
-	var figs [][2]string
-	add := func(name, caption string, p interface{ WriteSVG(io.Writer) error }) error {
-		figs = append(figs, [2]string{name, caption})
-		return writeSVG(cfg.Out, name, p)
-	}
-	sel := func(names ...string) ([]Method, [][]*Run) {
-		var ms []Method
-		var gs [][]*Run
-		for _, n := range names {
-			for i, mm := range methods {
-				if mm.Name == n {
-					ms, gs = append(ms, mm), append(gs, groups[i])
-				}
-			}
-		}
-		return ms, gs
-	}
+// svmCurveFigures draws the paper's three convergence figures of section
+// 6.2, each over the methods the paper's figure shows (with our additions).
+func svmCurveFigures(figs *figures, methods []Method, groups [][]*Run) error {
 	relf := func(r *Run) []float64 { return r.RelErr }
-	m4, g4 := sel("SASC-SGD", "Nested-SGD", "Nested-SGDM", "NT")
-	mg, gg := sel("Nested-SGD", "Nested-SGDM", "Nested-SVRG", "Nested-SVRG-Screening", "Nested-SVRG-Alg2", "Nested-SVRG-GapSafe")
-	ms, gs := sel("SASC-SGD", "Nested-SGD", "Nested-SVRG", "Nested-SVRG-Screening", "Nested-SVRG-Alg2", "Nested-SVRG-GapSafe")
-	if err := add("svm_relerr.svg", "Convergence of relative errors (paper: Fig_svm_rler)", curvePlot("SVM: relative error", "||x - x*|| / ||x*||", m4, g4, relf)); err != nil {
+	m4, g4 := byName(methods, groups, "SASC-SGD", "Nested-SGD", "Nested-SGDM", "NT")
+	mg, gg := byName(methods, groups, "Nested-SGD", "Nested-SGDM", "Nested-SVRG", "Nested-SVRG-Screening", "Nested-SVRG-Alg2", "Nested-SVRG-GapSafe")
+	ms, gs := byName(methods, groups, "SASC-SGD", "Nested-SGD", "Nested-SVRG", "Nested-SVRG-Screening", "Nested-SVRG-Alg2", "Nested-SVRG-GapSafe")
+	if err := figs.add("svm_relerr.svg", "Convergence of relative errors (paper: Fig_svm_rler)", curvePlot("SVM: relative error", "||x - x*|| / ||x*||", m4, g4, relf)); err != nil {
 		return err
 	}
-	if err := add("svm_gap.svg", "Convergence of the minimal duality gap (paper: Fig_svm_dg)", curvePlot("SVM: minimal duality gap", "min gap so far", mg, gg, func(r *Run) []float64 { return r.MinGap() })); err != nil {
+	if err := figs.add("svm_gap.svg", "Convergence of the minimal duality gap (paper: Fig_svm_dg)", curvePlot("SVM: minimal duality gap", "min gap so far", mg, gg, func(r *Run) []float64 { return r.MinGap() })); err != nil {
 		return err
 	}
-	if err := add("svm_screen_relerr.svg", "Relative errors with and without screening (paper: Fig_svm_rler_screening)", curvePlot("SVM: screening, relative error", "||x - x*|| / ||x*||", ms, gs, relf)); err != nil {
-		return err
+	return figs.add("svm_screen_relerr.svg", "Relative errors with and without screening (paper: Fig_svm_rler_screening)", curvePlot("SVM: screening, relative error", "||x - x*|| / ||x*||", ms, gs, relf))
+}
+
+// byName returns the methods of the given names, in that order, with
+// their groups of runs.
+func byName(methods []Method, groups [][]*Run, names ...string) ([]Method, [][]*Run) {
+	var ms []Method
+	var gs [][]*Run
+	for _, n := range names {
+		m, g := pick(methods, groups, func(m Method) bool { return m.Name == n })
+		ms, gs = append(ms, m...), append(gs, g...)
 	}
-	// Screening: kept constraints per stage and slack of dropped vs kept rows.
+	return ms, gs
+}
+
+// svmScreenFigures draws, for each run of a nested method that screens,
+// the constraints kept per stage and the slack at x* of the rows it dropped
+// and kept, and writes that slack as CSV (the file names carry the rule:
+// none for the paper's experiment rule, _alg2, _gapsafe).
+func svmScreenFigures(figs *figures, in *Instance, methods []Method, groups [][]*Run) error {
 	for i, mm := range methods {
 		if mm.Screen == softpen.ScreenNone || mm.Kind != KindNested {
 			continue
@@ -206,42 +233,45 @@ func RunSVM(cfg SVMConfig, stdout io.Writer) error {
 			suffix = "_alg2"
 		}
 		for _, r := range groups[i] {
-			kp := &svgplot.LinePlot{Title: "SVM: " + mm.Name + ", constraints kept per stage", XLabel: "stage", YLabel: "constraints kept", LogY: true}
-			var xs, ys []float64
-			for _, s := range r.Stages {
-				xs, ys = append(xs, float64(s.Index)), append(ys, float64(s.Kept))
-			}
-			kp.Series = []svgplot.Series{{Name: mm.Name, X: xs, Y: ys, Markers: true}, {Name: "all constraints", X: xs, Y: constant(len(xs), float64(m)), Dashed: true}}
-			if err := add("svm_screen_kept"+suffix+".svg", "Constraints kept per stage by "+mm.Name+" (paper: 2,777 of 8,198 at the last stage)", kp); err != nil {
-				return err
-			}
-			if err := writeSlack(filepath.Join(cfg.Out, "svm_slack"+suffix+".csv"), in, r.Dropped); err != nil {
-				return err
-			}
-			dropped := make(map[int]bool, len(r.Dropped))
-			for _, j := range r.Dropped {
-				dropped[j] = true
-			}
-			var gd, gk svgplot.Group
-			gd.Name, gk.Name = fmt.Sprintf("dropped (%d)", len(r.Dropped)), fmt.Sprintf("kept (%d)", m-len(r.Dropped))
-			for j, s := range in.RefSlack {
-				s = math.Max(s, 1e-11) // as the paper: slack below 1e-11 (or negative) shown at 1e-11
-				if dropped[j] {
-					gd.Values = append(gd.Values, s)
-				} else {
-					gk.Values = append(gk.Values, s)
-				}
-			}
-			bp := &svgplot.BoxPlot{Title: "SVM: " + mm.Name + ", slack b_j - a_j^T x* of dropped and kept rows", YLabel: "slack at x* (unit rows, floor 1e-11)", LogY: true, Points: true, Groups: []svgplot.Group{gd, gk}}
-			if err := add("svm_screen_slack"+suffix+".svg", "Slackness at x* of the rows "+mm.Name+" dropped and kept (paper: Fig_svm_screening_tightness)", bp); err != nil {
+			if err := svmScreenRun(figs, in, mm, suffix, r); err != nil {
 				return err
 			}
 		}
 	}
-	if err := os.WriteFile(filepath.Join(cfg.Out, "summary.txt"), sum.Bytes(), 0o644); err != nil {
+	return nil
+}
+
+// svmScreenRun writes the screening figures and slack file of one run.
+func svmScreenRun(figs *figures, in *Instance, mm Method, suffix string, r *Run) error {
+	m := len(in.B)
+	kp := &svgplot.LinePlot{Title: "SVM: " + mm.Name + ", constraints kept per stage", XLabel: "stage", YLabel: "constraints kept", LogY: true}
+	var xs, ys []float64
+	for _, s := range r.Stages {
+		xs, ys = append(xs, float64(s.Index)), append(ys, float64(s.Kept))
+	}
+	kp.Series = []svgplot.Series{{Name: mm.Name, X: xs, Y: ys, Markers: true}, {Name: "all constraints", X: xs, Y: constant(len(xs), float64(m)), Dashed: true}}
+	if err := figs.add("svm_screen_kept"+suffix+".svg", "Constraints kept per stage by "+mm.Name+" (paper: 2,777 of 8,198 at the last stage)", kp); err != nil {
 		return err
 	}
-	return writeIndex(cfg.Out, "softpen repro svm", sum.String(), figs)
+	if err := writeSlack(filepath.Join(figs.dir, "svm_slack"+suffix+".csv"), in, r.Dropped); err != nil {
+		return err
+	}
+	dropped := make(map[int]bool, len(r.Dropped))
+	for _, j := range r.Dropped {
+		dropped[j] = true
+	}
+	var gd, gk svgplot.Group
+	gd.Name, gk.Name = fmt.Sprintf("dropped (%d)", len(r.Dropped)), fmt.Sprintf("kept (%d)", m-len(r.Dropped))
+	for j, s := range in.RefSlack {
+		s = math.Max(s, 1e-11) // as the paper: slack below 1e-11 (or negative) shown at 1e-11
+		if dropped[j] {
+			gd.Values = append(gd.Values, s)
+		} else {
+			gk.Values = append(gk.Values, s)
+		}
+	}
+	bp := &svgplot.BoxPlot{Title: "SVM: " + mm.Name + ", slack b_j - a_j^T x* of dropped and kept rows", YLabel: "slack at x* (unit rows, floor 1e-11)", LogY: true, Points: true, Groups: []svgplot.Group{gd, gk}}
+	return figs.add("svm_screen_slack"+suffix+".svg", "Slackness at x* of the rows "+mm.Name+" dropped and kept (paper: Fig_svm_screening_tightness)", bp)
 }
 
 func constant(n int, v float64) []float64 {

@@ -1,0 +1,58 @@
+package softpen
+
+import (
+	"math"
+)
+
+// SVMProblem is the hard-margin SVM of the paper's section 6.2,
+//
+//	minimize 1/2 ||x||^2  subject to  y_i a_i'x >= 1,
+//
+// as a Problem: ridge 1, loss "none", rows -y_i a_i of A and b_i = -1 (no
+// bias: with one-hot features a bias is redundant). n is the length of the
+// longest row; shorter rows are padded with zeros. labels must be ±1 and as
+// many as the rows (fewer is a programmer error and panics); rows are
+// copied, never modified.
+//
+// With normalizeFeatures, each feature column j is first divided by its
+// Euclidean norm ||a_{.j}|| (all-zero columns are left alone). The paper
+// says only that "the features are normalized"; we take unit-norm columns
+// because a positive column scaling keeps a separable set separable (and x
+// maps back as x_j / ||a_{.j}||), whereas centring would destroy the
+// implicit bias of one-hot data, and unit max-abs scaling leaves 0/1
+// features unchanged. testdata/README.md compares the resulting slack
+// counts with the paper's (none of the variants matches them exactly).
+func SVMProblem(labels []float64, rows [][]float64, normalizeFeatures bool) *Problem {
+	n := 0
+	for _, r := range rows {
+		n = max(n, len(r))
+	}
+	scale := make([]float64, n)
+	for j := range scale {
+		scale[j] = 1
+	}
+	if normalizeFeatures {
+		ss := make([]float64, n)
+		for _, r := range rows {
+			for j, v := range r {
+				ss[j] += v * v
+			}
+		}
+		for j, s := range ss {
+			if s > 0 {
+				scale[j] = 1 / math.Sqrt(s)
+			}
+		}
+	}
+	p := &Problem{N: n, Loss: "none", Ridge: 1, A: make([][]float64, len(rows)), B: make([]float64, len(rows))}
+	flat := make([]float64, len(rows)*n)
+	for i, r := range rows {
+		a := flat[i*n : (i+1)*n : (i+1)*n]
+		for j, v := range r {
+			a[j] = -labels[i] * v * scale[j]
+		}
+		p.A[i] = a
+		p.B[i] = -1
+	}
+	return p
+}
