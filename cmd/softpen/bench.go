@@ -156,12 +156,8 @@ func (a *benchArgs) flagSet() *flag.FlagSet {
 func runBench(args []string, stdout, stderr io.Writer) int {
 	var a benchArgs
 	fs := a.flagSet()
-	if code, ok := parseFlags(fs, benchSynopsis, args, stdout, stderr); !ok {
+	if code, ok := parseNoArgs(fs, benchSynopsis, args, stdout, stderr); !ok {
 		return code
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "softpen bench: unexpected argument %q (usage: %s)\n", fs.Arg(0), benchSynopsis)
-		return exitUsage
 	}
 	asJSON, sizes, kernels, budget := &a.json, &a.sizes, &a.kernels, &a.budget
 	var ns []int

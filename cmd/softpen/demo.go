@@ -11,6 +11,7 @@ import (
 	"math"
 
 	"github.com/softpen/softpen"
+	"github.com/softpen/softpen/vec"
 )
 
 // demoProblem is seed 1 of the paper's QP (section 6.1: l = m = n = 100,
@@ -45,12 +46,8 @@ func (a *demoArgs) flagSet() *flag.FlagSet {
 func runDemo(args []string, stdout, stderr io.Writer) int {
 	var a demoArgs
 	fs := a.flagSet()
-	if code, ok := parseFlags(fs, demoSynopsis, args, stdout, stderr); !ok {
+	if code, ok := parseNoArgs(fs, demoSynopsis, args, stdout, stderr); !ok {
 		return code
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "softpen demo: unexpected argument %q (usage: %s)\n", fs.Arg(0), demoSynopsis)
-		return exitUsage
 	}
 	m, err := softpen.ParseMethod(a.method)
 	if err != nil {
@@ -102,10 +99,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 
 // relErr is ||x - ref|| / ||ref||.
 func relErr(x, ref []float64) float64 {
-	var d, r float64
-	for i := range ref {
-		d += (x[i] - ref[i]) * (x[i] - ref[i])
-		r += ref[i] * ref[i]
-	}
-	return math.Sqrt(d / r)
+	diff := make([]float64, len(ref))
+	vec.AxpbyTo(diff, 1, x, -1, ref)
+	return math.Sqrt(vec.Dot(diff, diff) / vec.Dot(ref, ref))
 }

@@ -120,6 +120,19 @@ func parseFlags(fs *flag.FlagSet, synopsis string, args []string, stdout, stderr
 	return exitUsage, false
 }
 
+// parseNoArgs is parseFlags for a command that takes flags only: an
+// argument left over is a usage error.
+func parseNoArgs(fs *flag.FlagSet, synopsis string, args []string, stdout, stderr io.Writer) (code int, ok bool) {
+	if code, ok := parseFlags(fs, synopsis, args, stdout, stderr); !ok {
+		return code, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "softpen %s: unexpected argument %q (usage: %s)\n", fs.Name(), fs.Arg(0), synopsis)
+		return exitUsage, false
+	}
+	return 0, true
+}
+
 // screenArgs rewrites a bare "-screen" (FORMATS.md's boolean form: last, or
 // followed by another flag) to "-screen=gap-safe", so that the flag can
 // also take a value; any other word after it is its value, checked later.

@@ -35,18 +35,12 @@ type command struct {
 // commands in the order of the help.
 func commands() []command {
 	return []command{
-		{"demo", demoSynopsis, "solve an embedded instance of the paper's QP and compare with its reference",
-			func() *flag.FlagSet { return new(demoArgs).flagSet() }, runDemo},
-		{"solve", solveSynopsis, "solve a problem file (FORMATS.md) and write the result file",
-			func() *flag.FlagSet { return new(solveArgs).flagSet() }, runSolve},
-		{"svm", svmSynopsis, "the hard-margin SVM of the paper's section 6.2 on LIBSVM data",
-			func() *flag.FlagSet { return new(svmArgs).flagSet() }, runSVM},
-		{"repro qp", reproQPSynopsis, "rerun the paper's QP experiment (section 6.1)",
-			func() *flag.FlagSet { return new(reproQPArgs).flagSet() }, nil},
-		{"repro svm", reproSVMSynopsis, "rerun the paper's SVM experiment (section 6.2)",
-			func() *flag.FlagSet { return new(reproSVMArgs).flagSet() }, nil},
-		{"bench", benchSynopsis, "kernel throughput per available implementation on this CPU",
-			func() *flag.FlagSet { return new(benchArgs).flagSet() }, runBench},
+		{"demo", demoSynopsis, "solve an embedded instance of the paper's QP and compare with its reference", func() *flag.FlagSet { return new(demoArgs).flagSet() }, runDemo},
+		{"solve", solveSynopsis, "solve a problem file (FORMATS.md) and write the result file", func() *flag.FlagSet { return new(solveArgs).flagSet() }, runSolve},
+		{"svm", svmSynopsis, "the hard-margin SVM of the paper's section 6.2 on LIBSVM data", func() *flag.FlagSet { return new(svmArgs).flagSet() }, runSVM},
+		{"repro qp", reproQPSynopsis, "rerun the paper's QP experiment (section 6.1)", func() *flag.FlagSet { return new(reproArgs).flagSet("qp") }, nil},
+		{"repro svm", reproSVMSynopsis, "rerun the paper's SVM experiment (section 6.2)", func() *flag.FlagSet { return new(reproArgs).flagSet("svm") }, nil},
+		{"bench", benchSynopsis, "kernel throughput per available implementation on this CPU", func() *flag.FlagSet { return new(benchArgs).flagSet() }, runBench},
 	}
 }
 

@@ -37,47 +37,38 @@ func (c *reproCommon) log(stderr io.Writer) io.Writer {
 	return stderr
 }
 
-type reproQPArgs struct {
+// reproArgs are the flags of one experiment: the common ones and qp's or
+// svm's, bound to the configuration internal/repro takes.
+type reproArgs struct {
 	reproCommon
-	sims     int
-	workers  int
-	testdata string
-	grid     bool
+	qp  repro.QPConfig
+	svm repro.SVMConfig
 }
 
-func (a *reproQPArgs) flagSet() *flag.FlagSet {
-	fs := newFlagSet("repro qp")
-	a.register(fs, "qp")
-	fs.IntVar(&a.sims, "sims", 20, "number of simulations: instances and random index sequences")
-	fs.IntVar(&a.workers, "j", runtime.NumCPU(), "simulations run in parallel")
-	fs.StringVar(&a.testdata, "testdata", "testdata/qp", "directory of paper-qp-100-s*.json instances and their .ref.json references; missing ones are generated")
-	fs.BoolVar(&a.grid, "grid", false, "also run the appendix's parameter grids (45 settings per instance)")
-	return fs
-}
-
-type reproSVMArgs struct {
-	reproCommon
-	data    string
-	ref     string
-	scale   bool
-	raiseXi bool
-}
-
-func (a *reproSVMArgs) flagSet() *flag.FlagSet {
-	fs := newFlagSet("repro svm")
-	a.register(fs, "svm")
-	fs.StringVar(&a.data, "data", "", "LIBSVM data file")
-	fs.StringVar(&a.ref, "ref", "", "reference result JSON to check x* against (default: none)")
-	fs.BoolVar(&a.scale, "scale", false, scaleHelp)
-	fs.BoolVar(&a.raiseXi, "raise-xi", false, "let the solver raise xi when the multipliers saturate (the paper keeps xi = 1, below ||lambda*||_inf on mushrooms)")
+// flagSet is the flag set of experiment exp, "qp" or "svm": each has only
+// its own flags.
+func (a *reproArgs) flagSet(exp string) *flag.FlagSet {
+	fs := newFlagSet("repro " + exp)
+	a.register(fs, exp)
+	if exp == "qp" {
+		fs.IntVar(&a.qp.Sims, "sims", 20, "number of simulations: instances and random index sequences")
+		fs.IntVar(&a.qp.Workers, "j", runtime.NumCPU(), "simulations run in parallel")
+		fs.StringVar(&a.qp.Testdata, "testdata", "testdata/qp", "directory of paper-qp-100-s*.json instances and their .ref.json references; missing ones are generated")
+		fs.BoolVar(&a.qp.Grid, "grid", false, "also run the appendix's parameter grids (45 settings per instance)")
+	} else {
+		fs.StringVar(&a.svm.Data, "data", "", "LIBSVM data file")
+		fs.StringVar(&a.svm.Ref, "ref", "", "reference result JSON to check x* against (default: none)")
+		fs.BoolVar(&a.svm.Scale, "scale", false, scaleHelp)
+		fs.BoolVar(&a.svm.RaiseXi, "raise-xi", false, "let the solver raise xi when the multipliers saturate (the paper keeps xi = 1, below ||lambda*||_inf on mushrooms)")
+	}
 	return fs
 }
 
 // reproUsage is the help of `softpen repro`: both experiments' flags.
 func reproUsage(w io.Writer) {
-	printHelp(w, reproQPSynopsis, new(reproQPArgs).flagSet())
+	printHelp(w, reproQPSynopsis, new(reproArgs).flagSet("qp"))
 	fmt.Fprintln(w)
-	printHelp(w, reproSVMSynopsis, new(reproSVMArgs).flagSet())
+	printHelp(w, reproSVMSynopsis, new(reproArgs).flagSet("svm"))
 }
 
 // runRepro is `softpen repro qp|svm`: the paper's experiments (section 6)
@@ -103,12 +94,8 @@ func runRepro(args []string, stdout, stderr io.Writer) int {
 
 // parseRepro parses an experiment's flags and checks what they share.
 func parseRepro(fs *flag.FlagSet, synopsis string, c *reproCommon, args []string, stdout, stderr io.Writer) (int, bool) {
-	if code, ok := parseFlags(fs, synopsis, args, stdout, stderr); !ok {
+	if code, ok := parseNoArgs(fs, synopsis, args, stdout, stderr); !ok {
 		return code, false
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "softpen %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		return exitUsage, false
 	}
 	if c.steps < 1000 || c.steps > 1e12 {
 		fmt.Fprintf(stderr, "softpen %s: -steps %g: want 1000 to 1e12\n", fs.Name(), c.steps)
@@ -118,21 +105,20 @@ func parseRepro(fs *flag.FlagSet, synopsis string, c *reproCommon, args []string
 }
 
 func runReproQP(args []string, stdout, stderr io.Writer) int {
-	var a reproQPArgs
-	fs := a.flagSet()
+	var a reproArgs
+	fs := a.flagSet("qp")
 	if code, ok := parseRepro(fs, reproQPSynopsis, &a.reproCommon, args, stdout, stderr); !ok {
 		return code
 	}
-	if a.sims < 1 {
-		fmt.Fprintf(stderr, "softpen repro qp: -sims %d: want >= 1\n", a.sims)
+	if a.qp.Sims < 1 {
+		fmt.Fprintf(stderr, "softpen repro qp: -sims %d: want >= 1\n", a.qp.Sims)
 		return exitUsage
 	}
-	if _, e := os.Stat(a.testdata); e != nil {
-		a.testdata = ""
+	if _, e := os.Stat(a.qp.Testdata); e != nil {
+		a.qp.Testdata = ""
 	}
-	err := repro.RunQP(repro.QPConfig{Sims: a.sims, Steps: int64(a.steps), Out: a.out, Testdata: a.testdata,
-		Methods: a.methods, Workers: a.workers, Grid: a.grid, Log: a.log(stderr)}, stdout)
-	if err != nil {
+	a.qp.Steps, a.qp.Out, a.qp.Methods, a.qp.Log = int64(a.steps), a.out, a.methods, a.log(stderr)
+	if err := repro.RunQP(a.qp, stdout); err != nil {
 		fmt.Fprintln(stderr, "softpen repro qp:", err)
 		return exitInput
 	}
@@ -140,18 +126,17 @@ func runReproQP(args []string, stdout, stderr io.Writer) int {
 }
 
 func runReproSVM(args []string, stdout, stderr io.Writer) int {
-	var a reproSVMArgs
-	fs := a.flagSet()
+	var a reproArgs
+	fs := a.flagSet("svm")
 	if code, ok := parseRepro(fs, reproSVMSynopsis, &a.reproCommon, args, stdout, stderr); !ok {
 		return code
 	}
-	if a.data == "" {
+	if a.svm.Data == "" {
 		fmt.Fprintf(stderr, "softpen repro svm: want -data FILE (usage: %s)\n", reproSVMSynopsis)
 		return exitUsage
 	}
-	err := repro.RunSVM(repro.SVMConfig{Data: a.data, Ref: a.ref, Scale: a.scale, RaiseXi: a.raiseXi, Steps: int64(a.steps), Out: a.out,
-		Methods: a.methods, Log: a.log(stderr)}, stdout)
-	if err != nil {
+	a.svm.Steps, a.svm.Out, a.svm.Methods, a.svm.Log = int64(a.steps), a.out, a.methods, a.log(stderr)
+	if err := repro.RunSVM(a.svm, stdout); err != nil {
 		fmt.Fprintln(stderr, "softpen repro svm:", err)
 		return exitInput
 	}
