@@ -43,7 +43,7 @@ func (f *solveFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.progress, "progress", false, "on standard error: a line per stage, a line at most every second while a stage runs, and a summary at the end")
 	fs.BoolVar(&f.noPolish, "no-polish", false, "skip active-set polishing")
 	f.maxMemory = byteSize(softpen.DefaultMemoryLimit)
-	fs.Var(&f.maxMemory, "max-memory", "refuse a problem whose estimated solver memory (Problem.MemoryEstimate) exceeds this, e.g. 512MiB, 16GiB (0: no limit)")
+	fs.Var(&f.maxMemory, "max-memory", "refuse a problem whose estimated solver memory (Problem.MemoryEstimate) exceeds this `size`, e.g. 512MiB, 16GiB (0: no limit)")
 }
 
 // byteSize is a flag value: a number of bytes with an optional suffix B,
