@@ -1,8 +1,10 @@
 // Package libsvm reads the LIBSVM text format for binary classification:
 // one example per line, "label index:value index:value ...", with 1-based,
 // strictly increasing indices. Blank lines and '#' comments are ignored and
-// CRLF line ends are accepted. Exactly two distinct labels are expected; the
-// smaller maps to -1 and the larger to +1 (so +1/-1, 1/2 and 0/1 all work).
+// CRLF line ends are accepted. The labels must be one of the pairs -1/+1,
+// 0/1 or 1/2, and both of its labels must occur; the smaller maps to -1 and
+// the larger to +1 (so 1/2 gives 1 -> -1, 2 -> +1). Any other label, a
+// mixed pair (-1/2), and the "qid:" tokens of ranking data are rejected.
 // Every malformed input is an *Error naming the line and, for a bad token,
 // its column.
 package libsvm
@@ -54,118 +56,169 @@ type sparseRow struct {
 	lo, hi int
 }
 
+// reader holds a file in sparse form while it is read.
+type reader struct {
+	nFeatures int       // fixed by the caller, or 0
+	labels    []float64 // as written, one per example
+	rows      []sparseRow
+	idxs      []int32   // feature indices of all rows, 0-based
+	vals      []float64 // their values
+	lines     []int     // the line of each example
+	maxIdx    int
+}
+
 // Read reads a whole data set. nFeatures > 0 fixes the number of features
 // (an index beyond it is an error, and rows are that long even if no index
 // reaches it); 0 takes the largest index seen. Errors are *Error values
 // naming the line and, for a bad token, its column: a bad label (not a
-// finite number), a token without a colon, an index that is not an integer
-// in [1, 2^24], indices that do not strictly increase, a bad value (not a
-// number, NaN or infinite), no examples, or other than two distinct labels.
-// Read never panics; it holds the file in sparse form, then densely.
+// finite number, or not one of -1, 0, 1, 2 and +1), a token without a
+// colon, a "qid:" token (ranking data), an index that is not an integer in
+// [1, 2^24], indices that do not strictly increase, a bad value (not a
+// number, NaN or infinite), no examples, or labels other than the pair
+// -1/+1, 0/1 or 1/2. Read never panics; it holds the file in sparse form,
+// then densely.
 func Read(r io.Reader, nFeatures int) (*Data, error) {
 	if nFeatures < 0 || nFeatures > maxIndex {
 		return nil, &Error{Msg: fmt.Sprintf("%d features: want 0 (from the data) to %d", nFeatures, maxIndex)}
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
-	var raw []float64
-	var rows []sparseRow
-	var idxs []int32   // feature indices of all rows, 0-based
-	var vals []float64 // their values
-	var lines []int    // the line of each example
-	maxIdx := 0
+	rd := &reader{nFeatures: nFeatures}
 	line := 0
 	for sc.Scan() {
 		line++
-		text := sc.Bytes()
-		if i := bytes.IndexByte(text, '#'); i >= 0 {
-			text = text[:i]
+		if err := rd.readLine(sc.Bytes(), line); err != nil {
+			return nil, err
 		}
-		row := sparseRow{lo: len(idxs)}
-		prev := 0
-		first := true
-		var lab float64
-		for pos := 0; ; {
-			tok, col := nextField(text, &pos)
-			if tok == nil {
-				break
-			}
-			if first {
-				first = false
-				v, ok := parseFloat(tok)
-				if !ok {
-					return nil, &Error{line, col, fmt.Sprintf("bad label %q: want a finite number", tok)}
-				}
-				lab = v
-				continue
-			}
-			colon := bytes.IndexByte(tok, ':')
-			if colon < 0 {
-				return nil, &Error{line, col, fmt.Sprintf("%q: want index:value", tok)}
-			}
-			idx, ok := parseIndex(tok[:colon])
-			if !ok || idx < 1 || idx > maxIndex {
-				return nil, &Error{line, col, fmt.Sprintf("%q: index must be an integer from 1 to %d", tok, maxIndex)}
-			}
-			if idx <= prev {
-				return nil, &Error{line, col, fmt.Sprintf("%q: indices must increase (previous %d)", tok, prev)}
-			}
-			if nFeatures > 0 && idx > nFeatures {
-				return nil, &Error{line, col, fmt.Sprintf("%q: index beyond %d features", tok, nFeatures)}
-			}
-			v, ok := parseFloat(tok[colon+1:])
-			if !ok {
-				return nil, &Error{line, col + colon + 1, fmt.Sprintf("%q: bad value: want a finite number", tok)}
-			}
-			prev = idx
-			idxs = append(idxs, int32(idx-1))
-			vals = append(vals, v)
-		}
-		if first {
-			continue // blank or comment
-		}
-		row.hi = len(idxs)
-		maxIdx = max(maxIdx, prev)
-		raw = append(raw, lab)
-		rows = append(rows, row)
-		lines = append(lines, line)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, &Error{Line: line + 1, Msg: err.Error()}
 	}
-	if len(rows) == 0 {
+	if len(rd.rows) == 0 {
 		return nil, &Error{Line: line, Msg: "no examples"}
 	}
-	lo, hi := raw[0], raw[0]
-	for i, l := range raw {
+	lo, err := checkLabels(rd.labels, rd.lines, line)
+	if err != nil {
+		return nil, err
+	}
+	return rd.dense(lo, line)
+}
+
+// readLine reads one line (line is its number): an example, or nothing for
+// a blank or comment line.
+func (rd *reader) readLine(text []byte, line int) error {
+	if i := bytes.IndexByte(text, '#'); i >= 0 {
+		text = text[:i]
+	}
+	pos := 0
+	tok, col := nextField(text, &pos)
+	if tok == nil {
+		return nil // blank or comment
+	}
+	lab, ok := parseFloat(tok)
+	if !ok {
+		return &Error{line, col, fmt.Sprintf("bad label %q: want a finite number", tok)}
+	}
+	if !knownLabel(lab) {
+		return &Error{line, col, fmt.Sprintf("label %g: want the labels -1/+1, 0/1 or 1/2", lab)}
+	}
+	row := sparseRow{lo: len(rd.idxs)}
+	prev := 0
+	for {
+		tok, col := nextField(text, &pos)
+		if tok == nil {
+			break
+		}
+		idx, v, err := rd.entry(tok, prev, line, col)
+		if err != nil {
+			return err
+		}
+		prev = idx
+		rd.idxs = append(rd.idxs, int32(idx-1))
+		rd.vals = append(rd.vals, v)
+	}
+	row.hi = len(rd.idxs)
+	rd.maxIdx = max(rd.maxIdx, prev)
+	rd.labels = append(rd.labels, lab)
+	rd.rows = append(rd.rows, row)
+	rd.lines = append(rd.lines, line)
+	return nil
+}
+
+// entry parses the token "index:value" at line and column col, after an
+// entry of index prev (0 for the first).
+func (rd *reader) entry(tok []byte, prev, line, col int) (int, float64, error) {
+	colon := bytes.IndexByte(tok, ':')
+	if colon < 0 {
+		return 0, 0, &Error{line, col, fmt.Sprintf("%q: want index:value", tok)}
+	}
+	if string(tok[:colon]) == "qid" {
+		return 0, 0, &Error{line, col, fmt.Sprintf("%q: query ids (LIBSVM ranking data) are not supported: this reader takes two-class data; remove the qid: tokens", tok)}
+	}
+	idx, ok := parseIndex(tok[:colon])
+	if !ok || idx < 1 || idx > maxIndex {
+		return 0, 0, &Error{line, col, fmt.Sprintf("%q: index must be an integer from 1 to %d", tok, maxIndex)}
+	}
+	if idx <= prev {
+		return 0, 0, &Error{line, col, fmt.Sprintf("%q: indices must increase (previous %d)", tok, prev)}
+	}
+	if rd.nFeatures > 0 && idx > rd.nFeatures {
+		return 0, 0, &Error{line, col, fmt.Sprintf("%q: index beyond %d features", tok, rd.nFeatures)}
+	}
+	v, ok := parseFloat(tok[colon+1:])
+	if !ok {
+		return 0, 0, &Error{line, col + colon + 1, fmt.Sprintf("%q: bad value: want a finite number", tok)}
+	}
+	return idx, v, nil
+}
+
+// knownLabel reports whether l can be in one of the accepted pairs.
+func knownLabel(l float64) bool { return l == -1 || l == 0 || l == 1 || l == 2 }
+
+// checkLabels checks that the labels (of the examples at lines; last is
+// the file's last line) are both labels of one pair -1/+1, 0/1 or 1/2,
+// and returns the smaller, which maps to -1.
+func checkLabels(labels []float64, lines []int, last int) (float64, error) {
+	lo, hi := labels[0], labels[0]
+	for i, l := range labels {
 		switch {
 		case l == lo || l == hi:
 		case lo == hi:
-			lo, hi = min(lo, l), max(hi, l)
+			a, b := min(lo, l), max(lo, l)
+			if !(a == -1 && b == 1 || a == 0 && b == 1 || a == 1 && b == 2) {
+				return 0, &Error{Line: lines[i], Column: 1, Msg: fmt.Sprintf("label %g after label %g (line %d): want the labels -1/+1, 0/1 or 1/2", l, lo, lines[0])}
+			}
+			lo, hi = a, b
 		default:
-			return nil, &Error{Line: lines[i], Column: 1, Msg: fmt.Sprintf("label %g: a third class (have %g and %g); want two", l, lo, hi)}
+			return 0, &Error{Line: lines[i], Column: 1, Msg: fmt.Sprintf("label %g: a third class (have %g and %g); want two", l, lo, hi)}
 		}
 	}
 	if lo == hi {
-		return nil, &Error{Line: line, Msg: fmt.Sprintf("only one class (label %g); want two", lo)}
+		return 0, &Error{Line: last, Msg: fmt.Sprintf("only one class (label %g); want two", lo)}
 	}
-	n := nFeatures
+	return lo, nil
+}
+
+// dense returns the data set with the rows stored densely and label lo
+// mapped to -1, the other to +1; last is the file's last line.
+func (rd *reader) dense(lo float64, last int) (*Data, error) {
+	n := rd.nFeatures
 	if n == 0 {
-		n = maxIdx
+		n = rd.maxIdx
 	}
-	if len(rows)*n > maxDense {
-		return nil, &Error{Line: line, Msg: fmt.Sprintf("%d rows x %d features is too large to hold densely", len(rows), n)}
+	if len(rd.rows)*n > maxDense {
+		return nil, &Error{Line: last, Msg: fmt.Sprintf("%d rows x %d features is too large to hold densely", len(rd.rows), n)}
 	}
-	d := &Data{NFeatures: n, Labels: make([]float64, len(rows)), Rows: make([][]float64, len(rows))}
-	flat := make([]float64, len(rows)*n)
-	for i, r := range rows {
+	d := &Data{NFeatures: n, Labels: make([]float64, len(rd.rows)), Rows: make([][]float64, len(rd.rows))}
+	flat := make([]float64, len(rd.rows)*n)
+	for i, r := range rd.rows {
 		d.Labels[i] = 1
-		if raw[i] == lo {
+		if rd.labels[i] == lo {
 			d.Labels[i] = -1
 		}
 		d.Rows[i] = flat[i*n : (i+1)*n : (i+1)*n]
-		for k, j := range idxs[r.lo:r.hi] {
-			d.Rows[i][j] = vals[r.lo+k]
+		for k, j := range rd.idxs[r.lo:r.hi] {
+			d.Rows[i][j] = rd.vals[r.lo+k]
 		}
 	}
 	return d, nil

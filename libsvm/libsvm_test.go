@@ -2,6 +2,9 @@ package libsvm
 
 import (
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"math"
 	"os"
 	"reflect"
@@ -78,7 +81,8 @@ func TestMalformedSaysWhere(t *testing.T) {
 		{"1 1:1e400\n-1 1:1\n", `line 1, column 5: "1:1e400": bad value`},
 		{"1 1:\n-1 1:1\n", `line 1, column 5: "1:": bad value`},
 		{"1 1:1\n-1\t\t2:x\n", `line 2, column 7: "2:x": bad value`},
-		{"1 1:1\n2 1:1\n\n3 1:1\n", "line 4, column 1: label 3: a third class (have 1 and 2); want two"},
+		{"1 1:1\n2 1:1\n\n3 1:1\n", "line 4, column 1: label 3: want the labels -1/+1, 0/1 or 1/2"},
+		{"0 1:1\n1 1:1\n-1 1:1\n", "line 3, column 1: label -1: a third class (have 0 and 1); want two"},
 		{"1 1:1\n1 1:2\n", "line 2: only one class (label 1); want two"},
 		{"", "no examples"},
 		{"# only\n\n", "line 2: no examples"},
@@ -162,6 +166,69 @@ func TestParseNumbers(t *testing.T) {
 		}
 		if !ok || got != want {
 			t.Errorf("parseIndex(%q) = %d, %v; want %d", tok, got, ok, want)
+		}
+	}
+}
+
+// TestLabelPairs: exactly the pairs -1/+1, 0/1 and 1/2 are accepted, the
+// smaller label becoming -1 (1/2: 1 -> -1, 2 -> +1); any other label (5/7
+// used to be accepted silently) or a mixed pair is an error naming the line
+// and the label.
+func TestLabelPairs(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []float64
+	}{
+		{"-1 1:1\n+1 1:2\n", []float64{-1, 1}},
+		{"1 1:1\n-1 1:2\n", []float64{1, -1}},
+		{"1 1:1\n0 1:2\n", []float64{1, -1}},
+		{"1 1:1\n2 1:2\n1 1:3\n", []float64{-1, 1, -1}},
+		{"2.0 1:1\n1e0 1:2\n", []float64{1, -1}},
+	} {
+		d, err := Read(strings.NewReader(c.in), 0)
+		if err != nil || !reflect.DeepEqual(d.Labels, c.want) {
+			t.Errorf("%q: labels %v (%v), want %v", c.in, d, err, c.want)
+		}
+	}
+	for _, c := range []struct{ in, want string }{
+		{"5 1:1\n7 1:2\n", "line 1, column 1: label 5: want the labels -1/+1, 0/1 or 1/2"},
+		{"1 1:1\n\n7 1:2\n", "line 3, column 1: label 7: want the labels -1/+1, 0/1 or 1/2"},
+		{"1 1:1\n0.5 1:2\n", "line 2, column 1: label 0.5: want"},
+		{"-1 1:1\n2 1:2\n", "line 2, column 1: label 2 after label -1 (line 1): want the labels -1/+1, 0/1 or 1/2"},
+		{"# h\n0 1:1\n0 1:1\n2 1:2\n", "line 4, column 1: label 2 after label 0 (line 2): want"},
+		{"-1 1:1\n0 1:2\n", "line 2, column 1: label 0 after label -1 (line 1)"},
+	} {
+		_, err := Read(strings.NewReader(c.in), 0)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q:\n got  %v\n want %s", c.in, err, c.want)
+		}
+	}
+}
+
+// TestQid: the qid: tokens of LIBSVM ranking data are rejected with a
+// message that says what they are, naming the line and column (they were
+// reported as a bad index).
+func TestQid(t *testing.T) {
+	_, err := Read(strings.NewReader("1 1:1\n-1 qid:3 1:1\n"), 0)
+	want := `line 2, column 4: "qid:3": query ids (LIBSVM ranking data) are not supported`
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
+// TestFunctionLength: every function of the package stays short enough to
+// read as named steps (Read was 108 lines).
+func TestFunctionLength(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "libsvm.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok {
+			if n := fset.Position(fn.End()).Line - fset.Position(fn.Pos()).Line + 1; n > 80 {
+				t.Errorf("%s is %d lines, want at most 80", fn.Name.Name, n)
+			}
 		}
 	}
 }

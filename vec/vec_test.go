@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -478,20 +479,34 @@ func TestLengthMismatchPanics(t *testing.T) {
 	}
 }
 
-// TestGODEBUGSelectsGeneric: GODEBUG=cpu.avx2=off makes the amd64 build use
-// the generic path (x/sys/cpu honours it).
+// TestGODEBUGSelectsGeneric: GODEBUG=cpu.avx2=off makes the amd64 build
+// use the generic path, and GODEBUG=cpu.asimd=off the arm64 build (x/sys/cpu
+// honours both); cpu.avx2=off on arm64 would leave neon in use, so the
+// setting is the running architecture's.
 func TestGODEBUGSelectsGeneric(t *testing.T) {
 	if os.Getenv("VEC_IMPL_CHILD") == "1" {
 		fmt.Print("impl=" + Impl())
 		return
 	}
+	off, ok := godebugGeneric[runtime.GOARCH]
+	if !ok {
+		if len(Paths()) > 1 {
+			t.Fatalf("%s has an assembly path but no GODEBUG setting here to turn it off", runtime.GOARCH)
+		}
+		t.Skipf("no assembly path on %s: always generic", runtime.GOARCH)
+	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestGODEBUGSelectsGeneric$")
-	cmd.Env = append(os.Environ(), "VEC_IMPL_CHILD=1", "GODEBUG=cpu.avx2=off")
+	cmd.Env = append(os.Environ(), "VEC_IMPL_CHILD=1", "GODEBUG="+off)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Skipf("cannot re-run the test binary here: %v", err)
 	}
 	if !strings.Contains(string(out), "impl=generic") {
-		t.Errorf("with GODEBUG=cpu.avx2=off: %q, want impl=generic", out)
+		t.Errorf("with GODEBUG=%s: %q, want impl=generic", off, out)
 	}
 }
+
+// godebugGeneric is, per architecture with an assembly path, the GODEBUG
+// setting that turns it off (the feature useAsm tests: vec_amd64.go,
+// vec_arm64.go). GODEBUG=cpu.avx2=off changes nothing on arm64.
+var godebugGeneric = map[string]string{"amd64": "cpu.avx2=off", "arm64": "cpu.asimd=off"}

@@ -8,32 +8,44 @@ package main
 //	softpen bench [-json] [-n 16,100,1000,10000,1000000] [-kernels dot,axpy,...] [-time 100ms]
 //
 // Each figure is the median over 5 timed repetitions of about time/5 each,
-// after one untimed call; the inputs are the same for every path.
+// after one untimed call; the fastest and slowest repetition are reported
+// beside it. The inputs are the same for every path.
 //
-// With -json the output is one JSON document, schema "softpen-bench/1".
+// With -json the output is one JSON document, schema "softpen-bench/2".
 // The schema is stable: fields are only ever added, never renamed or
-// re-typed; a change of meaning gets a new schema name.
+// re-typed; a change of meaning gets a new schema name. (softpen-bench/1
+// had no num_cpu, gomaxprocs, timing, ns_min or ns_max, and listed the
+// features of both architectures, the other's as false.)
 //
 //	{
-//	  "schema":   "softpen-bench/1",
+//	  "schema":   "softpen-bench/2",
 //	  "cpu":      "Intel(R) Xeon(R) ...",  // /proc/cpuinfo model name (on arm64
 //	                                      // "arm64 implementer 0x41 part 0xd0c"),
 //	                                      // or "unknown"
 //	  "goos":     "linux",                 // runtime.GOOS
 //	  "goarch":   "amd64",                 // runtime.GOARCH
 //	  "go":       "go1.26.8",              // runtime.Version()
-//	  "features": {                        // golang.org/x/sys/cpu, after GODEBUG;
-//	    "avx": true, "avx2": true,         // the other architecture's flags
-//	    "fma": true, "avx512f": false,     // are false
-//	    "asimd": false, "fp": false
+//	  "num_cpu":  2,                       // runtime.NumCPU()
+//	  "gomaxprocs": 2,                     // runtime.GOMAXPROCS(0); the kernels
+//	                                      // run on one goroutine
+//	  "timing": {                          // how every row was measured
+//	    "time_per_case_s": 0.1,            // -time: one kernel, path and length
+//	    "reps": 5,                         // timed repetitions, time_per_case_s/reps each
+//	    "warmup_calls": 1,                 // untimed calls before them
+//	    "statistic": "median"              // ns_per_op is this over the reps
 //	  },
+//	  "features": {                        // golang.org/x/sys/cpu, after GODEBUG,
+//	    "avx": true, "avx2": true,         // of the running architecture only:
+//	    "fma": true, "avx512f": false      // amd64 avx avx2 fma avx512f,
+//	  },                                   // arm64 asimd fp, others none
 //	  "results": [                         // kernel-major (in the order below),
 //	    {                                  // then length, then path
 //	      "kernel": "dot",                 // dot axpy scale axpbyto step softplus
 //	                                      // sigmoid sigmoidscaled softplussum
 //	      "path": "avx2",                  // generic, avx2 or neon
 //	      "n": 1000,                       // vector length
-//	      "ns_per_op": 78.1,               // nanoseconds per call
+//	      "ns_per_op": 78.1,               // nanoseconds per call (median of the reps)
+//	      "ns_min": 77.9, "ns_max": 80.2,  // the fastest and slowest rep: the spread
 //	      "gb_per_s": 204.8,               // bytes read + written per call / ns_per_op
 //	      "elems_per_s": 1.28e10           // n / ns_per_op * 1e9
 //	    }
@@ -47,7 +59,6 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -88,46 +99,67 @@ type benchResult struct {
 	Path      string  `json:"path"`
 	N         int     `json:"n"`
 	NsPerOp   float64 `json:"ns_per_op"`
+	NsMin     float64 `json:"ns_min"`
+	NsMax     float64 `json:"ns_max"`
 	GBPerS    float64 `json:"gb_per_s"`
 	ElemsPerS float64 `json:"elems_per_s"`
 }
 
 type benchReport struct {
-	Schema   string          `json:"schema"`
-	CPU      string          `json:"cpu"`
-	GOOS     string          `json:"goos"`
-	GOARCH   string          `json:"goarch"`
-	Go       string          `json:"go"`
-	Features map[string]bool `json:"features"`
-	Results  []benchResult   `json:"results"`
+	Schema     string          `json:"schema"`
+	CPU        string          `json:"cpu"`
+	GOOS       string          `json:"goos"`
+	GOARCH     string          `json:"goarch"`
+	Go         string          `json:"go"`
+	NumCPU     int             `json:"num_cpu"`
+	GOMAXPROCS int             `json:"gomaxprocs"`
+	Timing     benchTiming     `json:"timing"`
+	Features   map[string]bool `json:"features"`
+	Results    []benchResult   `json:"results"`
 }
+
+// benchTiming says how the rows were measured.
+type benchTiming struct {
+	TimePerCase float64 `json:"time_per_case_s"`
+	Reps        int     `json:"reps"`
+	Warmup      int     `json:"warmup_calls"`
+	Statistic   string  `json:"statistic"`
+}
+
+// benchReps and benchWarmup: measure's repetitions and untimed calls.
+const (
+	benchReps   = 5
+	benchWarmup = 1
+)
 
 // benchSynopsis is the one-line usage of softpen bench.
 const benchSynopsis = "softpen bench [-json] [-n 16,100,1000,10000,1000000] [-kernels dot,axpy,...] [-time 100ms]"
 
+type benchArgs struct {
+	json    bool
+	sizes   string
+	kernels string
+	budget  time.Duration
+}
+
+func (a *benchArgs) flagSet() *flag.FlagSet {
+	fs := newFlagSet("bench")
+	fs.BoolVar(&a.json, "json", false, "write the softpen-bench/2 JSON document instead of a table")
+	fs.StringVar(&a.sizes, "n", "16,100,1000,10000,1000000", "comma-separated vector lengths")
+	fs.StringVar(&a.kernels, "kernels", "", "comma-separated kernels (default all: "+kernelNames()+")")
+	fs.DurationVar(&a.budget, "time", 100*time.Millisecond, "time per kernel, path and length (5 repetitions share it)")
+	return fs
+}
+
 // runBench is `softpen bench`. Flags and arguments are checked before
 // anything is measured: a bad one is a one-line message and exitUsage.
 func runBench(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // errors are reported below, on one line
-	asJSON := fs.Bool("json", false, "write the softpen-bench/1 JSON document instead of a table")
-	sizes := fs.String("n", "16,100,1000,10000,1000000", "comma-separated vector lengths")
-	kernels := fs.String("kernels", "", "comma-separated kernels (default all: "+kernelNames()+")")
-	budget := fs.Duration("time", 100*time.Millisecond, "time per kernel, path and length (5 repetitions share it)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stdout, "usage: %s\n", benchSynopsis)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return exitSolved
-		}
-		fmt.Fprintf(stderr, "softpen bench: %v (usage: %s)\n", err, benchSynopsis)
-		return exitUsage
+	var a benchArgs
+	fs := a.flagSet()
+	if code, ok := parseNoArgs(fs, benchSynopsis, args, stdout, stderr); !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "softpen bench: unexpected argument %q (usage: %s)\n", fs.Arg(0), benchSynopsis)
-		return exitUsage
-	}
+	asJSON, sizes, kernels, budget := &a.json, &a.sizes, &a.kernels, &a.budget
 	var ns []int
 	for _, f := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
@@ -153,8 +185,10 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "softpen bench: -time %v: want a positive duration\n", *budget)
 		return exitUsage
 	}
-	rep := benchReport{Schema: "softpen-bench/1", CPU: cpuModel(), GOOS: runtime.GOOS,
-		GOARCH: runtime.GOARCH, Go: runtime.Version(), Features: cpuFeatures(), Results: []benchResult{}}
+	rep := benchReport{Schema: "softpen-bench/2", CPU: cpuModel(), GOOS: runtime.GOOS,
+		GOARCH: runtime.GOARCH, Go: runtime.Version(), NumCPU: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
+		Timing:   benchTiming{TimePerCase: budget.Seconds(), Reps: benchReps, Warmup: benchWarmup, Statistic: "median"},
+		Features: cpuFeatures(runtime.GOARCH), Results: []benchResult{}}
 	paths := vec.Paths()
 	for _, n := range ns {
 		// One set of inputs per length, shared by all kernels and paths.
@@ -164,9 +198,9 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 				continue
 			}
 			for _, p := range paths {
-				nsop := measure(k, p, x, y, z, *budget)
+				nsop, lo, hi := measure(k, p, x, y, z, *budget)
 				rep.Results = append(rep.Results, benchResult{Kernel: k.name, Path: p.Name, N: n,
-					NsPerOp: nsop, GBPerS: float64(k.bytes*n) / nsop, ElemsPerS: float64(n) / nsop * 1e9})
+					NsPerOp: nsop, NsMin: lo, NsMax: hi, GBPerS: float64(k.bytes*n) / nsop, ElemsPerS: float64(n) / nsop * 1e9})
 			}
 		}
 	}
@@ -183,15 +217,15 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return exitSolved
 	}
 	var flags []string
-	for _, name := range featureNames {
+	for _, name := range featureNames[runtime.GOARCH] {
 		flags = append(flags, fmt.Sprintf("%s=%v", name, rep.Features[name]))
 	}
-	fmt.Fprintf(stdout, "cpu:      %s\nplatform: %s/%s, %s, %d CPUs\nfeatures: %s\npaths:    %s (library uses %s)\n\n",
-		rep.CPU, rep.GOOS, rep.GOARCH, rep.Go, runtime.NumCPU(), strings.Join(flags, " "),
-		pathNames(paths), vec.Impl())
-	fmt.Fprintf(stdout, "%-14s %-8s %9s %12s %9s %12s\n", "kernel", "path", "n", "ns/op", "GB/s", "Melem/s")
+	fmt.Fprintf(stdout, "cpu:      %s\nplatform: %s/%s, %s, %d CPUs, GOMAXPROCS %d\nfeatures: %s\npaths:    %s (library uses %s)\ntiming:   median of %d reps of %v each, after %d untimed call; min-max beside it\n\n",
+		rep.CPU, rep.GOOS, rep.GOARCH, rep.Go, rep.NumCPU, rep.GOMAXPROCS, strings.Join(flags, " "),
+		pathNames(paths), vec.Impl(), benchReps, *budget/benchReps, benchWarmup)
+	fmt.Fprintf(stdout, "%-14s %-8s %9s %12s %21s %9s %12s\n", "kernel", "path", "n", "ns/op", "min-max", "GB/s", "Melem/s")
 	for _, r := range rep.Results {
-		fmt.Fprintf(stdout, "%-14s %-8s %9d %12.1f %9.2f %12.1f\n", r.Kernel, r.Path, r.N, r.NsPerOp, r.GBPerS, r.ElemsPerS/1e6)
+		fmt.Fprintf(stdout, "%-14s %-8s %9d %12.1f %10.1f-%-10.1f %9.2f %12.1f\n", r.Kernel, r.Path, r.N, r.NsPerOp, r.NsMin, r.NsMax, r.GBPerS, r.ElemsPerS/1e6)
 	}
 	return exitSolved
 }
@@ -199,17 +233,24 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 // maxBenchLen bounds -n: three vectors of this length take 384 MiB.
 const maxBenchLen = 1 << 24
 
-// featureNames are the keys of the "features" object, in table order.
-var featureNames = []string{"avx", "avx2", "fma", "avx512f", "asimd", "fp"}
+// featureNames are the keys of the "features" object per architecture, in
+// table order.
+var featureNames = map[string][]string{
+	"amd64": {"avx", "avx2", "fma", "avx512f"},
+	"arm64": {"asimd", "fp"},
+}
 
-// cpuFeatures reports the CPU features the kernel paths depend on, as
-// golang.org/x/sys/cpu sees them (so GODEBUG=cpu.avx2=off shows here too).
-// Flags of the other architecture are false.
-func cpuFeatures() map[string]bool {
-	return map[string]bool{
-		"avx": cpu.X86.HasAVX, "avx2": cpu.X86.HasAVX2, "fma": cpu.X86.HasFMA,
-		"avx512f": cpu.X86.HasAVX512F, "asimd": cpu.ARM64.HasASIMD, "fp": cpu.ARM64.HasFP,
+// cpuFeatures reports the CPU features of architecture goarch that the
+// kernel paths depend on, as golang.org/x/sys/cpu sees them (so
+// GODEBUG=cpu.avx2=off shows here too); none for another architecture.
+func cpuFeatures(goarch string) map[string]bool {
+	switch goarch {
+	case "amd64":
+		return map[string]bool{"avx": cpu.X86.HasAVX, "avx2": cpu.X86.HasAVX2, "fma": cpu.X86.HasFMA, "avx512f": cpu.X86.HasAVX512F}
+	case "arm64":
+		return map[string]bool{"asimd": cpu.ARM64.HasASIMD, "fp": cpu.ARM64.HasFP}
 	}
+	return map[string]bool{}
 }
 
 func pathNames(ps []vec.Path) string {
@@ -246,20 +287,23 @@ func knownKernel(name string) bool {
 	return false
 }
 
-// measure returns the median ns per call over 5 repetitions of about
-// budget/5 each, after one untimed call. x and y are refilled first, so every
+// measure returns the median, least and greatest ns per call over
+// benchReps repetitions of about budget/benchReps each, after benchWarmup
+// untimed calls. x and y are refilled first, so every
 // kernel starts from the same inputs: values in [-8, 8] of both signs, which
 // exercise both branches of the exp-based kernels; the updates the linear
 // kernels make (factors 1 and 1e-9) keep them there.
-func measure(k benchKernel, p vec.Path, x, y, z []float64, budget time.Duration) float64 {
+func measure(k benchKernel, p vec.Path, x, y, z []float64, budget time.Duration) (med, lo, hi float64) {
 	for i := range x {
 		x[i], y[i], z[i] = float64(i%17)-8.25, float64(i%7)*0.2-0.5, 0
 	}
-	k.run(p, x, y, z)
-	var reps [5]float64
+	for range benchWarmup {
+		k.run(p, x, y, z)
+	}
+	var reps [benchReps]float64
 	for r := range reps {
 		calls, start := 0, time.Now()
-		for calls == 0 || time.Since(start) < budget/5 {
+		for calls == 0 || time.Since(start) < budget/benchReps {
 			for i := 0; i < 8; i++ {
 				k.run(p, x, y, z)
 			}
@@ -269,7 +313,7 @@ func measure(k benchKernel, p vec.Path, x, y, z []float64, budget time.Duration)
 	}
 	s := reps[:]
 	sort.Float64s(s)
-	return s[len(s)/2]
+	return s[len(s)/2], s[0], s[len(s)-1]
 }
 
 // cpuModel reads the processor's name from /proc/cpuinfo: the "model name"

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -17,10 +18,12 @@ func runBenchArgs(args ...string) (code int, stdout, stderr string) {
 	return code, o.String(), e.String()
 }
 
-// TestBenchJSONSchema protects the softpen-bench/1 document: the top-level
+// TestBenchJSONSchema protects the softpen-bench/2 document: the top-level
 // and per-row field names and types (decoded without the Go structs, so a
-// renamed tag fails), every feature key, one row per kernel per path per
-// length in kernel-major order, and figures consistent with each other.
+// renamed tag fails), the CPU count and timing settings, every feature key
+// of the running architecture and none of another, one row per kernel per
+// path per length in kernel-major order, and figures consistent with each
+// other (the median between the fastest and slowest repetition).
 func TestBenchJSONSchema(t *testing.T) {
 	ns := []int{3, 20}
 	code, out, errOut := runBenchArgs("-json", "-n", "3,20", "-time", "1ms")
@@ -28,13 +31,16 @@ func TestBenchJSONSchema(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	var doc struct {
-		Schema   *string          `json:"schema"`
-		CPU      *string          `json:"cpu"`
-		GOOS     *string          `json:"goos"`
-		GOARCH   *string          `json:"goarch"`
-		Go       *string          `json:"go"`
-		Features map[string]*bool `json:"features"`
-		Results  []map[string]any `json:"results"`
+		Schema     *string          `json:"schema"`
+		CPU        *string          `json:"cpu"`
+		GOOS       *string          `json:"goos"`
+		GOARCH     *string          `json:"goarch"`
+		Go         *string          `json:"go"`
+		NumCPU     *float64         `json:"num_cpu"`
+		GOMAXPROCS *float64         `json:"gomaxprocs"`
+		Timing     map[string]any   `json:"timing"`
+		Features   map[string]*bool `json:"features"`
+		Results    []map[string]any `json:"results"`
 	}
 	dec := json.NewDecoder(strings.NewReader(out))
 	if err := dec.Decode(&doc); err != nil {
@@ -48,16 +54,30 @@ func TestBenchJSONSchema(t *testing.T) {
 			t.Errorf("field %q missing or empty", name)
 		}
 	}
-	if doc.Schema != nil && *doc.Schema != "softpen-bench/1" {
+	if doc.Schema != nil && *doc.Schema != "softpen-bench/2" {
 		t.Errorf("schema %q", *doc.Schema)
 	}
-	for _, k := range featureNames {
+	if doc.NumCPU == nil || *doc.NumCPU != float64(runtime.NumCPU()) || doc.GOMAXPROCS == nil || *doc.GOMAXPROCS != float64(runtime.GOMAXPROCS(0)) {
+		t.Errorf("num_cpu %v, gomaxprocs %v; want %d, %d", doc.NumCPU, doc.GOMAXPROCS, runtime.NumCPU(), runtime.GOMAXPROCS(0))
+	}
+	want := map[string]any{"time_per_case_s": 0.001, "reps": float64(benchReps), "warmup_calls": float64(benchWarmup), "statistic": "median"}
+	if fmt.Sprint(doc.Timing) != fmt.Sprint(want) {
+		t.Errorf("timing %v, want %v", doc.Timing, want)
+	}
+	for _, k := range featureNames[runtime.GOARCH] {
 		if doc.Features[k] == nil {
 			t.Errorf("features.%s missing", k)
 		}
 	}
-	if len(doc.Features) != len(featureNames) {
-		t.Errorf("features has %d keys, want %d (%v)", len(doc.Features), len(featureNames), featureNames)
+	if len(doc.Features) != len(featureNames[runtime.GOARCH]) {
+		t.Errorf("features %v, want exactly %v (the running architecture's)", doc.Features, featureNames[runtime.GOARCH])
+	}
+	for arch, names := range featureNames {
+		for _, k := range names {
+			if _, ok := doc.Features[k]; ok && arch != runtime.GOARCH {
+				t.Errorf("features.%s of %s on %s", k, arch, runtime.GOARCH)
+			}
+		}
 	}
 
 	paths := vec.Paths()
@@ -72,10 +92,15 @@ func TestBenchJSONSchema(t *testing.T) {
 		path, _ := r["path"].(string)
 		nf, _ := r["n"].(float64)
 		nsop, _ := r["ns_per_op"].(float64)
+		lo, _ := r["ns_min"].(float64)
+		hi, _ := r["ns_max"].(float64)
 		gbs, _ := r["gb_per_s"].(float64)
 		eps, _ := r["elems_per_s"].(float64)
-		if len(r) != 6 {
-			t.Errorf("row %d has %d fields, want 6: %v", i, len(r), r)
+		if len(r) != 8 {
+			t.Errorf("row %d has %d fields, want 8: %v", i, len(r), r)
+		}
+		if !(lo > 0 && lo <= nsop && nsop <= hi) {
+			t.Errorf("row %d: ns_min %v, ns_per_op %v, ns_max %v", i, lo, nsop, hi)
 		}
 		ki := kernelIndex(kernel)
 		if ki == len(benchKernels) {
@@ -143,15 +168,22 @@ func TestBenchTable(t *testing.T) {
 	if code != exitSolved {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"cpu:", "platform:", "features:", "avx2=", "asimd=", "paths:", "ns/op", "GB/s"} {
+	wants := []string{"cpu:", "platform:", "CPUs", "GOMAXPROCS", "features:", "paths:", "timing:", "median of 5 reps", "ns/op", "min-max", "GB/s"}
+	for _, f := range featureNames[runtime.GOARCH] {
+		wants = append(wants, f+"=")
+	}
+	for _, want := range wants {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	if other := map[string]string{"amd64": "asimd=", "arm64": "avx2="}[runtime.GOARCH]; other != "" && strings.Contains(out, other) {
+		t.Errorf("output shows the other architecture's %q:\n%s", other, out)
+	}
 	rows := 0
 	for _, line := range strings.Split(out, "\n") {
 		f := strings.Fields(line)
-		if len(f) == 6 && (f[0] == "axpy" || f[0] == "softplussum") && f[2] == "7" {
+		if len(f) == 7 && (f[0] == "axpy" || f[0] == "softplussum") && f[2] == "7" {
 			rows++
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/softpen/softpen"
@@ -27,54 +29,120 @@ type solveFlags struct {
 	timeLimit time.Duration
 	progress  bool
 	noPolish  bool
+	maxMemory byteSize
 }
 
 func (f *solveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "write the result JSON to this file (default: standard output)")
-	fs.Float64Var(&f.tol, "tol", 1e-6, "certified gap tolerance, relative to max(1, |objective|)")
+	fs.Float64Var(&f.tol, "tol", 1e-6, "certified gap tolerance, relative to max(1, |objective|); 0 means the default, 1e-6")
 	fs.StringVar(&f.method, "method", "auto", "inner method: auto, sgd, sgdm, svrg, catalyst-svrg, apg")
-	fs.StringVar(&f.screen, "screen", "gap-safe", "constraint screening: gap-safe (the default; a bare -screen means it too), paper or none")
+	fs.StringVar(&f.screen, "screen", "gap-safe", "constraint screening: gap-safe, paper or none (a bare -screen means gap-safe)")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the solver's random generator")
 	fs.Int64Var(&f.maxSteps, "max-steps", 0, "budget of incremental steps (0: none)")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "wall-time limit, e.g. 500ms or 2m (0: none)")
-	fs.BoolVar(&f.progress, "progress", false, "print one line per stage on standard error")
+	fs.BoolVar(&f.progress, "progress", false, "on standard error: a line per stage, a line at most every second while a stage runs, and a summary at the end")
 	fs.BoolVar(&f.noPolish, "no-polish", false, "skip active-set polishing")
+	f.maxMemory = byteSize(softpen.DefaultMemoryLimit)
+	fs.Var(&f.maxMemory, "max-memory", "refuse a problem whose estimated solver memory (Problem.MemoryEstimate) exceeds this `size`, e.g. 512MiB, 16GiB (0: no limit)")
 }
 
-// newFlagSet is a flag set that reports to stderr and, for -h, prints
-// synopsis and then the flags.
-func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: %s\n", synopsis)
-		fs.PrintDefaults()
+// byteSize is a flag value: a number of bytes with an optional suffix B,
+// KB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024).
+type byteSize int64
+
+var byteSuffixes = []struct {
+	s string
+	f float64
+}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
+	{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}}
+
+func (b *byteSize) String() string { return formatBytes(int64(*b)) }
+
+func (b *byteSize) Set(s string) error {
+	num, mul := strings.TrimSpace(s), 1.0
+	for _, suf := range byteSuffixes {
+		if strings.HasSuffix(strings.ToUpper(num), strings.ToUpper(suf.s)) {
+			num, mul = strings.TrimSpace(num[:len(num)-len(suf.s)]), suf.f
+			break
+		}
 	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || !(v >= 0) || v*mul >= math.MaxInt64 {
+		return errors.New("want a size such as 512MiB, 4GiB or 8GB (0: no limit)")
+	}
+	*b = byteSize(v * mul)
+	return nil
+}
+
+// formatBytes writes n in the largest binary unit that keeps it at least 1.
+func formatBytes(n int64) string {
+	for _, u := range []struct {
+		s string
+		f float64
+	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if float64(n) >= u.f {
+			return strconv.FormatFloat(float64(n)/u.f, 'g', 3, 64) + u.s
+		}
+	}
+	return strconv.FormatInt(n, 10) + "B"
+}
+
+// newFlagSet is a flag set that prints nothing itself: parseFlags reports
+// errors on one line and prints the help.
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	return fs
 }
 
-// parseFlags parses args; ok is false when the command should stop with
-// code (0 after -h, 2 on a usage error, reported by the flag package).
-func parseFlags(fs *flag.FlagSet, args []string) (code int, ok bool) {
+// printHelp writes "usage: synopsis" and the flags with their defaults.
+func printHelp(w io.Writer, synopsis string, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: %s\n", synopsis)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+// parseFlags parses args for the command named name; ok is false when the
+// command should stop with code: after -h (the help on stdout, exit 0) or a
+// usage error (one line on stderr, exit 2).
+func parseFlags(fs *flag.FlagSet, synopsis string, args []string, stdout, stderr io.Writer) (code int, ok bool) {
 	err := fs.Parse(screenArgs(args))
 	switch {
 	case err == nil:
 		return 0, true
 	case errors.Is(err, flag.ErrHelp):
+		printHelp(stdout, synopsis, fs)
 		return exitSolved, false
 	}
+	fmt.Fprintf(stderr, "softpen %s: %v (softpen %s -h lists the flags)\n", fs.Name(), err, fs.Name())
 	return exitUsage, false
 }
 
-// screenArgs rewrites a bare "-screen" (FORMATS.md's boolean form) to
-// "-screen=gap-safe", so that the flag can also take a value.
+// parseNoArgs is parseFlags for a command that takes flags only: an
+// argument left over is a usage error.
+func parseNoArgs(fs *flag.FlagSet, synopsis string, args []string, stdout, stderr io.Writer) (code int, ok bool) {
+	if code, ok := parseFlags(fs, synopsis, args, stdout, stderr); !ok {
+		return code, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "softpen %s: unexpected argument %q (usage: %s)\n", fs.Name(), fs.Arg(0), synopsis)
+		return exitUsage, false
+	}
+	return 0, true
+}
+
+// screenArgs rewrites a bare "-screen" (FORMATS.md's boolean form: last, or
+// followed by another flag) to "-screen=gap-safe", so that the flag can
+// also take a value; any other word after it is its value, checked later.
 func screenArgs(args []string) []string {
 	out := make([]string, 0, len(args))
 	for i, a := range args {
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		if (a == "-screen" || a == "--screen") && (i+1 >= len(args) || !isScreenValue(args[i+1])) {
+		if (a == "-screen" || a == "--screen") && (i+1 >= len(args) || strings.HasPrefix(args[i+1], "-")) {
 			a = "-screen=gap-safe"
 		}
 		out = append(out, a)
@@ -82,10 +150,9 @@ func screenArgs(args []string) []string {
 	return out
 }
 
-func isScreenValue(s string) bool { return s == "none" || s == "paper" || s == "gap-safe" }
-
-// options turns the flags into solver options; an error is a usage error.
-func (f *solveFlags) options(stderr io.Writer) (*softpen.Options, error) {
+// options turns the flags into solver options; an error is a usage error
+// naming the flag and what it accepts.
+func (f *solveFlags) options() (*softpen.Options, error) {
 	m, err := softpen.ParseMethod(f.method)
 	if err != nil {
 		return nil, fmt.Errorf("-method: %v", err)
@@ -100,7 +167,7 @@ func (f *solveFlags) options(stderr io.Writer) (*softpen.Options, error) {
 	case "gap-safe":
 		opt.Screen = softpen.ScreenGapSafe
 	default:
-		return nil, fmt.Errorf("-screen %q: want gap-safe, paper or none", f.screen)
+		return nil, fmt.Errorf("-screen %q: want gap-safe (the default), paper or none", f.screen)
 	}
 	switch {
 	case !(f.tol >= 0 && f.tol < math.Inf(1)):
@@ -109,9 +176,6 @@ func (f *solveFlags) options(stderr io.Writer) (*softpen.Options, error) {
 		return nil, fmt.Errorf("-max-steps %d: want >= 0", f.maxSteps)
 	case f.timeLimit < 0:
 		return nil, fmt.Errorf("-time-limit %v: want >= 0", f.timeLimit)
-	}
-	if f.progress {
-		opt.Progress = progressPrinter(stderr, isTerminal(stderr))
 	}
 	return opt, nil
 }
@@ -124,20 +188,6 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// progressPrinter prints one line per stage: plain lines, or on a terminal
-// one line redrawn in place (the caller ends it with a newline).
-func progressPrinter(w io.Writer, tty bool) func(softpen.Stage) {
-	return func(s softpen.Stage) {
-		line := fmt.Sprintf("stage %3d  delta %.3e  xi %-6g  steps %12d  gap %.3e  kept %8d  violation %.3e",
-			s.Index, s.Delta, s.Xi, s.Steps, s.Gap, s.Kept, s.Violation)
-		if tty {
-			fmt.Fprint(w, "\r"+line+"\x1b[K")
-		} else {
-			fmt.Fprintln(w, line)
-		}
-	}
 }
 
 // openInput opens a named input file; the error is one line naming it.
@@ -153,16 +203,26 @@ func openInput(name string) (*os.File, error) {
 	return f, nil
 }
 
-// solveAndWrite validates p, solves it and writes the result, returning the
-// exit code: 0 solved, 1 bad input (or an unwritable -out), 2 bad options, 3
-// any other status. name is the input file, for messages.
-func solveAndWrite(name string, p *softpen.Problem, f *solveFlags, stdout, stderr io.Writer) int {
-	opt, err := f.options(stderr)
-	if err != nil {
-		fmt.Fprintln(stderr, "softpen:", err)
-		return exitUsage
+// checkMemory refuses a problem whose estimated solver memory is above the
+// -max-memory limit (0: no limit), before anything large is allocated.
+func checkMemory(p *softpen.Problem, limit byteSize) error {
+	est := p.MemoryEstimate()
+	if limit <= 0 || est <= int64(limit) {
+		return nil
 	}
+	return fmt.Errorf("the solver would need about %s (Problem.MemoryEstimate), above the -max-memory limit of %s; raise it with -max-memory %s if this machine has the memory",
+		formatBytes(est), formatBytes(int64(limit)), formatBytes(est+est/4))
+}
+
+// solveAndWrite validates p, solves it and writes the result, returning the
+// exit code: 0 solved, 1 bad input (or an unwritable -out), 3 any other
+// status. opt comes from f.options; name is the input file, for messages.
+func solveAndWrite(name string, p *softpen.Problem, f *solveFlags, opt *softpen.Options, stdout, stderr io.Writer) int {
 	if err := p.Validate(); err != nil {
+		fmt.Fprintf(stderr, "softpen: %s: %v\n", name, err)
+		return exitInput
+	}
+	if err := checkMemory(p, f.maxMemory); err != nil {
 		fmt.Fprintf(stderr, "softpen: %s: %v\n", name, err)
 		return exitInput
 	}
@@ -176,16 +236,20 @@ func solveAndWrite(name string, p *softpen.Problem, f *solveFlags, stdout, stder
 		defer file.Close()
 		w = file
 	}
+	var pr *progress
+	if f.progress {
+		pr = newProgress(stderr, isTerminal(stderr))
+		pr.attach(opt)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	res, err := softpen.Solve(ctx, p, opt)
-	if f.progress && isTerminal(stderr) {
-		fmt.Fprintln(stderr)
-	}
 	if err != nil {
+		pr.endLine()
 		fmt.Fprintf(stderr, "softpen: %s: %v\n", name, err)
 		return exitInput
 	}
+	pr.done(res)
 	if err := softpen.WriteResult(w, res); err != nil {
 		fmt.Fprintln(stderr, "softpen: writing the result:", err)
 		return exitInput

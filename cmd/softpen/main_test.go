@@ -87,7 +87,7 @@ func TestBenchJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.Schema != "softpen-bench/1" || len(rep.Results) != len(benchKernels)*len(vecPathNames()) {
+	if rep.Schema != "softpen-bench/2" || len(rep.Results) != len(benchKernels)*len(vecPathNames()) {
 		t.Errorf("schema %q, %d rows", rep.Schema, len(rep.Results))
 	}
 	for _, r := range rep.Results {

@@ -1,27 +1,45 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 
 	"github.com/softpen/softpen"
 )
 
+const solveSynopsis = "softpen solve -in P.json [-out R.json] [-tol T] [-method M] [-screen R] [-seed S] [-max-steps K] [-time-limit D] [-progress] [-no-polish] [-max-memory B]"
+
+type solveArgs struct {
+	in string
+	solveFlags
+}
+
+func (a *solveArgs) flagSet() *flag.FlagSet {
+	fs := newFlagSet("solve")
+	fs.StringVar(&a.in, "in", "", "problem file (JSON, see FORMATS.md)")
+	a.register(fs)
+	return fs
+}
+
 // runSolve is `softpen solve -in P.json [options]`: it reads a problem file
 // (FORMATS.md), solves it and writes the result file to -out or stdout.
 func runSolve(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("solve", "softpen solve -in P.json [-out R.json] [-tol T] [-method M] [-screen] [-seed S] [-max-steps K] [-time-limit D] [-progress]", stderr)
-	in := fs.String("in", "", "problem file (JSON, see FORMATS.md)")
-	var f solveFlags
-	f.register(fs)
-	if code, ok := parseFlags(fs, args); !ok {
+	var a solveArgs
+	fs := a.flagSet()
+	if code, ok := parseFlags(fs, solveSynopsis, args, stdout, stderr); !ok {
 		return code
 	}
-	if *in == "" || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "softpen solve: want -in P.json and no other arguments")
+	if a.in == "" || fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "softpen solve: want -in P.json and no other arguments (usage: %s)\n", solveSynopsis)
 		return exitUsage
 	}
-	file, err := openInput(*in)
+	opt, err := a.options()
+	if err != nil {
+		fmt.Fprintln(stderr, "softpen solve:", err)
+		return exitUsage
+	}
+	file, err := openInput(a.in)
 	if err != nil {
 		fmt.Fprintln(stderr, "softpen:", err)
 		return exitInput
@@ -29,8 +47,8 @@ func runSolve(args []string, stdout, stderr io.Writer) int {
 	p, err := softpen.ReadProblem(file)
 	file.Close()
 	if err != nil {
-		fmt.Fprintf(stderr, "softpen: %s: %v\n", *in, err)
+		fmt.Fprintf(stderr, "softpen: %s: %v\n", a.in, err)
 		return exitInput
 	}
-	return solveAndWrite(*in, p, &f, stdout, stderr)
+	return solveAndWrite(a.in, p, &a.solveFlags, opt, stdout, stderr)
 }

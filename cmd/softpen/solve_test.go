@@ -66,7 +66,6 @@ func TestSolveExitCodes(t *testing.T) {
 		{"bad -time-limit", []string{"solve", "-in", ok, "-time-limit", "5"}, exitUsage, `invalid value "5" for flag -time-limit`},
 		{"unknown method", []string{"solve", "-in", ok, "-method", "newton"}, exitUsage, `-method: unknown method "newton"`},
 		{"unknown screen", []string{"solve", "-in", ok, "-screen=always"}, exitUsage, `-screen "always"`},
-		{"help", []string{"solve", "-h"}, exitSolved, "usage: softpen solve -in P.json"},
 		{"missing file", []string{"solve", "-in", missing}, exitInput, "softpen: " + missing + ": no such file or directory\n"},
 		{"malformed JSON", []string{"solve", "-in", malformed}, exitInput,
 			"softpen: " + malformed + ": line 2, column 10: malformed JSON: invalid character '}' looking for beginning of value\n"},
@@ -132,7 +131,7 @@ func TestSolveExitCodes(t *testing.T) {
 
 // TestSolvePaperQP: `softpen solve` on the paper's QP (seed 1) writes, to
 // -out, a result that matches the reference solution; -progress prints one
-// plain line per stage when stderr is not a terminal; -max-steps 1 stops
+// plain line per stage when stderr is not a terminal, then the summary; -max-steps 1 stops
 // with exit 3 and status max_steps.
 func TestSolvePaperQP(t *testing.T) {
 	in := filepath.Join("..", "..", "testdata", "qp", "paper-qp-100-s1.json")
@@ -170,8 +169,12 @@ func TestSolvePaperQP(t *testing.T) {
 		t.Errorf("relative error %.3g against the reference (len x %d, lambda %d)", rel, len(res.X), len(res.Lambda))
 	}
 	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	lines, summary := lines[:len(lines)-1], lines[len(lines)-1]
 	if len(lines) != res.Stages || !strings.HasPrefix(lines[0], "stage   0  delta ") || strings.Contains(stderr, "\r") {
 		t.Errorf("%d stages, progress:\n%s", res.Stages, stderr)
+	}
+	if !strings.HasPrefix(summary, "done: solved") {
+		t.Errorf("no summary at the end of the progress:\n%s", stderr)
 	}
 	for _, key := range []string{"delta", "steps", "gap", "kept", "violation"} {
 		if !strings.Contains(lines[len(lines)-1], key) {
@@ -185,13 +188,18 @@ func TestSolvePaperQP(t *testing.T) {
 	}
 }
 
-// TestProgressOnTerminal: on a terminal the progress redraws one line.
+// TestProgressOnTerminal: on a terminal the progress redraws one line,
+// and the summary ends it.
 func TestProgressOnTerminal(t *testing.T) {
 	var buf bytes.Buffer
-	pr := progressPrinter(&buf, true)
-	pr(softpen.Stage{Index: 0, Delta: 1, Steps: 10, Gap: 1, Kept: 5})
-	pr(softpen.Stage{Index: 1, Delta: 0.25, Steps: 20, Gap: 0.1, Kept: 4})
+	pr := newProgress(&buf, true)
+	pr.stage(softpen.Stage{Index: 0, Delta: 1, Steps: 10, Gap: 1, Kept: 5})
+	pr.stage(softpen.Stage{Index: 1, Delta: 0.25, Steps: 20, Gap: 0.1, Kept: 4})
 	if s := buf.String(); strings.Count(s, "\r") != 2 || strings.Contains(s, "\n") {
+		t.Errorf("%q", s)
+	}
+	pr.done(&softpen.Result{Status: softpen.StatusSolved})
+	if s := buf.String(); !strings.Contains(s, "\x1b[K\ndone: solved") || !strings.HasSuffix(s, "\n") {
 		t.Errorf("%q", s)
 	}
 	if isTerminal(&buf) {

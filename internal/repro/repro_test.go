@@ -25,9 +25,10 @@ func testInstance(t *testing.T) *Instance {
 }
 
 // TestGap: the paper's gap is non-negative when xi >= ||lambda*||_inf (weak
-// duality, at any x and delta), and at the solution of the penalised
-// problem it is O(m xi delta) (Prop. 4.x: F_{xi,0}(x_delta) - G(lambda_delta)
-// <= m xi delta log 2 up to the inner accuracy).
+// duality, at any x and delta), at the solution of the penalised problem it
+// is O(m xi delta) (Prop. 4.x: F_{xi,0}(x_delta) - G(lambda_delta) <= m xi
+// delta log 2 up to the inner accuracy), and it bounds the relative error
+// to x* (it used to compare x* with itself).
 func TestGap(t *testing.T) {
 	in := testInstance(t)
 	w := in.newGapWork()
@@ -55,8 +56,34 @@ func TestGap(t *testing.T) {
 	if bound := float64(len(in.B)) * delta * math.Ln2 * 1.5; g > bound {
 		t.Errorf("gap at x*_delta = %.3g > %.3g", g, bound)
 	}
-	if e := in.RelErr(in.XStar); e != 0 {
-		t.Errorf("RelErr(x*) = %g", e)
+	// The gap bounds the distance to x*: with xi = 1 >= ||lambda*||_inf the
+	// exact penalty F_{xi,0} is ridge-strongly convex with minimiser x*, and
+	// F* >= G(lambda), so gap >= ridge/2 ||x - x*||^2 at every x. This ties
+	// Gap, RelErr and x* together: a wrong one of them breaks it.
+	if !(in.LambdaInf <= 1) {
+		t.Fatalf("||lambda*||_inf = %g > xi = 1", in.LambdaInf)
+	}
+	check := func(what string, x []float64, delta float64) {
+		g := in.Gap(x, 1, delta, w)
+		if e, bound := in.RelErr(x), math.Sqrt(2*g/in.Ridge)/norm(in.XStar); !(e <= bound*(1+1e-9)+1e-15) {
+			t.Errorf("%s: relative error %.3g above the gap's bound %.3g (gap %.3g)", what, e, bound, g)
+		}
+	}
+	for k := 0; k < 20; k++ {
+		for i := range x {
+			x[i] = in.XStar[i] + math.Sin(float64(3*k+i))*math.Pow(10, -float64(k%6))
+		}
+		check("near x*", x, 1e-6)
+	}
+	check("x*_delta", res.X, delta)
+	if e, bound := in.RelErr(res.X), math.Sqrt(2*g/in.Ridge)/norm(in.XStar); !(e > 0 && e < bound) {
+		t.Errorf("x*_delta: relative error %.3g, want in (0, %.3g)", e, bound)
+	}
+	// RelErr itself: one coordinate moved by h gives h / ||x*||.
+	copy(x, in.XStar)
+	x[3] += 1e-3
+	if e, want := in.RelErr(x), 1e-3/norm(in.XStar); math.Abs(e-want) > 1e-9*want {
+		t.Errorf("RelErr of x* + 1e-3 e_3 = %.15g, want %.15g", e, want)
 	}
 }
 

@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The command-line items of issue 18: what a new user sees.
+
+// cliFlags lists, per command, every flag it takes: the help must show
+// each one (written out here, not taken from the flag sets, so that a flag
+// the help forgets is caught).
+var cliFlags = map[string][]string{
+	"demo":      {"method", "tol"},
+	"solve":     {"in", "out", "tol", "method", "screen", "seed", "max-steps", "time-limit", "progress", "no-polish", "max-memory"},
+	"svm":       {"data", "scale", "features", "out", "tol", "method", "screen", "seed", "max-steps", "time-limit", "progress", "no-polish", "max-memory"},
+	"repro qp":  {"sims", "steps", "out", "methods", "testdata", "j", "grid", "q"},
+	"repro svm": {"data", "steps", "out", "methods", "scale", "raise-xi", "ref", "q"},
+	"bench":     {"json", "n", "kernels", "time"},
+}
+
+// TestHelpListsEveryFlag: `softpen -h` lists every flag of every command
+// (it used to omit -no-polish, -scale, -features, -grid, -j), and each
+// command's own -h lists its flags and no other command's.
+func TestHelpListsEveryFlag(t *testing.T) {
+	code, top, errOut := runCmd("-h")
+	if code != exitSolved || errOut != "" {
+		t.Fatalf("softpen -h: exit %d, stderr %q", code, errOut)
+	}
+	for cmd, flags := range cliFlags {
+		if !strings.Contains(top, "softpen "+cmd) {
+			t.Errorf("softpen -h does not name %q", cmd)
+		}
+		_, own, _ := runCmd(append(strings.Fields(cmd), "-h")...)
+		for _, f := range flags {
+			if !regexp.MustCompile(`(?m)^  -` + regexp.QuoteMeta(f) + `\b`).MatchString(top) {
+				t.Errorf("softpen -h lacks -%s (of %s)", f, cmd)
+			}
+			if !regexp.MustCompile(`(?m)^  -` + regexp.QuoteMeta(f) + `\b`).MatchString(own) {
+				t.Errorf("softpen %s -h lacks -%s:\n%s", cmd, f, own)
+			}
+		}
+		for _, line := range regexp.MustCompile(`(?m)^  -([a-z-]+)`).FindAllStringSubmatch(own, -1) {
+			if !contains(flags, line[1]) {
+				t.Errorf("softpen %s -h lists -%s, which it does not take", cmd, line[1])
+			}
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestHelpExitsZero: -h (and help) prints our usage on stdout and exits 0
+// everywhere (demo printed Go's "Usage of demo", repro -h exited 2).
+func TestHelpExitsZero(t *testing.T) {
+	for _, args := range [][]string{
+		{"-h"}, {"--help"}, {"help"}, {"demo", "-h"}, {"solve", "-h"}, {"svm", "-h"}, {"bench", "-h"},
+		{"repro", "-h"}, {"repro", "help"}, {"repro", "qp", "-h"}, {"repro", "svm", "-h"},
+	} {
+		code, out, errOut := runCmd(args...)
+		if code != exitSolved || errOut != "" || !strings.Contains(out, "usage: softpen") || strings.Contains(out, "Usage of") {
+			t.Errorf("%q: exit %d, stderr %q, stdout:\n%s", args, code, errOut, out)
+		}
+	}
+}
+
+// TestUsageErrorsNameTheFlag: a bad flag value is a usage error (exit 2)
+// naming the flag and what it accepts; "-screen foo" used to read foo as a
+// stray argument ("want -in P.json and no other arguments").
+func TestUsageErrorsNameTheFlag(t *testing.T) {
+	dir := t.TempDir()
+	ok := writeFile(t, dir, "ok.json", `{"n": 2, "loss": "none", "ridge": 1, "q": [-1, -1], "A": [[1, 1]], "b": [1]}`)
+	okSVM := writeFile(t, dir, "ok.libsvm", "+1 1:2 2:1\n-1 1:-1 2:-2\n")
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"solve", "-in", ok, "-screen", "foo"}, []string{`-screen "foo"`, "gap-safe", "paper", "none"}},
+		{[]string{"solve", "-screen", "foo", "-in", ok}, []string{`-screen "foo"`, "gap-safe", "paper", "none"}},
+		{[]string{"svm", "-data", okSVM, "-screen", "foo"}, []string{`-screen "foo"`, "gap-safe", "paper", "none"}},
+		{[]string{"solve", "-in", ok, "-max-memory", "lots"}, []string{"-max-memory", "512MiB"}},
+		{[]string{"demo", "-method", "newton"}, []string{"-method", "newton"}},
+		{[]string{"repro", "qp", "-data", "x"}, []string{"-data", "repro qp -h"}},
+	} {
+		code, out, errOut := runCmd(c.args...)
+		if code != exitUsage || out != "" || strings.Count(errOut, "\n") != 1 || strings.Contains(errOut, "no other arguments") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", c.args, code, out, errOut)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("%q: stderr %q lacks %q", c.args, errOut, w)
+			}
+		}
+	}
+	// The bare form still means gap-safe, last or before another flag.
+	for _, args := range [][]string{{"solve", "-in", ok, "-screen"}, {"solve", "-screen", "-in", ok}} {
+		if code, _, errOut := runCmd(args...); code != exitSolved {
+			t.Errorf("%q: exit %d, %s", args, code, errOut)
+		}
+	}
+}
+
+// TestHelpDocumentsDefaults: -tol 0 meaning the default is in the help (it
+// was only in an error message), and svm and repro svm share one -scale
+// default, off, with the reason (repro svm's was on).
+func TestHelpDocumentsDefaults(t *testing.T) {
+	for _, cmd := range [][]string{{"solve", "-h"}, {"svm", "-h"}, {"demo", "-h"}} {
+		_, out, _ := runCmd(cmd...)
+		if !regexp.MustCompile(`-tol float\n\s+[^\n]*0 means the default, 1e-6`).MatchString(out) {
+			t.Errorf("%q: -tol's help does not say what 0 means:\n%s", cmd, out)
+		}
+	}
+	for _, cmd := range [][]string{{"svm", "-h"}, {"repro", "svm", "-h"}} {
+		_, out, _ := runCmd(cmd...)
+		m := regexp.MustCompile(`(?m)^  -scale\n((?:    .*\n)+)`).FindStringSubmatch(out)
+		if m == nil || strings.Contains(m[1], "(default true)") || !strings.Contains(m[1], "off by default") {
+			t.Errorf("%q: -scale's help %q: want off by default, with the reason", cmd, m)
+		}
+	}
+}
+
+// TestProgressThroughTheSolve: -progress on svm printed the line of stage 0
+// and then nothing through the polish, and no summary. Now every stage has
+// its line, a long stage lines while it runs, and a summary ends it all.
+func TestProgressThroughTheSolve(t *testing.T) {
+	data := filepath.Join("..", "..", "testdata", "svm", "mushrooms.libsvm")
+	code, _, errOut := runCmd("svm", "-data", data, "-progress")
+	if code != exitSolved {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+	if !strings.HasPrefix(lines[0], "stage   0  delta") {
+		t.Errorf("first line %q", lines[0])
+	}
+	last := lines[len(lines)-1]
+	for _, w := range []string{"done: solved in ", "gap ", "objective ", "steps ", "stages ", "kept ", "polished true"} {
+		if !strings.Contains(last, w) {
+			t.Errorf("summary %q lacks %q", last, w)
+		}
+	}
+	// Lines while a stage runs (here at every observation).
+	defer func(d time.Duration) { progressEvery = d }(progressEvery)
+	progressEvery = 0
+	in := filepath.Join("..", "..", "testdata", "qp", "paper-qp-100-s1.json")
+	code, _, errOut = runCmd("solve", "-in", in, "-no-polish", "-progress")
+	if code != exitSolved {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	running := regexp.MustCompile(`(?m)^stage +(\d+)  running  steps +(\d+)  elapsed `).FindAllStringSubmatch(errOut, -1)
+	if len(running) < 2 || !strings.Contains(errOut, "\ndone: solved") {
+		t.Fatalf("%d running lines:\n%s", len(running), errOut)
+	}
+	prev := int64(0)
+	for _, r := range running {
+		s, _ := strconv.ParseInt(r[2], 10, 64)
+		if s < prev {
+			t.Errorf("steps go back: %v", r)
+		}
+		prev = s
+	}
+}
+
+// TestMemoryLimit: the problem of issue 18, 2^26 variables (3.4 GB when
+// solved; under a memory limit the process died with a stack trace), is
+// refused before anything is allocated, with a message naming the limit
+// and the flag that raises it; -max-memory raises it (0: none).
+func TestMemoryLimit(t *testing.T) {
+	dir := t.TempDir()
+	huge := writeFile(t, dir, "huge.json", `{"n": 67108864, "loss": "none", "ridge": 1}`)
+	start := time.Now()
+	code, out, errOut := runCmd("solve", "-in", huge)
+	if code != exitInput || out != "" || strings.Count(errOut, "\n") != 1 || strings.Contains(errOut, "goroutine") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	for _, w := range []string{"huge.json", "-max-memory limit of 4GiB", "raise it with -max-memory "} {
+		if !strings.Contains(errOut, w) {
+			t.Errorf("stderr %q lacks %q", errOut, w)
+		}
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v: refused after allocating?", d)
+	}
+	ok := writeFile(t, dir, "ok.json", `{"n": 2, "loss": "none", "ridge": 1, "q": [-1, -1], "A": [[1, 1]], "b": [1]}`)
+	if code, _, errOut := runCmd("solve", "-in", ok, "-max-memory", "100B"); code != exitInput || !strings.Contains(errOut, "-max-memory limit of 100B") {
+		t.Errorf("-max-memory 100B: exit %d, %q", code, errOut)
+	}
+	for _, lim := range []string{"0", "1MiB", "2GB"} {
+		if code, _, errOut := runCmd("solve", "-in", ok, "-max-memory", lim); code != exitSolved {
+			t.Errorf("-max-memory %s: exit %d, %q", lim, code, errOut)
+		}
+	}
+}
+
+// TestDemoComparesWithReference: the demo prints its relative error to the
+// stored reference (small: the polish reaches machine precision) and says
+// why the distance bound is so much larger than the gap; the embedded
+// files are those of testdata.
+func TestDemoComparesWithReference(t *testing.T) {
+	code, out, _ := runCmd("demo")
+	if code != exitSolved {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	m := regexp.MustCompile(`rel\. error +([0-9.e+-]+) = \|\|x - x_ref\|\| / \|\|x_ref\|\|`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no relative error:\n%s", out)
+	}
+	if e, err := strconv.ParseFloat(m[1], 64); err != nil || !(e < 1e-9) {
+		t.Errorf("relative error %s to the reference", m[1])
+	}
+	for _, w := range []string{"sqrt(2 gap / mu)", "paper-qp-100-s1.ref.json"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	for name, emb := range map[string][]byte{"paper-qp-100-s1.json": demoProblem, "paper-qp-100-s1.ref.json": demoRef} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "qp", name))
+		if err != nil || !bytes.Equal(b, emb) {
+			t.Errorf("demodata/%s differs from testdata/qp/%s (%v)", name, name, err)
+		}
+	}
+}
