@@ -1,5 +1,7 @@
 package softpen
 
+import "github.com/softpen/softpen/solver"
+
 // DefaultMemoryLimit is the memory the command line lets a solve take
 // unless told otherwise (cmd/softpen's -max-memory): 4 GiB, a budget most
 // machines have, so that a mistyped "n" is refused with a message naming
@@ -28,6 +30,15 @@ const DefaultMemoryLimit int64 = 4 << 30
 //	                                box, counted always)
 //	+ 2 n^2         (logistic or n > 3000, with P)  P + ridge I and its factor
 //
+// When MethodAuto takes the direct path (a quadratic objective with m + meq
+// <= solver.DirectMaxRows) the penalty method's storage is not allocated,
+// and the estimate is instead 8 bytes times
+//
+//	24 n + l n + 6 (m + meq)        vectors, the copy of Phi, results
+//	+ n^2           (with P)        dense copy of P
+//	+ 4 n^2 + (m + meq) n           Hessian, its factor, the working set's
+//	                                normals and Gram factor, unit rows
+//
 // It is an estimate: on the dense problems of limits_test.go it is within
 // 20% of what Solve allocates (the paper's QP 0.85x, mushrooms 1.04x, a
 // problem of 2^20 variables 1.14x); a working set (many more rows than
@@ -44,6 +55,13 @@ func (p *Problem) MemoryEstimate() int64 {
 		words += n * n
 	}
 	quad := p.Loss != "logistic" && p.N <= memDenseModelMax
+	if quad && len(p.A)+len(p.Aeq) <= solver.DirectMaxRows {
+		words = 24*n + l*n + 6*(m+meq) + 4*n*n + (m+meq)*n
+		if p.P != nil {
+			words += n * n
+		}
+		return saturate(8 * words)
+	}
 	switch {
 	case quad:
 		k := min(mw, n)
@@ -54,7 +72,12 @@ func (p *Problem) MemoryEstimate() int64 {
 	case p.P != nil:
 		words += 2 * n * n
 	}
-	if b := 8 * words; b < 1<<63 {
+	return saturate(8 * words)
+}
+
+// saturate converts a byte count to int64, saturating at math.MaxInt64.
+func saturate(b float64) int64 {
+	if b < 1<<63 {
 		return int64(b)
 	}
 	return 1<<63 - 1

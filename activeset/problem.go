@@ -13,7 +13,10 @@ import (
 //
 // H must be symmetric positive definite (only its lower triangle is read).
 // A and Aeq may be nil; Lower and Upper may be nil or have length N, with
-// -Inf / +Inf for a missing bound. New copies what it keeps.
+// -Inf / +Inf for a missing bound. New copies what it keeps, except when
+// Factor is set: then H and Factor (H's Cholesky factor, which the caller
+// already has) are shared, read by every Solve, and must not change while
+// the Solver is in use.
 type Problem struct {
 	N            int
 	H            *mat.Dense
@@ -24,7 +27,8 @@ type Problem struct {
 	Aeq          *mat.Dense
 	Beq          []float64
 	Lower, Upper []float64
-	L1           float64 // >= 0
+	L1           float64       // >= 0
+	Factor       *mat.Cholesky // H = L L', or nil (New factors H)
 }
 
 // Options tune a solve; the zero value (or nil) means the defaults below.
@@ -165,6 +169,16 @@ func checkDense(field string, m *mat.Dense, cols int) error {
 	return nil
 }
 
+// checkRowScale refuses a row the method cannot scale to unit norm: its
+// norm overflows, or 1/norm does.
+func checkRowScale(field string, i int, r []float64) error {
+	nr := mat.Norm(r)
+	if math.IsInf(nr, 0) || (nr > 0 && math.IsInf(1/nr, 0)) {
+		return &InputError{field, i, fmt.Sprintf("the row's norm overflows when the row is scaled to unit norm (norm %v)", nr)}
+	}
+	return nil
+}
+
 func (p *Problem) check() error {
 	n := p.N
 	if n < 1 {
@@ -200,6 +214,21 @@ func (p *Problem) check() error {
 	}
 	if err := checkDense("Aeq", p.Aeq, n); err != nil {
 		return err
+	}
+	for i := 0; i < rows(p.A); i++ {
+		if err := checkRowScale("A", i, p.A.Row(i)); err != nil {
+			return err
+		}
+	}
+	for i, r := range p.ARows {
+		if err := checkRowScale("ARows", i, r); err != nil {
+			return err
+		}
+	}
+	for i := 0; i < rows(p.Aeq); i++ {
+		if err := checkRowScale("Aeq", i, p.Aeq.Row(i)); err != nil {
+			return err
+		}
 	}
 	if err := checkVec("B", p.B, p.rowsA(), false); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package activeset
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/softpen/softpen/mat"
@@ -71,12 +72,19 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	}
 	n, m, meq := p.N, p.rowsA(), rows(p.Aeq)
 	s := &Solver{n: n, m: m, meq: meq, opt: opt.resolved(n, m+meq)}
-	s.h = mat.NewDense(n, n)
-	for i := 0; i < n; i++ {
-		copy(s.h.Row(i), p.H.Row(i))
-	}
-	if err := s.chol.Factor(s.h); err != nil {
-		return nil, err
+	if p.Factor != nil {
+		if p.Factor.N() != n {
+			return nil, &InputError{"Factor", -1, fmt.Sprintf("order %d, want %d", p.Factor.N(), n)}
+		}
+		s.h, s.chol = p.H, *p.Factor
+	} else {
+		s.h = mat.NewDense(n, n)
+		for i := 0; i < n; i++ {
+			copy(s.h.Row(i), p.H.Row(i))
+		}
+		if err := s.chol.Factor(s.h); err != nil {
+			return nil, err
+		}
 	}
 	s.c = append([]float64(nil), p.C...)
 	s.l1 = p.L1

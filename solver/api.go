@@ -288,3 +288,15 @@ func (o *Options) check() error {
 	}
 	return nil
 }
+
+// rows returns the numbers of rows of A (or ARows) and Aeq.
+func (p *Problem) rows() (m, meq int) {
+	m = len(p.ARows)
+	if p.A != nil {
+		m = p.A.Rows
+	}
+	if p.Aeq != nil {
+		meq = p.Aeq.Rows
+	}
+	return m, meq
+}

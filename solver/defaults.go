@@ -25,13 +25,12 @@ const (
 	// methods would pay only when l + kept rows stay large next to the
 	// condition number.
 	defaultMethod = MethodAPG
-
-	// directMaxRows is the most rows (A's and Aeq's) for which MethodAuto
-	// solves a quadratic objective directly by the active-set method
-	// (direct.go) instead of the penalty method. PROVISIONAL, to be set by
-	// BenchmarkMethods.
-	directMaxRows = 20000
 )
+
+// DirectMaxRows is the most rows (A's and Aeq's) for which MethodAuto
+// solves a quadratic objective directly by the active-set method (direct.go)
+// instead of the penalty method. PROVISIONAL, to be set by BenchmarkMethods.
+const DirectMaxRows = 20000
 
 // The delta schedule (schedule.go).
 const (

@@ -16,7 +16,7 @@ import (
 // package activeset instead of the penalty method. MethodActiveSet forces
 // it; MethodAuto takes it when the rows are few enough that scanning them
 // at every working-set change costs less than the penalty method's passes
-// (directMaxRows, defaults.go). The answer is certified as the penalty
+// (DirectMaxRows, defaults.go). The answer is certified as the penalty
 // method's is: the gap of the exact penalty F(x) + xr sum of violations
 // against the dual function at the engine's multipliers, with the same
 // rounding allowance (gapOf).
@@ -33,7 +33,7 @@ func (s *Solver) useDirect(raw *Options, p *Problem) (bool, error) {
 		}
 		return true, nil
 	case MethodAuto:
-		return s.quad && s.m+s.meq <= directMaxRows && !raw.tunesPenalty(), nil
+		return s.quad && s.m+s.meq <= DirectMaxRows && !raw.tunesPenalty(), nil
 	}
 	return false, nil
 }
@@ -51,7 +51,7 @@ func (o *Options) tunesPenalty() bool {
 // caller's rows.
 func (s *Solver) newDirect(p *Problem) error {
 	ap := &activeset.Problem{N: s.n, H: s.h, C: s.c, A: p.A, ARows: p.ARows, B: p.B,
-		Aeq: p.Aeq, Beq: p.Beq, Lower: s.lower, Upper: s.upper, L1: s.l1}
+		Aeq: p.Aeq, Beq: p.Beq, Lower: s.lower, Upper: s.upper, L1: s.l1, Factor: &s.chol}
 	if p.A == nil && p.ARows == nil {
 		ap.B = nil
 	}
@@ -62,6 +62,9 @@ func (s *Solver) newDirect(p *Problem) error {
 	if err != nil {
 		if e, ok := err.(*mat.NotPDError); ok {
 			return fmt.Errorf("objective is not strongly convex: %v", e)
+		}
+		if e, ok := err.(*activeset.InputError); ok && e.Field == "ARows" {
+			e.Field = "A" // ARows is how the caller's A arrives
 		}
 		return err
 	}

@@ -53,11 +53,13 @@ func cloneDense(m *mat.Dense) *mat.Dense {
 	return out
 }
 
-// buildModel forms the quadratic model when it applies, certifies the strong
-// convexity constant mu and bounds the smoothness constants.
-func (s *Solver) buildModel() error {
+// buildModel forms the quadratic model when it applies (s.quad), certifies
+// the strong convexity constant mu and bounds the smoothness constants.
+// Without sharpMu, mu of the quadratic model is ridge, a valid lower bound
+// that costs nothing (the direct path uses mu only for the distance bound
+// of an answer whose gap is at rounding level).
+func (s *Solver) buildModel(sharpMu bool) error {
 	n := s.n
-	s.quad = s.loss != LossLogistic && n <= maxDenseHessian
 	if s.quad {
 		// H = phi^T phi / l + P + ridge I,  c = -phi^T y / l + q,
 		// c0 = ||y||^2 / (2l) + offset.
@@ -82,7 +84,10 @@ func (s *Solver) buildModel() error {
 		if err := s.chol.Factor(s.h); err != nil {
 			return fmt.Errorf("not strongly convex: the quadratic part phi^T phi/l + P + ridge I is not positive definite (%v)", err)
 		}
-		s.mu = s.certifyMinEig(s.h, s.ridge)
+		s.mu = s.ridge
+		if sharpMu {
+			s.mu = s.certifyMinEig(s.h, s.ridge)
+		}
 		s.lf = symNormUpper(s.h)
 		s.lfCert = gershgorin(s.h)
 	} else {

@@ -97,23 +97,33 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	raw := s.opt
 	s.opt = s.opt.withDefaults()
 	s.copyObjective(p)
-	if err := s.copyConstraints(p); err != nil {
+	s.m, s.meq = p.rows()
+	s.quad = s.loss != LossLogistic && s.n <= maxDenseHessian
+	direct, err := s.useDirect(&raw, p)
+	if err != nil {
 		return nil, err
 	}
-	if err := s.buildModel(); err != nil {
-		return nil, err
-	}
-	if direct, err := s.useDirect(&raw, p); err != nil {
-		return nil, err
-	} else if direct {
+	if direct {
+		// The direct path keeps none of the penalty method's storage.
+		if err := s.buildModel(s.ridge == 0); err != nil {
+			return nil, err
+		}
 		if err := s.newDirect(p); err != nil {
 			return nil, err
 		}
-	}
-	s.state.alloc(s)
-	if !s.useWorkingSet() {
-		// With a working set, Solve sizes smax for the rows it starts on.
-		s.updateSmax()
+		s.state.tmp, s.state.rl = make([]float64, s.n), make([]float64, s.l) // for objective
+	} else {
+		if err := s.copyConstraints(p); err != nil {
+			return nil, err
+		}
+		if err := s.buildModel(true); err != nil {
+			return nil, err
+		}
+		s.state.alloc(s)
+		if !s.useWorkingSet() {
+			// With a working set, Solve sizes smax for the rows it starts on.
+			s.updateSmax()
+		}
 	}
 	s.res.X = make([]float64, s.n)
 	s.res.Lambda = make([]float64, s.m)

@@ -446,6 +446,9 @@ func (s *Solver) SetB(b []float64) error {
 			return fmt.Errorf("b[%d]: %g is not finite", i, v)
 		}
 	}
+	if s.direct != nil {
+		return s.direct.SetB(b)
+	}
 	for k := 0; k < s.mw; k++ {
 		if c := s.code[k]; !c.isEq() {
 			s.b[k] = b[c.ineqRow()] / s.norm[k]
@@ -460,9 +463,6 @@ func (s *Solver) SetB(b []float64) error {
 		if b[j] < 0 && s.infeasibleRow == noRow {
 			s.infeasibleRow = ineqCode(j)
 		}
-	}
-	if s.direct != nil {
-		return s.direct.SetB(b)
 	}
 	return nil
 }

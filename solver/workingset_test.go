@@ -126,8 +126,10 @@ func TestARows(t *testing.T) {
 func TestRowNormOverflow(t *testing.T) {
 	p := &Problem{N: 2, Loss: LossNone, Ridge: 1,
 		ARows: [][]float64{{1, 1}, {1.5e308, -1.5e308}}, B: []float64{1, 1}}
-	if _, err := New(p, nil); err == nil || !strings.Contains(err.Error(), "A[1]: the row's norm overflows") {
-		t.Errorf("err = %v", err)
+	for _, m := range []Method{MethodAPG, MethodActiveSet} {
+		if _, err := New(p, &Options{Method: m}); err == nil || !strings.Contains(err.Error(), "A[1]") || !strings.Contains(err.Error(), "norm overflows") {
+			t.Errorf("%v: err = %v", m, err)
+		}
 	}
 }
 
@@ -142,7 +144,7 @@ func TestWorkingSetStoresKeptRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(p, nil)
+	s, err := New(p, &Options{Method: MethodAPG})
 	if err != nil {
 		t.Fatal(err)
 	}
