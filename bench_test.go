@@ -230,8 +230,9 @@ func BenchmarkSeparableSVM(b *testing.B) {
 	}
 }
 
-// BenchmarkMethods is the measurement behind MethodAuto's choice
-// (chooseMethod in solver): every inner method, polished, to a certified
+// BenchmarkMethods is the measurement behind MethodAuto's penalty method
+// (defaultMethod in solver), with the direct active-set method beside it:
+// every method, polished, to a certified
 // relative gap of 1e-6 on problems of three sizes: the paper QP (l = m =
 // n = 100), the mushrooms SVM (m = 8124, n = 126) and the large QP (l =
 // 2000, m = 1e5, n = 100). A method that has not finished after 2e8 steps
@@ -245,7 +246,7 @@ func BenchmarkMethods(b *testing.B) {
 		name string
 		p    *Problem
 	}{{"paper-qp", qp}, {"mushrooms", svm}, {"large-qp", large}} {
-		for _, m := range []Method{MethodAPG, MethodCatalyst, MethodSVRG, MethodSGDM, MethodSGD} {
+		for _, m := range []Method{MethodActiveSet, MethodAPG, MethodCatalyst, MethodSVRG, MethodSGDM, MethodSGD} {
 			b.Run(pr.name+"/"+m.String(), func(b *testing.B) {
 				var res *Result
 				for b.Loop() {
@@ -261,6 +262,32 @@ func BenchmarkMethods(b *testing.B) {
 					solved = 1
 				}
 				b.ReportMetric(solved, "solved")
+			})
+		}
+	}
+}
+
+// BenchmarkDirectCrossover is the measurement behind solver.DirectMaxRows:
+// the direct active-set method against the penalty method (apg, with its
+// working set) on the large-QP family (l = 2000, n = 100) as the rows grow,
+// cold (Solve builds everything), to a certified relative gap of 1e-9.
+func BenchmarkDirectCrossover(b *testing.B) {
+	for _, m := range []int{1000, 3000, 10000, 30000, 100000} {
+		p := largeQP(2000, m, 100)
+		for _, method := range []Method{MethodActiveSet, MethodAPG} {
+			b.Run(fmt.Sprintf("m=%d/%v", m, method), func(b *testing.B) {
+				var res *Result
+				for b.Loop() {
+					var err error
+					if res, err = Solve(context.Background(), p, &Options{Method: method, Tol: 1e-9}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if res.Status != StatusSolved {
+					b.Fatalf("status %v, gap %.3g", res.Status, res.Gap)
+				}
+				b.ReportMetric(float64(res.Iterations), "iterations")
+				b.ReportMetric(float64(res.Steps), "steps")
 			})
 		}
 	}

@@ -47,6 +47,9 @@ const (
 	StatusTimeLimit  = solver.StatusTimeLimit
 	StatusInfeasible = solver.StatusInfeasible
 	StatusCanceled   = solver.StatusCanceled
+	// StatusPrecisionLimit: the best answer float64 can certify for this
+	// problem, with a gap above Tol (Result.Message says why).
+	StatusPrecisionLimit = solver.StatusPrecisionLimit
 )
 
 // Inner methods.
@@ -57,6 +60,9 @@ const (
 	MethodSVRG     = solver.MethodSVRG
 	MethodCatalyst = solver.MethodCatalyst
 	MethodAPG      = solver.MethodAPG
+	// MethodActiveSet solves a quadratic objective exactly by the dual
+	// active-set method (package activeset) instead of the penalty method.
+	MethodActiveSet = solver.MethodActiveSet
 )
 
 // Screening rules.

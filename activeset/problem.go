@@ -161,7 +161,7 @@ func checkDense(field string, m *mat.Dense, cols int) error {
 	}
 	for i := 0; i < m.Rows; i++ {
 		for j, x := range m.Row(i) {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
+			if x-x != 0 { // NaN or +-Inf
 				return &InputError{field, i*cols + j, fmt.Sprintf("row %d column %d is %v", i, j, x)}
 			}
 		}

@@ -56,8 +56,9 @@ func cloneDense(m *mat.Dense) *mat.Dense {
 // buildModel forms the quadratic model when it applies (s.quad), certifies
 // the strong convexity constant mu and bounds the smoothness constants.
 // Without sharpMu, mu of the quadratic model is ridge, a valid lower bound
-// that costs nothing (the direct path uses mu only for the distance bound
-// of an answer whose gap is at rounding level).
+// that costs nothing, and the smoothness bounds are not computed (the direct
+// path uses mu only for the distance bound of an answer whose gap is at
+// rounding level, and takes no gradient steps).
 func (s *Solver) buildModel(sharpMu bool) error {
 	n := s.n
 	if s.quad {
@@ -86,10 +87,11 @@ func (s *Solver) buildModel(sharpMu bool) error {
 		}
 		s.mu = s.ridge
 		if sharpMu {
+			// The penalty method's path: its steps need mu and L.
 			s.mu = s.certifyMinEig(s.h, s.ridge)
+			s.lf = symNormUpper(s.h)
+			s.lfCert = gershgorin(s.h)
 		}
-		s.lf = symNormUpper(s.h)
-		s.lfCert = gershgorin(s.h)
 	} else {
 		// Logistic loss (or a very large n): mu comes from ridge and P only.
 		s.mu = s.ridge
