@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
+	"time"
 )
 
 // End-to-end benchmarks: time and incremental steps to a certified answer,
@@ -288,6 +290,70 @@ func BenchmarkDirectCrossover(b *testing.B) {
 				}
 				b.ReportMetric(float64(res.Iterations), "iterations")
 				b.ReportMetric(float64(res.Steps), "steps")
+			})
+		}
+	}
+}
+
+// BenchmarkPaperQPWarm is a service's re-solve: SetB with b perturbed by up
+// to 1% and Solve on one Solver (paper QP s1, MethodAuto: the active-set
+// method from the last working set), with the median and p99 of the solve
+// times seen.
+func BenchmarkPaperQPWarm(b *testing.B) {
+	p := readQP(b, 1)
+	s, err := NewSolver(p, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rhs := make([][]float64, 64)
+	u := lcgNormal(3)
+	for i := range rhs {
+		rhs[i] = make([]float64, len(p.B))
+		for j, v := range p.B {
+			rhs[i][j] = v * (1 + 0.01*math.Tanh(u()))
+		}
+	}
+	var times []time.Duration
+	i := 0
+	var res *Result
+	for b.Loop() {
+		t0 := time.Now()
+		if err := s.SetB(rhs[i%len(rhs)]); err != nil {
+			b.Fatal(err)
+		}
+		res, err = s.Solve(context.Background())
+		times = append(times, time.Since(t0))
+		if err != nil || res.Status != StatusSolved {
+			b.Fatalf("status %v (%v)", res.Status, err)
+		}
+		i++
+	}
+	slices.Sort(times)
+	b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "median-ns")
+	b.ReportMetric(float64(times[len(times)*99/100].Nanoseconds()), "p99-ns")
+}
+
+// BenchmarkPaperQPTolerance: NewSolver + Solve of paper QP s1 at tol 1e-9
+// (solved) and 1e-16 (below the certificate's rounding floor: it must end
+// as quickly, with StatusPrecisionLimit), on the direct and penalty paths.
+func BenchmarkPaperQPTolerance(b *testing.B) {
+	p := readQP(b, 1)
+	for _, m := range []Method{MethodAuto, MethodAPG} {
+		for _, tc := range []struct {
+			tol  float64
+			want Status
+		}{{1e-9, StatusSolved}, {1e-16, StatusPrecisionLimit}} {
+			b.Run(fmt.Sprintf("%v/%s", m, tolName(tc.tol)), func(b *testing.B) {
+				var res *Result
+				for b.Loop() {
+					var err error
+					if res, err = Solve(context.Background(), p, &Options{Tol: tc.tol, Method: m}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if res.Status != tc.want {
+					b.Fatalf("status %v, want %v (gap %.3g)", res.Status, tc.want, res.Gap)
+				}
 			})
 		}
 	}

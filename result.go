@@ -32,6 +32,8 @@ type resultJSON struct {
 	Farkas       []*float64 `json:"farkas"`
 	Xi           *float64   `json:"xi"`
 	Polished     bool       `json:"polished"`
+	Iterations   int        `json:"iterations"`
+	Message      string     `json:"message"`
 }
 
 // appendNumber appends v as JSON: the shortest form that reads back
@@ -109,6 +111,12 @@ func WriteResult(w io.Writer, r *Result) error {
 	}
 	put("xi", jsonNumber(r.Xi))
 	put("polished", []byte(strconv.FormatBool(r.Polished)))
+	if r.Iterations > 0 {
+		put("iterations", []byte(strconv.Itoa(r.Iterations)))
+	}
+	if r.Message != "" {
+		put("message", str(r.Message))
+	}
 	buf.WriteString("\n}\n")
 	_, err := w.Write(buf.Bytes())
 	return err
@@ -130,7 +138,7 @@ func ReadResult(rd io.Reader) (*Result, error) {
 		Objective: value(in.Objective, math.NaN()), Gap: value(in.Gap, math.Inf(1)),
 		DistBound: value(in.DistBound, math.Inf(1)), MaxViolation: value(in.MaxViolation, math.NaN()),
 		Steps: in.Steps, Stages: in.Stages, Kept: in.Kept, Dropped: in.Dropped, Farkas: values(in.Farkas),
-		Xi: value(in.Xi, math.NaN()), Polished: in.Polished,
+		Xi: value(in.Xi, math.NaN()), Polished: in.Polished, Iterations: in.Iterations, Message: in.Message,
 		Time:   time.Duration(math.Round(value(in.TimeS, 0) * 1e9)),
 		Method: in.Method, Impl: in.Impl,
 	}

@@ -137,8 +137,20 @@ func (s *Solver) certifyPoint(rn *run, x, lam []float64, polished bool) float64 
 // sqrt(n)*eps relative to their magnitudes (with a factor 16 of margin). A
 // gap is never reported as exactly zero.
 func (s *Solver) gapOf(fu, g float64) float64 {
-	round := 16 * math.Sqrt(float64(s.n)) * 0x1p-52 * (1 + math.Abs(fu) + math.Abs(g) + math.Abs(s.c0))
-	return math.Max(fu-g, 0) + round
+	return math.Max(fu-g, 0) + s.rounding(fu, g)
+}
+
+// rounding is the allowance gapOf adds for the rounding of F and G.
+func (s *Solver) rounding(fu, g float64) float64 {
+	return 16 * math.Sqrt(float64(s.n)) * 0x1p-52 * (1 + math.Abs(fu) + math.Abs(g) + math.Abs(s.c0))
+}
+
+// atPrecisionFloor reports whether the best certified gap is within twice
+// its own rounding allowance: the two bounds agree to rounding, and no
+// further stage can certify a smaller gap.
+func (s *Solver) atPrecisionFloor(rn *run) bool {
+	b := &rn.best
+	return !math.IsInf(b.gap, 1) && b.gap <= 2*s.rounding(b.f+b.xi*b.pen, b.g)
 }
 
 // dualBound returns a certified lower bound on F* from multipliers lam >= 0 of

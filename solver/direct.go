@@ -90,13 +90,16 @@ func (s *Solver) solveDirect(ctx context.Context) (*Result, error) {
 	copy(res.Lambda, r.Lambda)
 	copy(res.Nu, r.Nu)
 	res.Kept = s.m + s.meq
-	res.Objective = s.objective(res.X)
+	// The engine's objective is 1/2 x'Hx + c'x + l1 ||x||_1 of the same H
+	// and c; F adds the model's constant.
+	res.Objective = r.Objective + s.c0
 	res.MaxViolation = r.MaxViolation
 	res.Message = ""
 	if r.Status == activeset.StatusInfeasible {
 		copy(res.Farkas, r.FarkasA)
 		copy(res.Farkas[s.m:], r.FarkasEq)
 		res.Status, res.Gap, res.DistBound = StatusInfeasible, math.Inf(1), math.Inf(1)
+		res.Objective = s.objective(res.X)
 		res.Time = time.Since(start)
 		return res, nil
 	}

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -134,6 +135,7 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 func (s *Solver) resetResult() {
 	res := &s.res
 	res.Status, res.Polished = StatusMaxSteps, false
+	res.Message, res.Iterations = "", 0
 	res.Dropped = res.Dropped[:0]
 	res.Method = s.opt.Method.String()
 	clear(res.Farkas)
@@ -160,6 +162,12 @@ func (s *Solver) afterStage(rn *run, viol, lamMax float64) (Status, bool) {
 		if s.solved(rn) {
 			return StatusSolved, s.settle(rn)
 		}
+	}
+	if s.atPrecisionFloor(rn) {
+		// No stage can certify more than float64 does: Tol is below
+		// the rounding of this problem's certificate.
+		s.res.Message = fmt.Sprintf("the answer is certified to gap %.3g, the rounding floor of this problem's certificate in float64; tol %.3g is below it", rn.best.gap, s.opt.Tol)
+		return StatusPrecisionLimit, true
 	}
 	if rn.sched.probe {
 		// The loose first stage did not lead to an answer: run it

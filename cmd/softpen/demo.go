@@ -36,7 +36,7 @@ type demoArgs struct {
 
 func (a *demoArgs) flagSet() *flag.FlagSet {
 	fs := newFlagSet("demo")
-	fs.StringVar(&a.method, "method", "auto", "inner method: auto, sgd, sgdm, svrg, catalyst-svrg, apg")
+	fs.StringVar(&a.method, "method", "auto", "method: auto, activeset (exact, quadratic objectives), or a penalty method: sgd, sgdm, svrg, catalyst-svrg, apg")
 	fs.Float64Var(&a.tol, "tol", 1e-6, "certified gap tolerance, relative to max(1, |objective|); 0 means the default, 1e-6")
 	return fs
 }
@@ -88,7 +88,14 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "  rel. error    %.3e = ||x - x_ref|| / ||x_ref||, x_ref the stored reference\n", relErr(res.X, ref.X))
 	fmt.Fprintln(stdout, "                (cvxopt at 1e-12, then a KKT solve on its active set: testdata/qp/paper-qp-100-s1.ref.json)")
 	fmt.Fprintf(stdout, "  max violation %.3e\n", res.MaxViolation)
-	fmt.Fprintf(stdout, "  steps         %d incremental (%d stages, xi = %g, polished: %v)\n", res.Steps, res.Stages, res.Xi, res.Polished)
+	if res.Iterations > 0 {
+		fmt.Fprintf(stdout, "  iterations    %d working-set changes of the exact active-set method\n", res.Iterations)
+	} else {
+		fmt.Fprintf(stdout, "  steps         %d incremental (%d stages, xi = %g, polished: %v)\n", res.Steps, res.Stages, res.Xi, res.Polished)
+	}
+	if res.Message != "" {
+		fmt.Fprintf(stdout, "  note          %s\n", res.Message)
+	}
 	fmt.Fprintf(stdout, "  time          %v\n", res.Time)
 	fmt.Fprintf(stdout, "  method        %s, kernels: %s\n", res.Method, res.Impl)
 	if res.Status != softpen.StatusSolved {

@@ -35,7 +35,7 @@ type solveFlags struct {
 func (f *solveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "write the result JSON to this file (default: standard output)")
 	fs.Float64Var(&f.tol, "tol", 1e-6, "certified gap tolerance, relative to max(1, |objective|); 0 means the default, 1e-6")
-	fs.StringVar(&f.method, "method", "auto", "inner method: auto, sgd, sgdm, svrg, catalyst-svrg, apg")
+	fs.StringVar(&f.method, "method", "auto", "method: auto, activeset (exact, quadratic objectives), or a penalty method: sgd, sgdm, svrg, catalyst-svrg, apg")
 	fs.StringVar(&f.screen, "screen", "gap-safe", "constraint screening: gap-safe, paper or none (a bare -screen means gap-safe)")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the solver's random generator")
 	fs.Int64Var(&f.maxSteps, "max-steps", 0, "budget of incremental steps (0: none)")
