@@ -31,10 +31,7 @@ func BenchmarkPaperQPCold(b *testing.B) {
 // solve times it saw.
 func BenchmarkPaperQPWarm(b *testing.B) {
 	p, _ := paperQP(b, "s1")
-	s, err := New(p, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := mustNew(b, p)
 	s.Solve()
 	rng := rand.New(rand.NewPCG(7, 7))
 	const k = 64

@@ -22,6 +22,16 @@ func dense(rows [][]float64) *mat.Dense {
 	return m
 }
 
+// mustNew is New, failing tb on an error.
+func mustNew(tb testing.TB, p *Problem) *Solver {
+	tb.Helper()
+	s, err := New(p, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
 // certified fails t unless r is optimal with a relative gap, violation and
 // stationarity of at most tol.
 func certified(t *testing.T, name string, r *Result, tol float64) {
@@ -248,10 +258,7 @@ func TestPaperQP(t *testing.T) {
 // allocate nothing.
 func TestWarmResolveAllocs(t *testing.T) {
 	p, _ := paperQP(t, "s1")
-	s, err := New(p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustNew(t, p)
 	s.Solve()
 	b2 := append([]float64(nil), p.B...)
 	for i := range b2 {

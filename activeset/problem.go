@@ -76,13 +76,16 @@ const (
 	StatusIterLimit                // Options.MaxIter reached (cycling); the certificate says how good the point is
 )
 
-var statusNames = [...]string{"optimal", "infeasible", "iter_limit"}
-
 func (s Status) String() string {
-	if s < 0 || int(s) >= len(statusNames) {
-		return fmt.Sprintf("Status(%d)", int(s))
+	switch s {
+	case StatusOptimal:
+		return "optimal"
+	case StatusInfeasible:
+		return "infeasible"
+	case StatusIterLimit:
+		return "iter_limit"
 	}
-	return statusNames[s]
+	return fmt.Sprintf("Status(%d)", int(s))
 }
 
 // Result of a solve. Its slices belong to the Solver and are overwritten by

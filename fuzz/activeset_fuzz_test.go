@@ -43,129 +43,120 @@ func TestActiveSetSweep(t *testing.T) {
 }
 
 func checkActiveSet(t *testing.T, data []byte) {
-	{
-		if len(data) < 4 {
+	if len(data) < 4 {
+		return
+	}
+	n, m, meq, flags := 1+int(data[0])%4, int(data[1])%6, int(data[2])%3, data[3]
+	src := &byteSource{data: data, pos: 4}
+	next := src.next
+	// H = ridge I + R'R with R's entries from the input.
+	ridge := 0.05 + math.Abs(next())/4
+	r := make([][]float64, n)
+	for i := range r {
+		r[i] = make([]float64, n)
+		for j := range r[i] {
+			r[i][j] = next()
+		}
+	}
+	p := &activeset.Problem{N: n, H: mat.NewDense(n, n), C: make([]float64, n)}
+	H := make([][]float64, n)
+	for i := range H {
+		H[i] = make([]float64, n)
+		for j := range H[i] {
+			for k := 0; k < n; k++ {
+				H[i][j] += r[k][i] * r[k][j]
+			}
+		}
+		H[i][i] += ridge
+		copy(p.H.Row(i), H[i])
+		p.C[i] = 4 * next()
+	}
+	var rowsA [][]float64
+	var rhs []float64
+	addRow := func(a []float64, b float64) { rowsA = append(rowsA, a); rhs = append(rhs, b) }
+	if m > 0 {
+		p.A, p.B = mat.NewDense(m, n), make([]float64, m)
+		for j := 0; j < m; j++ {
+			for i := range n {
+				p.A.Row(j)[i] = next()
+			}
+			p.B[j] = next()
+			addRow(p.A.Row(j), p.B[j])
+		}
+	}
+	if meq > 0 {
+		p.Aeq, p.Beq = mat.NewDense(meq, n), make([]float64, meq)
+		for j := 0; j < meq; j++ {
+			neg := make([]float64, n)
+			for i := range n {
+				p.Aeq.Row(j)[i] = next()
+				neg[i] = -p.Aeq.Row(j)[i]
+			}
+			p.Beq[j] = next()
+			addRow(p.Aeq.Row(j), p.Beq[j])
+			addRow(neg, -p.Beq[j])
+		}
+	}
+	if flags&1 != 0 {
+		p.Lower, p.Upper = make([]float64, n), make([]float64, n)
+		for i := range n {
+			lo, width := next(), math.Abs(next())
+			if flags&2 != 0 && i == 0 {
+				width = 0 // a fixed variable
+			}
+			p.Lower[i], p.Upper[i] = lo, lo+width
+			if flags&4 != 0 && i == n-1 {
+				p.Lower[i] = math.Inf(-1)
+			}
+			e := make([]float64, n)
+			e[i] = 1
+			addRow(e, p.Upper[i])
+			if !math.IsInf(p.Lower[i], -1) {
+				ne := make([]float64, n)
+				ne[i] = -1
+				addRow(ne, -p.Lower[i])
+			}
+		}
+	}
+	if flags&8 != 0 {
+		p.L1 = math.Abs(next())
+	}
+	var xs []float64
+	var feasible bool
+	if p.L1 == 0 {
+		if len(rowsA) > 7 {
+			return // 2^rows exact KKT solves: keep each input fast
+		}
+		xs, _, feasible = enumerate(H, p.C, rowsA, rhs)
+	} else {
+		if len(rowsA)+n > 7 {
 			return
 		}
-		n, m, meq, flags := 1+int(data[0])%4, int(data[1])%6, int(data[2])%3, data[3]
-		pos := 4
-		next := func() float64 { // values in [-2, 2] in steps of 1/32
-			v := 0.0
-			if pos < len(data) {
-				v = float64(int(data[pos])-128) / 32
-			}
-			pos++
-			return v
+		xs, feasible = enumerateL1(H, p.C, p.L1, rowsA, rhs)
+	}
+	s, err := activeset.New(p, nil)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	res := s.Solve()
+	switch {
+	case res.Status == activeset.StatusIterLimit:
+		t.Fatalf("iteration limit after %d iterations", res.Iter)
+	case res.Status == activeset.StatusInfeasible:
+		if feasible {
+			t.Fatalf("reported infeasible, but x* = %v is feasible", xs)
 		}
-		// H = ridge I + R'R with R's entries from the input.
-		ridge := 0.05 + math.Abs(next())/4
-		r := make([][]float64, n)
-		for i := range r {
-			r[i] = make([]float64, n)
-			for j := range r[i] {
-				r[i][j] = next()
-			}
+		checkEngineFarkas(t, p, res)
+	case !feasible:
+		// Enumeration finds no exactly feasible point; the engine's
+		// may be feasible to within rounding only.
+		if res.MaxViolation > 1e-9 {
+			t.Fatalf("optimal with violation %g on an infeasible problem", res.MaxViolation)
 		}
-		p := &activeset.Problem{N: n, H: mat.NewDense(n, n), C: make([]float64, n)}
-		H := make([][]float64, n)
-		for i := range H {
-			H[i] = make([]float64, n)
-			for j := range H[i] {
-				for k := 0; k < n; k++ {
-					H[i][j] += r[k][i] * r[k][j]
-				}
-			}
-			H[i][i] += ridge
-			copy(p.H.Row(i), H[i])
-			p.C[i] = 4 * next()
-		}
-		var rowsA [][]float64
-		var rhs []float64
-		addRow := func(a []float64, b float64) { rowsA = append(rowsA, a); rhs = append(rhs, b) }
-		if m > 0 {
-			p.A, p.B = mat.NewDense(m, n), make([]float64, m)
-			for j := 0; j < m; j++ {
-				for i := range n {
-					p.A.Row(j)[i] = next()
-				}
-				p.B[j] = next()
-				addRow(p.A.Row(j), p.B[j])
-			}
-		}
-		if meq > 0 {
-			p.Aeq, p.Beq = mat.NewDense(meq, n), make([]float64, meq)
-			for j := 0; j < meq; j++ {
-				neg := make([]float64, n)
-				for i := range n {
-					p.Aeq.Row(j)[i] = next()
-					neg[i] = -p.Aeq.Row(j)[i]
-				}
-				p.Beq[j] = next()
-				addRow(p.Aeq.Row(j), p.Beq[j])
-				addRow(neg, -p.Beq[j])
-			}
-		}
-		if flags&1 != 0 {
-			p.Lower, p.Upper = make([]float64, n), make([]float64, n)
-			for i := range n {
-				lo, width := next(), math.Abs(next())
-				if flags&2 != 0 && i == 0 {
-					width = 0 // a fixed variable
-				}
-				p.Lower[i], p.Upper[i] = lo, lo+width
-				if flags&4 != 0 && i == n-1 {
-					p.Lower[i] = math.Inf(-1)
-				}
-				e := make([]float64, n)
-				e[i] = 1
-				addRow(e, p.Upper[i])
-				if !math.IsInf(p.Lower[i], -1) {
-					ne := make([]float64, n)
-					ne[i] = -1
-					addRow(ne, -p.Lower[i])
-				}
-			}
-		}
-		if flags&8 != 0 {
-			p.L1 = math.Abs(next())
-		}
-		var xs []float64
-		var feasible bool
-		if p.L1 == 0 {
-			if len(rowsA) > 7 {
-				return // 2^rows exact KKT solves: keep each input fast
-			}
-			xs, _, feasible = enumerate(H, p.C, rowsA, rhs)
-		} else {
-			if len(rowsA)+n > 7 {
-				return
-			}
-			xs, feasible = enumerateL1(H, p.C, p.L1, rowsA, rhs)
-		}
-		s, err := activeset.New(p, nil)
-		if err != nil {
-			t.Fatalf("New: %v", err)
-		}
-		res := s.Solve()
-		switch {
-		case res.Status == activeset.StatusIterLimit:
-			t.Fatalf("iteration limit after %d iterations", res.Iter)
-		case res.Status == activeset.StatusInfeasible:
-			if feasible {
-				t.Fatalf("reported infeasible, but x* = %v is feasible", xs)
-			}
-			checkEngineFarkas(t, p, res)
-		case !feasible:
-			// Enumeration finds no exactly feasible point; the engine's
-			// may be feasible to within rounding only.
-			if res.MaxViolation > 1e-9 {
-				t.Fatalf("optimal with violation %g on an infeasible problem", res.MaxViolation)
-			}
-		default:
-			for i := range xs {
-				if math.Abs(res.X[i]-xs[i]) > 1e-9*(1+math.Abs(xs[i])) {
-					t.Fatalf("x = %v, exact x* = %v (iter %d)", res.X, xs, res.Iter)
-				}
+	default:
+		for i := range xs {
+			if math.Abs(res.X[i]-xs[i]) > 1e-9*(1+math.Abs(xs[i])) {
+				t.Fatalf("x = %v, exact x* = %v (iter %d)", res.X, xs, res.Iter)
 			}
 		}
 	}

@@ -141,15 +141,8 @@ func FuzzTinyQP(f *testing.F) {
 		}
 		n := 1 + int(data[0])%4
 		m := int(data[1]) % 7
-		pos := 2
-		next := func() float64 { // values in [-2, 2] in steps of 1/32
-			v := 0.0
-			if pos < len(data) {
-				v = float64(int(data[pos])-128) / 32
-			}
-			pos++
-			return v
-		}
+		src := &byteSource{data: data, pos: 2}
+		next := src.next
 		ridge := 0.1 + math.Abs(next())
 		p := &softpen.Problem{N: n, Loss: "none", Ridge: ridge, Q: make([]float64, n)}
 		H := make([][]float64, n)
