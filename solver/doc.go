@@ -44,6 +44,8 @@
 //	polish.go       active-set polishing on the KKT system
 //	dcd.go          dual coordinate ascent polishing (degenerate active sets)
 //	feasibility.go  phase one and the Farkas certificates of infeasibility
+//	direct.go       the direct path: the exact active-set method (package
+//	                activeset) for quadratic objectives, certified here
 //	observe.go      the Options.Observe callback
 //	rng.go          the solver's own generator and the alias sampler
 package solver
