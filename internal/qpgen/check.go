@@ -163,15 +163,7 @@ func KKT(q *QP, x, lambda, nu, z []float64) (Residuals, error) {
 	hx := make([]*big.Float, n) // H x, for the objective
 	for i := 0; i < n; i++ {
 		s, a := nf(), nf()
-		for k, h := range q.H[i] {
-			if h == 0 {
-				continue
-			}
-			t.SetFloat64(h)
-			t.Mul(t, xb[k])
-			s.Add(s, t)
-			a.Add(a, t.Abs(t))
-		}
+		addRowTerms((*big.Float).Add, s, a, q.H[i], xb)
 		hx[i] = new(big.Float).Copy(s)
 		t.SetFloat64(q.C[i])
 		s.Add(s, t)
@@ -189,16 +181,7 @@ func KKT(q *QP, x, lambda, nu, z []float64) (Residuals, error) {
 			if m == 0 {
 				continue
 			}
-			mb := bfv(m)
-			for k, v := range row {
-				if v == 0 {
-					continue
-				}
-				t.SetFloat64(v)
-				t.Mul(t, mb)
-				r[k].Add(r[k], t)
-				sc[k].Add(sc[k], t.Abs(t))
-			}
+			addScaledRow(r, sc, row, bfv(m))
 		}
 	}
 	addT(q.A, lambda)
@@ -236,15 +219,7 @@ func KKT(q *QP, x, lambda, nu, z []float64) (Residuals, error) {
 		for j, row := range rows {
 			s, a := bfv(rhs[j]), nf()
 			a.Abs(s)
-			for k, v := range row {
-				if v == 0 {
-					continue
-				}
-				t.SetFloat64(v)
-				t.Mul(t, xb[k])
-				s.Sub(s, t)
-				a.Add(a, t.Abs(t))
-			}
+			addRowTerms((*big.Float).Sub, s, a, row, xb)
 			// violation
 			var viol float64
 			if eq {
@@ -341,6 +316,37 @@ func KKT(q *QP, x, lambda, nu, z []float64) (Residuals, error) {
 	res.Dual = f64(nf().Sub(F, gap))
 	res.RelGap = res.Gap / math.Max(1, math.Abs(res.Objective))
 	return res, nil
+}
+
+// addRowTerms applies op(s, s, t) to each term t = row[k]*x[k] of row'x in
+// turn (op is (*big.Float).Add or (*big.Float).Sub) and adds |t| to a,
+// skipping the zero entries of row.
+func addRowTerms(op func(z, x, y *big.Float) *big.Float, s, a *big.Float, row []float64, x []*big.Float) {
+	t := nf()
+	for k, v := range row {
+		if v == 0 {
+			continue
+		}
+		t.SetFloat64(v)
+		t.Mul(t, x[k])
+		op(s, s, t)
+		a.Add(a, t.Abs(t))
+	}
+}
+
+// addScaledRow adds the terms m*row[k] to sum[k] and their absolute
+// values to size[k], skipping the zero entries of row.
+func addScaledRow(sum, size []*big.Float, row []float64, m *big.Float) {
+	t := nf()
+	for k, v := range row {
+		if v == 0 {
+			continue
+		}
+		t.SetFloat64(v)
+		t.Mul(t, m)
+		sum[k].Add(sum[k], t)
+		size[k].Add(size[k], t.Abs(t))
+	}
 }
 
 // ObjectiveBig returns F(x) = 1/2 x'Hx + c'x in big.Float with Prec bits.
@@ -557,15 +563,7 @@ func CheckFarkas(q *QP, yA, yEq []float64) (ok bool, why string) {
 				continue
 			}
 			yb := bfv(y[j])
-			for k, v := range row {
-				if v == 0 {
-					continue
-				}
-				t.SetFloat64(v)
-				t.Mul(t, yb)
-				w[k].Add(w[k], t)
-				ws[k].Add(ws[k], t.Abs(t))
-			}
+			addScaledRow(w, ws, row, yb)
 			t.SetFloat64(b[j])
 			t.Mul(t, yb)
 			rhs.Add(rhs, t)

@@ -561,30 +561,29 @@ func (g *gen) finish() *QP {
 		}
 	}
 
+	lambda, farkasA := weights(g.rows)
+	nu, farkasEq := weights(g.eqs)
 	if g.infeasible {
-		q.FarkasA = make([]float64, len(g.rows))
-		for j, c := range g.rows {
-			q.FarkasA[j] = c.cert
-		}
-		q.FarkasEq = make([]float64, len(g.eqs))
-		for j, c := range g.eqs {
-			q.FarkasEq[j] = c.cert
-		}
+		q.FarkasA, q.FarkasEq = farkasA, farkasEq
 		return q
 	}
 	q.XStar = g.x
-	q.LambdaStar = make([]float64, len(g.rows))
-	for j, c := range g.rows {
-		q.LambdaStar[j] = c.mult
-	}
-	q.NuStar = make([]float64, len(g.eqs))
-	for j, c := range g.eqs {
-		q.NuStar[j] = c.mult
-	}
+	q.LambdaStar, q.NuStar = lambda, nu
 	q.ZStar = make([]float64, n)
 	copy(q.ZStar, g.z)
 	q.Exact = exact
 	return q
+}
+
+// weights returns the multiplier and the Farkas weight of each constraint
+// of cs, in order.
+func weights(cs []con) (mult, cert []float64) {
+	mult = make([]float64, len(cs))
+	cert = make([]float64, len(cs))
+	for j, c := range cs {
+		mult[j], cert[j] = c.mult, c.cert
+	}
+	return mult, cert
 }
 
 // ---------- families ----------
