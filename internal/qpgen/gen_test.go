@@ -3,6 +3,7 @@ package qpgen
 import (
 	"math"
 	"math/big"
+	"slices"
 	"testing"
 )
 
@@ -24,29 +25,13 @@ func seedsFor(f string) []uint64 {
 	return []uint64{0, 1, 2, 3}
 }
 
+// sameBits reports whether a and b hold the same float64 values bit for
+// bit (so -0 differs from 0, and a NaN equals the same NaN).
 func sameBits(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
+	return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
 }
 
-func sameMat(a, b [][]float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !sameBits(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
-}
+func sameMat(a, b [][]float64) bool { return slices.EqualFunc(a, b, sameBits) }
 
 func sameQP(p, q *QP) bool {
 	return p.Name == q.Name && p.N == q.N && p.Infeasible == q.Infeasible && p.Exact == q.Exact &&
@@ -310,28 +295,10 @@ func TestCondition(t *testing.T) {
 	}
 }
 
+// condEstimate estimates cond_2(H) = ||H||_2 ||H^-1||_2 by power iteration.
 func condEstimate(h [][]float64) float64 {
-	n := len(h)
-	l, _ := cholesky64(h)
-	power := func(apply func([]float64) []float64) float64 {
-		v := make([]float64, n)
-		for i := range v {
-			v[i] = 1 + float64(i%3)
-		}
-		lam := 0.0
-		for it := 0; it < 3000; it++ {
-			w := apply(v)
-			nv := norm2(w)
-			lam = nv / norm2(v)
-			for i := range w {
-				w[i] /= nv
-			}
-			v = w
-		}
-		return lam
-	}
 	mul := func(v []float64) []float64 {
-		w := make([]float64, n)
+		w := make([]float64, len(h))
 		for i := range h {
 			for k := range h[i] {
 				w[i] += h[i][k] * v[k]
@@ -339,19 +306,25 @@ func condEstimate(h [][]float64) float64 {
 		}
 		return w
 	}
-	return power(mul) * power(func(v []float64) []float64 { return cholSolve64(l, v) })
+	return powerNorm(len(h), mul) * invNorm(h)
 }
 
 // invNorm estimates ||H^-1||_2 by power iteration with the Cholesky factor.
 func invNorm(h [][]float64) float64 {
 	l, _ := cholesky64(h)
-	v := make([]float64, len(h))
+	return powerNorm(len(h), func(v []float64) []float64 { return cholSolve64(l, v) })
+}
+
+// powerNorm estimates the largest eigenvalue of the symmetric positive
+// definite map apply on R^n by 3000 steps of power iteration.
+func powerNorm(n int, apply func([]float64) []float64) float64 {
+	v := make([]float64, n)
 	for i := range v {
 		v[i] = 1 + float64(i%3)
 	}
 	lam := 0.0
 	for it := 0; it < 3000; it++ {
-		w := cholSolve64(l, v)
+		w := apply(v)
 		nw := norm2(w)
 		lam = nw / norm2(v)
 		for i := range w {
