@@ -105,3 +105,15 @@ func normOf(v []float64) float64 {
 	}
 	return math.Sqrt(s)
 }
+
+// TestZeroSolver: a Solver not made by NewSolver is an error, not a panic.
+func TestZeroSolver(t *testing.T) {
+	var s Solver
+	if _, err := s.Solve(context.Background()); err == nil {
+		t.Error("Solve on a zero Solver: no error")
+	}
+	if err := s.SetB(nil); err == nil {
+		t.Error("SetB on a zero Solver: no error")
+	}
+	s.Reset()
+}

@@ -25,6 +25,7 @@ package softpen
 
 import (
 	"context"
+	"errors"
 
 	"github.com/softpen/softpen/solver"
 )
@@ -132,11 +133,26 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 // Solve solves the problem, starting from the previous solution if there is
 // one. The Result and its slices belong to the Solver and are overwritten by
 // the next call.
-func (s *Solver) Solve(ctx context.Context) (*Result, error) { return s.s.Solve(ctx) }
+// A Solver that NewSolver did not make (the zero value) returns an error.
+func (s *Solver) Solve(ctx context.Context) (*Result, error) {
+	if s == nil || s.s == nil {
+		return nil, errors.New("softpen: Solver not built by NewSolver")
+	}
+	return s.s.Solve(ctx)
+}
 
 // Reset makes the next Solve start cold, from x = 0.
-func (s *Solver) Reset() { s.s.Reset() }
+func (s *Solver) Reset() {
+	if s != nil && s.s != nil {
+		s.s.Reset()
+	}
+}
 
 // SetB replaces the right-hand side b of the inequality rows (length m, all
 // finite) for the next Solve; the warm start is kept. It allocates nothing.
-func (s *Solver) SetB(b []float64) error { return s.s.SetB(b) }
+func (s *Solver) SetB(b []float64) error {
+	if s == nil || s.s == nil {
+		return errors.New("softpen: Solver not built by NewSolver")
+	}
+	return s.s.SetB(b)
+}

@@ -14,7 +14,7 @@ import (
 // reports the incremental steps and the relative error against the reference.
 func BenchmarkPaperQP(b *testing.B) {
 	p, ref := loadQP(b, 1)
-	for _, m := range allMethods {
+	for _, m := range penaltyMethods {
 		b.Run(m.String(), func(b *testing.B) {
 			s, err := New(p, &Options{Method: m, Tol: 1e-6, Seed: 1})
 			if err != nil {
@@ -44,7 +44,7 @@ func BenchmarkPaperQP(b *testing.B) {
 // take seconds.
 func BenchmarkPaperQPToAccuracy(b *testing.B) {
 	p, ref := loadQP(b, 1)
-	for _, m := range allMethods {
+	for _, m := range penaltyMethods {
 		b.Run(m.String(), func(b *testing.B) {
 			var steps [2]int64
 			var took [2]time.Duration

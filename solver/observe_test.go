@@ -12,7 +12,7 @@ import (
 // approach the reference solution.
 func TestObserve(t *testing.T) {
 	p, ref := loadQP(t, 1)
-	for _, m := range allMethods {
+	for _, m := range penaltyMethods {
 		t.Run(m.String(), func(t *testing.T) {
 			const every = 500
 			var calls, skipped int
@@ -57,7 +57,7 @@ func TestObserve(t *testing.T) {
 // nothing (the observer hooks cost nothing when unset).
 func TestObserveNilAllocs(t *testing.T) {
 	p, _ := loadQP(t, 1)
-	for _, m := range allMethods {
+	for _, m := range penaltyMethods {
 		s, err := New(p, &Options{Method: m, MaxSteps: 1e5, Seed: 1, NoPolish: true})
 		if err != nil {
 			t.Fatal(err)

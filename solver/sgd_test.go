@@ -173,7 +173,7 @@ func TestSGDBudgetAnswer(t *testing.T) {
 		}
 		e := relErr(res.X, ref.X)
 		t.Logf("s%d: answer %.2e, best stage point %.2e, last %.2e, gap %.2e", seed, e, best, last, res.Gap)
-		if e > 2*best {
+		if e > 1.5*best { // the README's figure: 1.0x to 1.28x
 			t.Errorf("s%d: answer's relative error %.3e, the best certified point's %.3e", seed, e, best)
 		}
 	}
