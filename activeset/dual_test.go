@@ -1,13 +1,13 @@
 package activeset
 
 import (
-	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/softpen/softpen/internal/testqp"
 	"github.com/softpen/softpen/mat"
 )
 
@@ -196,28 +196,14 @@ func TestRandomQPs(t *testing.T) {
 	}
 }
 
-type jsonQP struct {
-	N     int         `json:"n"`
-	Phi   [][]float64 `json:"phi"`
-	Y     []float64   `json:"y"`
-	Ridge float64     `json:"ridge"`
-	A     [][]float64 `json:"A"`
-	B     []float64   `json:"b"`
-}
-
-// paperQP reads a paper QP (squared loss, ridge, rows) as H = Phi'Phi/l +
-// ridge I, c = -Phi'y/l, and its reference solution.
+// paperQP reads paper QP <seed> ("s1".."s5") as H = Phi'Phi/l + ridge I,
+// c = -Phi'y/l, and its reference solution.
 func paperQP(t testing.TB, seed string) (*Problem, []float64) {
-	var j jsonQP
-	var ref struct{ X []float64 }
-	for name, dst := range map[string]any{"paper-qp-100-" + seed + ".json": &j, "paper-qp-100-" + seed + ".ref.json": &ref} {
-		data, err := os.ReadFile("../testdata/qp/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(data, dst); err != nil {
-			t.Fatal(err)
-		}
+	var k int
+	fmt.Sscanf(seed, "s%d", &k)
+	j, ref, err := testqp.Paper("../testdata/qp", k)
+	if err != nil {
+		t.Fatal(err)
 	}
 	n, l := j.N, len(j.Phi)
 	p := &Problem{N: n, H: mat.NewDense(n, n), C: make([]float64, n), A: dense(j.A), B: j.B}

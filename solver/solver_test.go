@@ -2,35 +2,16 @@ package solver
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/softpen/softpen/internal/testqp"
 	"github.com/softpen/softpen/mat"
 )
 
-// refProblem is the subset of the problem and reference formats these tests
-// read (the root package owns the full reader).
-type refProblem struct {
-	N     int         `json:"n"`
-	Loss  string      `json:"loss"`
-	Phi   [][]float64 `json:"phi"`
-	Y     []float64   `json:"y"`
-	Ridge float64     `json:"ridge"`
-	A     [][]float64 `json:"A"`
-	B     []float64   `json:"b"`
-}
-
-type refSolution struct {
-	X         []float64 `json:"x"`
-	Lambda    []float64 `json:"lambda"`
-	Objective float64   `json:"objective"`
-	Active    []int     `json:"active"`
-	LambdaInf float64   `json:"lambda_inf"`
-}
+type refSolution = testqp.Solution
 
 func dense(rows [][]float64) *mat.Dense {
 	if len(rows) == 0 {
@@ -45,23 +26,12 @@ func dense(rows [][]float64) *mat.Dense {
 
 func loadQP(t testing.TB, seed int) (*Problem, *refSolution) {
 	t.Helper()
-	base := filepath.Join("..", "testdata", "qp", fmt.Sprintf("paper-qp-100-s%d", seed))
-	var rp refProblem
-	var ref refSolution
-	for _, f := range []struct {
-		path string
-		v    any
-	}{{base + ".json", &rp}, {base + ".ref.json", &ref}} {
-		b, err := os.ReadFile(f.path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(b, f.v); err != nil {
-			t.Fatal(err)
-		}
+	rp, ref, err := testqp.Paper(filepath.Join("..", "testdata", "qp"), seed)
+	if err != nil {
+		t.Fatal(err)
 	}
 	p := &Problem{N: rp.N, Loss: LossSquared, Phi: dense(rp.Phi), Y: rp.Y, Ridge: rp.Ridge, A: dense(rp.A), B: rp.B}
-	return p, &ref
+	return p, ref
 }
 
 func relErr(x, ref []float64) float64 {
