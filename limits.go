@@ -34,10 +34,13 @@ const DefaultMemoryLimit int64 = 4 << 30
 // <= solver.DirectMaxRows) the penalty method's storage is not allocated,
 // and the estimate is instead 8 bytes times
 //
-//	24 n + l n + 6 (m + meq)        vectors, the copy of Phi, results
+//	24 n + l n + 8 (m + meq)        vectors, the copy of Phi, per-row state
 //	+ n^2           (with P)        dense copy of P
-//	+ 4 n^2 + (m + meq) n           Hessian, its factor, the working set's
-//	                                normals and Gram factor, unit rows
+//	+ 4 n^2                         Hessian, its factor, the working set's
+//	                                normals and Gram factor
+//
+// (the rows are read in place; NewSolver adds its own copy of A, 8 m n
+// bytes, which Solve does not make)
 //
 // It is an estimate: on the dense problems of limits_test.go it is within
 // 20% of what Solve allocates (the paper's QP 0.85x, mushrooms 1.04x, a
@@ -56,7 +59,7 @@ func (p *Problem) MemoryEstimate() int64 {
 	}
 	quad := p.Loss != "logistic" && p.N <= memDenseModelMax
 	if quad && len(p.A)+len(p.Aeq) <= solver.DirectMaxRows {
-		words = 24*n + l*n + 6*(m+meq) + 4*n*n + (m+meq)*n
+		words = 24*n + l*n + 8*(m+meq) + 4*n*n
 		if p.P != nil {
 			words += n * n
 		}

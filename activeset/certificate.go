@@ -24,9 +24,9 @@ func (s *Solver) multipliers() {
 		l := s.lam[i] / s.sigma[i]
 		switch c.kind {
 		case kindRow:
-			s.res.Lambda[c.i] = l / s.anorm[c.i]
+			s.res.Lambda[c.i] = l * s.ainv[c.i]
 		case kindEq:
-			s.res.Nu[c.i] = l / s.eqnorm[c.i]
+			s.res.Nu[c.i] = l * s.eqinv[c.i]
 		case kindKink:
 			s.res.W[c.i] = l
 		case kindLower:
@@ -94,13 +94,13 @@ func (s *Solver) violation() {
 	viol, sum, comp := 0.0, 0.0, 0.0
 	for j := 0; j < s.m; j++ {
 		// a_j'x - b_j on the caller's scale.
-		res := s.anorm[j]*vec.Dot(s.a.Row(j), s.x) - s.bOrig[j]
+		res := vec.Dot(s.a[j], s.x) - s.bOrig[j]
 		viol = math.Max(viol, res)
 		sum += math.Max(res, 0)
 		comp = math.Max(comp, math.Abs(r.Lambda[j]*res))
 	}
 	for i := 0; i < s.meq; i++ {
-		res := s.eqnorm[i]*vec.Dot(s.aeq.Row(i), s.x) - s.beqOrig[i]
+		res := vec.Dot(s.aeq[i], s.x) - s.beqOrig[i]
 		viol = math.Max(viol, math.Abs(res))
 		sum += math.Abs(res)
 	}
@@ -143,9 +143,9 @@ func (s *Solver) answerInfeasible() {
 			y := s.dir[i] / s.sigma[i]
 			switch c.kind {
 			case kindRow:
-				r.FarkasA[c.i] = y / s.anorm[c.i]
+				r.FarkasA[c.i] = y * s.ainv[c.i]
 			case kindEq:
-				r.FarkasEq[c.i] = y / s.eqnorm[c.i]
+				r.FarkasEq[c.i] = y * s.eqinv[c.i]
 			}
 		}
 		big := math.Max(normInf(r.FarkasA), normInf(r.FarkasEq))

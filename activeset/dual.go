@@ -234,10 +234,10 @@ func (s *Solver) mostViolated() (constraint, bool) {
 		s.path = 0
 	}
 	for j := 0; j < s.m; j++ {
-		if s.rowIn[j] || s.anorm[j] == 0 || s.rowViol[j]+(s.path-s.rowPath[j]) <= worst {
+		if s.rowIn[j] || s.ainv[j] == 0 || s.rowViol[j]+(s.path-s.rowPath[j]) <= worst {
 			continue
 		}
-		v := vec.Dot(s.a.Row(j), s.x) - s.b[j]
+		v := vec.Dot(s.a[j], s.x)*s.ainv[j] - s.b[j]
 		s.rowViol[j], s.rowPath[j] = v, s.path
 		if v > worst {
 			worst, best, found = v, constraint{kindRow, int32(j)}, true

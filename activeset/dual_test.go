@@ -332,7 +332,7 @@ func TestBadInput(t *testing.T) {
 		{Problem{N: 2, H: id}, "C"},
 		{Problem{N: 2, H: id, C: []float64{0, math.NaN()}}, "C[1]"},
 		{Problem{N: 2, H: id, C: []float64{0, 0}, A: dense([][]float64{{1, 1}})}, "B"},
-		{Problem{N: 2, H: id, C: []float64{0, 0}, A: dense([][]float64{{1, math.Inf(1)}}), B: []float64{1}}, "A[1]"},
+		{Problem{N: 2, H: id, C: []float64{0, 0}, A: dense([][]float64{{1, math.Inf(1)}}), B: []float64{1}}, "A[0]: column 1"},
 		{Problem{N: 2, H: id, C: []float64{0, 0}, Lower: []float64{1, 0}, Upper: []float64{0, 0}}, "Lower[0]"},
 		{Problem{N: 2, H: id, C: []float64{0, 0}, Upper: []float64{0}}, "Upper"},
 	} {

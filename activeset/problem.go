@@ -13,10 +13,11 @@ import (
 //
 // H must be symmetric positive definite (only its lower triangle is read).
 // A and Aeq may be nil; Lower and Upper may be nil or have length N, with
-// -Inf / +Inf for a missing bound. New copies what it keeps, except when
-// Factor is set: then H and Factor (H's Cholesky factor, which the caller
-// already has) are shared, read by every Solve, and must not change while
-// the Solver is in use.
+// -Inf / +Inf for a missing bound. New copies what it keeps except the rows
+// of A (or ARows) and Aeq, which every Solve reads in place (a copy would
+// cost as much as a solve when the rows are many), and, when Factor is set,
+// H and Factor (H's Cholesky factor, which the caller already has): those
+// must not change while the Solver is in use.
 type Problem struct {
 	N            int
 	H            *mat.Dense
@@ -172,16 +173,6 @@ func checkDense(field string, m *mat.Dense, cols int) error {
 	return nil
 }
 
-// checkRowScale refuses a row the method cannot scale to unit norm: its
-// norm overflows, or 1/norm does.
-func checkRowScale(field string, i int, r []float64) error {
-	nr := mat.Norm(r)
-	if math.IsInf(nr, 0) || (nr > 0 && math.IsInf(1/nr, 0)) {
-		return &InputError{field, i, fmt.Sprintf("the row's norm overflows when the row is scaled to unit norm (norm %v)", nr)}
-	}
-	return nil
-}
-
 func (p *Problem) check() error {
 	n := p.N
 	if n < 1 {
@@ -199,8 +190,8 @@ func (p *Problem) check() error {
 	if err := checkVec("C", p.C, n, false); err != nil {
 		return err
 	}
-	if err := checkDense("A", p.A, n); err != nil {
-		return err
+	if p.A != nil && p.A.Cols != n {
+		return &InputError{"A", -1, fmt.Sprintf("%d columns, want %d", p.A.Cols, n)}
 	}
 	for i, r := range p.ARows {
 		if p.A != nil {
@@ -209,29 +200,9 @@ func (p *Problem) check() error {
 		if len(r) != n {
 			return &InputError{"ARows", i, fmt.Sprintf("length %d, want %d", len(r), n)}
 		}
-		for j, x := range r {
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return &InputError{"ARows", i, fmt.Sprintf("column %d is %v", j, x)}
-			}
-		}
 	}
-	if err := checkDense("Aeq", p.Aeq, n); err != nil {
-		return err
-	}
-	for i := 0; i < rows(p.A); i++ {
-		if err := checkRowScale("A", i, p.A.Row(i)); err != nil {
-			return err
-		}
-	}
-	for i, r := range p.ARows {
-		if err := checkRowScale("ARows", i, r); err != nil {
-			return err
-		}
-	}
-	for i := 0; i < rows(p.Aeq); i++ {
-		if err := checkRowScale("Aeq", i, p.Aeq.Row(i)); err != nil {
-			return err
-		}
+	if p.Aeq != nil && p.Aeq.Cols != n {
+		return &InputError{"Aeq", -1, fmt.Sprintf("%d columns, want %d", p.Aeq.Cols, n)}
 	}
 	if err := checkVec("B", p.B, p.rowsA(), false); err != nil {
 		return err

@@ -61,9 +61,9 @@ const refineFloor = 16 * 0x1p-52
 func (s *Solver) rowValue(c constraint, x []float64) float64 {
 	switch c.kind {
 	case kindRow:
-		return vec.Dot(s.a.Row(int(c.i)), x)
+		return vec.Dot(s.a[c.i], x) * s.ainv[c.i]
 	case kindEq:
-		return vec.Dot(s.aeq.Row(int(c.i)), x)
+		return vec.Dot(s.aeq[c.i], x) * s.eqinv[c.i]
 	case kindLower:
 		return -x[c.i]
 	default: // upper and fixed bounds, kinks
@@ -75,9 +75,9 @@ func (s *Solver) rowValue(c constraint, x []float64) float64 {
 func (s *Solver) addNormal(alpha float64, c constraint, dst []float64) {
 	switch c.kind {
 	case kindRow:
-		vec.Axpy(alpha, s.a.Row(int(c.i)), dst)
+		vec.Axpy(alpha*s.ainv[c.i], s.a[c.i], dst)
 	case kindEq:
-		vec.Axpy(alpha, s.aeq.Row(int(c.i)), dst)
+		vec.Axpy(alpha*s.eqinv[c.i], s.aeq[c.i], dst)
 	case kindLower:
 		dst[c.i] -= alpha
 	default:

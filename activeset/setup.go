@@ -28,12 +28,13 @@ type Solver struct {
 	cEff    []float64
 	vu      []float64 // -L^{-1} cEff, the minimiser of the capped objective in v = L'x
 
-	// Rows scaled to unit norm: a_j'x <= b_j becomes ahat_j'x <= bhat_j with
-	// ahat_j = a_j/anorm_j. Zero rows (anorm_j = 0) are checked once and
-	// never enter the working set.
-	a, aeq         *mat.Dense
+	// The caller's rows, read in place (New copies none of them): row j
+	// a_j'x <= b_j is used scaled to unit norm, ahat_j = a_j ainv_j,
+	// bhat_j = b_j ainv_j, ainv_j = 1/||a_j||. Zero rows (ainv_j = 0) are
+	// checked once and never enter the working set.
+	a, aeq         [][]float64
 	b, beq         []float64
-	anorm, eqnorm  []float64
+	ainv, eqinv    []float64
 	bOrig, beqOrig []float64
 	lo, up         []float64 // length n, -Inf / +Inf where absent
 
@@ -89,8 +90,15 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	s.c = append([]float64(nil), p.C...)
 	s.l1 = p.L1
 	s.capSign, s.cEff, s.kinkIn = make([]int8, n), make([]float64, n), make([]bool, n)
-	s.a, s.anorm, s.bOrig = scaledRows(denseRows(p.A, p.ARows), p.B, n)
-	s.aeq, s.eqnorm, s.beqOrig = scaledRows(denseRows(p.Aeq, nil), p.Beq, n)
+	s.a, s.aeq = denseRows(p.A, p.ARows), denseRows(p.Aeq, nil)
+	var err error
+	if s.ainv, err = inverseNorms("A", s.a, p.A == nil); err != nil {
+		return nil, err
+	}
+	if s.eqinv, err = inverseNorms("Aeq", s.aeq, false); err != nil {
+		return nil, err
+	}
+	s.bOrig, s.beqOrig = append([]float64(nil), p.B...), append([]float64(nil), p.Beq...)
 	s.b, s.beq = make([]float64, m), make([]float64, meq)
 	s.lo, s.up = make([]float64, n), make([]float64, n)
 	for i := 0; i < n; i++ {
@@ -128,36 +136,47 @@ func denseRows(a *mat.Dense, rows [][]float64) [][]float64 {
 	return out
 }
 
-// scaledRows copies the rows a scaled to unit norm, with their norms and a
-// copy of the right-hand side b.
-func scaledRows(a [][]float64, b []float64, n int) (*mat.Dense, []float64, []float64) {
-	k := len(a)
-	out, norms := mat.NewDense(k, n), make([]float64, k)
-	for j := 0; j < k; j++ {
-		r := out.Row(j)
-		copy(r, a[j])
-		norms[j] = mat.Norm(r)
-		if norms[j] > 0 {
-			vec.Scale(1/norms[j], r)
+// inverseNorms returns 1/||a_j|| for every row (0 for a zero row). A row
+// whose norm is not finite (a NaN or infinite entry, or an overflow) or
+// whose inverse overflows is an *InputError naming the row (field "ARows"
+// when the rows came as ARows).
+func inverseNorms(field string, rows [][]float64, asRows bool) ([]float64, error) {
+	if asRows {
+		field = "ARows"
+	}
+	inv := make([]float64, len(rows))
+	for j, r := range rows {
+		nr := mat.Norm(r)
+		switch {
+		case nr == 0:
+		case math.IsNaN(nr) || math.IsInf(nr, 0) || math.IsInf(1/nr, 0):
+			for k, x := range r {
+				if x-x != 0 {
+					return nil, &InputError{field, j, fmt.Sprintf("column %d is %v", k, x)}
+				}
+			}
+			return nil, &InputError{field, j, fmt.Sprintf("the row's norm overflows when the row is scaled to unit norm (norm %v)", nr)}
+		default:
+			inv[j] = 1 / nr
 		}
 	}
-	return out, norms, append([]float64(nil), b...)
+	return inv, nil
 }
 
 // setRHS scales the right-hand sides to the unit rows and notes the first
 // zero row that cannot hold (0 <= b_j < 0, or 0 = beq_i != 0).
 func (s *Solver) setRHS() {
 	s.infeasible = 0
-	for j, nrm := range s.anorm {
-		if nrm > 0 {
-			s.b[j] = s.bOrig[j] / nrm
+	for j, inv := range s.ainv {
+		if inv > 0 {
+			s.b[j] = s.bOrig[j] * inv
 		} else if s.bOrig[j] < 0 && s.infeasible == 0 {
 			s.infeasible = j + 1
 		}
 	}
-	for i, nrm := range s.eqnorm {
-		if nrm > 0 {
-			s.beq[i] = s.beqOrig[i] / nrm
+	for i, inv := range s.eqinv {
+		if inv > 0 {
+			s.beq[i] = s.beqOrig[i] * inv
 		} else if s.beqOrig[i] != 0 && s.infeasible == 0 {
 			s.infeasible = s.m + i + 1
 		}
@@ -189,7 +208,7 @@ func (s *Solver) Reset() {
 	clear(s.eqRedund)
 	s.eqInconsistent = false
 	for i := 0; i < s.meq && !s.eqInconsistent; i++ {
-		if s.eqnorm[i] > 0 {
+		if s.eqinv[i] > 0 {
 			s.pushEquality(constraint{kindEq, int32(i)})
 		}
 	}
@@ -298,7 +317,7 @@ func (s *Solver) HotStart(rowsIn []int, upper, lower []bool) {
 		}
 	}
 	for _, j := range rowsIn {
-		if j >= 0 && j < s.m && s.anorm[j] > 0 && !s.rowIn[j] {
+		if j >= 0 && j < s.m && s.ainv[j] > 0 && !s.rowIn[j] {
 			try(constraint{kindRow, int32(j)})
 		}
 	}
@@ -321,22 +340,26 @@ func (s *Solver) HotStart(rowsIn []int, upper, lower []bool) {
 const singularPivot = 1e-14
 
 // normal writes the unit normal of c in the v = L'x coordinates into dst
-// and returns its scale sigma = ||L^{-1} ahat_c||.
+// and returns its scale sigma = ||L^{-1} ahat_c|| (= ||L^{-1} a_c|| / ||a_c||
+// for a row, solved with the caller's row).
 func (s *Solver) normal(c constraint, dst []float64) float64 {
+	scale := 1.0 // ||ahat|| / ||the vector solved with||
 	switch c.kind {
 	case kindRow:
-		s.chol.SolveL(dst, s.a.Row(int(c.i)))
+		s.chol.SolveL(dst, s.a[c.i])
+		scale = s.ainv[c.i]
 	case kindEq:
-		s.chol.SolveL(dst, s.aeq.Row(int(c.i)))
+		s.chol.SolveL(dst, s.aeq[c.i])
+		scale = s.eqinv[c.i]
 	default: // bounds and kinks: e_i or -e_i
 		s.chol.UnitColumn(dst, int(c.i))
 		if c.kind == kindLower {
 			vec.Scale(-1, dst)
 		}
 	}
-	sigma := mat.Norm(dst)
-	vec.Scale(1/sigma, dst)
-	return sigma
+	nrm := mat.Norm(dst)
+	vec.Scale(1/nrm, dst)
+	return nrm * scale
 }
 
 // rhs is the right-hand side of c on the unit-row scale (bhat for rows,
