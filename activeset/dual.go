@@ -44,6 +44,13 @@ func (s *Solver) Solve() *Result {
 	return &s.res
 }
 
+// driftTol is the members' residual, relative to 1 + ||x||_inf, above which
+// the working set's factor is rebuilt: rounding, even with multipliers of
+// 1e8, stays orders of magnitude below it (1e-8 seen on the generator's
+// many-rows family), while a factor downdated hundreds of times was seen
+// 3e-2 off (a separable SVM with m = 1e5, n = 50, 886 changes).
+const driftTol = 1e-6
+
 // maxResumes bounds the rounds of refinement and admission after the loop
 // first finds its point optimal (the loop refines its own x when it is
 // noisy, so a resume is rare: none was needed in the generator's families).
@@ -67,6 +74,16 @@ func (s *Solver) iterate() Status {
 			continue
 		}
 		s.primal()
+		if s.memberResidual() > driftTol*(1+normInf(s.x)) {
+			// The members are far from equality: not rounding but a
+			// factor that drifted over many updates. Rebuild it and
+			// solve again.
+			s.refactor()
+			if s.towardsLamStar() {
+				continue
+			}
+			s.primal()
+		}
 		if s.memberResidual() > s.primalTol() {
 			// x is too noisy to tell nearly active rows from violated
 			// ones (large multipliers cancel in v): refine it first.
@@ -218,7 +235,10 @@ func (s *Solver) primalV() {
 // on rows whose multiplier comes out of the noise with either sign. Ties go
 // to the lowest index, rows first.
 func (s *Solver) mostViolated() (constraint, bool) {
-	worst := math.Max(s.primalTol(), 2*s.memberResidual())
+	// The floor from the members' residual is capped at driftTol: above it
+	// the residual is not rounding (iterate refactors then), and it must
+	// never hide a real violation.
+	worst := math.Max(s.primalTol(), math.Min(2*s.memberResidual(), driftTol*(1+normInf(s.x))))
 	best, found := constraint{}, false
 	// Rows are unit vectors, so a row's violation grows by at most the
 	// distance x has moved since it was computed, which path bounds: a row
@@ -233,15 +253,19 @@ func (s *Solver) mostViolated() (constraint, bool) {
 		s.forgetViolations()
 		s.path = 0
 	}
-	for j := 0; j < s.m; j++ {
-		if s.rowIn[j] || s.ainv[j] == 0 || s.rowViol[j]+(s.path-s.rowPath[j]) <= worst {
-			continue
+	// The rows most likely to be violated (the pool) are scanned first;
+	// all rows only when none of them is, and then the pool is rebuilt.
+	// Optimality is declared only after a scan of every row.
+	if s.poolOK {
+		for _, j := range s.pool {
+			worst, best, found = s.checkRow(int(j), worst, best, found)
 		}
-		v := vec.Dot(s.a[j], s.x)*s.ainv[j] - s.b[j]
-		s.rowViol[j], s.rowPath[j] = v, s.path
-		if v > worst {
-			worst, best, found = v, constraint{kindRow, int32(j)}, true
+	}
+	if !found {
+		for j := 0; j < s.m; j++ {
+			worst, best, found = s.checkRow(j, worst, best, found)
 		}
+		s.rebuildPool()
 	}
 	for i, x := range s.x {
 		if s.boundIn[i] != 0 {
@@ -280,6 +304,7 @@ func (s *Solver) forgetViolations() {
 	for j := range s.rowViol {
 		s.rowViol[j] = math.Inf(1)
 	}
+	s.poolOK = false
 }
 
 // primalTol is PrimalTol (1 + ||x||_inf).
@@ -295,4 +320,101 @@ func (s *Solver) memberResidual() float64 {
 		r = math.Max(r, math.Abs(s.rowValue(c, s.x)-s.rhs(c)))
 	}
 	return r
+}
+
+// checkRow computes row j's violation unless it is in the working set, zero,
+// or provably below worst (its stored violation plus the drift since), and
+// makes it the best so far if it exceeds worst.
+func (s *Solver) checkRow(j int, worst float64, best constraint, found bool) (float64, constraint, bool) {
+	if s.rowIn[j] || s.ainv[j] == 0 || s.rowViol[j]+(s.path-s.rowPath[j]) <= worst {
+		return worst, best, found
+	}
+	v := vec.Dot(s.a[j], s.x)*s.ainv[j] - s.b[j]
+	s.rowViol[j], s.rowPath[j] = v, s.path
+	if v > worst {
+		return v, constraint{kindRow, int32(j)}, true
+	}
+	return worst, best, found
+}
+
+// rebuildPool keeps in the pool the cap(s.pool) rows outside the working
+// set whose violation bound (stored violation plus drift) is largest: the
+// rows the next iterations are likely to admit. The pool only orders the
+// scan, so any choice is correct.
+func (s *Solver) rebuildPool() {
+	k := cap(s.pool)
+	if k == 0 || s.m <= k {
+		s.poolOK = false
+		return
+	}
+	score := s.poolScore[:0]
+	for j := 0; j < s.m; j++ {
+		if s.rowIn[j] || s.ainv[j] == 0 {
+			continue
+		}
+		score = append(score, s.rowViol[j]+(s.path-s.rowPath[j]))
+	}
+	if len(score) <= k {
+		s.poolOK = false
+		return
+	}
+	cut := kthLargest(score, k)
+	s.pool = s.pool[:0]
+	for j := 0; j < s.m && len(s.pool) < k; j++ {
+		if s.rowIn[j] || s.ainv[j] == 0 {
+			continue
+		}
+		if s.rowViol[j]+(s.path-s.rowPath[j]) >= cut {
+			s.pool = append(s.pool, int32(j))
+		}
+	}
+	s.poolOK = true
+}
+
+// kthLargest returns the k-th largest value of v (1-based), reordering v
+// (Hoare's selection with a median-of-three pivot; O(len(v)) expected).
+func kthLargest(v []float64, k int) float64 {
+	lo, hi, want := 0, len(v)-1, k-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		a, b, c := v[lo], v[mid], v[hi]
+		pivot := max(min(a, b), min(max(a, b), c))
+		i, j := lo, hi
+		for i <= j {
+			for v[i] > pivot {
+				i++
+			}
+			for v[j] < pivot {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case want <= j:
+			hi = j
+		case want >= i:
+			lo = i
+		default:
+			return v[want]
+		}
+	}
+	return v[want]
+}
+
+// refactor rebuilds the factor of the working set's Gram matrix from the
+// stored normals (O(k^2 n)), dropping the rounding that adds and rank-one
+// removes have accumulated.
+func (s *Solver) refactor() {
+	s.fac.k = 0
+	for k := range s.ws {
+		nk := s.normals.Row(k)
+		for i := 0; i < k; i++ {
+			s.g[i] = vec.Dot(s.normals.Row(i), nk)
+		}
+		s.fac.add(s.g, 1)
+	}
 }

@@ -51,10 +51,15 @@ type Solver struct {
 	rowViol, rowPath []float64
 	path             float64
 	xSeen            []float64
-	kinkIn           []bool // the kink of x_i is in ws (l1 only)
-	boundIn          []int8 // +1 upper, -1 lower, 2 fixed, 0 none in ws
-	eqRedund         []bool // equality i depends on the others consistently
-	infeasible       int    // index+1 of a zero row that cannot hold (rows then equalities), 0 if none
+	// pool: the rows scanned first (rebuildPool), valid when poolOK;
+	// poolScore is its scratch.
+	pool       []int32
+	poolScore  []float64
+	poolOK     bool
+	kinkIn     []bool // the kink of x_i is in ws (l1 only)
+	boundIn    []int8 // +1 upper, -1 lower, 2 fixed, 0 none in ws
+	eqRedund   []bool // equality i depends on the others consistently
+	infeasible int    // index+1 of a zero row that cannot hold (rows then equalities), 0 if none
 	// eqInconsistent: the equalities (and fixed variables) contradict each
 	// other; s.dir holds the Farkas direction over s.ws.
 	eqInconsistent bool
@@ -111,6 +116,9 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	s.fac = newGramLDL(capacity)
 	s.rowIn, s.boundIn, s.eqRedund = make([]bool, m), make([]int8, n), make([]bool, meq)
 	s.rowViol, s.rowPath, s.xSeen = make([]float64, m), make([]float64, m), make([]float64, n)
+	if k := poolSize(n); m > k {
+		s.pool, s.poolScore = make([]int32, 0, k), make([]float64, 0, m)
+	}
 	s.v, s.x, s.t, s.r, s.xTry = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	s.g, s.lamStar, s.dir, s.lamTry = make([]float64, capacity), make([]float64, capacity), make([]float64, capacity), make([]float64, capacity)
 	s.res = Result{X: make([]float64, n), Lambda: make([]float64, m), Nu: make([]float64, meq),
@@ -332,6 +340,10 @@ func (s *Solver) HotStart(rowsIn []int, upper, lower []bool) {
 		}
 	}
 }
+
+// poolSize is the number of rows scanned first (rebuildPool): enough for
+// the rows a solve admits (at most n are active) and those it tries.
+func poolSize(n int) int { return max(512, 8*n) }
 
 // singularPivot is the pivot below which a new unit normal counts as
 // dependent on the working set: its distance from their span is below
