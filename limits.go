@@ -34,7 +34,7 @@ const DefaultMemoryLimit int64 = 4 << 30
 // <= solver.DirectMaxRows) the penalty method's storage is not allocated,
 // and the estimate is instead 8 bytes times
 //
-//	24 n + l n + 8 (m + meq)        vectors, the copy of Phi, per-row state
+//	24 n + l n + 14 (m + meq)       vectors, the copy of Phi, per-row state
 //	+ n^2           (with P)        dense copy of P
 //	+ 4 n^2                         Hessian, its factor, the working set's
 //	                                normals and Gram factor
@@ -59,7 +59,7 @@ func (p *Problem) MemoryEstimate() int64 {
 	}
 	quad := p.Loss != "logistic" && p.N <= memDenseModelMax
 	if quad && len(p.A)+len(p.Aeq) <= solver.DirectMaxRows {
-		words = 24*n + l*n + 8*(m+meq) + 4*n*n
+		words = 24*n + l*n + 14*(m+meq) + 4*n*n
 		if p.P != nil {
 			words += n * n
 		}
