@@ -358,7 +358,7 @@ func (s *Solver) rebuildPool() {
 		s.poolOK = false
 		return
 	}
-	cut := kthLargest(score, k)
+	cut := vec.SelectLargest(score, k)
 	s.pool = s.pool[:0]
 	for j := 0; j < s.m && len(s.pool) < k; j++ {
 		if s.rowIn[j] || s.ainv[j] == 0 {
@@ -369,40 +369,6 @@ func (s *Solver) rebuildPool() {
 		}
 	}
 	s.poolOK = true
-}
-
-// kthLargest returns the k-th largest value of v (1-based), reordering v
-// (Hoare's selection with a median-of-three pivot; O(len(v)) expected).
-func kthLargest(v []float64, k int) float64 {
-	lo, hi, want := 0, len(v)-1, k-1
-	for lo < hi {
-		mid := lo + (hi-lo)/2
-		a, b, c := v[lo], v[mid], v[hi]
-		pivot := max(min(a, b), min(max(a, b), c))
-		i, j := lo, hi
-		for i <= j {
-			for v[i] > pivot {
-				i++
-			}
-			for v[j] < pivot {
-				j--
-			}
-			if i <= j {
-				v[i], v[j] = v[j], v[i]
-				i++
-				j--
-			}
-		}
-		switch {
-		case want <= j:
-			hi = j
-		case want >= i:
-			lo = i
-		default:
-			return v[want]
-		}
-	}
-	return v[want]
 }
 
 // refactor rebuilds the factor of the working set's Gram matrix from the
