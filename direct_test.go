@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/softpen/softpen/internal/qpgen"
 )
@@ -116,4 +117,16 @@ func TestZeroSolver(t *testing.T) {
 		t.Error("SetB on a zero Solver: no error")
 	}
 	s.Reset()
+}
+
+// TestDirectTimeLimit: the time limit bounds the active-set method too.
+func TestDirectTimeLimit(t *testing.T) {
+	p := separableSVM(20000, 50)
+	res, err := Solve(context.Background(), p, &Options{Method: MethodActiveSet, TimeLimit: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusTimeLimit {
+		t.Errorf("status %v, want time_limit", res.Status)
+	}
 }

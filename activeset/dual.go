@@ -2,6 +2,7 @@ package activeset
 
 import (
 	"math"
+	"time"
 
 	"github.com/softpen/softpen/vec"
 )
@@ -63,6 +64,9 @@ func (s *Solver) iterate() Status {
 		return StatusInfeasible
 	}
 	for ; s.res.Iter < s.opt.MaxIter; s.res.Iter++ {
+		if !s.deadline.IsZero() && s.res.Iter%16 == 0 && time.Now().After(s.deadline) {
+			return StatusTimeLimit
+		}
 		k := len(s.ws)
 		if k > 0 && s.fac.d[k-1] <= singularPivot {
 			if !s.nullStep() {

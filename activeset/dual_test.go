@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/softpen/softpen/internal/testqp"
 	"github.com/softpen/softpen/mat"
@@ -391,4 +392,17 @@ func TestLongSolveStaysExact(t *testing.T) {
 	if r.Iter < 300 {
 		t.Errorf("only %d working-set changes: the test no longer exercises long solves", r.Iter)
 	}
+}
+
+// TestDeadline: a deadline in the past stops a solve at once with
+// StatusTimeLimit and a certificate of its point; removing it solves.
+func TestDeadline(t *testing.T) {
+	s := mustNew(t, separable(20000, 50, 3))
+	s.SetDeadline(time.Now().Add(-time.Second))
+	r := s.Solve()
+	if r.Status != StatusTimeLimit || r.Iter != 0 || math.IsNaN(r.Gap) {
+		t.Errorf("past deadline: status %v after %d changes, gap %v", r.Status, r.Iter, r.Gap)
+	}
+	s.SetDeadline(time.Time{})
+	certified(t, "no deadline", s.Solve(), 1e-12)
 }

@@ -75,6 +75,7 @@ const (
 	StatusOptimal    Status = iota // KKT conditions hold to the tolerances
 	StatusInfeasible               // no x satisfies the constraints; Result.FarkasA/FarkasEq prove it
 	StatusIterLimit                // Options.MaxIter reached (cycling); the certificate says how good the point is
+	StatusTimeLimit                // the deadline (SetDeadline) passed; the certificate says how good the point is
 )
 
 func (s Status) String() string {
@@ -85,6 +86,8 @@ func (s Status) String() string {
 		return "infeasible"
 	case StatusIterLimit:
 		return "iter_limit"
+	case StatusTimeLimit:
+		return "time_limit"
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }

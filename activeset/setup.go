@@ -3,6 +3,7 @@ package activeset
 import (
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/softpen/softpen/mat"
 	"github.com/softpen/softpen/vec"
@@ -14,6 +15,7 @@ import (
 type Solver struct {
 	n, m, meq int
 	opt       Options
+	deadline  time.Time // zero: none (SetDeadline)
 
 	h    *mat.Dense // H (for the refinement and the certificate)
 	chol mat.Cholesky
@@ -203,6 +205,11 @@ func (s *Solver) SetB(b []float64) error {
 	s.forgetViolations()
 	return nil
 }
+
+// SetDeadline makes the following solves stop, with StatusTimeLimit and the
+// certificate of the point reached, once t has passed (checked every 16
+// working-set changes); the zero time removes the limit.
+func (s *Solver) SetDeadline(t time.Time) { s.deadline = t }
 
 // Reset empties the working set down to the equalities (the next Solve
 // starts cold).

@@ -84,6 +84,15 @@ func (s *Solver) solveDirect(ctx context.Context) (*Result, error) {
 		res.Time = time.Since(start)
 		return res, nil
 	}
+	// The time limit and the context's deadline bound the engine too.
+	deadline := time.Time{}
+	if s.opt.TimeLimit > 0 {
+		deadline = start.Add(s.opt.TimeLimit)
+	}
+	if d, ok := ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
+		deadline = d
+	}
+	s.direct.SetDeadline(deadline)
 	r := s.direct.Solve()
 	res.Iterations = r.Iter
 	copy(res.X, r.X)
@@ -117,6 +126,8 @@ func (s *Solver) solveDirect(ctx context.Context) (*Result, error) {
 	res.Gap = s.gapOf(res.Objective+xr*r.SumViolation, r.Dual+s.c0)
 	res.DistBound = s.distBound(res.Gap)
 	switch {
+	case r.Status == activeset.StatusTimeLimit:
+		res.Status = StatusTimeLimit
 	case r.Status == activeset.StatusIterLimit:
 		res.Status = StatusPrecisionLimit
 		res.Message = fmt.Sprintf("the active-set method stopped after %d working-set changes, cycling on a degenerate vertex; the answer is certified to gap %.3g", r.Iter, res.Gap)
