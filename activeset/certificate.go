@@ -54,13 +54,19 @@ func (s *Solver) certify() {
 	// x leaves the loop within PrimalTol of its bounds; the answer lies in
 	// the box exactly, so that only rows and equalities can be violated.
 	for i, v := range s.x {
-		s.x[i] = math.Min(math.Max(v, s.lo[i]), s.up[i])
+		w := math.Min(math.Max(v, s.lo[i]), s.up[i])
 		if s.l1 > 0 && s.kinkIn[i] {
-			s.x[i] = 0 // held at its kink
+			w = 0 // held at its kink
+		}
+		if w != v {
+			s.x[i], s.hxOK = w, false
 		}
 	}
 	copy(r.X, s.x)
-	s.h.MulVec(s.r, s.x)
+	if !s.hxOK {
+		s.h.MulVec(s.hx, s.x)
+	}
+	copy(s.r, s.hx)
 	r.Objective = 0.5*vec.Dot(s.x, s.r) + vec.Dot(s.c, s.x)
 	if s.l1 > 0 {
 		for _, v := range s.x {

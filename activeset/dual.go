@@ -217,6 +217,7 @@ func (s *Solver) nullStep() bool {
 func (s *Solver) primal() {
 	s.primalV()
 	s.chol.SolveLT(s.x, s.v)
+	s.hxOK = false
 }
 
 // primalV sets v = v_u - N lambda.

@@ -24,8 +24,8 @@ func (s *Solver) refine() {
 	}
 	best := s.kktResidual(s.x, s.lam)
 	for round := 0; round < 2 && best > refineFloor; round++ {
-		// r = Hx + c + A_W'lambda (left in s.r by kktResidual), t = L^{-1} r.
-		s.kktResidual(s.x, s.lam)
+		// r = Hx + c + A_W'lambda, left in s.r by the last kktResidual
+		// (of this x and lambda: a rejected step ends the loop), t = L^{-1} r.
 		s.chol.SolveL(s.t, s.r)
 		dl := s.lamTry[:k]
 		for i, c := range s.ws {
@@ -49,6 +49,7 @@ func (s *Solver) refine() {
 		}
 		best = got
 		copy(s.x, s.xTry)
+		s.hxOK = true // s.hx holds H xTry from kktResidual
 		copy(s.lam[:k], dl)
 	}
 }
@@ -89,7 +90,9 @@ func (s *Solver) addNormal(alpha float64, c constraint, dst []float64) {
 // lam_k / sigma_k, the multiplier of the unit row) and returns
 // max(||r||_inf / (1 + ||c||_inf + ||Hx||_inf), max_W |ahat_k'x - bhat_k| / (1 + ||x||_inf)).
 func (s *Solver) kktResidual(x, lam []float64) float64 {
-	s.h.MulVec(s.r, x)
+	s.h.MulVec(s.hx, x)
+	s.hxOK = &x[0] == &s.x[0] // s.hx = H s.x, which certify reuses
+	copy(s.r, s.hx)
 	hx := normInf(s.r)
 	vec.Axpy(1, s.cEff, s.r)
 	for i, c := range s.ws {

@@ -68,6 +68,8 @@ type Solver struct {
 
 	// scratch of length n, n+1 or rows
 	v, x, t, r, xTry        []float64
+	hx                      []float64 // H x, valid for s.x when hxOK
+	hxOK                    bool
 	g, lamStar, dir, lamTry []float64
 	res                     Result
 }
@@ -122,6 +124,8 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		s.pool, s.poolScore = make([]int32, 0, k), make([]float64, 0, m)
 	}
 	s.v, s.x, s.t, s.r, s.xTry = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	s.hx = make([]float64, n)
+	s.hx = make([]float64, n)
 	s.g, s.lamStar, s.dir, s.lamTry = make([]float64, capacity), make([]float64, capacity), make([]float64, capacity), make([]float64, capacity)
 	s.res = Result{X: make([]float64, n), Lambda: make([]float64, m), Nu: make([]float64, meq),
 		Z: make([]float64, n), FarkasA: make([]float64, m), FarkasEq: make([]float64, meq)}
