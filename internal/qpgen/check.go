@@ -129,38 +129,74 @@ func upperOf(q *QP, i int) float64 {
 // entries of x or of the multipliers, or H not positive definite.
 func KKT(q *QP, x, lambda, nu, z []float64) (Residuals, error) {
 	var res Residuals
+	if err := checkAnswer(q, x, lambda, nu, z); err != nil {
+		return res, err
+	}
+	xb := make([]*big.Float, q.N)
+	for i := range xb {
+		xb[i] = bfv(x[i])
+	}
+
+	r, hx := stationarityResidual(q, xb, lambda, nu, z, &res)
+	F := objectiveFromHx(q, xb, hx)
+
+	acc := kktAccum{gap: nf()}
+	acc.rows(q.A, q.B, lambda, xb, false)
+	acc.rows(q.Aeq, q.Beq, nu, xb, true)
+	acc.bounds(q, x, xb, z)
+	res.PrimalViolation, res.RelPrimal = acc.pv, acc.rpv
+	res.DualViolation, res.RelDual = acc.dv, acc.dv/math.Max(1, acc.maxMult)
+	res.Complementarity, res.RelComplementarity = acc.cv, acc.rcv
+
+	gap := acc.gap
+	if err := addHalfRHinvR(gap, q.H, r); err != nil {
+		return res, err
+	}
+
+	res.ObjectiveBig = F
+	res.GapBig = gap
+	res.Objective = f64(F)
+	res.Gap = f64(gap)
+	res.Dual = f64(nf().Sub(F, gap))
+	res.RelGap = res.Gap / math.Max(1, math.Abs(res.Objective))
+	return res, nil
+}
+
+// checkAnswer rejects mismatched lengths and non-finite entries of the
+// answer passed to KKT.
+func checkAnswer(q *QP, x, lambda, nu, z []float64) error {
 	n := q.N
 	if len(x) != n {
-		return res, fmt.Errorf("qpgen: len(x) = %d, want %d", len(x), n)
+		return fmt.Errorf("qpgen: len(x) = %d, want %d", len(x), n)
 	}
 	if lambda != nil && len(lambda) != len(q.A) {
-		return res, fmt.Errorf("qpgen: len(lambda) = %d, want %d", len(lambda), len(q.A))
+		return fmt.Errorf("qpgen: len(lambda) = %d, want %d", len(lambda), len(q.A))
 	}
 	if nu != nil && len(nu) != len(q.Aeq) {
-		return res, fmt.Errorf("qpgen: len(nu) = %d, want %d", len(nu), len(q.Aeq))
+		return fmt.Errorf("qpgen: len(nu) = %d, want %d", len(nu), len(q.Aeq))
 	}
 	if z != nil && len(z) != n {
-		return res, fmt.Errorf("qpgen: len(z) = %d, want %d", len(z), n)
+		return fmt.Errorf("qpgen: len(z) = %d, want %d", len(z), n)
 	}
 	for _, v := range [][]float64{x, lambda, nu, z} {
 		for _, e := range v {
 			if math.IsNaN(e) || math.IsInf(e, 0) {
-				return res, errors.New("qpgen: non-finite entry in the answer")
+				return errors.New("qpgen: non-finite entry in the answer")
 			}
 		}
 	}
+	return nil
+}
 
-	xb := make([]*big.Float, n)
-	for i := range xb {
-		xb[i] = bfv(x[i])
-	}
+// stationarityResidual forms r = Hx + c + A'lambda + Aeq'nu + z and the
+// term sizes S_i, sets res.Stationarity and res.RelStationarity, and
+// returns r and H x (for the objective).
+func stationarityResidual(q *QP, xb []*big.Float, lambda, nu, z []float64, res *Residuals) (r, hx []*big.Float) {
+	n := q.N
 	t := nf()
-	u := nf()
-
-	// r = Hx + c + A'lambda + Aeq'nu + z, and the term sizes S_i.
-	r := make([]*big.Float, n)
+	r = make([]*big.Float, n)
 	sc := make([]*big.Float, n)
-	hx := make([]*big.Float, n) // H x, for the objective
+	hx = make([]*big.Float, n)
 	for i := 0; i < n; i++ {
 		s, a := nf(), nf()
 		addRowTerms((*big.Float).Add, s, a, q.H[i], xb)
@@ -197,10 +233,14 @@ func KKT(q *QP, x, lambda, nu, z []float64) (Residuals, error) {
 	}
 	res.Stationarity = f64(statMax)
 	res.RelStationarity = f64(t.Quo(statMax, scaleMax))
+	return r, hx
+}
 
-	// Objective F = 1/2 x'Hx + c'x.
+// objectiveFromHx returns F = 1/2 x'Hx + c'x given H x.
+func objectiveFromHx(q *QP, xb, hx []*big.Float) *big.Float {
+	t := nf()
 	F := nf()
-	for i := 0; i < n; i++ {
+	for i := 0; i < q.N; i++ {
 		t.Mul(hx[i], xb[i])
 		t.Quo(t, big.NewFloat(2))
 		F.Add(F, t)
@@ -208,55 +248,66 @@ func KKT(q *QP, x, lambda, nu, z []float64) (Residuals, error) {
 		t.Mul(t, xb[i])
 		F.Add(F, t)
 	}
+	return F
+}
 
-	// Rows: slack s_j = b_j - a_j'x, its size, violation, complementarity
-	// and the gap terms.
-	gap := nf()
-	pv, rpv := 0.0, 0.0
-	dv, maxMult := 0.0, 0.0
-	cv, rcv := 0.0, 0.0
-	doRows := func(rows [][]float64, rhs, mult []float64, eq bool) {
-		for j, row := range rows {
-			s, a := bfv(rhs[j]), nf()
-			a.Abs(s)
-			addRowTerms((*big.Float).Sub, s, a, row, xb)
-			// violation
-			var viol float64
-			if eq {
-				viol = math.Abs(f64(s))
-			} else if s.Sign() < 0 {
-				viol = -f64(s)
-			}
-			pv = math.Max(pv, viol)
-			rpv = math.Max(rpv, viol/math.Max(1, f64(a)))
-			m := at(mult, j)
-			maxMult = math.Max(maxMult, math.Abs(m))
-			if !eq && m < 0 {
-				dv = math.Max(dv, -m)
-			}
-			if m == 0 {
-				continue
-			}
-			t.SetFloat64(m)
-			t.Mul(t, s)
-			gap.Add(gap, t)
-			if !eq {
-				p := math.Abs(f64(t))
-				cv = math.Max(cv, p)
-				u.SetFloat64(math.Abs(m))
-				u.Mul(u, a)
-				rcv = math.Max(rcv, p/math.Max(1, f64(u)))
-			}
+// kktAccum accumulates, over the rows and the bounds, the primal and dual
+// violations, the complementarity products and the gap terms
+// mult * slack.
+type kktAccum struct {
+	gap         *big.Float
+	pv, rpv     float64
+	dv, maxMult float64
+	cv, rcv     float64
+}
+
+// rows adds the rows (A, b, lambda) or (Aeq, beq, nu): the slack
+// s_j = b_j - a_j'x, its size, violation, complementarity and gap term.
+func (acc *kktAccum) rows(rows [][]float64, rhs, mult []float64, xb []*big.Float, eq bool) {
+	t, u := nf(), nf()
+	for j, row := range rows {
+		s, a := bfv(rhs[j]), nf()
+		a.Abs(s)
+		addRowTerms((*big.Float).Sub, s, a, row, xb)
+		// violation
+		var viol float64
+		if eq {
+			viol = math.Abs(f64(s))
+		} else if s.Sign() < 0 {
+			viol = -f64(s)
+		}
+		acc.pv = math.Max(acc.pv, viol)
+		acc.rpv = math.Max(acc.rpv, viol/math.Max(1, f64(a)))
+		m := at(mult, j)
+		acc.maxMult = math.Max(acc.maxMult, math.Abs(m))
+		if !eq && m < 0 {
+			acc.dv = math.Max(acc.dv, -m)
+		}
+		if m == 0 {
+			continue
+		}
+		t.SetFloat64(m)
+		t.Mul(t, s)
+		acc.gap.Add(acc.gap, t)
+		if !eq {
+			p := math.Abs(f64(t))
+			acc.cv = math.Max(acc.cv, p)
+			u.SetFloat64(math.Abs(m))
+			u.Mul(u, a)
+			acc.rcv = math.Max(acc.rcv, p/math.Max(1, f64(u)))
 		}
 	}
-	doRows(q.A, q.B, lambda, false)
-	doRows(q.Aeq, q.Beq, nu, true)
+}
 
-	// Bounds.
-	for i := 0; i < n; i++ {
+// bounds adds the bounds: for each finite bound the slack upper - x or
+// x - lower, its violation, and with z^+ or z^- its complementarity and gap
+// term; a multiplier on a missing bound is a dual violation.
+func (acc *kktAccum) bounds(q *QP, x []float64, xb []*big.Float, z []float64) {
+	t := nf()
+	for i := 0; i < q.N; i++ {
 		lo, hi := lowerOf(q, i), upperOf(q, i)
 		zi := at(z, i)
-		maxMult = math.Max(maxMult, math.Abs(zi))
+		acc.maxMult = math.Max(acc.maxMult, math.Abs(zi))
 		type side struct {
 			bound float64
 			mult  float64 // z^+ for upper, z^- for lower
@@ -265,7 +316,7 @@ func KKT(q *QP, x, lambda, nu, z []float64) (Residuals, error) {
 		for _, sd := range []side{{hi, math.Max(zi, 0), true}, {lo, math.Max(-zi, 0), false}} {
 			if math.IsInf(sd.bound, 0) {
 				if sd.mult != 0 {
-					dv = math.Max(dv, sd.mult) // multiplier on a missing bound
+					acc.dv = math.Max(acc.dv, sd.mult) // multiplier on a missing bound
 				}
 				continue
 			}
@@ -278,44 +329,37 @@ func KKT(q *QP, x, lambda, nu, z []float64) (Residuals, error) {
 			}
 			if s.Sign() < 0 {
 				viol := -f64(s)
-				pv = math.Max(pv, viol)
-				rpv = math.Max(rpv, viol/math.Max(1, math.Abs(sd.bound)))
+				acc.pv = math.Max(acc.pv, viol)
+				acc.rpv = math.Max(acc.rpv, viol/math.Max(1, math.Abs(sd.bound)))
 			}
 			if sd.mult == 0 {
 				continue
 			}
 			t.SetFloat64(sd.mult)
 			t.Mul(t, s)
-			gap.Add(gap, t)
+			acc.gap.Add(acc.gap, t)
 			p := math.Abs(f64(t))
-			cv = math.Max(cv, p)
-			rcv = math.Max(rcv, p/math.Max(1, sd.mult*(math.Abs(sd.bound)+math.Abs(x[i]))))
+			acc.cv = math.Max(acc.cv, p)
+			acc.rcv = math.Max(acc.rcv, p/math.Max(1, sd.mult*(math.Abs(sd.bound)+math.Abs(x[i]))))
 		}
 	}
-	res.PrimalViolation, res.RelPrimal = pv, rpv
-	res.DualViolation, res.RelDual = dv, dv/math.Max(1, maxMult)
-	res.Complementarity, res.RelComplementarity = cv, rcv
+}
 
-	// 1/2 r'H^-1 r.
-	y, err := solveH(q.H, r)
+// addHalfRHinvR adds 1/2 r'H^-1 r to gap.
+func addHalfRHinvR(gap *big.Float, h [][]float64, r []*big.Float) error {
+	y, err := solveH(h, r)
 	if err != nil {
-		return res, err
+		return err
 	}
+	t := nf()
 	rq := nf()
-	for i := 0; i < n; i++ {
+	for i := range r {
 		t.Mul(r[i], y[i])
 		rq.Add(rq, t)
 	}
 	rq.Quo(rq, big.NewFloat(2))
 	gap.Add(gap, rq)
-
-	res.ObjectiveBig = F
-	res.GapBig = gap
-	res.Objective = f64(F)
-	res.Gap = f64(gap)
-	res.Dual = f64(nf().Sub(F, gap))
-	res.RelGap = res.Gap / math.Max(1, math.Abs(res.Objective))
-	return res, nil
+	return nil
 }
 
 // addRowTerms applies op(s, s, t) to each term t = row[k]*x[k] of row'x in

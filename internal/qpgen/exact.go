@@ -93,6 +93,41 @@ func Exact(q *QP) (*ExactResult, error) {
 	if err := finiteData(q); err != nil {
 		return nil, err
 	}
+	cons, nIneq, err := exactConstraints(q)
+	if err != nil {
+		return nil, err
+	}
+	sys, err := newExactSystem(q, cons, nIneq)
+	if err != nil {
+		return nil, err
+	}
+	eset := sys.independentEqualities()
+	maxS := n - len(eset)
+	for size := 0; size <= maxS && size <= nIneq; size++ {
+		for mask := uint64(0); mask < 1<<nIneq; mask++ {
+			if bits.OnesCount64(mask) != size {
+				continue
+			}
+			set := append([]int(nil), eset...)
+			for j := 0; j < nIneq; j++ {
+				if mask&(1<<j) != 0 {
+					set = append(set, j)
+				}
+			}
+			if mu, ok := sys.candidate(set); ok {
+				return exactAnswer(q, cons, set, mu, sys.kc, sys.kg), nil
+			}
+		}
+	}
+	return &ExactResult{Infeasible: true}, nil
+}
+
+// exactConstraints converts the rows of A, the finite bounds and the rows
+// of Aeq to rationals, in that order, and returns them with the number of
+// inequalities (which come first). It returns an error when there are more
+// than ExactMaxCons.
+func exactConstraints(q *QP) ([]excon, int, error) {
+	n := q.N
 	var cons []excon
 	for j, row := range q.A {
 		cons = append(cons, excon{g: ratVec(row), d: ratOf(q.B[j]), kind: 'A', idx: j})
@@ -114,9 +149,26 @@ func Exact(q *QP) (*ExactResult, error) {
 		cons = append(cons, excon{g: ratVec(row), d: ratOf(q.Beq[j]), kind: 'E', idx: j})
 	}
 	if len(cons) > ExactMaxCons {
-		return nil, fmt.Errorf("qpgen: Exact: %d constraints > %d", len(cons), ExactMaxCons)
+		return nil, 0, fmt.Errorf("qpgen: Exact: %d constraints > %d", len(cons), ExactMaxCons)
 	}
+	return cons, nIneq, nil
+}
 
+// exactSystem holds the data shared by every candidate active set:
+// K = H^-1, kc = K c, kg[i] = K g_i, M = G K G' and w = G K c, all exact.
+type exactSystem struct {
+	cons  []excon
+	nIneq int
+	kc    []*big.Rat
+	kg    [][]*big.Rat
+	mm    [][]*big.Rat
+	w     []*big.Rat
+}
+
+// newExactSystem converts H and c to rationals, inverts H exactly and forms
+// M and w for all constraints.
+func newExactSystem(q *QP, cons []excon, nIneq int) (*exactSystem, error) {
+	n := q.N
 	hm := make([][]*big.Rat, n)
 	for i := range hm {
 		hm[i] = ratVec(q.H[i])
@@ -141,63 +193,56 @@ func Exact(q *QP) (*ExactResult, error) {
 		}
 		w[i] = dotRat(cons[i].g, kc)
 	}
+	return &exactSystem{cons: cons, nIneq: nIneq, kc: kc, kg: kg, mm: mm, w: w}, nil
+}
 
-	// A maximal independent subset E of the equalities (greedy: keep a row
-	// if M restricted to the kept rows stays nonsingular).
+// independentEqualities returns a maximal independent subset E of the
+// equalities (greedy: keep a row if M restricted to the kept rows stays
+// nonsingular).
+func (sys *exactSystem) independentEqualities() []int {
 	var eset []int
-	for i := nIneq; i < nc; i++ {
+	for i := sys.nIneq; i < len(sys.cons); i++ {
 		try := append(append([]int(nil), eset...), i)
-		if _, ok := solveSub(mm, try, make([]*big.Rat, len(try))); ok {
+		if _, ok := solveSub(sys.mm, try, make([]*big.Rat, len(try))); ok {
 			eset = try
 		}
 	}
-	maxS := n - len(eset)
-	for size := 0; size <= maxS && size <= nIneq; size++ {
-		for mask := uint64(0); mask < 1<<nIneq; mask++ {
-			if bits.OnesCount64(mask) != size {
-				continue
-			}
-			set := append([]int(nil), eset...)
-			for j := 0; j < nIneq; j++ {
-				if mask&(1<<j) != 0 {
-					set = append(set, j)
-				}
-			}
-			rhs := make([]*big.Rat, len(set))
-			for a, i := range set {
-				rhs[a] = new(big.Rat).Add(cons[i].d, w[i])
-				rhs[a].Neg(rhs[a])
-			}
-			mu, ok := solveSub(mm, set, rhs)
-			if !ok {
-				continue
-			}
-			feasible := true
-			for a, i := range set {
-				if i < nIneq && mu[a].Sign() < 0 {
-					feasible = false
-					break
-				}
-			}
-			// g_i'x = -w_i - sum_a mu_a M[i][set[a]]
-			for i := 0; feasible && i < nc; i++ {
-				gx := new(big.Rat).Neg(w[i])
-				t := new(big.Rat)
-				for a, k := range set {
-					gx.Sub(gx, t.Mul(mu[a], mm[i][k]))
-				}
-				cmp := gx.Cmp(cons[i].d)
-				if (i < nIneq && cmp > 0) || (i >= nIneq && cmp != 0) {
-					feasible = false
-				}
-			}
-			if !feasible {
-				continue
-			}
-			return exactAnswer(q, cons, set, mu, kc, kg), nil
+	return eset
+}
+
+// candidate solves the KKT system of the active set (equalities then
+// inequalities) and reports its multipliers mu and whether it is accepted:
+// the system is nonsingular, mu >= 0 on the inequalities and x satisfies
+// every constraint exactly.
+func (sys *exactSystem) candidate(set []int) ([]*big.Rat, bool) {
+	cons, nIneq, mm, w := sys.cons, sys.nIneq, sys.mm, sys.w
+	rhs := make([]*big.Rat, len(set))
+	for a, i := range set {
+		rhs[a] = new(big.Rat).Add(cons[i].d, w[i])
+		rhs[a].Neg(rhs[a])
+	}
+	mu, ok := solveSub(mm, set, rhs)
+	if !ok {
+		return nil, false
+	}
+	for a, i := range set {
+		if i < nIneq && mu[a].Sign() < 0 {
+			return nil, false
 		}
 	}
-	return &ExactResult{Infeasible: true}, nil
+	// g_i'x = -w_i - sum_a mu_a M[i][set[a]]
+	for i := 0; i < len(cons); i++ {
+		gx := new(big.Rat).Neg(w[i])
+		t := new(big.Rat)
+		for a, k := range set {
+			gx.Sub(gx, t.Mul(mu[a], mm[i][k]))
+		}
+		cmp := gx.Cmp(cons[i].d)
+		if (i < nIneq && cmp > 0) || (i >= nIneq && cmp != 0) {
+			return nil, false
+		}
+	}
+	return mu, true
 }
 
 // exactAnswer builds the result of an accepted active set.
