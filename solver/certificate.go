@@ -82,9 +82,10 @@ func (s *Solver) certify(rn *run) (gap, viol, lamMax float64) {
 // multipliers so far and lam against the best point: a stochastic method's
 // point is noisy, and the multipliers the sigmoid map gives at it are
 // nearly 0 or xi on the active rows and make a poor dual bound, while the
-// point is better than the earlier ones (on the paper QP, seed 3, SGD, 2e8
-// steps, certifying each point with its own multipliers only kept a point
-// at relative error 1.8e-3 while the last was at 5e-4). polished marks a
+// point is better than the points before it (measured on the paper QP,
+// seed 3, SGD, 2e8 steps: with each point certified by its own multipliers
+// only, the kept point is at relative error 1.8e-3 while the last is at
+// 5e-4). polished marks a
 // point from polishing. It returns the gap of the pair (x, lam);
 // rn.best.gap is the best pair's.
 func (s *Solver) certifyPoint(rn *run, x, lam []float64, polished bool) float64 {

@@ -25,7 +25,7 @@ import (
 // options as the caller set them; it is an error to ask for it on an
 // objective that is not quadratic. MethodAuto keeps the penalty method when
 // an option only it reads is set (a caller tuning or observing it).
-func (s *Solver) useDirect(raw *Options, p *Problem) (bool, error) {
+func (s *Solver) useDirect(raw *Options) (bool, error) {
 	switch raw.Method {
 	case MethodActiveSet:
 		if !s.quad {

@@ -99,7 +99,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	s.copyObjective(p)
 	s.m, s.meq = p.rows()
 	s.quad = s.loss != LossLogistic && s.n <= maxDenseHessian
-	direct, err := s.useDirect(&raw, p)
+	direct, err := s.useDirect(&raw)
 	if err != nil {
 		return nil, err
 	}

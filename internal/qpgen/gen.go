@@ -442,11 +442,6 @@ func norm2(a []float64) float64 {
 func (g *gen) gaussSlack(a []float64) float64 { return (norm2(a) + 1e-3) * g.unif(0.05, 1) }
 func (g *gen) dyadicSlack([]float64) float64  { return g.posDyadic(16, 8) }
 
-func (g *gen) noBounds() {
-	g.lower = nil
-	g.upper = nil
-}
-
 func (g *gen) infBounds() {
 	g.lower = make([]float64, g.n)
 	g.upper = make([]float64, g.n)
