@@ -35,13 +35,13 @@ func mustNew(tb testing.TB, p *Problem) *Solver {
 }
 
 // certified fails t unless r is optimal with a relative gap, violation and
-// stationarity of at most tol.
+// stationarity of at most tol, and X is feasible to rounding.
 func certified(t *testing.T, name string, r *Result, tol float64) {
 	t.Helper()
 	scale := math.Max(1, math.Abs(r.Objective))
-	if r.Status != StatusOptimal || math.Abs(r.Gap) > tol*scale || r.MaxViolation > tol*(1+normInf(r.X)) {
-		t.Errorf("%s: status %v gap %.3g viol %.3g stat %.3g comp %.3g obj %.17g iter %d",
-			name, r.Status, r.Gap, r.MaxViolation, r.Stationarity, r.Complementarity, r.Objective, r.Iter)
+	if r.Status != StatusOptimal || math.Abs(r.Gap) > tol*scale || r.MaxViolation > tol*(1+normInf(r.X)) || !r.Feasible {
+		t.Errorf("%s: status %v gap %.3g viol %.3g feasible %v stat %.3g comp %.3g obj %.17g iter %d",
+			name, r.Status, r.Gap, r.MaxViolation, r.Feasible, r.Stationarity, r.Complementarity, r.Objective, r.Iter)
 	}
 }
 
@@ -403,8 +403,16 @@ func TestDeadline(t *testing.T) {
 	if r.Status != StatusTimeLimit || r.Iter != 0 || math.IsNaN(r.Gap) {
 		t.Errorf("past deadline: status %v after %d changes, gap %v", r.Status, r.Iter, r.Gap)
 	}
+	// The unconstrained minimiser violates rows: no distance bound.
+	if r.MaxViolation < 1e-3 || r.Feasible {
+		t.Errorf("past deadline: violation %.3g, feasible %v; want a violated point, not feasible", r.MaxViolation, r.Feasible)
+	}
 	s.SetDeadline(time.Time{})
-	certified(t, "no deadline", s.Solve(), 1e-12)
+	r = s.Solve()
+	certified(t, "no deadline", r, 1e-12)
+	if !r.Feasible {
+		t.Errorf("no deadline: the exact answer is not feasible to rounding (violation %.3g)", r.MaxViolation)
+	}
 }
 
 // TestIllConditionedVertex: four nearly dependent rows meet at a vertex of
@@ -426,7 +434,7 @@ func TestIllConditionedVertex(t *testing.T) {
 	for i, w := range want {
 		d = math.Max(d, math.Abs(r.X[i]-w))
 	}
-	if r.Status != StatusOptimal || d > 1e-10 {
-		t.Errorf("status %v, ||x - x*||_inf = %.3g, violation %.3g, multipliers %v", r.Status, d, r.MaxViolation, r.Lambda)
+	if r.Status != StatusOptimal || d > 1e-10 || !r.Feasible {
+		t.Errorf("status %v, ||x - x*||_inf = %.3g, violation %.3g, feasible %v, multipliers %v", r.Status, d, r.MaxViolation, r.Feasible, r.Lambda)
 	}
 }

@@ -119,6 +119,12 @@ type Result struct {
 	// violation an exact penalty F(x) + xi SumViolation charges (X lies in
 	// the box exactly).
 	SumViolation float64
+	// Feasible reports that X satisfies every row and equality to within
+	// rounding (WithinRounding, on each row scaled to unit norm; X lies in
+	// the box exactly). Only then does a small Gap bound the distance to
+	// the solution (||x - x*||^2 <= 2 Gap / mu for mu-strongly convex H);
+	// an infeasible point bounds nothing.
+	Feasible bool
 	// Complementarity is max_k |multiplier_k * slack_k| over every
 	// constraint, Stationarity is ||Hx + c + A'Lambda + Aeq'Nu + Z||_inf.
 	Complementarity, Stationarity float64

@@ -163,40 +163,59 @@ func FuzzTinyQP(f *testing.F) {
 			p.B = nil
 		}
 		xs, fstar, feasible := enumerate(H, p.Q, p.A, p.B)
-		res, err := softpen.Solve(context.Background(), p, &softpen.Options{Tol: 1e-9, MaxSteps: 2e6})
-		if err != nil {
-			t.Fatalf("Solve: %v", err)
-		}
-		if !feasible {
-			// Exact enumeration fails only on infeasible problems. A
-			// claimed solution must be within rounding of feasible; a
-			// claimed infeasibility must carry a certificate.
-			if res.Status == softpen.StatusSolved && res.MaxViolation > 1e-6 {
-				t.Fatalf("solved with violation %g on a problem enumeration finds infeasible", res.MaxViolation)
+		// The penalty method with polish, the exact path, and the penalty
+		// method held at xi = 1 without polish (which stops on its budget
+		// far from x* whenever ||lambda*||_inf > 1): every certificate must
+		// hold on every status.
+		for _, o := range []softpen.Options{
+			{Tol: 1e-9, MaxSteps: 2e6},
+			{Tol: 1e-9},
+			{Tol: 1e-9, Xi: 1, FixedXi: true, NoPolish: true, MaxSteps: 2e4},
+		} {
+			res, err := softpen.Solve(context.Background(), p, &o)
+			if err != nil {
+				t.Fatalf("Solve: %v", err)
 			}
-			if res.Status == softpen.StatusInfeasible {
-				checkFarkas(t, p, res.Farkas)
-			}
-			return
-		}
-		if res.Status == softpen.StatusInfeasible {
-			t.Fatalf("reported infeasible, but x* = %v is feasible", xs)
-		}
-		if res.Status != softpen.StatusSolved {
-			return
-		}
-		var d float64
-		for i := range xs {
-			d += (res.X[i] - xs[i]) * (res.X[i] - xs[i])
-		}
-		d = math.Sqrt(d)
-		if d > res.DistBound*(1+1e-6)+1e-9 {
-			t.Fatalf("||x - x*|| = %g > certified %g (x %v, x* %v)", d, res.DistBound, res.X, xs)
-		}
-		if res.Objective-fstar > res.Gap+1e-9*(1+math.Abs(fstar)) && res.MaxViolation < 1e-12 {
-			t.Fatalf("F(x) - F* = %g > certified gap %g", res.Objective-fstar, res.Gap)
+			checkTinyQP(t, p, &o, res, xs, fstar, feasible)
 		}
 	})
+}
+
+// checkTinyQP checks one answer against the enumerated x* and F*: a claimed
+// infeasibility carries a Farkas certificate and never happens on a
+// feasible problem; on every other status the reported distance bound
+// holds, and the gap bounds F(x) - F* when x is feasible.
+func checkTinyQP(t *testing.T, p *softpen.Problem, o *softpen.Options, res *softpen.Result, xs []float64, fstar float64, feasible bool) {
+	t.Helper()
+	if !feasible {
+		// Exact enumeration fails only on infeasible problems. A claimed
+		// solution must be within rounding of feasible; a claimed
+		// infeasibility must carry a certificate.
+		if res.Status == softpen.StatusSolved && res.MaxViolation > 1e-6 {
+			t.Fatalf("%+v: solved with violation %g on a problem enumeration finds infeasible", *o, res.MaxViolation)
+		}
+		if res.Status == softpen.StatusInfeasible {
+			checkFarkas(t, p, res.Farkas)
+		}
+		return
+	}
+	if res.Status == softpen.StatusInfeasible {
+		t.Fatalf("%+v: reported infeasible, but x* = %v is feasible", *o, xs)
+	}
+	if o.MaxSteps == 0 && res.Status != softpen.StatusSolved {
+		t.Fatalf("%+v: exact path ended %v (%s)", *o, res.Status, res.Message)
+	}
+	var d float64
+	for i := range xs {
+		d += (res.X[i] - xs[i]) * (res.X[i] - xs[i])
+	}
+	d = math.Sqrt(d)
+	if d > res.DistBound*(1+1e-6)+1e-9 {
+		t.Fatalf("%+v: status %v: ||x - x*|| = %g > certified %g (x %v, x* %v)", *o, res.Status, d, res.DistBound, res.X, xs)
+	}
+	if res.Objective-fstar > res.Gap+1e-9*(1+math.Abs(fstar)) && res.MaxViolation < 1e-12 {
+		t.Fatalf("%+v: status %v: F(x) - F* = %g > certified gap %g", *o, res.Status, res.Objective-fstar, res.Gap)
+	}
 }
 
 // checkFarkas checks y >= 0, A^T y ~ 0 (within 1e-6 sum_j y_j ||a_j||) and

@@ -226,15 +226,18 @@ func (s Status) String() string {
 // Result of a solve. Slices are owned by the Solver that returned it and are
 // overwritten by its next Solve; copy them to keep them.
 type Result struct {
-	Status       Status
-	X            []float64 // length N
-	Lambda       []float64 // multipliers of the caller's rows of A, >= 0
-	Nu           []float64 // multipliers of the rows of Aeq
-	Objective    float64   // F(x)
-	Gap          float64   // certified duality gap (+Inf when none)
-	DistBound    float64   // certified bound on ||x - x*|| (+Inf when none)
-	MaxViolation float64   // max_j (a_j^T x - b_j)_+ on the caller's rows (and |Aeq x - beq|)
-	Steps        int64     // incremental steps (component gradient evaluations)
+	Status    Status
+	X         []float64 // length N
+	Lambda    []float64 // multipliers of the caller's rows of A, >= 0
+	Nu        []float64 // multipliers of the rows of Aeq
+	Objective float64   // F(x)
+	Gap       float64   // certified duality gap (+Inf when none)
+	// DistBound is the certified bound sqrt(2 Gap/mu) on ||x - x*||, +Inf
+	// unless X satisfies every row to within rounding (an infeasible X
+	// bounds nothing about x*: DESIGN.md, "Certified duality gap").
+	DistBound    float64
+	MaxViolation float64 // max_j (a_j^T x - b_j)_+ on the caller's rows (and |Aeq x - beq|)
+	Steps        int64   // incremental steps (component gradient evaluations)
 	Stages       int
 	Kept         int   // constraints still in the problem at the end
 	Dropped      []int // caller's rows outside the final working set (screened out or never needed), ascending; a solved answer satisfies each

@@ -12,7 +12,8 @@ import (
 // so G(lambda) = min_x F(x) + lambda^T (A x - b) is a lower bound on F*,
 // and F_{xi,0}(x) = F(x) + xi sum_j (a_j^T x - b_j)_+ is an upper bound on
 // it once xi >= ||lambda*||_inf. Their difference, plus a rounding
-// allowance (gapOf), is the certified gap; ||x - x*|| <= sqrt(2 gap/mu).
+// allowance (gapOf), is the certified gap; ||x - x*|| <= sqrt(2 gap/mu)
+// when x is feasible (distBound).
 // The dual bound is exact for the quadratic model and a gradient-mapping
 // bound otherwise (dualBound). Rows outside the working set add their
 // penalty to the whole problem's gap (wholeGap).
@@ -204,9 +205,19 @@ func (s *Solver) wholeGap(rn *run, x []float64) float64 {
 }
 
 // distBound is the certified distance ||x - x*|| <= sqrt(2 gap/mu) of a
-// point with certified gap gap (F is mu-strongly convex; it holds when
-// xi >= ||lambda*||_inf).
-func (s *Solver) distBound(gap float64) float64 { return math.Sqrt(2 * gap / s.mu) }
+// point with certified gap gap, when the point is feasible (to the rounding
+// of evaluating its rows), and +Inf otherwise. For feasible x, F(x) - F* <=
+// gap and mu/2 ||x - x*||^2 <= F(x) - F* (F is mu-strongly convex and x* is
+// its minimiser over a convex set holding x). For infeasible x the gap
+// bounds the distance to the minimiser of F + xi sum of violations, which
+// is x* only when xi >= ||lambda*||_inf, and nothing certifies that: x can
+// be anywhere (min x^2/2 - 50x s.t. x <= 0 with xi = 1 stops at x = 49).
+func (s *Solver) distBound(gap float64, feasible bool) float64 {
+	if !feasible {
+		return math.Inf(1)
+	}
+	return math.Sqrt(2 * gap / s.mu)
+}
 
 // outsidePenalty is xi * sum (a_k^T x - b_k)_+ over the rows outside the
 // kept block: what the penalised objective of the whole problem adds to

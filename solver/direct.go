@@ -124,7 +124,7 @@ func (s *Solver) solveDirect(ctx context.Context) (*Result, error) {
 	}
 	res.Xi = xr
 	res.Gap = s.gapOf(res.Objective+xr*r.SumViolation, r.Dual+s.c0)
-	res.DistBound = s.distBound(res.Gap)
+	res.DistBound = s.distBound(res.Gap, r.Feasible)
 	switch {
 	case r.Status == activeset.StatusTimeLimit:
 		res.Status = StatusTimeLimit

@@ -17,7 +17,8 @@
 //     certified duality gap F_{xi,0}(x) - G(lambda) at every stage end, G
 //     exact for quadratic objectives and a gradient-mapping lower bound
 //     otherwise, with a rounding allowance; ||x - x*|| <= sqrt(2 gap/mu)
-//     when xi >= ||lambda*||_inf;
+//     when x is feasible to rounding (with xi >= ||lambda*||_inf it would
+//     hold for any x, but nothing certifies that);
 //   - polishing (quadratic objectives without l1 or box): primal-dual
 //     active-set rounds on the KKT system, or dual coordinate ascent when
 //     the active set is degenerate; kept only if its certificate is better;

@@ -6,6 +6,9 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/softpen/softpen/activeset"
+	"github.com/softpen/softpen/vec"
 )
 
 // stop says why an inner method returned.
@@ -285,7 +288,7 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 		res.Gap, res.DistBound = math.Inf(1), math.Inf(1)
 		copy(res.X, s.state.x)
 		res.Objective = s.objective(res.X)
-		res.MaxViolation = s.callerViolation(res.X)
+		res.MaxViolation, _ = s.callerViolation(res.X)
 		return res
 	}
 	if math.IsInf(rn.best.gap, 1) {
@@ -312,8 +315,9 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 		}
 	}
 	slices.Sort(res.Dropped)
-	res.DistBound = s.distBound(res.Gap)
-	res.MaxViolation = s.callerViolation(res.X)
+	var feasible bool
+	res.MaxViolation, feasible = s.callerViolation(res.X)
+	res.DistBound = s.distBound(res.Gap, feasible)
 	return res
 }
 
@@ -330,12 +334,17 @@ func (s *Solver) scatterLambda(k int, lam float64) {
 
 // callerViolation is max_j (a_j^T x - b_j)_+ on the caller's rows and
 // |aeq_k^T x - beq_k| on the equality rows, over every working row (kept or
-// dropped), in the caller's scale.
-func (s *Solver) callerViolation(x []float64) float64 {
-	var v float64
+// dropped), in the caller's scale; feasible reports that every unit row
+// holds to within rounding (activeset.WithinRounding). (x lies in the box
+// exactly: the prox projects onto it; zero rows left out of the working set
+// hold unless the problem is infeasible.)
+func (s *Solver) callerViolation(x []float64) (v float64, feasible bool) {
+	xn := math.Sqrt(vec.Dot(x, x))
+	feasible = true
 	for k := 0; k < s.mw; k++ {
-		rk := s.rowResidual(k, x) * s.norm[k]
-		v = math.Max(v, rk)
+		rk := s.rowResidual(k, x)
+		v = math.Max(v, rk*s.norm[k])
+		feasible = feasible && activeset.WithinRounding(rk, xn, s.b[k], s.n)
 	}
-	return v
+	return v, feasible
 }

@@ -268,6 +268,44 @@ func TestCertificatesHonest(t *testing.T) {
 	}
 }
 
+// TestDistBoundNeedsFeasibility: min x^2/2 - 50x s.t. x <= 0 has x* = 0
+// and lambda* = 50. With xi held at 1 and no polish, the penalty method
+// minimises x^2/2 - 50x + (x)_+, stopping near x = 49 with a small gap of
+// F_{1,0}: sqrt(2 gap/mu) says about 1e-5 while the distance is 49. The
+// point violates its row, so no distance bound may be reported; the exact
+// paths, whose x is feasible, keep theirs, and it holds.
+func TestDistBoundNeedsFeasibility(t *testing.T) {
+	p := &Problem{N: 1, Loss: LossNone, Ridge: 1, Q: []float64{-50}, A: mat.NewDense(1, 1), B: []float64{0}}
+	p.A.Row(0)[0] = 1
+	for _, o := range []Options{
+		{Xi: 1, FixedXi: true, NoPolish: true, Tol: 1e-9, MaxSteps: 100000},
+		{Xi: 1, FixedXi: true, NoPolish: true, Tol: 1e-9, Method: MethodSGD, Seed: 1, MaxSteps: 100000},
+		{Tol: 1e-9},
+		{Tol: 1e-9, Method: MethodActiveSet},
+		{Tol: 1e-9, Method: MethodAPG},
+	} {
+		s, err := New(p, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.Solve(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := math.Abs(res.X[0])
+		t.Logf("%v fixed xi %v: status %v x %.6g gap %.3g bound %.3g violation %.3g", o.Method, o.FixedXi, res.Status, res.X[0], res.Gap, res.DistBound, res.MaxViolation)
+		if d > res.DistBound*(1+1e-9)+1e-15 {
+			t.Errorf("%v fixed xi %v: distance %.6g > reported bound %.6g", o.Method, o.FixedXi, d, res.DistBound)
+		}
+		if o.FixedXi && d < 1 {
+			t.Errorf("%v: x = %.6g; the counterexample needs the penalty answer far from x* = 0", o.Method, res.X[0])
+		}
+		if !o.FixedXi && (res.Status != StatusSolved || math.IsInf(res.DistBound, 1)) {
+			t.Errorf("%v: status %v bound %.3g, want solved with a finite bound", o.Method, res.Status, res.DistBound)
+		}
+	}
+}
+
 // TestDeterministic: the same seed gives the same bits.
 func TestDeterministic(t *testing.T) {
 	p, _ := loadQP(t, 2)

@@ -26,6 +26,8 @@
 //     partial overlap is not allowed.
 package vec
 
+import "math"
+
 // Impl names the kernel path in use: "avx2", "neon" or "generic".
 func Impl() string {
 	if useAsm {
@@ -78,6 +80,19 @@ func Dot(x, y []float64) float64 {
 		return dotAsm(x, y)
 	}
 	return dotGeneric(x, y)
+}
+
+// DotErrorBound returns gamma_n = n u / (1 - n u), u = 2^-53: on every
+// path, |Dot(x, y) - x'y| <= DotErrorBound(len(x)) * sum_i |x[i] y[i]|
+// (any summation order, with or without fused multiply-adds; Higham,
+// Accuracy and Stability of Numerical Algorithms, section 3.1). +Inf once
+// n u >= 1.
+func DotErrorBound(n int) float64 {
+	nu := float64(n) * 0x1p-53
+	if nu >= 1 {
+		return math.Inf(1)
+	}
+	return nu / (1 - nu)
 }
 
 // Axpy sets y[i] += alpha*x[i]. x and y may be the same slice.

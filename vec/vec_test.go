@@ -510,3 +510,24 @@ func TestGODEBUGSelectsGeneric(t *testing.T) {
 // setting that turns it off (the feature useAsm tests: vec_amd64.go,
 // vec_arm64.go). GODEBUG=cpu.avx2=off changes nothing on arm64.
 var godebugGeneric = map[string]string{"amd64": "cpu.avx2=off", "arm64": "cpu.asimd=off"}
+
+// TestDotErrorBound: gamma_n = n u / (1 - n u), 0 for n = 0, +Inf once n u
+// reaches 1, and it bounds the error of Dot on an adversarial sum.
+func TestDotErrorBound(t *testing.T) {
+	if DotErrorBound(0) != 0 || DotErrorBound(1) != 0x1p-53/(1-0x1p-53) || !math.IsInf(DotErrorBound(1<<53), 1) {
+		t.Fatalf("DotErrorBound(0, 1, 2^53) = %v, %v, %v", DotErrorBound(0), DotErrorBound(1), DotErrorBound(1<<53))
+	}
+	// x_i y_i = 1, 1e-16, 1e-16, ...: each small term is lost to rounding in
+	// a left-to-right sum; the exact sum is 1 + (n-1) 1e-16.
+	for _, n := range []int{2, 10, 100, 1000} {
+		x, y := make([]float64, n), make([]float64, n)
+		x[0], y[0] = 1, 1
+		for i := 1; i < n; i++ {
+			x[i], y[i] = 1e-8, 1e-8
+		}
+		exact := 1 + float64(n-1)*1e-16
+		if err := math.Abs(Dot(x, y) - exact); err > DotErrorBound(n)*exact {
+			t.Errorf("n %d: |Dot - exact| = %.3g > gamma_n sum |x_i y_i| = %.3g", n, err, DotErrorBound(n)*exact)
+		}
+	}
+}
