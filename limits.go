@@ -1,13 +1,58 @@
 package softpen
 
-import "github.com/softpen/softpen/solver"
+import (
+	"strconv"
 
-// DefaultMemoryLimit is the memory the command line lets a solve take
-// unless told otherwise (cmd/softpen's -max-memory): 4 GiB, a budget most
-// machines have, so that a mistyped "n" is refused with a message naming
-// the limit instead of ending in the out-of-memory killer or a runtime
-// stack trace. The library itself does not check it.
+	"github.com/softpen/softpen/solver"
+)
+
+// DefaultMemoryLimit is the memory Solve and NewSolver let a problem take
+// unless Options.MaxMemory (cmd/softpen's -max-memory) says otherwise:
+// 4 GiB, a budget most machines have, so that a mistyped "n" is refused
+// with a message naming the limit instead of ending in the out-of-memory
+// killer or a runtime stack trace.
 const DefaultMemoryLimit int64 = 4 << 30
+
+// MemoryError is what Solve and NewSolver return, before allocating
+// anything large, for a problem whose MemoryEstimate is above the limit.
+type MemoryError struct {
+	Estimate int64 // Problem.MemoryEstimate, bytes
+	Limit    int64 // the limit it exceeds, bytes
+}
+
+func (e *MemoryError) Error() string {
+	return "the solver would need about " + FormatBytes(e.Estimate) + " (Problem.MemoryEstimate), above the memory limit of " +
+		FormatBytes(e.Limit) + " (Options.MaxMemory, default DefaultMemoryLimit); raise it, or set it to -1 for no limit, if this machine has the memory"
+}
+
+// CheckMemory returns a *MemoryError when p's MemoryEstimate is above the
+// limit opt sets (Options.MaxMemory: 0 or a nil opt means
+// DefaultMemoryLimit, a negative value no limit), and nil otherwise. Solve
+// and NewSolver call it after Validate; it only reads the sizes of p.
+func (p *Problem) CheckMemory(opt *Options) error {
+	limit := DefaultMemoryLimit
+	if opt != nil && opt.MaxMemory != 0 {
+		limit = opt.MaxMemory
+	}
+	if est := p.MemoryEstimate(); limit > 0 && est > limit {
+		return &MemoryError{Estimate: est, Limit: limit}
+	}
+	return nil
+}
+
+// FormatBytes writes n in the largest binary unit (KiB, MiB, GiB, TiB)
+// that keeps it at least 1, to three significant digits: 3.4GiB, 512MiB.
+func FormatBytes(n int64) string {
+	for _, u := range []struct {
+		s string
+		f float64
+	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if float64(n) >= u.f {
+			return strconv.FormatFloat(float64(n)/u.f, 'g', 3, 64) + u.s
+		}
+	}
+	return strconv.FormatInt(n, 10) + "B"
+}
 
 // MemoryEstimate returns about how many bytes NewSolver and Solve allocate
 // for p, before allocating any of it, so that a caller can refuse a problem

@@ -2,6 +2,7 @@ package softpen
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"strings"
 	"testing"
@@ -65,5 +66,47 @@ func TestMemoryEstimateRefusesHuge(t *testing.T) {
 	huge := &Problem{N: 1 << 62, Loss: "none"}
 	if est := huge.MemoryEstimate(); est <= 0 {
 		t.Errorf("n = 2^62: estimate %d", est)
+	}
+}
+
+// TestSolveRefusesOverMemory: the library checks the estimate too (it used
+// to be the command line only): Solve and NewSolver on 2^26 variables
+// return a *MemoryError naming the estimate and the limit, before
+// allocating anything of that size; Options.MaxMemory lowers or raises the
+// limit, and a negative value removes it.
+func TestSolveRefusesOverMemory(t *testing.T) {
+	p, err := ReadProblem(strings.NewReader(`{"n": 67108864, "loss": "none", "ridge": 1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = Solve(context.Background(), p, nil)
+	runtime.ReadMemStats(&after)
+	var me *MemoryError
+	if !errors.As(err, &me) || me.Limit != DefaultMemoryLimit || me.Estimate != p.MemoryEstimate() {
+		t.Fatalf("Solve: %v, want a *MemoryError at the default limit", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("Solve allocated %d bytes before refusing", grew)
+	}
+	for _, w := range []string{"Options.MaxMemory", "4GiB", FormatBytes(me.Estimate)} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("%q lacks %q", err, w)
+		}
+	}
+	if _, err := NewSolver(p, &Options{MaxMemory: 1 << 30}); !errors.As(err, &me) || me.Limit != 1<<30 {
+		t.Errorf("NewSolver, MaxMemory 1GiB: %v", err)
+	}
+	if err := p.CheckMemory(&Options{MaxMemory: -1}); err != nil {
+		t.Errorf("MaxMemory -1: %v, want no limit", err)
+	}
+	// A small problem under a limit set below its estimate is refused too.
+	small := &Problem{N: 2, Loss: "none", Ridge: 1}
+	if _, err := Solve(context.Background(), small, &Options{MaxMemory: 100}); !errors.As(err, &me) || me.Limit != 100 {
+		t.Errorf("MaxMemory 100 bytes: %v", err)
+	}
+	if res, err := Solve(context.Background(), small, nil); err != nil || res.Status != StatusSolved {
+		t.Errorf("default limit, 2 variables: %v", err)
 	}
 }

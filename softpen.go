@@ -114,6 +114,9 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	if err := p.CheckMemory(opt); err != nil {
+		return nil, err
+	}
 	ip, err := p.internal()
 	if err != nil {
 		return nil, err

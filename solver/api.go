@@ -129,6 +129,11 @@ type Options struct {
 	MaxSteps  int64         // incremental step budget; 0 means none
 	TimeLimit time.Duration // 0 means none
 	Seed      uint64        // seed of the solver's own generator
+	// MaxMemory is the memory, in bytes, that the root package's Solve and
+	// NewSolver let a problem take (Problem.MemoryEstimate) before refusing
+	// it with a *MemoryError: 0 means DefaultMemoryLimit (4 GiB), a
+	// negative value no limit. Package solver does not read it.
+	MaxMemory int64
 	// Xi is the initial penalty parameter; 0 means 1 (the paper's choice).
 	// Unless FixedXi, the solve raises it when the multipliers saturate
 	// (xi < ||lambda*||_inf) and lowers it towards 4 max_j lambda_j when

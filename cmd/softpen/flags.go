@@ -56,7 +56,7 @@ var byteSuffixes = []struct {
 }{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
 	{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}}
 
-func (b *byteSize) String() string { return formatBytes(int64(*b)) }
+func (b *byteSize) String() string { return softpen.FormatBytes(int64(*b)) }
 
 func (b *byteSize) Set(s string) error {
 	num, mul := strings.TrimSpace(s), 1.0
@@ -72,19 +72,6 @@ func (b *byteSize) Set(s string) error {
 	}
 	*b = byteSize(v * mul)
 	return nil
-}
-
-// formatBytes writes n in the largest binary unit that keeps it at least 1.
-func formatBytes(n int64) string {
-	for _, u := range []struct {
-		s string
-		f float64
-	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if float64(n) >= u.f {
-			return strconv.FormatFloat(float64(n)/u.f, 'g', 3, 64) + u.s
-		}
-	}
-	return strconv.FormatInt(n, 10) + "B"
 }
 
 // newFlagSet is a flag set that prints nothing itself: parseFlags reports
@@ -158,7 +145,10 @@ func (f *solveFlags) options() (*softpen.Options, error) {
 		return nil, fmt.Errorf("-method: %v", err)
 	}
 	opt := &softpen.Options{Method: m, Tol: f.tol, Seed: f.seed, MaxSteps: f.maxSteps,
-		TimeLimit: f.timeLimit, NoPolish: f.noPolish}
+		TimeLimit: f.timeLimit, NoPolish: f.noPolish, MaxMemory: int64(f.maxMemory)}
+	if opt.MaxMemory == 0 {
+		opt.MaxMemory = -1 // -max-memory 0: no limit
+	}
 	switch f.screen {
 	case "none":
 		opt.Screen = softpen.ScreenNone
@@ -204,14 +194,16 @@ func openInput(name string) (*os.File, error) {
 }
 
 // checkMemory refuses a problem whose estimated solver memory is above the
-// -max-memory limit (0: no limit), before anything large is allocated.
-func checkMemory(p *softpen.Problem, limit byteSize) error {
-	est := p.MemoryEstimate()
-	if limit <= 0 || est <= int64(limit) {
-		return nil
+// -max-memory limit (0: no limit), before anything large is allocated, with
+// the message naming the flag. opt.MaxMemory carries the same limit into
+// the library (options).
+func checkMemory(p *softpen.Problem, opt *softpen.Options) error {
+	var me *softpen.MemoryError
+	if err := p.CheckMemory(opt); !errors.As(err, &me) {
+		return err
 	}
 	return fmt.Errorf("the solver would need about %s (Problem.MemoryEstimate), above the -max-memory limit of %s; raise it with -max-memory %s if this machine has the memory",
-		formatBytes(est), formatBytes(int64(limit)), formatBytes(est+est/4))
+		softpen.FormatBytes(me.Estimate), softpen.FormatBytes(me.Limit), softpen.FormatBytes(me.Estimate+me.Estimate/4))
 }
 
 // solveAndWrite validates p, solves it and writes the result, returning the
@@ -222,7 +214,7 @@ func solveAndWrite(name string, p *softpen.Problem, f *solveFlags, opt *softpen.
 		fmt.Fprintf(stderr, "softpen: %s: %v\n", name, err)
 		return exitInput
 	}
-	if err := checkMemory(p, f.maxMemory); err != nil {
+	if err := checkMemory(p, opt); err != nil {
 		fmt.Fprintf(stderr, "softpen: %s: %v\n", name, err)
 		return exitInput
 	}
