@@ -233,16 +233,17 @@ func runQPSim(in *Instance, sim int, methods []Method, sgdm Method, needSched bo
 // range of ||lambda*||_inf against the paper's xi, and the table of methods.
 func qpSummary(sum io.Writer, cfg QPConfig, ins []*Instance, workers int, methods []Method, groups [][]*Run) {
 	fmt.Fprintf(sum, "softpen repro qp: the paper's QP (section 6.1), l = m = n = 100, ridge 0.1; %d simulations, %d steps each, from x = 0\n", cfg.Sims, cfg.Steps)
-	nref, worstRef := 0, 0.0
+	nref, worstRef, kkt, gap := 0, 0.0, 0.0, 0.0
 	lmin, lmax := math.Inf(1), 0.0
 	for _, in := range ins {
 		if !math.IsNaN(in.RefCheck) {
 			nref++
 			worstRef = math.Max(worstRef, in.RefCheck)
 		}
+		kkt, gap = math.Max(kkt, in.RefKKT), math.Max(gap, in.RefGap)
 		lmin, lmax = math.Min(lmin, in.LambdaInf), math.Max(lmax, in.LambdaInf)
 	}
-	fmt.Fprintf(sum, "instances: %d from %s (cvxopt references), %d generated; reference x*: softpen.Solve, tol 1e-12, polished", nref, cfg.Testdata, len(ins)-nref)
+	fmt.Fprintf(sum, "instances: %d from %s (cvxopt references), %d generated; %s", nref, cfg.Testdata, len(ins)-nref, refSource(kkt, gap))
 	if nref > 0 {
 		fmt.Fprintf(sum, "; worst ||x* - x_cvxopt|| / ||x_cvxopt|| = %.2e", worstRef)
 	}

@@ -153,3 +153,41 @@ func TestGenerateQP(t *testing.T) {
 		t.Error("not reproducible from the seed")
 	}
 }
+
+// TestReferencesChecked: the generated instances' references (those without
+// a cvxopt file) come from the exact method and pass the big.Float KKT
+// check; the check rejects x* moved by 1e-7 and multipliers of the wrong
+// sign, so it is not a formality.
+func TestReferencesChecked(t *testing.T) {
+	ins, err := QPInstances(2, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range ins {
+		if !(in.RefKKT <= refTol && in.RefGap <= refTol) || !math.IsNaN(in.RefCheck) {
+			t.Errorf("%s: KKT %.3g gap %.3g ref %v", in.Name, in.RefKKT, in.RefGap, in.RefCheck)
+		}
+		res, err := softpen.Solve(context.Background(), in.P, &softpen.Options{Method: softpen.MethodActiveSet, Tol: refTol})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := append([]float64(nil), res.X...)
+		x[0] += 1e-7
+		if err := in.checkKKT(x, res.Lambda); err == nil {
+			t.Errorf("%s: x* + 1e-7 e_0 passes the check", in.Name)
+		}
+		lam := append([]float64(nil), res.Lambda...)
+		for j := range lam {
+			if lam[j] == 0 {
+				lam[j] = -1e-6
+				break
+			}
+		}
+		if err := in.checkKKT(res.X, lam); err == nil {
+			t.Errorf("%s: a negative multiplier passes the check", in.Name)
+		}
+		if err := in.checkKKT(res.X, res.Lambda); err != nil {
+			t.Errorf("%s: %v", in.Name, err)
+		}
+	}
+}

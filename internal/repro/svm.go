@@ -165,7 +165,7 @@ func svmSummary(sum io.Writer, cfg SVMConfig, in *Instance, methods []Method, gr
 	}
 	fmt.Fprintf(sum, "softpen repro svm: hard-margin SVM (section 6.2) on %s: m = %d, n = %d, feature columns scaled: %v; %d steps per method, from x = 0\n",
 		in.P.Name, m, in.P.N, cfg.Scale, cfg.Steps)
-	fmt.Fprintf(sum, "reference x*: softpen.Solve, tol 1e-12, polished")
+	fmt.Fprint(sum, refSource(in.RefKKT, in.RefGap))
 	if !math.IsNaN(in.RefCheck) {
 		fmt.Fprintf(sum, "; ||x* - x_ref|| / ||x_ref|| = %.2e against %s", in.RefCheck, cfg.Ref)
 	}
