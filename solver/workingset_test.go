@@ -259,3 +259,19 @@ func TestFinalScreen(t *testing.T) {
 	}
 	t.Logf("kept %d of %d rows (10 active), gap %.2e", kept, p.A.Rows, res.Gap)
 }
+
+// TestPrecisionFloorWholeProblem: a tolerance below the certificate's
+// rounding floor stops with StatusPrecisionLimit, but only once the whole
+// problem is certified: the floor of the kept rows was taken for the
+// problem's, and at tol 1e-14 the solve stopped with 80 of 3000 rows kept,
+// answering a point that violated others by 31 (gap 9e4).
+func TestPrecisionFloorWholeProblem(t *testing.T) {
+	p, x, _ := wsProblem()
+	res := solveOK(t, p, &Options{Tol: 1e-14, Method: MethodAPG})
+	if res.Status != StatusPrecisionLimit && res.Status != StatusSolved {
+		t.Fatalf("status %v", res.Status)
+	}
+	if d := maxAbsDiff(res.X, x); res.MaxViolation > 1e-12 || res.Gap > 1e-10 || d > 1e-8 {
+		t.Errorf("%v: violation %.3g, gap %.3g, max |x - x*| %.3g (%s)", res.Status, res.MaxViolation, res.Gap, d, res.Message)
+	}
+}
