@@ -230,7 +230,8 @@ func BenchmarkSeparableSVM(b *testing.B) {
 			}
 			b.ReportMetric(float64(res.Steps), "steps")
 			b.ReportMetric(float64(res.Kept), "kept")
-			b.ReportMetric(100*float64(len(res.Dropped))/float64(m), "%dropped")
+			b.ReportMetric(100*float64(len(res.Screened))/float64(m), "%screened")
+			b.ReportMetric(100*float64(len(res.Outside))/float64(m), "%outside")
 		})
 	}
 }

@@ -28,7 +28,8 @@ type resultJSON struct {
 	TimeS        *float64   `json:"time_s"`
 	Method       string     `json:"method"`
 	Impl         string     `json:"impl"`
-	Dropped      []int      `json:"dropped"`
+	Screened     []int      `json:"screened"`
+	Outside      []int      `json:"outside"`
 	Farkas       []*float64 `json:"farkas"`
 	Xi           *float64   `json:"xi"`
 	Polished     bool       `json:"polished"`
@@ -64,7 +65,7 @@ func jsonNumbers(v []float64) []byte {
 // WriteResult writes r as the result file of FORMATS.md: one JSON object
 // with one key per line, in the order status, x, lambda, nu (when there are
 // equality rows), objective, gap, dist_bound, max_violation, steps, stages,
-// kept, time_s, method, impl, then dropped (when screening dropped rows),
+// kept, time_s, method, impl, then screened and outside (when not empty),
 // farkas (when the status is infeasible), xi and polished. JSON has no Inf
 // or NaN: such numbers are written as null (a dist_bound of +Inf, "no
 // bound", is null). Numbers are written in the shortest form that reads back
@@ -102,9 +103,13 @@ func WriteResult(w io.Writer, r *Result) error {
 	put("time_s", jsonNumber(r.Time.Seconds()))
 	put("method", str(r.Method))
 	put("impl", str(r.Impl))
-	if len(r.Dropped) > 0 {
-		d, _ := json.Marshal(r.Dropped)
-		put("dropped", d)
+	if len(r.Screened) > 0 {
+		d, _ := json.Marshal(r.Screened)
+		put("screened", d)
+	}
+	if len(r.Outside) > 0 {
+		d, _ := json.Marshal(r.Outside)
+		put("outside", d)
 	}
 	if r.Status == StatusInfeasible {
 		put("farkas", jsonNumbers(r.Farkas))
@@ -137,7 +142,7 @@ func ReadResult(rd io.Reader) (*Result, error) {
 		X: values(in.X), Lambda: values(in.Lambda), Nu: values(in.Nu),
 		Objective: value(in.Objective, math.NaN()), Gap: value(in.Gap, math.Inf(1)),
 		DistBound: value(in.DistBound, math.Inf(1)), MaxViolation: value(in.MaxViolation, math.NaN()),
-		Steps: in.Steps, Stages: in.Stages, Kept: in.Kept, Dropped: in.Dropped, Farkas: values(in.Farkas),
+		Steps: in.Steps, Stages: in.Stages, Kept: in.Kept, Screened: in.Screened, Outside: in.Outside, Farkas: values(in.Farkas),
 		Xi: value(in.Xi, math.NaN()), Polished: in.Polished, Iterations: in.Iterations, Message: in.Message,
 		Time:   time.Duration(math.Round(value(in.TimeS, 0) * 1e9)),
 		Method: in.Method, Impl: in.Impl,

@@ -11,7 +11,7 @@ import (
 )
 
 // TestWriteResultKeys: the keys of FORMATS.md in its order, "nu" only with
-// equality rows, "dropped" only when rows were dropped, "farkas" only when
+// equality rows, "screened" and "outside" only when not empty, "farkas" only when
 // infeasible; Inf and NaN written as null.
 func TestWriteResultKeys(t *testing.T) {
 	inf, nan := math.Inf(1), math.NaN()
@@ -35,11 +35,11 @@ func TestWriteResultKeys(t *testing.T) {
 		null []string
 	}{
 		{"solved", Result{Status: StatusSolved, X: []float64{1}, Lambda: []float64{0}, Gap: 1e-12, DistBound: 1e-6,
-			Dropped: []int{}, Farkas: []float64{0}, Nu: []float64{}}, with(), nil},
+			Screened: []int{}, Outside: []int{}, Farkas: []float64{0}, Nu: []float64{}}, with(), nil},
 		{"no bound", Result{Status: StatusMaxSteps, Gap: inf, DistBound: inf, Objective: nan}, with(),
 			[]string{"gap", "dist_bound", "objective"}},
-		{"equalities and screening", Result{Status: StatusTimeLimit, Nu: []float64{2}, Dropped: []int{3, 5}, MaxViolation: inf},
-			with("nu", "dropped"), []string{"max_violation"}},
+		{"equalities and screening", Result{Status: StatusTimeLimit, Nu: []float64{2}, Screened: []int{3, 5}, Outside: []int{1}, MaxViolation: inf},
+			with("nu", "screened", "outside"), []string{"max_violation"}},
 		{"infeasible", Result{Status: StatusInfeasible, Farkas: []float64{1, 0}, Xi: nan}, with("farkas"), []string{"xi"}},
 	}
 	for _, c := range cases {
@@ -84,7 +84,7 @@ func TestResultRoundTrip(t *testing.T) {
 	inf, nan := math.Inf(1), math.NaN()
 	r := &Result{Status: StatusInfeasible, X: []float64{0.1, -1e-310, 3e300, nan}, Lambda: []float64{0, 1.0 / 3, inf},
 		Nu: []float64{-2}, Objective: -0.5, Gap: inf, DistBound: inf, MaxViolation: 1e-17, Steps: 1 << 40,
-		Stages: 12, Kept: 7, Dropped: []int{0, 9}, Farkas: []float64{0.25, 0}, Xi: 4, Polished: true,
+		Stages: 12, Kept: 7, Screened: []int{0, 9}, Outside: []int{4}, Farkas: []float64{0.25, 0}, Xi: 4, Polished: true,
 		Time: 1234567891 * time.Nanosecond, Method: "catalyst-svrg", Impl: "avx2"}
 	var buf bytes.Buffer
 	if err := WriteResult(&buf, r); err != nil {
@@ -133,6 +133,6 @@ func sameResult(a, b *Result) bool {
 	return a.Status == b.Status && eqs(a.X, b.X) && eqs(a.Lambda, b.Lambda) && eqs(a.Nu, b.Nu) &&
 		eq(a.Objective, b.Objective) && eq(a.Gap, b.Gap) && eq(a.DistBound, b.DistBound) &&
 		eq(a.MaxViolation, b.MaxViolation) && a.Steps == b.Steps && a.Stages == b.Stages && a.Kept == b.Kept &&
-		reflect.DeepEqual(a.Dropped, b.Dropped) && eqs(a.Farkas, b.Farkas) && eq(a.Xi, b.Xi) &&
+		reflect.DeepEqual(a.Screened, b.Screened) && reflect.DeepEqual(a.Outside, b.Outside) && eqs(a.Farkas, b.Farkas) && eq(a.Xi, b.Xi) &&
 		a.Polished == b.Polished && a.Time == b.Time && a.Method == b.Method && a.Impl == b.Impl
 }

@@ -244,8 +244,19 @@ type Result struct {
 	MaxViolation float64 // max_j (a_j^T x - b_j)_+ on the caller's rows (and |Aeq x - beq|)
 	Steps        int64   // incremental steps (component gradient evaluations)
 	Stages       int
-	Kept         int   // constraints still in the problem at the end
-	Dropped      []int // caller's rows outside the final working set (screened out or never needed), ascending; a solved answer satisfies each
+	Kept         int // constraints still in the problem at the end
+	// Screened lists the caller's rows of A proven inactive at x*:
+	// a_j^T x - b_j < -DistBound ||a_j|| at the answer, so x* satisfies
+	// them strictly and removing them leaves x* unchanged. Ascending; empty
+	// without a finite DistBound, with ScreenNone, and on the direct path.
+	Screened []int
+	// Outside lists the caller's rows of A outside the final working set
+	// that are not proven inactive: never admitted to the working set, or
+	// dropped by a stage's screening rule. A solved answer satisfies each
+	// (they are re-checked at the answer) but may hold some with equality,
+	// with multiplier 0. Ascending; empty on the direct path, which
+	// considers every row.
+	Outside []int
 	// Farkas (status infeasible) is y on the caller's rows, A's then Aeq's,
 	// largest entry 1: y >= 0 on A's rows and b^T y < min over the box of
 	// (A^T y)^T x, so no x in the box satisfies every row. Without a box

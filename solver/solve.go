@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/softpen/softpen/activeset"
@@ -139,7 +138,7 @@ func (s *Solver) resetResult() {
 	res := &s.res
 	res.Status, res.Polished = StatusMaxSteps, false
 	res.Message, res.Iterations = "", 0
-	res.Dropped = res.Dropped[:0]
+	res.Screened, res.Outside = res.Screened[:0], res.Outside[:0]
 	res.Method = s.opt.Method.String()
 	clear(res.Farkas)
 }
@@ -310,22 +309,13 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 	for k := 0; k < s.kept; k++ {
 		s.scatterLambda(k, s.state.lamBest[k])
 	}
-	res.Kept = s.kept
-	if st == StatusSolved {
-		res.Kept -= s.screenFinal(rn)
-	}
 	res.Objective = s.objective(res.X)
 	res.Gap = s.wholeGap(rn, res.X)
 	s.lastXi = rn.best.xi
-	for k := s.kept; k < s.mw; k++ {
-		if c := s.code[k]; !c.isEq() {
-			res.Dropped = append(res.Dropped, c.ineqRow())
-		}
-	}
-	slices.Sort(res.Dropped)
 	var feasible bool
 	res.MaxViolation, feasible = s.callerViolation(res.X)
 	res.DistBound = s.distBound(res.Gap, feasible)
+	res.Kept = s.kept - s.screenFinal(res.DistBound)
 	return res
 }
 
@@ -342,7 +332,8 @@ func (s *Solver) scatterLambda(k int, lam float64) {
 
 // callerViolation is max_j (a_j^T x - b_j)_+ on the caller's rows and
 // |aeq_k^T x - beq_k| on the equality rows, over every working row (kept or
-// dropped), in the caller's scale; feasible reports that every unit row
+// dropped), in the caller's scale, leaving each working row's unit
+// residual in s.state.r (screenFinal reads them); feasible reports that every unit row
 // holds to within rounding (activeset.WithinRounding). (x lies in the box
 // exactly: the prox projects onto it; zero rows left out of the working set
 // hold unless the problem is infeasible.)
@@ -351,6 +342,7 @@ func (s *Solver) callerViolation(x []float64) (v float64, feasible bool) {
 	feasible = true
 	for k := 0; k < s.mw; k++ {
 		rk := s.rowResidual(k, x)
+		s.state.r[k] = rk
 		v = math.Max(v, rk*s.norm[k])
 		feasible = feasible && activeset.WithinRounding(rk, xn, s.b[k], s.n)
 	}

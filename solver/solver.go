@@ -129,7 +129,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	s.res.Lambda = make([]float64, s.m)
 	s.res.Nu = make([]float64, s.meq)
 	s.res.Farkas = make([]float64, s.m+s.meq)
-	s.res.Dropped = make([]int, 0, s.m+2*s.meq)
+	s.res.Screened, s.res.Outside = make([]int, 0, s.m), make([]int, 0, s.m)
 	s.res.Impl = vec.Impl()
 	return s, nil
 }

@@ -40,20 +40,20 @@ func TestWorkingSet(t *testing.T) {
 	if res.MaxViolation > 1e-9 {
 		t.Errorf("max violation %.3e", res.MaxViolation)
 	}
-	if res.Kept >= m/4 || res.Kept+len(res.Dropped) != m {
-		t.Errorf("kept %d, dropped %d of %d rows", res.Kept, len(res.Dropped), m)
+	if res.Kept >= m/4 || res.Kept+len(res.Screened)+len(res.Outside) != m {
+		t.Errorf("kept %d, screened %d, outside %d of %d rows", res.Kept, len(res.Screened), len(res.Outside), m)
 	}
-	if !slices.IsSorted(res.Dropped) {
-		t.Error("dropped rows not in ascending order")
+	if !slices.IsSorted(res.Screened) || !slices.IsSorted(res.Outside) {
+		t.Error("screened or outside rows not in ascending order")
 	}
-	for _, j := range res.Dropped {
+	for _, j := range append(res.Screened, res.Outside...) {
 		if lam[j] != 0 {
 			t.Errorf("row %d is active but was dropped", j)
 		}
 	}
-	all := solveOK(t, p, &Options{Tol: 1e-10, AllRows: true})
-	if all.Kept+len(all.Dropped) != m {
-		t.Errorf("AllRows: kept %d, dropped %d", all.Kept, len(all.Dropped))
+	all := solveOK(t, p, &Options{Tol: 1e-10, Method: MethodAPG, AllRows: true})
+	if all.Kept+len(all.Screened)+len(all.Outside) != m {
+		t.Errorf("AllRows: kept %d, screened %d, outside %d", all.Kept, len(all.Screened), len(all.Outside))
 	}
 	if d := maxAbsDiff(res.X, all.X); d > 1e-8 {
 		t.Errorf("working set and all rows differ by %.3e", d)
@@ -224,10 +224,14 @@ func TestWorkingSetEqualities(t *testing.T) {
 
 // TestFinalScreen: a solved gap-safe answer keeps only rows the final
 // certificate cannot prove inactive: every kept row has a positive
-// multiplier or a slack below sqrt(2 gap / mu), and the dropped rows hold.
+// multiplier or a slack below sqrt(2 gap / mu); every screened row has a
+// slack above DistBound at the answer and is inactive at x*; the rows
+// outside hold; the three sets split the rows. (Tol 1e-13: only a point
+// feasible to rounding has a distance bound, and the KKT polish's point at
+// 1e-10 violates its active rows by 9e-12.)
 func TestFinalScreen(t *testing.T) {
 	p, _, lam := wsProblem()
-	s, err := New(p, &Options{Tol: 1e-10, Method: MethodAPG})
+	s, err := New(p, &Options{Tol: 1e-13, Method: MethodAPG})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,8 +240,21 @@ func TestFinalScreen(t *testing.T) {
 		t.Fatalf("%v, %v", res.Status, err)
 	}
 	thr := math.Sqrt(2 * res.Gap / s.mu)
+	if math.IsInf(res.DistBound, 1) || len(res.Screened) == 0 {
+		t.Fatalf("distance bound %g (violation %g, polished %v, gap %g), %d rows screened: the test would not exercise the final screen", res.DistBound, res.MaxViolation, res.Polished, res.Gap, len(res.Screened))
+	}
 	dropped := map[int]bool{}
-	for _, j := range res.Dropped {
+	for _, j := range res.Screened {
+		dropped[j] = true
+		r := vec.Dot(p.A.Row(j), res.X) - p.B[j]
+		if r >= -res.DistBound*math.Sqrt(vec.Dot(p.A.Row(j), p.A.Row(j))) || lam[j] != 0 {
+			t.Errorf("screened row %d: residual %g, distance bound %g, lambda* %g", j, r, res.DistBound, lam[j])
+		}
+	}
+	for _, j := range res.Outside {
+		if dropped[j] {
+			t.Errorf("row %d both screened and outside", j)
+		}
 		dropped[j] = true
 	}
 	kept := 0
@@ -257,7 +274,7 @@ func TestFinalScreen(t *testing.T) {
 	if kept != res.Kept {
 		t.Errorf("Kept = %d, rows not dropped %d", res.Kept, kept)
 	}
-	t.Logf("kept %d of %d rows (10 active), gap %.2e", kept, p.A.Rows, res.Gap)
+	t.Logf("kept %d of %d rows (10 active), %d screened, %d outside, gap %.2e", kept, p.A.Rows, len(res.Screened), len(res.Outside), res.Gap)
 }
 
 // TestPrecisionFloorWholeProblem: a tolerance below the certificate's

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -222,7 +223,10 @@ func runNested(r *Run, in *Instance, m Method, budget int64, seed uint64, d0, dL
 	if err != nil {
 		return err
 	}
-	r.Dropped = append([]int(nil), res.Dropped...)
+	// The run's screening rule dropped both kinds: proven at the answer
+	// and set aside during the stages.
+	r.Dropped = append(append([]int(nil), res.Screened...), res.Outside...)
+	slices.Sort(r.Dropped)
 	r.Delta0 = delta0
 	if n := len(r.Stages); n > 0 {
 		r.DeltaEnd = r.Stages[n-1].Delta
