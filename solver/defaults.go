@@ -42,14 +42,40 @@ const (
 // dominate.
 const DirectMaxRows = 200000
 
+// The handover to the exact finisher (handover.go).
+const (
+	// handoverGap is the best certified gap, relative to max(1, |F|), at
+	// which a stage's end hands the working set to the active-set engine
+	// (with at most DirectMaxRows rows the probe hands over after the
+	// first stage whatever its gap). Measured (BenchmarkHandoverGap, root
+	// package, apg to a certified 1e-9, no probe; one run, loaded
+	// machine), handover at 1e-1 / 1e-2 / 1e-3 / 1e-4 / 1e-6: separable
+	// SVM m = 1e6, n = 50: 6.5 / 7.0 / 5.0 / 2.1 / 2.5 s, the engine taking
+	// 982 / 964 / 608 / 108 / 6 working-set changes after 1.1 / 2.0 / 5.1 /
+	// 16 / 48 million steps (a hot-started change costs about a tenth of a
+	// scan of the rows, 4-7 ms there; cold, the engine takes 1,116-1,190);
+	// large QP m = 1e5: 0.20 / 0.31 / 0.50 / 0.79 / 1.8 s (155 / 192 / 7 /
+	// 5 / 4 changes), where the cold engine alone takes 60-95 ms. The
+	// penalty method only runs on problems above DirectMaxRows under
+	// MethodAuto, where the SVM is the case it is there for.
+	handoverGap = 1e-4
+	// handoverLamFrac: rows whose best multiplier exceeds this fraction of
+	// the largest start in the engine's working set.
+	handoverLamFrac = 0.01
+	// handoverRetry: after an engine solve that cycled, the next handover
+	// waits until the best gap has fallen by this factor.
+	handoverRetry = 100.0
+)
+
 // The delta schedule (schedule.go).
 const (
 	maxDelta0 = 0.05  // cap on the practical delta_0 (the paper's experiments use 0.05 and 0.005)
 	minDelta  = 1e-13 // below this a stage cannot improve a double-precision answer
-	// probeLoosen widens the first stage's target when polishing follows:
-	// the polish needs only the active set, which a rough point already
-	// shows. If the polish does not finish the solve, the stage is run
-	// again to its own target. Measured on the paper QP (APG, tol 1e-6):
+	// probeLoosen widens the first stage's target when the exact finisher
+	// follows at once (problems of at most DirectMaxRows rows): it needs
+	// only a rough working set. If the finisher does not end the solve,
+	// the stage is run again to its own target. Measured on the paper QP
+	// (APG, tol 1e-6) with the KKT polish that preceded the finisher:
 	// factor 1: 148 iterations, 0.45 ms; 16: 80, 0.28 ms; 64: 46,
 	// 0.19 ms; 256: 18, 0.13 ms, all polished to a gap below 1e-13.
 	probeLoosen = 256
@@ -122,22 +148,6 @@ const (
 	wsMaxRounds  = 64
 	// wsBatchPerVar*n is the most rows one working-set step admits.
 	wsBatchPerVar = 4
-)
-
-// Polishing (polish.go, dcd.go).
-const (
-	dcdSweeps = 500 // sweep budget of one dual coordinate polish
-	// dcdMaxRowsPerVar and dcdMinRows set dcdMaxRows(n), the most kept rows
-	// a dual coordinate polish takes: its sweeps cost kept*n each (less with
-	// shrinking), still far below a stage at small delta, whose condition
-	// number grows like 1/delta. Mushrooms has 8124 rows, n = 126 (ratio
-	// 64). On a separable set with m = 1e5, n = 50, the last stage kept
-	// 3558 rows; with a limit of 70 n = 3500 alone the solve ran 2e9 steps
-	// without finishing, hence the floor dcdMinRows.
-	dcdMaxRowsPerVar = 70
-	dcdMinRows       = 16384
-	dcdCheck         = 10  // sweeps between certificates of a dual coordinate polish
-	dcdAdmitDrop     = 0.1 // fall of the certified gap after which the polish admits violated rows (see dcdPolish)
 )
 
 // The model (model.go).
