@@ -129,6 +129,7 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 		s.restoreRows()
 	}
 	s.startSchedule(&rn.sched)
+	s.outside.reset()
 	for {
 		st := s.stage(&rn)
 		s.stages++
@@ -205,8 +206,10 @@ func (s *Solver) afterStage(rn *run, viol, lamMax float64) (Status, bool) {
 	// Rows outside the working set that the stage's point violates
 	// join it now rather than after the stages have converged on a
 	// problem that lacks them.
-	if s.kept < s.mw && s.admitViolated(rn, s.state.x) > 0 {
-		return 0, false
+	if s.kept < s.mw {
+		if s.outsideResiduals(s.state.x); s.admitOutside(rn) > 0 {
+			return 0, false
+		}
 	}
 	// The exact finisher takes over once the point shows the active set
 	// roughly and violates no row outside the working set (handover.go).

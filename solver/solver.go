@@ -76,8 +76,9 @@ type Solver struct {
 	state workspace
 	res   Result
 
-	direct *activeset.Solver // the direct path (direct.go), or nil
-	fin    finisher          // the penalty method's exact finisher (handover.go)
+	direct  *activeset.Solver // the direct path (direct.go), or nil
+	fin     finisher          // the penalty method's exact finisher (handover.go)
+	outside outsideBounds     // bounds on the outside rows' residuals (outside.go)
 }
 
 // New copies and normalises the data of p, which must be valid (see
@@ -123,6 +124,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		if err := s.newFinisher(p); err != nil {
 			return nil, err
 		}
+		s.outside.alloc(s)
 		s.state.alloc(s)
 		if !s.useWorkingSet() {
 			// With a working set, Solve sizes smax for the rows it starts on.
