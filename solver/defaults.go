@@ -39,8 +39,29 @@ const (
 // softpen.Solve, exact): m = 1e4 15 ms, 1e5 176 ms, 1e6 8.5 s, against the
 // penalty method's 0.41 / 0.53 / 1.9 s to 1e-4 (README): the direct method
 // wins to 1e5 rows and loses at 1e6, where its full scans (1,190 changes)
-// dominate.
+// dominate. Measured again with the penalty method handing over to the
+// active-set method (BenchmarkHandoverSweep, root package, to 1e-9, one
+// run, m doubling): separable SVM direct / apg+handover m = 3.1e4 36 ms /
+// 0.64 s, 6.3e4 72 ms / 0.52 s, 1.25e5 0.28 / 0.54 s, 2.5e5 1.35 / 0.63 s,
+// 5e5 4.4 / 1.7 s, 1e6 9.4 / 2.4 s: the crossover lies between 1.25e5 and
+// 2.5e5, and 2e5 stays. The large-QP family never crosses over up to 1e6
+// (see directStartViolated).
 const DirectMaxRows = 200000
+
+// Above DirectMaxRows, MethodAuto still solves directly when the
+// unconstrained minimiser x_u = -H^{-1}c, where the active-set method
+// starts, violates at most directStartViolated of the rows (counted on
+// directStartSample rows evenly spaced; fewViolatedAtMin, direct.go).
+// Measured cold to a certified 1e-9 (BenchmarkHandoverSweep, root package,
+// one run): the large-QP family (x_u violates 0.7% of the rows at
+// m = 1e5) direct / penalty with handover: m = 2.5e5 0.34 / 4.2 s,
+// 5e5 0.64 / 11.5 s, 1e6 1.03 / 10.2 s; the separable SVM (x_u = 0
+// violates every row) 2.5e5 1.35 / 0.63 s, 5e5 4.4 / 1.7 s, 1e6 9.4 /
+// 2.4 s. Two families, at the two ends: the threshold sits between them.
+const (
+	directStartViolated = 0.05
+	directStartSample   = 4096
+)
 
 // The handover to the exact finisher (handover.go).
 const (

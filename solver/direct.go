@@ -38,6 +38,42 @@ func (s *Solver) useDirect(raw *Options) (bool, error) {
 	return false, nil
 }
 
+// autoLarge reports whether MethodAuto chooses between the two paths by
+// fewViolatedAtMin: a quadratic objective with more than DirectMaxRows
+// rows and no option only the penalty method reads.
+func (s *Solver) autoLarge(raw *Options) bool {
+	return raw.Method == MethodAuto && s.quad && s.m+s.meq > DirectMaxRows && !raw.tunesPenalty()
+}
+
+// fewViolatedAtMin reports whether at most directStartViolated of the rows
+// of A (sampled: at most directStartSample rows, evenly spaced) are
+// violated at the unconstrained minimiser x_u = -H^{-1}c, where the
+// active-set method starts. The method admits one violated row per
+// working-set change; when x_u violates few rows, the rows it must sift
+// stay few whatever m is, and it beats the penalty method at every size
+// measured (directStartViolated, defaults.go). The model must be built.
+func (s *Solver) fewViolatedAtMin(p *Problem) bool {
+	if s.m == 0 {
+		return true
+	}
+	xu := make([]float64, s.n)
+	s.chol.Solve(xu, s.c)
+	vec.Scale(-1, xu)
+	row := func(j int) []float64 { return p.ARows[j] }
+	if p.A != nil {
+		row = p.A.Row
+	}
+	k := min(s.m, directStartSample)
+	violated := 0
+	for i := 0; i < k; i++ {
+		j := int(int64(i) * int64(s.m) / int64(k))
+		if vec.Dot(row(j), xu) > p.B[j] {
+			violated++
+		}
+	}
+	return float64(violated) <= directStartViolated*float64(k)
+}
+
 // tunesPenalty reports whether an option that only the penalty method reads
 // is set.
 func (o *Options) tunesPenalty() bool {

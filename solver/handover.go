@@ -35,6 +35,7 @@ type finisher struct {
 	rows         []int             // their caller indices, in HotStart's order
 	upper, lower []bool            // bounds guessed active (nil without a box)
 	res          *activeset.Result // the last engine answer of this solve
+	gap          float64           // handoverGap (a field so that benchmarks can vary it)
 }
 
 // handCand is a kept row guessed active and its multiplier.
@@ -55,6 +56,7 @@ func (s *Solver) newFinisher(p *Problem) error {
 	}
 	f := &s.fin
 	f.eng = eng
+	f.gap = handoverGap
 	f.cand = make([]handCand, 0, s.n)
 	f.rows = make([]int, 0, s.n)
 	if s.lower != nil {
@@ -75,7 +77,7 @@ func (s *Solver) handoverDue(rn *run) bool {
 	if !s.canHandOver() || !(rn.best.gap <= rn.handNext) {
 		return false
 	}
-	return rn.best.gap <= handoverGap*math.Max(1, math.Abs(rn.best.f))
+	return rn.best.gap <= s.fin.gap*math.Max(1, math.Abs(rn.best.f))
 }
 
 // handover runs the engine from the working set the best point and

@@ -105,10 +105,20 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	if err != nil {
 		return nil, err
 	}
+	built := false // the model is built (with the penalty method's mu and L)
+	if !direct && s.autoLarge(&raw) {
+		if err := s.buildModel(true); err != nil {
+			return nil, err
+		}
+		built = true
+		direct = s.fewViolatedAtMin(p)
+	}
 	if direct {
 		// The direct path keeps none of the penalty method's storage.
-		if err := s.buildModel(s.ridge == 0); err != nil {
-			return nil, err
+		if !built {
+			if err := s.buildModel(s.ridge == 0); err != nil {
+				return nil, err
+			}
 		}
 		if err := s.newDirect(p); err != nil {
 			return nil, err
@@ -118,8 +128,10 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		if err := s.copyConstraints(p); err != nil {
 			return nil, err
 		}
-		if err := s.buildModel(true); err != nil {
-			return nil, err
+		if !built {
+			if err := s.buildModel(true); err != nil {
+				return nil, err
+			}
 		}
 		if err := s.newFinisher(p); err != nil {
 			return nil, err
