@@ -34,7 +34,6 @@ type finisher struct {
 	cand         []handCand        // rows guessed active, at most n
 	rows         []int             // their caller indices, in HotStart's order
 	upper, lower []bool            // bounds guessed active (nil without a box)
-	res          *activeset.Result // the last engine answer of this solve
 	gap          float64           // handoverGap (a field so that benchmarks can vary it)
 }
 
@@ -92,16 +91,13 @@ func (s *Solver) handover(rn *run) (Status, bool) {
 	f.eng.SetDeadline(s.engineDeadline(rn.ctx, rn.start))
 	r := f.eng.Solve()
 	rn.engineIter += r.Iter
-	f.res = r
-	switch r.Status {
-	case activeset.StatusIterLimit:
+	if r.Status == activeset.StatusIterLimit {
 		rn.handNext = rn.best.gap / handoverRetry
 		return 0, false
-	case activeset.StatusTimeLimit:
-		s.engineAnswer(r)
-		if !(s.res.Gap < s.wholeGap(rn, s.state.best)) {
-			return StatusTimeLimit, true
-		}
+	}
+	s.engineAnswer(r)
+	if r.Status == activeset.StatusTimeLimit && !(s.res.Gap < s.wholeGap(rn, s.state.best)) {
+		return StatusTimeLimit, true // finish reports the best penalty point
 	}
 	rn.engine = true
 	return s.res.Status, true
@@ -162,15 +158,14 @@ func (s *Solver) guessWorkingSet() {
 	}
 }
 
-// finishEngine reports the engine's answer (handover) as the solve's
+// finishEngine completes the engine's answer (handover) as the solve's
 // result: the engine's point, multipliers and certificate (engineAnswer),
 // the penalty method's steps and stages, and as Kept the rows of the
 // penalty method's working set and those the engine made active, less the
 // rows the final certificate proves inactive (as screenFinal does for the
 // penalty's own answers). The point is the warm start of the next solve.
 func (s *Solver) finishEngine(rn *run) *Result {
-	res := &s.res
-	s.engineAnswer(s.fin.res)
+	res := &s.res // engineAnswer has filled it (handover)
 	res.Steps, res.Stages = s.steps, s.stages
 	res.Iterations = rn.engineIter
 	res.Polished = true
