@@ -68,17 +68,21 @@ const (
 	// handoverGap is the best certified gap, relative to max(1, |F|), at
 	// which a stage's end hands the working set to the active-set engine
 	// (with at most DirectMaxRows rows the probe hands over after the
-	// first stage whatever its gap). Measured (BenchmarkHandoverGap, root
-	// package, apg to a certified 1e-9, no probe; one run, loaded
-	// machine), handover at 1e-1 / 1e-2 / 1e-3 / 1e-4 / 1e-6: separable
-	// SVM m = 1e6, n = 50: 6.5 / 7.0 / 5.0 / 2.1 / 2.5 s, the engine taking
-	// 982 / 964 / 608 / 108 / 6 working-set changes after 1.1 / 2.0 / 5.1 /
-	// 16 / 48 million steps (a hot-started change costs about a tenth of a
-	// scan of the rows, 4-7 ms there; cold, the engine takes 1,116-1,190);
-	// large QP m = 1e5: 0.20 / 0.31 / 0.50 / 0.79 / 1.8 s (155 / 192 / 7 /
-	// 5 / 4 changes), where the cold engine alone takes 60-95 ms. The
-	// penalty method only runs on problems above DirectMaxRows under
-	// MethodAuto, where the SVM is the case it is there for.
+	// first stage whatever its gap). Measured with BenchmarkHandoverGap
+	// (apg, no probe, to a certified 1e-9; `go test -run '^$' -bench
+	// HandoverGap -benchtime 1x -count 5 ./solver`, medians, a machine
+	// loaded about 2x), handing over at 1e-3 / 1e-4 / 1e-5 / 1e-6:
+	// separable SVM (m = 1e6, n = 50): 15.0 / 4.6 / 4.4 / 4.7 s, the
+	// engine taking 608 / 108 / 6 / 6 working-set changes after 5.1 / 16 /
+	// 37 / 48 million steps (at 1e-2 and 1e-1, 734 and 982 changes,
+	// 7-30 s; cold, 1,190); large QP (l = 2000, m = 1e5, n = 100): 1.09 /
+	// 1.50 / 1.98 / 2.62 s (7 / 5 / 4 / 4 changes). A hot-started change
+	// costs the SVM about a tenth of a scan of its rows, so the engine
+	// pays there only once the working set is nearly right; 1e-4 is
+	// within the noise of the best for the SVM, the case the penalty
+	// method runs for under MethodAuto (the large QP is solved directly).
+	// Seeding the engine's row pool with the working set's most violated
+	// rows as well made no difference (4.59 / 4.68 s, 1.50 / 1.37 s).
 	handoverGap = 1e-4
 	// handoverLamFrac: rows whose best multiplier exceeds this fraction of
 	// the largest start in the engine's working set.
