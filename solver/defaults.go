@@ -40,12 +40,16 @@ const (
 // penalty method's 0.41 / 0.53 / 1.9 s to 1e-4 (README): the direct method
 // wins to 1e5 rows and loses at 1e6, where its full scans (1,190 changes)
 // dominate. Measured again with the penalty method handing over to the
-// active-set method (BenchmarkHandoverSweep, root package, to 1e-9, one
-// run, m doubling): separable SVM direct / apg+handover m = 3.1e4 36 ms /
-// 0.64 s, 6.3e4 72 ms / 0.52 s, 1.25e5 0.28 / 0.54 s, 2.5e5 1.35 / 0.63 s,
-// 5e5 4.4 / 1.7 s, 1e6 9.4 / 2.4 s: the crossover lies between 1.25e5 and
-// 2.5e5, and 2e5 stays. The large-QP family never crosses over up to 1e6
-// (see directStartViolated).
+// active-set method (BenchmarkHandoverSweep, root package, to 1e-9, m
+// doubling; `go test -run '^$' -bench 'HandoverSweep/svm/m=(62500|125000|
+// 250000)/(activeset|apg)$' -benchtime 1x -count 5 .`, medians, a loaded
+// machine): separable SVM direct / apg m = 62500 78 / 105 ms, 125000
+// 537 / 421 ms (apg there hands over after its first, loose stage: the
+// engine nearly cold), 250000 3.08 / 1.12 s (handover at handoverGap, 20
+// working-set changes); at 1e6 (-count 3) 19.2 / 3.8 s. The crossover lies
+// between 1.25e5 and 2.5e5 rows: 2e5 stays. The large-QP family never
+// crosses over up to 1e6 (one run: 1e6 direct 1.03 s, apg 10.2 s), which
+// directStartViolated takes care of.
 const DirectMaxRows = 200000
 
 // Above DirectMaxRows, MethodAuto still solves directly when the
@@ -58,6 +62,13 @@ const DirectMaxRows = 200000
 // 5e5 0.64 / 11.5 s, 1e6 1.03 / 10.2 s; the separable SVM (x_u = 0
 // violates every row) 2.5e5 1.35 / 0.63 s, 5e5 4.4 / 1.7 s, 1e6 9.4 /
 // 2.4 s. Two families, at the two ends: the threshold sits between them.
+// With it, MethodAuto's sweep (-bench 'HandoverSweep/.*/.*/auto$' -count
+// 5, medians, loaded machine), m = 977 ... 1e6 doubling: SVM 3.1, 5.5,
+// 16, 30, 53, 60, 198, 1009 ms, 1.45 (penalty from here), 2.31, 3.71 s;
+// large QP 6.1, 11, 8.2, 14, 17, 13, 32, 129, 297 ms, 1.30, 2.84 s
+// (direct throughout). The jumps of 4-5x from 62500 to 125000 rows are
+// the active-set method's (working-set changes 706 -> 932 and 156 -> 214,
+// each costing about 4x more).
 const (
 	directStartViolated = 0.05
 	directStartSample   = 4096
