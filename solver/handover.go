@@ -49,7 +49,7 @@ func (s *Solver) newFinisher(p *Problem) error {
 	if !s.quad || s.opt.NoPolish || s.m+s.meq == 0 {
 		return nil
 	}
-	eng, err := s.newEngine(p, &activeset.Options{MaxIter: handoverMaxIter(s.n, s.meq)})
+	eng, err := s.newEngine(p, &activeset.Options{MaxIter: handoverMaxIter(s.n, s.m, s.meq)})
 	if err != nil {
 		return err
 	}
@@ -195,8 +195,16 @@ func (s *Solver) finishEngine(rn *run) *Result {
 }
 
 // handoverMaxIter bounds the working-set changes of one engine solve of
-// the handover: the engine's own default without its term in the rows
-// (50 (n + m + meq) + 100), which a hot start from a rough working set
-// needs far fewer of. A cold solve of the separable SVM (m = 1e6, n = 50)
-// took 1,190.
-func handoverMaxIter(n, meq int) int { return 50*(n+meq) + 100 }
+// the handover. With at most DirectMaxRows rows the probe hands over a
+// rough working set and the engine does what the direct path would: it
+// gets the direct path's bound (0: the engine's default, 50 (n + m + meq)
+// + 100). Above, the bound leaves out the rows, which a working set from
+// a certified gap of handoverGap needs far fewer changes than (108 on the
+// separable SVM with m = 1e6, n = 50, whose cold solve takes 1,190): an
+// engine cycling there hands back to the stages after 50 (n + meq) + 100.
+func handoverMaxIter(n, m, meq int) int {
+	if m+meq <= DirectMaxRows {
+		return 0
+	}
+	return 50*(n+meq) + 100
+}
