@@ -362,3 +362,45 @@ func BenchmarkPaperQPTolerance(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHandoverSweep: softpen.Solve (set-up included) to a certified
+// relative gap of 1e-9 on the separable SVM (n = 50) and the large-QP
+// family (l = 2000, n = 100), m = 1e6 / 2^k for k = 10..0 (977 to 1e6 rows:
+// neighbours differ by 2x in m, so linear growth is at most 2x between
+// them), by MethodAuto, the direct active-set method and the penalty
+// method with its handover (apg). Skipped under -short; run with
+// -benchtime 1x (the largest take seconds and up to 1 GB).
+func BenchmarkHandoverSweep(b *testing.B) {
+	if testing.Short() {
+		b.Skip("long benchmark")
+	}
+	for _, fam := range []struct {
+		name string
+		gen  func(m int) *Problem
+	}{{"svm", func(m int) *Problem { return separableSVM(m, 50) }}, {"largeqp", func(m int) *Problem { return largeQP(2000, m, 100) }}} {
+		for k := 10; k >= 0; k-- {
+			m := int(math.Round(1e6 / math.Exp2(float64(k))))
+			var p *Problem
+			for _, method := range []Method{MethodAuto, MethodActiveSet, MethodAPG} {
+				b.Run(fmt.Sprintf("%s/m=%d/%v", fam.name, m, method), func(b *testing.B) {
+					if p == nil {
+						p = fam.gen(m)
+					}
+					var res *Result
+					for b.Loop() {
+						var err error
+						if res, err = Solve(context.Background(), p, &Options{Method: method, Tol: 1e-9}); err != nil {
+							b.Fatal(err)
+						}
+					}
+					if res.Status != StatusSolved {
+						b.Fatalf("status %v, gap %.3g", res.Status, res.Gap)
+					}
+					b.ReportMetric(float64(res.Iterations), "iterations")
+					b.ReportMetric(float64(res.Steps), "steps")
+				})
+			}
+			p = nil
+		}
+	}
+}

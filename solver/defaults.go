@@ -39,17 +39,79 @@ const (
 // softpen.Solve, exact): m = 1e4 15 ms, 1e5 176 ms, 1e6 8.5 s, against the
 // penalty method's 0.41 / 0.53 / 1.9 s to 1e-4 (README): the direct method
 // wins to 1e5 rows and loses at 1e6, where its full scans (1,190 changes)
-// dominate.
+// dominate. Measured again with the penalty method handing over to the
+// active-set method (BenchmarkHandoverSweep, root package, to 1e-9, m
+// doubling; `go test -run '^$' -bench 'HandoverSweep/svm/m=(62500|125000|
+// 250000)/(activeset|apg)$' -benchtime 1x -count 5 .`, medians, a loaded
+// machine): separable SVM direct / apg m = 62500 78 / 105 ms, 125000
+// 537 / 421 ms (apg there hands over after its first, loose stage: the
+// engine nearly cold), 250000 3.08 / 1.12 s (handover at handoverGap, 20
+// working-set changes); at 1e6 (-count 3) 19.2 / 3.8 s. The crossover lies
+// between 1.25e5 and 2.5e5 rows: 2e5 stays. The large-QP family never
+// crosses over up to 1e6 (one run: 1e6 direct 1.03 s, apg 10.2 s), which
+// directStartViolated takes care of.
 const DirectMaxRows = 200000
+
+// Above DirectMaxRows, MethodAuto still solves directly when the
+// unconstrained minimiser x_u = -H^{-1}c, where the active-set method
+// starts, violates at most directStartViolated of the rows (counted on
+// directStartSample rows evenly spaced; fewViolatedAtMin, direct.go).
+// Measured cold to a certified 1e-9 (BenchmarkHandoverSweep, root package,
+// one run): the large-QP family (x_u violates 0.7% of the rows at
+// m = 1e5) direct / penalty with handover: m = 2.5e5 0.34 / 4.2 s,
+// 5e5 0.64 / 11.5 s, 1e6 1.03 / 10.2 s; the separable SVM (x_u = 0
+// violates every row) 2.5e5 1.35 / 0.63 s, 5e5 4.4 / 1.7 s, 1e6 9.4 /
+// 2.4 s. Two families, at the two ends: the threshold sits between them.
+// With it, MethodAuto's sweep (-bench 'HandoverSweep/.*/.*/auto$' -count
+// 5, medians, loaded machine), m = 977 ... 1e6 doubling: SVM 3.1, 5.5,
+// 16, 30, 53, 60, 198, 1009 ms, 1.45 (penalty from here), 2.31, 3.71 s;
+// large QP 6.1, 11, 8.2, 14, 17, 13, 32, 129, 297 ms, 1.30, 2.84 s
+// (direct throughout). The jumps of 4-5x from 62500 to 125000 rows are
+// the active-set method's (working-set changes 706 -> 932 and 156 -> 214,
+// each costing about 4x more).
+const (
+	directStartViolated = 0.05
+	directStartSample   = 4096
+)
+
+// The handover to the exact finisher (handover.go).
+const (
+	// handoverGap is the best certified gap, relative to max(1, |F|), at
+	// which a stage's end hands the working set to the active-set engine
+	// (with at most DirectMaxRows rows the probe hands over after the
+	// first stage whatever its gap). Measured with BenchmarkHandoverGap
+	// (apg, no probe, to a certified 1e-9; `go test -run '^$' -bench
+	// HandoverGap -benchtime 1x -count 5 ./solver`, medians, a machine
+	// loaded about 2x), handing over at 1e-3 / 1e-4 / 1e-5 / 1e-6:
+	// separable SVM (m = 1e6, n = 50): 15.0 / 4.6 / 4.4 / 4.7 s, the
+	// engine taking 608 / 108 / 6 / 6 working-set changes after 5.1 / 16 /
+	// 37 / 48 million steps (at 1e-2 and 1e-1, 734 and 982 changes,
+	// 7-30 s; cold, 1,190); large QP (l = 2000, m = 1e5, n = 100): 1.09 /
+	// 1.50 / 1.98 / 2.62 s (7 / 5 / 4 / 4 changes). A hot-started change
+	// costs the SVM about a tenth of a scan of its rows, so the engine
+	// pays there only once the working set is nearly right; 1e-4 is
+	// within the noise of the best for the SVM, the case the penalty
+	// method runs for under MethodAuto (the large QP is solved directly).
+	// Seeding the engine's row pool with the working set's most violated
+	// rows as well made no difference (4.59 / 4.68 s, 1.50 / 1.37 s).
+	handoverGap = 1e-4
+	// handoverLamFrac: rows whose best multiplier exceeds this fraction of
+	// the largest start in the engine's working set.
+	handoverLamFrac = 0.01
+	// handoverRetry: after an engine solve that cycled, the next handover
+	// waits until the best gap has fallen by this factor.
+	handoverRetry = 100.0
+)
 
 // The delta schedule (schedule.go).
 const (
 	maxDelta0 = 0.05  // cap on the practical delta_0 (the paper's experiments use 0.05 and 0.005)
 	minDelta  = 1e-13 // below this a stage cannot improve a double-precision answer
-	// probeLoosen widens the first stage's target when polishing follows:
-	// the polish needs only the active set, which a rough point already
-	// shows. If the polish does not finish the solve, the stage is run
-	// again to its own target. Measured on the paper QP (APG, tol 1e-6):
+	// probeLoosen widens the first stage's target when the exact finisher
+	// follows at once (problems of at most DirectMaxRows rows): it needs
+	// only a rough working set. If the finisher does not end the solve,
+	// the stage is run again to its own target. Measured on the paper QP
+	// (APG, tol 1e-6) with the KKT polish that preceded the finisher:
 	// factor 1: 148 iterations, 0.45 ms; 16: 80, 0.28 ms; 64: 46,
 	// 0.19 ms; 256: 18, 0.13 ms, all polished to a gap below 1e-13.
 	probeLoosen = 256
@@ -122,22 +184,6 @@ const (
 	wsMaxRounds  = 64
 	// wsBatchPerVar*n is the most rows one working-set step admits.
 	wsBatchPerVar = 4
-)
-
-// Polishing (polish.go, dcd.go).
-const (
-	dcdSweeps = 500 // sweep budget of one dual coordinate polish
-	// dcdMaxRowsPerVar and dcdMinRows set dcdMaxRows(n), the most kept rows
-	// a dual coordinate polish takes: its sweeps cost kept*n each (less with
-	// shrinking), still far below a stage at small delta, whose condition
-	// number grows like 1/delta. Mushrooms has 8124 rows, n = 126 (ratio
-	// 64). On a separable set with m = 1e5, n = 50, the last stage kept
-	// 3558 rows; with a limit of 70 n = 3500 alone the solve ran 2e9 steps
-	// without finishing, hence the floor dcdMinRows.
-	dcdMaxRowsPerVar = 70
-	dcdMinRows       = 16384
-	dcdCheck         = 10  // sweeps between certificates of a dual coordinate polish
-	dcdAdmitDrop     = 0.1 // fall of the certified gap after which the polish admits violated rows (see dcdPolish)
 )
 
 // The model (model.go).

@@ -38,6 +38,42 @@ func (s *Solver) useDirect(raw *Options) (bool, error) {
 	return false, nil
 }
 
+// autoLarge reports whether MethodAuto chooses between the two paths by
+// fewViolatedAtMin: a quadratic objective with more than DirectMaxRows
+// rows and no option only the penalty method reads.
+func (s *Solver) autoLarge(raw *Options) bool {
+	return raw.Method == MethodAuto && s.quad && s.m+s.meq > DirectMaxRows && !raw.tunesPenalty()
+}
+
+// fewViolatedAtMin reports whether at most directStartViolated of the rows
+// of A (sampled: at most directStartSample rows, evenly spaced) are
+// violated at the unconstrained minimiser x_u = -H^{-1}c, where the
+// active-set method starts. The method admits one violated row per
+// working-set change; when x_u violates few rows, the rows it must sift
+// stay few whatever m is, and it beats the penalty method at every size
+// measured (directStartViolated, defaults.go). The model must be built.
+func (s *Solver) fewViolatedAtMin(p *Problem) bool {
+	if s.m == 0 {
+		return true
+	}
+	xu := make([]float64, s.n)
+	s.chol.Solve(xu, s.c)
+	vec.Scale(-1, xu)
+	row := func(j int) []float64 { return p.ARows[j] }
+	if p.A != nil {
+		row = p.A.Row
+	}
+	k := min(s.m, directStartSample)
+	violated := 0
+	for i := 0; i < k; i++ {
+		j := int(int64(i) * int64(s.m) / int64(k))
+		if vec.Dot(row(j), xu) > p.B[j] {
+			violated++
+		}
+	}
+	return float64(violated) <= directStartViolated*float64(k)
+}
+
 // tunesPenalty reports whether an option that only the penalty method reads
 // is set.
 func (o *Options) tunesPenalty() bool {
@@ -50,6 +86,17 @@ func (o *Options) tunesPenalty() bool {
 // newDirect builds the active-set solver on the quadratic model and the
 // caller's rows.
 func (s *Solver) newDirect(p *Problem) error {
+	d, err := s.newEngine(p, nil)
+	if err != nil {
+		return err
+	}
+	s.direct = d
+	return nil
+}
+
+// newEngine builds an active-set solver on the quadratic model (its factor
+// shared) and the caller's rows, which it reads in place.
+func (s *Solver) newEngine(p *Problem, opt *activeset.Options) (*activeset.Solver, error) {
 	ap := &activeset.Problem{N: s.n, H: s.h, C: s.c, A: p.A, ARows: p.ARows, B: p.B,
 		Aeq: p.Aeq, Beq: p.Beq, Lower: s.lower, Upper: s.upper, L1: s.l1, Factor: &s.chol}
 	if p.A == nil && p.ARows == nil {
@@ -58,18 +105,17 @@ func (s *Solver) newDirect(p *Problem) error {
 	if p.Aeq == nil {
 		ap.Beq = nil
 	}
-	d, err := activeset.New(ap, nil)
+	d, err := activeset.New(ap, opt)
 	if err != nil {
 		if e, ok := err.(*mat.NotPDError); ok {
-			return fmt.Errorf("objective is not strongly convex: %v", e)
+			return nil, fmt.Errorf("objective is not strongly convex: %v", e)
 		}
 		if e, ok := err.(*activeset.InputError); ok && e.Field == "ARows" {
 			e.Field = "A" // ARows is how the caller's A arrives
 		}
-		return err
+		return nil, err
 	}
-	s.direct = d
-	return nil
+	return d, nil
 }
 
 // solveDirect answers from the active-set method, certified.
@@ -84,21 +130,28 @@ func (s *Solver) solveDirect(ctx context.Context) (*Result, error) {
 		res.Time = time.Since(start)
 		return res, nil
 	}
-	// The time limit and the context's deadline bound the engine too.
-	deadline := time.Time{}
-	if s.opt.TimeLimit > 0 {
-		deadline = start.Add(s.opt.TimeLimit)
-	}
-	if d, ok := ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
-		deadline = d
-	}
-	s.direct.SetDeadline(deadline)
+	s.direct.SetDeadline(s.engineDeadline(ctx, start))
 	r := s.direct.Solve()
 	res.Iterations = r.Iter
+	res.Kept = s.m + s.meq
+	s.engineAnswer(r)
+	res.Time = time.Since(start)
+	return res, nil
+}
+
+// engineAnswer writes the active-set method's answer r into the Result,
+// certified as the penalty method's answers are: the gap of the exact
+// penalty F(x) + xr (sum of violations) against the dual function at the
+// engine's multipliers, with the same rounding allowance (gapOf). It sets
+// the status from the engine's and from Tol: solved, infeasible (with the
+// engine's Farkas certificate), time limit, or precision limit (an engine
+// that cycled, or a Tol below the certificate's rounding floor). The
+// direct path and the penalty method's finisher (handover.go) share it.
+func (s *Solver) engineAnswer(r *activeset.Result) {
+	res := &s.res
 	copy(res.X, r.X)
 	copy(res.Lambda, r.Lambda)
 	copy(res.Nu, r.Nu)
-	res.Kept = s.m + s.meq
 	// The engine's objective is 1/2 x'Hx + c'x + l1 ||x||_1 of the same H
 	// and c; F adds the model's constant.
 	res.Objective = r.Objective + s.c0
@@ -109,8 +162,7 @@ func (s *Solver) solveDirect(ctx context.Context) (*Result, error) {
 		copy(res.Farkas[s.m:], r.FarkasEq)
 		res.Status, res.Gap, res.DistBound = StatusInfeasible, math.Inf(1), math.Inf(1)
 		res.Objective = s.objective(res.X)
-		res.Time = time.Since(start)
-		return res, nil
+		return
 	}
 	// F_{xr,0}(x) = F(x) + xr (sum of violations) is minimised at x* once
 	// xr >= ||lambda*||_inf; the engine's multipliers are lambda* to
@@ -138,6 +190,18 @@ func (s *Solver) solveDirect(ctx context.Context) (*Result, error) {
 		res.Message = fmt.Sprintf("the exact answer is certified to gap %.3g (relative %.3g), the rounding floor of this problem in float64; tol %.3g is below it",
 			res.Gap, res.Gap/math.Max(1, math.Abs(res.Objective)), s.opt.Tol)
 	}
-	res.Time = time.Since(start)
-	return res, nil
+}
+
+// engineDeadline is when an active-set solve that is part of a Solve begun
+// at start must stop: the time limit or the context's deadline, whichever
+// is first (zero: none). The engine does not watch the context otherwise.
+func (s *Solver) engineDeadline(ctx context.Context, start time.Time) time.Time {
+	deadline := time.Time{}
+	if s.opt.TimeLimit > 0 {
+		deadline = start.Add(s.opt.TimeLimit)
+	}
+	if d, ok := ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
+		deadline = d
+	}
+	return deadline
 }

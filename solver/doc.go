@@ -19,9 +19,11 @@
 //     otherwise, with a rounding allowance; ||x - x*|| <= sqrt(2 gap/mu)
 //     when x is feasible to rounding (with xi >= ||lambda*||_inf it would
 //     hold for any x, but nothing certifies that);
-//   - polishing (quadratic objectives without l1 or box): primal-dual
-//     active-set rounds on the KKT system, or dual coordinate ascent when
-//     the active set is degenerate; kept only if its certificate is better;
+//   - the exact finish (quadratic objectives, box and l1 included): once a
+//     stage's certificate shows the active set roughly, its working set is
+//     the hot start of the dual active-set method (package activeset),
+//     which checks every row and answers exactly, certified as the direct
+//     path's answers are;
 //   - screening (gap-safe by default) with a final check of dropped rows.
 //
 // A Solver owns all of its memory: New allocates, Solve does not. Results
@@ -42,8 +44,8 @@
 //	inner.go        the inner methods: APG, SVRG, catalyst-SVRG, SGD, SGDM
 //	certificate.go  multipliers (4.3), the dual bound, the certified gap
 //	screening.go    the screening rules at stage ends and at the answer
-//	polish.go       active-set polishing on the KKT system
-//	dcd.go          dual coordinate ascent polishing (degenerate active sets)
+//	handover.go     the exact finish: the working set handed to the
+//	                active-set method (package activeset)
 //	feasibility.go  phase one and the Farkas certificates of infeasibility
 //	direct.go       the direct path: the exact active-set method (package
 //	                activeset) for quadratic objectives, certified here

@@ -16,11 +16,13 @@ type schedule struct {
 }
 
 // startSchedule sets the first stage's delta and whether it is a probe;
-// sc.xi is already the first xi. The probe needs the first working set
-// (polishable asks for kept rows).
+// sc.xi is already the first xi. The probe, a loose first stage after
+// which the finisher takes over at once, is for problems with at most
+// DirectMaxRows rows, where the active-set method is faster than the
+// penalty method even cold (larger ones hand over at handoverGap).
 func (s *Solver) startSchedule(sc *schedule) {
 	sc.delta = s.firstDelta(sc.xi)
-	sc.probe = s.polishable() && !s.opt.NoPolish && !s.opt.NoProbe
+	sc.probe = s.canHandOver() && s.m+s.meq <= DirectMaxRows && !s.opt.NoProbe
 }
 
 // firstDelta is delta_0: the option if set, otherwise the theory's bound

@@ -28,6 +28,13 @@ type run struct {
 	best   certificate // the best certified pair so far (certificate.go)
 	rounds int         // working-set rounds that readmitted rows
 	feas   feasibility // what phase one has shown (feasibility.go)
+	// The handover to the exact finisher (handover.go): engine is set when
+	// the solve ends with the engine's answer; handNext is the best gap
+	// the next handover waits for; engineIter counts the engine's
+	// working-set changes.
+	engine     bool
+	handNext   float64
+	engineIter int
 }
 
 // budget is what may end a solve before it is solved: the step budget, the
@@ -77,13 +84,21 @@ func (s *Solver) over(rn *run) bool {
 // QP of the root benchmarks (m = 1e5, n = 100, 90 active rows) the start
 // point violates 670 rows.
 //
-// Probe. When the problem can be polished (quadratic, no prox term), the
-// first stage stops at probeLoosen times its usual target: a rough point
-// already shows the active set, and the polish then solves the KKT system
-// on it exactly. If the polish cannot certify the answer, the first stage
-// is run again to its own target and the method goes on as without the
-// probe. Options.NoProbe turns it off (to measure it, or to have stages,
-// screening and the xi raise act before any polish).
+// Handover. For a quadratic objective (box and l1 included) the stages
+// only have to show the active set roughly: once the best certified gap is
+// below handoverGap relative to |F|, at a point that violates no row
+// outside the working set, the rows with large multipliers and the bounds
+// the point lies on become the hot start of the exact active-set method,
+// which checks every row and ends the solve with its certified answer
+// (handover.go). Options.NoPolish turns it off.
+//
+// Probe. With at most DirectMaxRows rows, where the active-set method is
+// faster than the stages even cold, the first stage stops at probeLoosen
+// times its usual target and hands over at once. If the engine cannot
+// finish, the first stage is run again to its own target and the method
+// goes on as without the probe. Options.NoProbe turns it off (to measure
+// it, or to have stages, screening and the xi raise act before any
+// handover).
 func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 	if ctx == nil {
 		ctx = context.Background()
@@ -91,7 +106,7 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 	if s.direct != nil {
 		return s.solveDirect(ctx)
 	}
-	rn := run{budget: budget{ctx: ctx, start: time.Now(), maxSteps: s.opt.MaxSteps}, best: noCertificate()}
+	rn := run{budget: budget{ctx: ctx, start: time.Now(), maxSteps: s.opt.MaxSteps}, best: noCertificate(), handNext: math.Inf(1)}
 	if s.opt.TimeLimit > 0 {
 		rn.deadline = rn.start.Add(s.opt.TimeLimit)
 	}
@@ -116,6 +131,7 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 		s.restoreRows()
 	}
 	s.startSchedule(&rn.sched)
+	s.outside.reset()
 	for {
 		st := s.stage(&rn)
 		s.stages++
@@ -128,6 +144,9 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 			return s.finish(&rn, statusOf(st)), nil
 		}
 		if status, end := s.afterStage(&rn, viol, lamMax); end {
+			if rn.engine {
+				return s.finishEngine(&rn), nil
+			}
 			return s.finish(&rn, status), nil
 		}
 	}
@@ -151,19 +170,24 @@ func (s *Solver) resetResult() {
 // delta of the schedule.
 func (s *Solver) afterStage(rn *run, viol, lamMax float64) (Status, bool) {
 	if s.solved(rn) {
-		return StatusSolved, s.settle(rn)
+		// Certified on the kept rows: the answer, unless a row outside
+		// them is violated. Those join the kept rows, and the finisher,
+		// which checks every row, takes over if it applies.
+		if !s.readmit(rn) {
+			return StatusSolved, true
+		}
+		if s.canHandOver() && rn.best.gap <= rn.handNext {
+			if status, end := s.handover(rn); end {
+				return status, true
+			}
+		}
+		return 0, false
 	}
 	// xi too small: the multipliers saturate at xi and the violation
 	// stays above what the smoothing explains. Raise xi and redo the
 	// stage (section 2: x*_{xi,0} = x* needs xi >= ||lambda*||_inf).
 	if !s.opt.FixedXi && lamMax >= saturated*rn.sched.xi && viol > rn.sched.delta {
 		return s.raiseXi(rn)
-	}
-	if s.polishable() && !s.opt.NoPolish {
-		s.polishBest(rn)
-		if s.solved(rn) {
-			return StatusSolved, s.settle(rn)
-		}
 	}
 	if s.atPrecisionFloor(rn) {
 		// No stage can certify more than float64 does: Tol is below
@@ -180,16 +204,29 @@ func (s *Solver) afterStage(rn *run, viol, lamMax float64) (Status, bool) {
 		return StatusPrecisionLimit, true
 	}
 	if rn.sched.probe {
-		// The loose first stage did not lead to an answer: run it
-		// again to its own target.
+		// The loose first stage: the finisher takes over at once (see
+		// startSchedule). If it cannot finish, the stage is run again
+		// to its own target.
 		rn.sched.probe = false
+		if status, end := s.handover(rn); end {
+			return status, true
+		}
 		return 0, false
 	}
 	// Rows outside the working set that the stage's point violates
 	// join it now rather than after the stages have converged on a
 	// problem that lacks them.
-	if s.kept < s.mw && s.admitViolated(rn, s.state.x) > 0 {
-		return 0, false
+	if s.kept < s.mw {
+		if s.outsideResiduals(s.state.x); s.admitOutside(rn) > 0 {
+			return 0, false
+		}
+	}
+	// The exact finisher takes over once the point shows the active set
+	// roughly and violates no row outside the working set (handover.go).
+	if s.handoverDue(rn) {
+		if status, end := s.handover(rn); end {
+			return status, true
+		}
 	}
 	s.screenRows(rn, lamMax >= saturated*rn.sched.xi)
 	s.lowerXi(&rn.sched, lamMax)
@@ -225,35 +262,6 @@ func (s *Solver) raiseXi(rn *run) (Status, bool) {
 	rn.sched.xi *= xiRaise
 	rn.sched.xiRaised = true
 	return 0, false
-}
-
-// polishBest polishes the best point. The KKT polish is exact when the
-// guessed active set is right and non-degenerate; dual coordinate ascent on
-// the kept rows takes over when it is not. Its sweeps cost kept*n each, so
-// it waits until screening (or the problem) leaves at most dcdMaxRows(n)
-// rows.
-func (s *Solver) polishBest(rn *run) {
-	if (!s.polish(rn) || !s.solved(rn)) && s.kept <= dcdMaxRows(s.n) {
-		s.dcdPolish(rn, dcdSweeps)
-	}
-}
-
-// settle is called when the best point is certified on the kept rows; it
-// reports whether that certificate holds for the whole problem. Rows
-// outside the kept block that the point violates are readmitted, and while
-// polishing applies the point is polished at once on the larger set (an
-// active-set step, far cheaper than a stage) and checked again; when there
-// is no polish, or it fails, the stages go on.
-func (s *Solver) settle(rn *run) bool {
-	for s.readmit(rn) {
-		if !s.polishable() || s.opt.NoPolish {
-			return false
-		}
-		if s.polishBest(rn); !s.solved(rn) {
-			return false
-		}
-	}
-	return true
 }
 
 func statusOf(st stop) Status {

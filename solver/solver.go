@@ -76,7 +76,9 @@ type Solver struct {
 	state workspace
 	res   Result
 
-	direct *activeset.Solver // the direct path (direct.go), or nil
+	direct  *activeset.Solver // the direct path (direct.go), or nil
+	fin     finisher          // the penalty method's exact finisher (handover.go)
+	outside outsideBounds     // bounds on the outside rows' residuals (outside.go)
 }
 
 // New copies and normalises the data of p, which must be valid (see
@@ -103,10 +105,20 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	if err != nil {
 		return nil, err
 	}
+	built := false // the model is built (with the penalty method's mu and L)
+	if !direct && s.autoLarge(&raw) {
+		if err := s.buildModel(true); err != nil {
+			return nil, err
+		}
+		built = true
+		direct = s.fewViolatedAtMin(p)
+	}
 	if direct {
 		// The direct path keeps none of the penalty method's storage.
-		if err := s.buildModel(s.ridge == 0); err != nil {
-			return nil, err
+		if !built {
+			if err := s.buildModel(s.ridge == 0); err != nil {
+				return nil, err
+			}
 		}
 		if err := s.newDirect(p); err != nil {
 			return nil, err
@@ -116,9 +128,15 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		if err := s.copyConstraints(p); err != nil {
 			return nil, err
 		}
-		if err := s.buildModel(true); err != nil {
+		if !built {
+			if err := s.buildModel(true); err != nil {
+				return nil, err
+			}
+		}
+		if err := s.newFinisher(p); err != nil {
 			return nil, err
 		}
+		s.outside.alloc(s)
 		s.state.alloc(s)
 		if !s.useWorkingSet() {
 			// With a working set, Solve sizes smax for the rows it starts on.
@@ -139,13 +157,11 @@ type workspace struct {
 	x, xPrev, yv, g, xt, tmp []float64 // length n
 	snap, full, z, mom       []float64 // length n: SVRG snapshot and its full gradient, catalyst centre, momentum
 	avg                      []float64 // length n: SGD's running average of the iterates
-	best, xu                 []float64 // length n: best certified point, unconstrained minimiser -H^{-1}c
+	best                     []float64 // length n: best certified point
 	r, lam, lamBest          []float64 // length mw: residuals and multipliers of the working rows
 	dSnap                    []float64 // length l+mw: SVRG snapshot scalars per component
 	rl                       []float64 // length l: loss residuals
 	lossW                    alias     // sampling of the loss rows by smoothness
-	pol                      polishWork
-	dcd                      dcdWork
 	phase                    phaseWork // allocated by phase one on first use
 }
 
@@ -154,7 +170,7 @@ func (w *workspace) alloc(s *Solver) {
 	f := func(k int) []float64 { return make([]float64, k) }
 	w.x, w.xPrev, w.yv, w.g, w.xt, w.tmp = f(n), f(n), f(n), f(n), f(n), f(n)
 	w.snap, w.full, w.z, w.mom, w.avg = f(n), f(n), f(n), f(n), f(n)
-	w.best, w.xu = f(n), f(n)
+	w.best = f(n)
 	w.r, w.lam, w.lamBest = f(mw), f(mw), f(mw)
 	w.dSnap = f(l + mw)
 	w.rl = f(l)
@@ -166,8 +182,6 @@ func (w *workspace) alloc(s *Solver) {
 		}
 		w.lossW.build(wt)
 	}
-	w.pol.alloc(s)
-	w.dcd.alloc(s)
 }
 
 // Reset forgets the warm start: the next Solve starts from x = 0.

@@ -317,10 +317,19 @@ func (s *Solver) readmit(rn *run) bool {
 // dropped. After wsMaxRounds admissions every row comes back.
 func (s *Solver) admitViolated(rn *run, x []float64) float64 {
 	out := s.state.r[s.kept:s.mw]
+	for i := range out {
+		out[i] = s.rowResidual(s.kept+i, x)
+	}
+	return s.admitOutside(rn)
+}
+
+// admitOutside is admitViolated on residuals already in state.r[kept:mw]
+// (a non-positive value stands for any residual <= 0).
+func (s *Solver) admitOutside(rn *run) float64 {
+	out := s.state.r[s.kept:s.mw]
 	cand := s.state.lam[:0]
 	worst := 0.0
 	for i := range out {
-		out[i] = s.rowResidual(s.kept+i, x)
 		if out[i] > 0 {
 			cand = append(cand, out[i])
 			worst = math.Max(worst, out[i])

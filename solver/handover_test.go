@@ -1,0 +1,247 @@
+package solver
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/softpen/softpen/mat"
+)
+
+// The handover (handover.go): the penalty method (apg, with its working set
+// where the rows are many) hands its working set to the active-set engine,
+// which finishes exactly. Every kind of problem the engine takes is
+// checked against the engine solving it cold (MethodActiveSet) and, where
+// the problem is planted, against x*: rows, equalities, box and l1, a
+// degenerate active set (more active rows than variables, multipliers not
+// unique) and the diagonal Hessian of a hard-margin SVM.
+
+// handoverCases are the problems of the handover tests, with x* where it
+// is known (nil: compare with the cold engine only).
+func handoverCases() []struct {
+	name  string
+	p     *Problem
+	xstar []float64
+} {
+	type tc = struct {
+		name  string
+		p     *Problem
+		xstar []float64
+	}
+	rows, xr, _ := planted(31, 20, 3000, 10, 1)
+	eq, xe := plantedEqualities()
+	box, xb := plantedL1Box(2500)
+	deg, xd := degenerateCone(6, 40, 3000)
+	return []tc{
+		{"rows", rows, xr},
+		{"equalities", eq, xe},
+		{"l1+box", box, xb},
+		{"degenerate", deg, xd},
+		{"svm-diagonal", smallSVM(4000, 10), nil},
+	}
+}
+
+// plantedEqualities is planted(11, 15, 30, 6, 1) with its first three
+// active rows made equalities (one negated, so its multiplier is negative).
+func plantedEqualities() (*Problem, []float64) {
+	p, x, _ := planted(11, 15, 30, 6, 1)
+	n := p.N
+	aeq := mat.NewDense(3, n)
+	beq := make([]float64, 3)
+	for k := 0; k < 3; k++ {
+		copy(aeq.Row(k), p.A.Row(k))
+		beq[k] = p.B[k]
+	}
+	for i := range aeq.Row(2) {
+		aeq.Row(2)[i] = -aeq.Row(2)[i]
+	}
+	beq[2] = -beq[2]
+	rest := &mat.Dense{Rows: p.A.Rows - 3, Cols: n, Stride: n, Data: p.A.Data[3*n:]}
+	p.A, p.B, p.Aeq, p.Beq = rest, p.B[3:], aeq, beq
+	return p, x
+}
+
+// plantedL1Box is TestL1Box's problem (components of x* at both bounds, at
+// the l1 kink and free, one active row) with m-4 more rows slack at x*.
+func plantedL1Box(m int) (*Problem, []float64) {
+	n := 12
+	g := lcg(5)
+	M := randDense(&g, n, n)
+	P := mat.NewDense(n, n)
+	M.Gram(P, 1/float64(n))
+	ridge, l1 := 0.3, 0.2
+	lo, hi := make([]float64, n), make([]float64, n)
+	x := make([]float64, n)
+	sub := make([]float64, n)
+	for i := range x {
+		lo[i], hi[i] = -1, 1
+		switch i % 4 {
+		case 0:
+			x[i], sub[i] = 1, l1+0.3
+		case 1:
+			x[i], sub[i] = -1, -l1-0.3
+		case 2:
+			x[i], sub[i] = 0, 0.5*l1
+		default:
+			x[i], sub[i] = 0.4, l1
+		}
+	}
+	A := randDense(&g, m, n)
+	b := make([]float64, m)
+	A.MulVec(b, x)
+	for j := 1; j < m; j++ {
+		b[j] += 0.1 + math.Abs(g.norm())
+	}
+	q := make([]float64, n)
+	P.MulVec(q, x)
+	for i := range q {
+		q[i] = -q[i] - ridge*x[i] - sub[i] - 0.7*A.Row(0)[i]
+	}
+	return &Problem{N: n, Loss: LossNone, P: P, Q: q, Ridge: ridge, L1: l1, Lower: lo, Upper: hi, A: A, B: b}, x
+}
+
+// degenerateCone is min 1/2 ||x - x0||^2 with k > n rows a_j'x <= 0 all
+// active at x* = 0 (x0 = 0.1 sum_j a_j lies in their cone, so the
+// multipliers are not unique) and m - k rows slack there.
+func degenerateCone(n, k, m int) (*Problem, []float64) {
+	g := lcg(17)
+	A := randDense(&g, m, n)
+	b := make([]float64, m)
+	x0 := make([]float64, n)
+	for j := 0; j < m; j++ {
+		row := A.Row(j)
+		if j < k {
+			row[0] = 3 + math.Abs(row[0]) // a cone around e_1
+			for i := range x0 {
+				x0[i] += 0.1 * row[i]
+			}
+			continue
+		}
+		b[j] = 0.5 + math.Abs(g.norm())
+	}
+	q := make([]float64, n)
+	for i := range q {
+		q[i] = -x0[i]
+	}
+	return &Problem{N: n, Loss: LossNone, Ridge: 1, Q: q, A: A, B: b}, make([]float64, n)
+}
+
+// smallSVM is a hard-margin SVM (H = I) on m separable points in R^n.
+func smallSVM(m, n int) *Problem {
+	g := lcg(23)
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = g.norm()
+	}
+	A := randDense(&g, m, n)
+	b := make([]float64, m)
+	for j := 0; j < m; j++ {
+		row := A.Row(j)
+		s := 0.0
+		for i := range row {
+			s += w[i] * row[i]
+		}
+		y := 1.0
+		if s < 0 {
+			y = -1
+		}
+		if math.Abs(s) < 0.2 {
+			for i := range row {
+				row[i] += y * 0.2 * w[i]
+			}
+		}
+		for i := range row {
+			row[i] *= -y
+		}
+		b[j] = -1
+	}
+	return &Problem{N: n, Loss: LossNone, Ridge: 1, A: A, B: b}
+}
+
+// TestHandover: the penalty method with its handover ends solved by the
+// engine (Polished) at a certified gap of 1e-10, at the
+// cold engine's answer and at x*, and a warm re-solve allocates nothing.
+func TestHandover(t *testing.T) {
+	for _, c := range handoverCases() {
+		t.Run(c.name, func(t *testing.T) {
+			ref := solveOK(t, c.p, &Options{Method: MethodActiveSet, Tol: 1e-10})
+			if ref.Status != StatusSolved {
+				t.Fatalf("reference: status %v", ref.Status)
+			}
+			refX := append([]float64(nil), ref.X...)
+			s, err := New(c.p, &Options{Method: MethodAPG, Tol: 1e-10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := s.Solve(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%v, gap %.2e, %d steps, %d stages, %d engine changes, kept %d", res.Status, res.Gap, res.Steps, res.Stages, res.Iterations, res.Kept)
+			if res.Status != StatusSolved || !res.Polished {
+				t.Fatalf("status %v, polished %v: the engine did not finish", res.Status, res.Polished)
+			}
+			if d := maxAbsDiff(res.X, refX); d > 1e-8 {
+				t.Errorf("max |x - x_engine| = %.3e", d)
+			}
+			if c.xstar != nil {
+				if d := maxAbsDiff(res.X, c.xstar); d > 1e-8 {
+					t.Errorf("max |x - x*| = %.3e", d)
+				}
+			}
+			if res.MaxViolation > 1e-9 {
+				t.Errorf("max violation %.3e", res.MaxViolation)
+			}
+			if d := dist(res.X, refX); d > res.DistBound*(1+1e-9)+1e-12 {
+				t.Errorf("||x - x_engine|| = %.3e above the distance bound %.3e", d, res.DistBound)
+			}
+			ctx := context.Background()
+			if a := testing.AllocsPerRun(3, func() { s.Reset(); s.Solve(ctx) }); a != 0 {
+				t.Errorf("re-solve allocates %v times", a)
+			}
+		})
+	}
+}
+
+// TestHandoverNoPolish: NoPolish keeps the engine out of the penalty
+// method (it is not even built).
+func TestHandoverNoPolish(t *testing.T) {
+	p, x, _ := planted(31, 20, 3000, 10, 1)
+	s, err := New(p, &Options{Method: MethodAPG, Tol: 1e-6, NoPolish: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.fin.eng != nil {
+		t.Error("NoPolish: the engine was built")
+	}
+	res, err := s.Solve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusSolved || res.Polished || res.Iterations != 0 {
+		t.Errorf("status %v, polished %v, %d engine changes", res.Status, res.Polished, res.Iterations)
+	}
+	if d := dist(res.X, x); d > res.DistBound {
+		t.Errorf("||x - x*|| = %.3e above the bound %.3e", d, res.DistBound)
+	}
+}
+
+// TestFewViolatedAtMin: above DirectMaxRows MethodAuto keeps the direct
+// path when the unconstrained minimiser violates few rows (the large-QP
+// family) and hands the problem to the penalty method when it violates
+// many (a hard-margin SVM, whose minimiser 0 violates every row).
+func TestFewViolatedAtMin(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		p    *Problem
+		want bool
+	}{{"svm", smallSVM(5000, 10), false}, {"largeqp", largeQPProblem(200, 5000, 20), true}} {
+		s, err := New(c.p, &Options{Method: MethodAPG})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.fewViolatedAtMin(c.p); got != c.want {
+			t.Errorf("%s: fewViolatedAtMin = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
