@@ -114,6 +114,11 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 		s.restoreRows()
 	}
 	s.startSchedule(&rn.sched)
+	if s.newton != nil {
+		if st, end := s.newtonSolve(&rn); end {
+			return s.finish(&rn, st), nil
+		}
+	}
 	for {
 		st := s.stage(&rn)
 		s.stages++

@@ -77,6 +77,7 @@ type Solver struct {
 	res   Result
 
 	direct *activeset.Solver // the direct path (direct.go), or nil
+	newton *newtonWork       // Newton steps for a logistic loss (newton.go), or nil
 }
 
 // New copies and normalises the data of p, which must be valid (see
@@ -120,6 +121,9 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 			return nil, err
 		}
 		s.state.alloc(s)
+		if s.useNewton(&raw) {
+			s.newNewton(p)
+		}
 		if !s.useWorkingSet() {
 			// With a working set, Solve sizes smax for the rows it starts on.
 			s.updateSmax()
@@ -176,5 +180,8 @@ func (s *Solver) Reset() {
 	s.warm = false
 	if s.direct != nil {
 		s.direct.Reset()
+	}
+	if s.newton != nil {
+		s.newton.eng.Reset()
 	}
 }
