@@ -10,7 +10,7 @@ import (
 )
 
 // perturbed returns a different objective for q's constraints: H' = 2H +
-// diag(1 + i%3) and c' = c/2 + 1 on alternate signs, with H”s factor.
+// diag(1 + i%3) and c' = c/2 + 1 on alternate signs, and the factor of the new H.
 func perturbed(q *qpgen.QP) (*mat.Dense, []float64, *mat.Cholesky) {
 	n := q.N
 	h := dense(q.H)
