@@ -57,6 +57,15 @@ type newtonWork struct {
 // (a quadratic objective goes to the direct path or the polish instead)
 // with a Hessian small enough to form densely, and no option set that only
 // the penalty method reads (the caller tuning or observing it keeps it).
+//
+// Solve takes them from the start, whatever the number of rows. Measured
+// (newton_test.go's generated problems, tol 1e-9, one sitting, loaded
+// machine): from x = 0, l = 200..2000, n = 10..100, m = 10..100: 0.3 ms to
+// 25 ms; after one penalty stage first (its rough point as the start):
+// 1.1 s to 2.8 s, and the stage alone did not end in 30 s on l = 2000,
+// n = 100. With many rows (l = 2000, n = 50, tol 1e-6): m = 2e4 in 0.12 s,
+// m = 1e5 in 0.85 s, where APG was at a certified gap of 1e3 and 3e4 after
+// 60 s.
 func (s *Solver) useNewton(raw *Options) bool {
 	return s.loss == LossLogistic && s.n <= maxDenseHessian && raw.Method == MethodAuto && !raw.tunesPenalty()
 }
