@@ -80,8 +80,14 @@ func (s *Solver) newNewton(p *Problem) {
 	for i := 0; i < n; i++ {
 		ident.Data[i*n+i] = 1
 	}
+	// The engine starts on H = I through the workspace's own matrix and
+	// factor (no copy of its own); every solve first sets H_k there.
+	nw := &newtonWork{h: ident}
+	if nw.chol.Factor(ident) != nil {
+		return
+	}
 	ap := &activeset.Problem{N: n, H: ident, C: make([]float64, n), A: p.A, ARows: p.ARows, B: p.B,
-		Aeq: p.Aeq, Beq: p.Beq, Lower: s.lower, Upper: s.upper, L1: s.l1}
+		Aeq: p.Aeq, Beq: p.Beq, Lower: s.lower, Upper: s.upper, L1: s.l1, Factor: &nw.chol}
 	if p.A == nil && p.ARows == nil {
 		ap.B = nil
 	}
@@ -93,8 +99,9 @@ func (s *Solver) newNewton(p *Problem) {
 		return
 	}
 	f := func(k int) []float64 { return make([]float64, k) }
-	nw := &newtonWork{eng: eng, h: ident, c: f(n), g: f(n), d: f(n), xt: f(n), t: f(l), lam: f(s.mw),
-		xSave: f(n), lamSave: f(s.mw)}
+	nw.eng = eng
+	nw.c, nw.g, nw.d, nw.xt, nw.xSave, nw.t = f(n), f(n), f(n), f(n), f(n), f(l)
+	nw.lam, nw.lamSave = f(s.mw), f(s.mw)
 	s.newton = nw
 }
 
