@@ -179,6 +179,9 @@ func (s *Solver) newtonSolve(rn *run) (Status, bool) {
 	st, end := s.newtonSteps(rn)
 	if end && st != StatusInfeasible {
 		s.res.Method = "newton"
+		// Result.Xi is the penalty the answer's gap is measured with,
+		// as on the direct path.
+		rn.sched.xi = math.Max(rn.sched.xi, rn.best.xi)
 	}
 	s.res.Iterations = s.newton.changes
 	return st, end

@@ -437,3 +437,21 @@ func TestNewtonInfeasible(t *testing.T) {
 		t.Errorf("Farkas certificate: |A'y| = %.3g, b'y = %.3g", normInfTest(aty), by)
 	}
 }
+
+// TestNewtonNoRows: without rows (box only, and nothing at all) the Newton
+// path solves and certifies the problem too.
+func TestNewtonNoRows(t *testing.T) {
+	for _, box := range []bool{false, true} {
+		p := hardLogistic(logisticCase{l: 300, n: 12, m: 1, box: box, ridge: 1e-3}, 5)
+		p.A, p.B = nil, nil
+		s, err := New(p, &Options{Tol: 1e-9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _ := s.Solve(context.Background())
+		stat, prim, comp := logisticKKT(p, r.X, r.Lambda, r.Nu)
+		if r.Status != StatusSolved || r.Method != "newton" || stat > 1e-9 || prim > 1e-9 || comp > 1e-9 {
+			t.Errorf("box %v: %v by %s, gap %.3g, stat %.3g prim %.3g comp %.3g", box, r.Status, r.Method, r.Gap, stat, prim, comp)
+		}
+	}
+}
