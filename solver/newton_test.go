@@ -455,3 +455,31 @@ func TestNewtonNoRows(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkNewtonWarm: a warm re-solve (after SetB, which moves the
+// answer) of the held-out-like case by Newton steps; allocates nothing.
+func BenchmarkNewtonWarm(b *testing.B) {
+	p := hardLogistic(heldOutLike, 1)
+	s, err := New(p, &Options{Tol: 1e-9})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.Solve(context.Background())
+	b1 := append([]float64(nil), p.B...)
+	b2 := append([]float64(nil), p.B...)
+	for j := range b2 {
+		b2[j] *= 1.01
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%2 == 0 {
+			s.SetB(b2)
+		} else {
+			s.SetB(b1)
+		}
+		if r, _ := s.Solve(context.Background()); r.Status != StatusSolved {
+			b.Fatal(r.Status)
+		}
+	}
+}
