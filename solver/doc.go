@@ -49,6 +49,8 @@
 //	feasibility.go  phase one and the Farkas certificates of infeasibility
 //	direct.go       the direct path: the exact active-set method (package
 //	                activeset) for quadratic objectives, certified here
+//	newton.go       Newton steps (SQP) for the logistic loss, their QPs
+//	                solved by the active-set method, certified here
 //	observe.go      the Options.Observe callback
 //	rng.go          the solver's own generator and the alias sampler
 package solver

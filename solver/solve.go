@@ -132,6 +132,11 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 	}
 	s.startSchedule(&rn.sched)
 	s.outside.reset()
+	if s.newton != nil {
+		if st, end := s.newtonSolve(&rn); end {
+			return s.finish(&rn, st), nil
+		}
+	}
 	for {
 		st := s.stage(&rn)
 		s.stages++

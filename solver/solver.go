@@ -79,6 +79,7 @@ type Solver struct {
 	direct  *activeset.Solver // the direct path (direct.go), or nil
 	fin     finisher          // the penalty method's exact finisher (handover.go)
 	outside outsideBounds     // bounds on the outside rows' residuals (outside.go)
+	newton  *newtonWork       // Newton steps for a logistic loss (newton.go), or nil
 }
 
 // New copies and normalises the data of p, which must be valid (see
@@ -138,6 +139,9 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		}
 		s.outside.alloc(s)
 		s.state.alloc(s)
+		if s.useNewton(&raw) {
+			s.newNewton(p)
+		}
 		if !s.useWorkingSet() {
 			// With a working set, Solve sizes smax for the rows it starts on.
 			s.updateSmax()
@@ -190,5 +194,8 @@ func (s *Solver) Reset() {
 	s.warm = false
 	if s.direct != nil {
 		s.direct.Reset()
+	}
+	if s.newton != nil {
+		s.newton.eng.Reset()
 	}
 }

@@ -422,6 +422,11 @@ func (s *Solver) SetB(b []float64) error {
 	if s.direct != nil {
 		return s.direct.SetB(b)
 	}
+	if s.newton != nil {
+		if err := s.newton.eng.SetB(b); err != nil {
+			return err
+		}
+	}
 	for k := 0; k < s.mw; k++ {
 		if c := s.code[k]; !c.isEq() {
 			s.b[k] = b[c.ineqRow()] / s.norm[k]
