@@ -61,25 +61,28 @@ func FormatBytes(n int64) string {
 // 2 meq working rows and k = min(mw, n), it is 8 bytes times
 //
 //	16 n                            iterates, gradients, averages, bounds
-//	+ l n + meq n + mw n            dense copies of Phi and Aeq, unit rows of A
+//	+ 2 l n + meq n + mw n          Phi as a matrix (Solve's conversion) and
+//	                                the solver's copy, Aeq, unit rows of A
 //	+ n^2           (with P)        dense copy of P
 //	+ 12 mw + 4 l                   residuals, multipliers, row codes, results
-//	+ 4 n^2 + (k+1) n + (k+1)^2     Hessian, its Cholesky factor, the
+//	+ 6 n^2 + 14 (m + meq)          Hessian, its Cholesky factor, the
 //	                                strong-convexity certificate's shifted
 //	                                copy and factor, and the active-set
-//	                                polish, when the objective is
-//	                                quadratic (loss not "logistic") and
-//	                                n <= 3000 (the solver's dense-model limit)
-//	+ min(mw, max(70 n, 16384)) n   dual coordinate polish rows (quadratic,
-//	                                some rows; allocated only without l1 or
-//	                                box, counted always)
+//	                                engine of the exact finish (normals,
+//	                                Gram factor, per-row state), when the
+//	                                objective is quadratic (loss not
+//	                                "logistic") and n <= 3000 (the solver's
+//	                                dense-model limit)
+//	+ 3 n^2 + 11 (m + meq) + 2 mw   the Newton steps' Hessian and engine
+//	  + l + 30 n                    (logistic, n <= 3000)
 //	+ 2 n^2         (logistic or n > 3000, with P)  P + ridge I and its factor
 //
 // When MethodAuto takes the direct path (a quadratic objective with m + meq
 // <= solver.DirectMaxRows) the penalty method's storage is not allocated,
 // and the estimate is instead 8 bytes times
 //
-//	24 n + l n + 14 (m + meq)       vectors, the copy of Phi, per-row state
+//	24 n + 2 l n + 14 (m + meq)     vectors, Phi (two copies, as above),
+//	                                per-row state
 //	+ n^2           (with P)        dense copy of P
 //	+ 4 n^2                         Hessian, its factor, the working set's
 //	                                normals and Gram factor
@@ -87,37 +90,38 @@ func FormatBytes(n int64) string {
 // (the rows are read in place; NewSolver adds its own copy of A, 8 m n
 // bytes, which Solve does not make)
 //
-// It is an estimate: on the dense problems of limits_test.go it is within
-// 20% of what Solve allocates (the paper's QP 0.85x, mushrooms 1.04x, a
-// problem of 2^20 variables 1.14x); a working set (many more rows than
-// variables) stores only part of the unit rows, and there it is up to 5x
-// above (NewSolver, which copies every row, allocates more). Sizes are taken from the fields as they
+// It is an estimate: on the problems of limits_test.go it is within 25% of
+// what Solve allocates (the paper's QP 0.96x, mushrooms 1.07x, a problem of
+// 2^20 variables 1.23x, a logistic loss with l = 2000, n = m = 100 0.95x,
+// the large QP with m = 1e5 1.10x); a working set (many more rows than
+// variables) stores only part of the unit rows, and there it is up to 6x
+// above (a separable SVM with m = 2.5e5, n = 10: 1.69x; NewSolver, which
+// copies every row, allocates more). Sizes are taken from the fields as they
 // are (N, len(Phi), len(A), len(Aeq)); p need not be valid. The result
 // saturates at math.MaxInt64 instead of overflowing.
 func (p *Problem) MemoryEstimate() int64 {
 	n := float64(max(p.N, 0))
 	l, m, meq := float64(len(p.Phi)), float64(len(p.A)), float64(len(p.Aeq))
 	mw := m + 2*meq
-	words := 16*n + l*n + meq*n + mw*n + 12*mw + 4*l
+	words := 16*n + 2*l*n + meq*n + mw*n + 12*mw + 4*l
 	if p.P != nil {
 		words += n * n
 	}
 	quad := p.Loss != "logistic" && p.N <= memDenseModelMax
 	if quad && len(p.A)+len(p.Aeq) <= solver.DirectMaxRows {
-		words = 24*n + l*n + 14*(m+meq) + 4*n*n
+		words = 24*n + 2*l*n + 14*(m+meq) + 4*n*n
 		if p.P != nil {
 			words += n * n
 		}
 		return saturate(8 * words)
 	}
-	switch {
-	case quad:
-		k := min(mw, n)
-		words += 4*n*n + (k+1)*n + (k+1)*(k+1)
-		if mw > 0 {
-			words += min(mw, max(70*n, 16384)) * n
-		}
-	case p.P != nil:
+	if quad {
+		return saturate(8 * (words + 6*n*n + 14*(m+meq)))
+	}
+	if p.Loss == "logistic" && p.N <= memDenseModelMax {
+		words += 3*n*n + 11*(m+meq) + 2*mw + l + 30*n
+	}
+	if p.P != nil {
 		words += 2 * n * n
 	}
 	return saturate(8 * words)

@@ -3,6 +3,7 @@ package softpen
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
@@ -23,13 +24,18 @@ func TestMemoryEstimate(t *testing.T) {
 		{"paper-qp", qp, 0.7, 1.3},
 		{"mushrooms", svm, 0.7, 1.3},
 		{"n=2^20, no rows", &Problem{N: 1 << 20, Loss: "none", Ridge: 1}, 0.7, 1.3},
+		{"logistic (Newton)", logisticQP(2000, 100, 100), 0.7, 1.3},
 	}
 	if !testing.Short() {
 		cases = append(cases, struct {
 			name   string
 			p      *Problem
 			lo, hi float64
-		}{"large-qp (working set)", largeQP(2000, 100000, 100), 0.7, 6})
+		}{"large-qp (working set)", largeQP(2000, 100000, 100), 0.7, 6}, struct {
+			name   string
+			p      *Problem
+			lo, hi float64
+		}{"separable SVM above DirectMaxRows (penalty, working set)", separableSVM(250000, 10), 0.7, 6})
 	}
 	for _, c := range cases {
 		var before, after runtime.MemStats
@@ -44,6 +50,8 @@ func TestMemoryEstimate(t *testing.T) {
 		est := c.p.MemoryEstimate()
 		if r := float64(est) / got; !(r >= c.lo && r <= c.hi) {
 			t.Errorf("%s: estimate %d bytes, Solve allocated %.0f: ratio %.2f, want %g to %g", c.name, est, got, r, c.lo, c.hi)
+		} else {
+			t.Logf("%s: estimate/allocated %.2f", c.name, r)
 		}
 	}
 }
@@ -109,4 +117,26 @@ func TestSolveRefusesOverMemory(t *testing.T) {
 	if res, err := Solve(context.Background(), small, nil); err != nil || res.Status != StatusSolved {
 		t.Errorf("default limit, 2 variables: %v", err)
 	}
+}
+
+// logisticQP is a logistic regression with l examples, n features and m
+// rows a_j'x <= b_j that hold at 0 (b > 0).
+func logisticQP(l, n, m int) *Problem {
+	r := rand.New(rand.NewPCG(uint64(l), uint64(n*m)))
+	p := &Problem{N: n, Loss: "logistic", Ridge: 1e-3}
+	for i := 0; i < l; i++ {
+		row := make([]float64, n)
+		for k := range row {
+			row[k] = r.NormFloat64()
+		}
+		p.Phi, p.Y = append(p.Phi, row), append(p.Y, float64(2*r.IntN(2)-1))
+	}
+	for j := 0; j < m; j++ {
+		row := make([]float64, n)
+		for k := range row {
+			row[k] = r.NormFloat64()
+		}
+		p.A, p.B = append(p.A, row), append(p.B, 0.1+r.Float64())
+	}
+	return p
 }

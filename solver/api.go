@@ -36,9 +36,11 @@ const (
 // len(Beq) = meq. New checks only what needs the solver's own work: that F
 // is strongly convex and that every row's norm is finite. The solver is
 // also used directly (internal/repro, baseline, benchmarks) on generated
-// data that is valid by construction. The solver copies what it keeps, except the rows of A and Aeq
-// when it works on a working set (see Solver.Solve): then it reads them
-// during every Solve, and they must not change while the Solver is in use.
+// data that is valid by construction. The solver copies what it keeps,
+// except the rows of A and Aeq: the active-set engine (the direct path, the
+// penalty method's exact finish, the Newton steps of a logistic loss) and
+// the working set read them in place during every Solve, so they must not
+// change while the Solver is in use (softpen.NewSolver hands it a copy).
 type Problem struct {
 	N            int
 	Loss         Loss
@@ -178,8 +180,8 @@ type Options struct {
 	// gradients as a multiple of the number of components N (loss rows
 	// plus kept constraints); 0 means 2. The paper's SVM runs use 5.
 	SVRGEpoch float64
-	NoPolish  bool        // skip active-set polishing
-	NoProbe   bool        // no loose first stage before the first polish (see Solve); for measurements and tests
+	NoPolish  bool        // no exact finish: the penalty method's stages alone answer (handover.go)
+	NoProbe   bool        // no loose first stage before the first handover (see Solve); for measurements and tests
 	AllRows   bool        // no working set: every row is in the problem from the start (see Solve)
 	Progress  func(Stage) // called once per stage, if set; must not retain the Stage
 	// Observe, if set, is called from the inner methods with the current
@@ -264,9 +266,10 @@ type Result struct {
 	// (1e-6 relative, and bounds ignored, when N > 512: see feasibility.go).
 	Farkas   []float64
 	Xi       float64 // final penalty parameter
-	Polished bool    // the reported point comes from active-set polishing
-	// Iterations counts the working-set changes of the active-set method
-	// (MethodActiveSet; Steps and Stages are then 0).
+	Polished bool    // the reported point comes from the active-set engine's exact finish of the penalty method
+	// Iterations counts the working-set changes of the active-set engine:
+	// on the direct path (Steps and Stages then 0), in the penalty method's
+	// exact finish, and over the Newton steps of a logistic loss.
 	Iterations int
 	// Message says why a solve ended with StatusPrecisionLimit, empty
 	// otherwise.

@@ -62,7 +62,7 @@ func (s *Solver) certify(rn *run) (gap, viol, lamMax float64) {
 	for _, l := range lam {
 		lamMax = math.Max(lamMax, l)
 	}
-	gap = s.certifyPoint(rn, x, lam, false)
+	gap = s.certifyPoint(rn, x, lam)
 	for _, f := range [...]float64{4, 16, 64} {
 		s.residual(r, x)
 		softplus.DualMap(lam, r, rn.sched.xi, rn.sched.delta/f)
@@ -71,7 +71,7 @@ func (s *Solver) certify(rn *run) (gap, viol, lamMax float64) {
 				lam[j] = 0
 			}
 		}
-		s.certifyPoint(rn, x, lam, false)
+		s.certifyPoint(rn, x, lam)
 	}
 	return gap, viol, lamMax
 }
@@ -86,10 +86,9 @@ func (s *Solver) certify(rn *run) (gap, viol, lamMax float64) {
 // point is better than the points before it (measured on the paper QP,
 // seed 3, SGD, 2e8 steps: with each point certified by its own multipliers
 // only, the kept point is at relative error 1.8e-3 while the last is at
-// 5e-4). polished marks a
-// point from polishing. It returns the gap of the pair (x, lam);
-// rn.best.gap is the best pair's.
-func (s *Solver) certifyPoint(rn *run, x, lam []float64, polished bool) float64 {
+// 5e-4). It returns the gap of the pair (x, lam); rn.best.gap is the best
+// pair's.
+func (s *Solver) certifyPoint(rn *run, x, lam []float64) float64 {
 	r := s.state.r[:s.kept]
 	s.residual(r, x)
 	var pen, lamMax float64
@@ -121,7 +120,7 @@ func (s *Solver) certifyPoint(rn *run, x, lam []float64, polished bool) float64 
 	if newPoint {
 		rn.best.f, rn.best.pen = f, pen
 		copy(s.state.best, x)
-		s.res.Polished = polished
+		s.res.Polished = false
 	}
 	if newDual {
 		rn.best.g, rn.best.xi = g, xr

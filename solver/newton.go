@@ -229,7 +229,7 @@ func (s *Solver) newtonSteps(rn *run) (Status, bool) {
 		}
 		viol = s.newtonAdmit(rn, x, r)
 		s.newtonLambda(r)
-		s.certifyPoint(rn, x, nw.lam[:s.kept], false)
+		s.certifyPoint(rn, x, nw.lam[:s.kept])
 		if s.newtonSolved(rn) && s.newtonChord(rn, viol, rho) {
 			return StatusSolved, true
 		}
@@ -284,7 +284,7 @@ func (s *Solver) newtonChord(rn *run, viol, rho float64) bool {
 	s.newtonAdmit(rn, x, r)
 	s.newtonLambda(r)
 	rn.best.forget()
-	s.certifyPoint(rn, x, nw.lam[:s.kept], false)
+	s.certifyPoint(rn, x, nw.lam[:s.kept])
 	if !s.newtonSolved(rn) && s.kept == kept {
 		rn.best = saved
 		copy(s.state.best, nw.xSave)
