@@ -15,9 +15,12 @@ func (s *Solver) Solve() *Result {
 	for k := range s.ws {
 		s.lam[k] = 0
 	}
+	s.xFresh = false
 	status := s.iterate()
 	if status != StatusInfeasible {
-		s.primal()
+		if !s.xFresh {
+			s.primal()
+		}
 		s.refine()
 	}
 	// The refined x is accurate to its own (smaller) rounding floor, which
@@ -31,7 +34,9 @@ func (s *Solver) Solve() *Result {
 		s.admit(j)
 		s.res.Iter++
 		if status = s.iterate(); status != StatusInfeasible {
-			s.primal()
+			if !s.xFresh {
+				s.primal()
+			}
 			s.refine()
 		}
 	}
@@ -67,6 +72,7 @@ func (s *Solver) iterate() Status {
 		if !s.deadline.IsZero() && s.res.Iter%16 == 0 && time.Now().After(s.deadline) {
 			return StatusTimeLimit
 		}
+		s.xFresh = false
 		k := len(s.ws)
 		if k > 0 && s.fac.d[k-1] <= singularPivot {
 			if !s.nullStep() {
@@ -124,7 +130,7 @@ func (s *Solver) towardsLamStar() bool {
 	vec.Axpy(1, s.lam[:k], ls)
 	scale := 1.0
 	for _, l := range ls {
-		scale = math.Max(scale, math.Abs(l))
+		scale = max(scale, math.Abs(l))
 	}
 	tol := s.opt.DualTol * scale
 	block, alpha, at := -1, 1.0, 0.0
@@ -146,7 +152,7 @@ func (s *Solver) towardsLamStar() bool {
 	if block < 0 {
 		for i, c := range s.ws {
 			lo, hi := s.multiplierRange(i, c)
-			s.lam[i] = math.Min(math.Max(ls[i], lo), hi)
+			s.lam[i] = min(max(ls[i], lo), hi)
 		}
 		return false
 	}
@@ -218,6 +224,7 @@ func (s *Solver) primal() {
 	s.primalV()
 	s.chol.SolveLT(s.x, s.v)
 	s.hxOK = false
+	s.xFresh = true
 }
 
 // primalV sets v = v_u - N lambda.
@@ -243,7 +250,7 @@ func (s *Solver) mostViolated() (constraint, bool) {
 	// The floor from the members' residual is capped at driftTol: above it
 	// the residual is not rounding (iterate refactors then), and it must
 	// never hide a real violation.
-	worst := math.Max(s.primalTol(), math.Min(2*s.memberResidual(), driftTol*(1+normInf(s.x))))
+	worst := max(s.primalTol(), min(2*s.memberResidual(), driftTol*(1+normInf(s.x))))
 	best, found := constraint{}, false
 	// Rows are unit vectors, so a row's violation grows by at most the
 	// distance x has moved since it was computed, which path bounds: a row
@@ -322,7 +329,7 @@ func (s *Solver) primalTol() float64 {
 func (s *Solver) memberResidual() float64 {
 	r := 0.0
 	for _, c := range s.ws {
-		r = math.Max(r, math.Abs(s.rowValue(c, s.x)-s.rhs(c)))
+		r = max(r, math.Abs(s.rowValue(c, s.x)-s.rhs(c)))
 	}
 	return r
 }

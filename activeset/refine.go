@@ -41,7 +41,7 @@ func (s *Solver) refine() {
 		}
 		for i, c := range s.ws {
 			lo, hi := s.multiplierRange(i, c)
-			dl[i] = math.Min(math.Max(dl[i]+s.lam[i], lo), hi)
+			dl[i] = min(max(dl[i]+s.lam[i], lo), hi)
 		}
 		got := s.kktResidual(s.xTry, dl)
 		if !(got < best) {
@@ -49,6 +49,7 @@ func (s *Solver) refine() {
 		}
 		best = got
 		copy(s.x, s.xTry)
+		s.xFresh = false
 		s.hxOK = true // s.hx holds H xTry from kktResidual
 		copy(s.lam[:k], dl)
 	}
@@ -103,9 +104,9 @@ func (s *Solver) kktResidual(x, lam []float64) float64 {
 	stat := normInf(s.r) / (1 + normInf(s.cEff) + hx)
 	prim := 0.0
 	for _, c := range s.ws {
-		prim = math.Max(prim, math.Abs(s.rowValue(c, x)-s.rhs(c)))
+		prim = max(prim, math.Abs(s.rowValue(c, x)-s.rhs(c)))
 	}
-	return math.Max(stat, prim/(1+normInf(x)))
+	return max(stat, prim/(1+normInf(x)))
 }
 
 // normInf is max_i |v_i| (NaN entries are skipped: the inputs are finite).

@@ -70,6 +70,11 @@ type Solver struct {
 	v, x, t, r, xTry        []float64
 	hx                      []float64 // H x, valid for s.x when hxOK
 	hxOK                    bool
+	// xFresh: s.x is what primal would compute from the current working
+	// set, multipliers and v_u (set by primal; cleared by every change of
+	// them and by a refinement step), so the primal after the loop can be
+	// skipped.
+	xFresh bool
 	g, lamStar, dir, lamTry []float64
 	res                     Result
 }
@@ -124,7 +129,6 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		s.pool, s.poolScore = make([]int32, 0, k), make([]float64, 0, m)
 	}
 	s.v, s.x, s.t, s.r, s.xTry = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-	s.hx = make([]float64, n)
 	s.hx = make([]float64, n)
 	s.g, s.lamStar, s.dir, s.lamTry = make([]float64, capacity), make([]float64, capacity), make([]float64, capacity), make([]float64, capacity)
 	s.res = Result{X: make([]float64, n), Lambda: make([]float64, m), Nu: make([]float64, meq),
@@ -405,6 +409,7 @@ func (s *Solver) rhs(c constraint) float64 {
 // push appends c to the working set and its factor, with multiplier zero,
 // and returns its pivot.
 func (s *Solver) push(c constraint) float64 {
+	s.xFresh = false
 	k := len(s.ws)
 	nk := s.normals.Row(k)
 	s.sigma[k] = s.normal(c, nk)
@@ -425,6 +430,7 @@ func (s *Solver) push(c constraint) float64 {
 
 // pop removes member p from the working set and its factor.
 func (s *Solver) pop(p int) {
+	s.xFresh = false
 	s.mark(s.ws[p], false)
 	if c := s.ws[p]; c.kind == kindRow {
 		s.rowViol[c.i] = math.Inf(1)
