@@ -64,7 +64,7 @@ func (s *Solver) certify() {
 	}
 	copy(r.X, s.x)
 	if !s.hxOK {
-		s.h.MulVec(s.hx, s.x)
+		s.chol.mulH(s.hx, s.x)
 	}
 	copy(s.r, s.hx)
 	r.Objective = 0.5*vec.Dot(s.x, s.r) + vec.Dot(s.c, s.x)
@@ -195,7 +195,7 @@ func (s *Solver) refineFarkas() {
 		}
 		s.chol.SolveL(s.t, s.r)
 		for i := range d {
-			d[i] = -vec.Dot(s.normals.Row(i), s.t)
+			d[i] = -s.normals.dot(i, s.t)
 		}
 		s.fac.solve(d, q)
 		vec.Axpy(1, d, p[:q])

@@ -15,7 +15,7 @@ func (s *Solver) Solve() *Result {
 	for k := range s.ws {
 		s.lam[k] = 0
 	}
-	s.xFresh = false
+	s.xFresh, s.vFresh = false, false
 	status := s.iterate()
 	if status != StatusInfeasible {
 		if !s.xFresh {
@@ -27,7 +27,7 @@ func (s *Solver) Solve() *Result {
 	// can show rows the loop's x could not tell from satisfied: admit the
 	// worst and go on, a bounded number of times.
 	for resume := 0; status == StatusOptimal && resume < maxResumes; resume++ {
-		j, ok := s.mostViolated()
+		j, ok := s.mostViolated(s.memberResidual())
 		if !ok {
 			break
 		}
@@ -84,7 +84,8 @@ func (s *Solver) iterate() Status {
 			continue
 		}
 		s.primal()
-		if s.memberResidual() > driftTol*(1+normInf(s.x)) {
+		res := s.memberResidual()
+		if res > driftTol*(1+normInf(s.x)) {
 			// The members are far from equality: not rounding but a
 			// factor that drifted over many updates. Rebuild it and
 			// solve again.
@@ -93,13 +94,15 @@ func (s *Solver) iterate() Status {
 				continue
 			}
 			s.primal()
+			res = s.memberResidual()
 		}
-		if s.memberResidual() > s.primalTol() {
+		if res > s.primalTol() {
 			// x is too noisy to tell nearly active rows from violated
 			// ones (large multipliers cancel in v): refine it first.
 			s.refine()
+			res = s.memberResidual()
 		}
-		j, ok := s.mostViolated()
+		j, ok := s.mostViolated(res)
 		if !ok {
 			return StatusOptimal
 		}
@@ -121,10 +124,13 @@ func (s *Solver) iterate() Status {
 // solve, whose rounding is relative to lambda, does not give.
 func (s *Solver) towardsLamStar() bool {
 	k := len(s.ws)
-	s.primalV()
+	if !s.vFresh {
+		s.primalV()
+	}
+	s.vFresh = false // lambda changes below
 	ls := s.lamStar[:k]
 	for i, c := range s.ws {
-		ls[i] = vec.Dot(s.normals.Row(i), s.v) - s.rhs(c)/s.sigma[i]
+		ls[i] = s.normals.dot(i, s.v) - s.rhs(c)/s.sigma[i]
 	}
 	s.fac.solve(ls, k)
 	vec.Axpy(1, s.lam[:k], ls)
@@ -214,6 +220,7 @@ func (s *Solver) nullStep() bool {
 		return false
 	}
 	vec.Axpy(alpha, p, s.lam[:k])
+	s.vFresh = false
 	s.lam[block] = at
 	s.leave(block)
 	return true
@@ -221,7 +228,9 @@ func (s *Solver) nullStep() bool {
 
 // primal sets v = v_u - N lambda and x = L^{-T} v.
 func (s *Solver) primal() {
-	s.primalV()
+	if !s.vFresh {
+		s.primalV()
+	}
 	s.chol.SolveLT(s.x, s.v)
 	s.hxOK = false
 	s.xFresh = true
@@ -232,12 +241,14 @@ func (s *Solver) primalV() {
 	copy(s.v, s.vu)
 	for i := range s.ws {
 		if s.lam[i] != 0 {
-			vec.Axpy(-s.lam[i], s.normals.Row(i), s.v)
+			s.normals.axpy(-s.lam[i], i, s.v)
 		}
 	}
+	s.vFresh = true
 }
 
-// mostViolated returns the constraint outside the working set with the
+// mostViolated returns, given the working set's residual res (memberResidual
+// at s.x), the constraint outside the working set with the
 // largest violation of the unit rows and bounds at x, if one exceeds both
 // PrimalTol (1 + ||x||_inf) and twice the largest residual of the working
 // set's own constraints. The latter is the rounding floor of this x: with
@@ -246,11 +257,11 @@ func (s *Solver) primalV() {
 // is within rounding of satisfied, and admitting it makes the method cycle
 // on rows whose multiplier comes out of the noise with either sign. Ties go
 // to the lowest index, rows first.
-func (s *Solver) mostViolated() (constraint, bool) {
+func (s *Solver) mostViolated(res float64) (constraint, bool) {
 	// The floor from the members' residual is capped at driftTol: above it
 	// the residual is not rounding (iterate refactors then), and it must
 	// never hide a real violation.
-	worst := max(s.primalTol(), min(2*s.memberResidual(), driftTol*(1+normInf(s.x))))
+	worst := max(s.primalTol(), min(2*res, driftTol*(1+normInf(s.x))))
 	best, found := constraint{}, false
 	// Rows are unit vectors, so a row's violation grows by at most the
 	// distance x has moved since it was computed, which path bounds: a row
@@ -389,9 +400,8 @@ func (s *Solver) rebuildPool() {
 func (s *Solver) refactor() {
 	s.fac.k = 0
 	for k := range s.ws {
-		nk := s.normals.Row(k)
 		for i := 0; i < k; i++ {
-			s.g[i] = vec.Dot(s.normals.Row(i), nk)
+			s.g[i] = s.normals.gram(i, k)
 		}
 		s.fac.add(s.g, 1)
 	}

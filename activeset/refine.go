@@ -29,11 +29,11 @@ func (s *Solver) refine() {
 		s.chol.SolveL(s.t, s.r)
 		dl := s.lamTry[:k]
 		for i, c := range s.ws {
-			dl[i] = (s.rowValue(c, s.x)-s.rhs(c))/s.sigma[i] - vec.Dot(s.normals.Row(i), s.t)
+			dl[i] = (s.rowValue(c, s.x)-s.rhs(c))/s.sigma[i] - s.normals.dot(i, s.t)
 		}
 		s.fac.solve(dl, k)
 		for i := range dl {
-			vec.Axpy(dl[i], s.normals.Row(i), s.t)
+			s.normals.axpy(dl[i], i, s.t)
 		}
 		s.chol.SolveLT(s.xTry, s.t)
 		for i := range s.xTry {
@@ -49,7 +49,7 @@ func (s *Solver) refine() {
 		}
 		best = got
 		copy(s.x, s.xTry)
-		s.xFresh = false
+		s.xFresh, s.vFresh = false, false
 		s.hxOK = true // s.hx holds H xTry from kktResidual
 		copy(s.lam[:k], dl)
 	}
@@ -91,7 +91,7 @@ func (s *Solver) addNormal(alpha float64, c constraint, dst []float64) {
 // lam_k / sigma_k, the multiplier of the unit row) and returns
 // max(||r||_inf / (1 + ||c||_inf + ||Hx||_inf), max_W |ahat_k'x - bhat_k| / (1 + ||x||_inf)).
 func (s *Solver) kktResidual(x, lam []float64) float64 {
-	s.h.MulVec(s.hx, x)
+	s.chol.mulH(s.hx, x)
 	s.hxOK = &x[0] == &s.x[0] // s.hx = H s.x, which certify reuses
 	copy(s.r, s.hx)
 	hx := normInf(s.r)

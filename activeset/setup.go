@@ -17,8 +17,7 @@ type Solver struct {
 	opt       Options
 	deadline  time.Time // zero: none (SetDeadline)
 
-	h    *mat.Dense // H (for the refinement and the certificate)
-	chol mat.Cholesky
+	chol hFactor // H = L L', and H itself for the refinement and the certificate
 	c    []float64
 
 	// The l1 term: the kink of |x_i| is either in the working set (x_i = 0
@@ -43,7 +42,7 @@ type Solver struct {
 	ws      []constraint // the working set, in factor order
 	lam     []float64    // multipliers of ws on the unit-normal scale
 	sigma   []float64    // ||L^{-1} ahat_k|| of each member
-	normals *mat.Dense   // row i: L^{-1} ahat_k / sigma_k of member ws[i]
+	normals normalSet    // member i: L^{-1} ahat_k / sigma_k of ws[i]
 	fac     gramLDL
 	rowIn   []bool // row j of A is in ws
 
@@ -67,14 +66,16 @@ type Solver struct {
 	eqInconsistent bool
 
 	// scratch of length n, n+1 or rows
-	v, x, t, r, xTry        []float64
-	hx                      []float64 // H x, valid for s.x when hxOK
-	hxOK                    bool
+	v, x, t, r, xTry []float64
+	hx               []float64 // H x, valid for s.x when hxOK
+	hxOK             bool
 	// xFresh: s.x is what primal would compute from the current working
 	// set, multipliers and v_u (set by primal; cleared by every change of
 	// them and by a refinement step), so the primal after the loop can be
-	// skipped.
-	xFresh bool
+	// skipped. vFresh: s.v is v_u - N lambda for them (set by primalV,
+	// cleared by every change but the admission of a member with a zero
+	// multiplier, which primalV skips).
+	xFresh, vFresh          bool
 	g, lamStar, dir, lamTry []float64
 	res                     Result
 }
@@ -87,19 +88,11 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	}
 	n, m, meq := p.N, p.rowsA(), rows(p.Aeq)
 	s := &Solver{n: n, m: m, meq: meq, opt: opt.resolved(n, m+meq)}
-	if p.Factor != nil {
-		if p.Factor.N() != n {
-			return nil, &InputError{"Factor", -1, fmt.Sprintf("order %d, want %d", p.Factor.N(), n)}
-		}
-		s.h, s.chol = p.H, *p.Factor
-	} else {
-		s.h = mat.NewDense(n, n)
-		for i := 0; i < n; i++ {
-			copy(s.h.Row(i), p.H.Row(i))
-		}
-		if err := s.chol.Factor(s.h); err != nil {
-			return nil, err
-		}
+	if p.Factor != nil && p.Factor.N() != n {
+		return nil, &InputError{"Factor", -1, fmt.Sprintf("order %d, want %d", p.Factor.N(), n)}
+	}
+	if err := s.chol.setup(p.H, p.Factor); err != nil {
+		return nil, err
 	}
 	s.c = append([]float64(nil), p.C...)
 	s.l1 = p.L1
@@ -121,7 +114,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	capacity := n + 1
 	s.ws = make([]constraint, 0, capacity)
 	s.lam, s.sigma = make([]float64, capacity), make([]float64, capacity)
-	s.normals = mat.NewDense(capacity, n)
+	s.normals = newNormalSet(capacity, n)
 	s.fac = newGramLDL(capacity)
 	s.rowIn, s.boundIn, s.eqRedund = make([]bool, m), make([]int8, n), make([]bool, meq)
 	s.rowViol, s.rowPath, s.xSeen = make([]float64, m), make([]float64, m), make([]float64, n)
@@ -223,6 +216,7 @@ func (s *Solver) SetDeadline(t time.Time) { s.deadline = t }
 // starts cold).
 func (s *Solver) Reset() {
 	s.ws = s.ws[:0]
+	s.normals.reset()
 	s.fac.k = 0
 	s.forgetViolations()
 	s.capKinks()
@@ -246,6 +240,7 @@ func (s *Solver) Reset() {
 // minimiser -H^{-1}c (a guess; kinks on the wrong side are admitted by the
 // loop) and sets cEff and v_u to match. Without l1, v_u = -L^{-1}c.
 func (s *Solver) capKinks() {
+	s.vFresh = false
 	copy(s.cEff, s.c)
 	clear(s.kinkIn)
 	if s.l1 > 0 {
@@ -267,11 +262,12 @@ func (s *Solver) capKinks() {
 func (s *Solver) admit(c constraint) float64 {
 	d := s.push(c)
 	if c.kind == kindKink {
+		s.vFresh = false
 		k := len(s.ws) - 1
 		w := float64(s.capSign[c.i]) * s.l1
 		s.lam[k] = w * s.sigma[k]
 		s.cEff[c.i] -= w
-		vec.Axpy(s.lam[k], s.normals.Row(k), s.vu)
+		s.normals.axpy(s.lam[k], k, s.vu)
 		s.capSign[c.i] = 0
 	}
 	return d
@@ -289,7 +285,7 @@ func (s *Solver) leave(p int) {
 		w := float64(sign) * s.l1
 		s.capSign[c.i] = sign
 		s.cEff[c.i] += w
-		vec.Axpy(-w*s.sigma[p], s.normals.Row(p), s.vu)
+		s.normals.axpy(-w*s.sigma[p], p, s.vu)
 	}
 	s.pop(p)
 }
@@ -366,10 +362,11 @@ func poolSize(n int) int { return max(512, 8*n) }
 // (about k eps for k members) is still two orders of magnitude smaller.
 const singularPivot = 1e-14
 
-// normal writes the unit normal of c in the v = L'x coordinates into dst
-// and returns its scale sigma = ||L^{-1} ahat_c|| (= ||L^{-1} a_c|| / ||a_c||
-// for a row, solved with the caller's row).
-func (s *Solver) normal(c constraint, dst []float64) float64 {
+// normal makes the unit normal of c in the v = L'x coordinates member k's
+// normal and returns its scale sigma = ||L^{-1} ahat_c|| (= ||L^{-1} a_c|| /
+// ||a_c|| for a row, solved with the caller's row).
+func (s *Solver) normal(c constraint, k int) float64 {
+	dst := s.normals.take(k)
 	scale := 1.0 // ||ahat|| / ||the vector solved with||
 	switch c.kind {
 	case kindRow:
@@ -380,12 +377,14 @@ func (s *Solver) normal(c constraint, dst []float64) float64 {
 		scale = s.eqinv[c.i]
 	default: // bounds and kinks: e_i or -e_i
 		s.chol.UnitColumn(dst, int(c.i))
-		if c.kind == kindLower {
-			vec.Scale(-1, dst)
-		}
 	}
-	nrm := mat.Norm(dst)
-	vec.Scale(1/nrm, dst)
+	s.normals.trim(k)
+	_, r := s.normals.support(k)
+	if c.kind == kindLower {
+		vec.Scale(-1, r)
+	}
+	nrm := mat.Norm(r)
+	vec.Scale(1/nrm, r)
 	return nrm * scale
 }
 
@@ -411,10 +410,9 @@ func (s *Solver) rhs(c constraint) float64 {
 func (s *Solver) push(c constraint) float64 {
 	s.xFresh = false
 	k := len(s.ws)
-	nk := s.normals.Row(k)
-	s.sigma[k] = s.normal(c, nk)
+	s.sigma[k] = s.normal(c, k)
 	for i := 0; i < k; i++ {
-		s.g[i] = vec.Dot(s.normals.Row(i), nk)
+		s.g[i] = s.normals.gram(i, k)
 	}
 	d := s.fac.add(s.g, 1)
 	if k >= s.n {
@@ -430,7 +428,7 @@ func (s *Solver) push(c constraint) float64 {
 
 // pop removes member p from the working set and its factor.
 func (s *Solver) pop(p int) {
-	s.xFresh = false
+	s.xFresh, s.vFresh = false, false
 	s.mark(s.ws[p], false)
 	if c := s.ws[p]; c.kind == kindRow {
 		s.rowViol[c.i] = math.Inf(1)
@@ -441,9 +439,7 @@ func (s *Solver) pop(p int) {
 	s.ws = s.ws[:k-1]
 	copy(s.lam[p:k-1], s.lam[p+1:k])
 	copy(s.sigma[p:k-1], s.sigma[p+1:k])
-	for i := p; i < k-1; i++ {
-		copy(s.normals.Row(i), s.normals.Row(i+1))
-	}
+	s.normals.remove(p, k)
 }
 
 func (s *Solver) mark(c constraint, in bool) {

@@ -1,0 +1,124 @@
+package activeset
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/mat"
+)
+
+// hFactor is H = L L' for the solver: a mat.Cholesky, or, for a diagonal
+// H that New factors itself, only the diagonal of L. A diagonal H is common
+// (ridge terms, scaled identities) and then New neither copies H nor
+// allocates and fills an n x n factor, and every product and solve is O(n).
+// The diagonal path gives the same bits as mat.Cholesky on a diagonal
+// matrix (l_ii = sqrt(h_ii), divisions by l_ii).
+type hFactor struct {
+	chol mat.Cholesky
+	h    *mat.Dense // H, nil when hd is set
+	hd   []float64  // the diagonal of H when H is diagonal, else nil
+	ld   []float64  // sqrt(hd) when the factor is diagonal and not chol's, else nil
+}
+
+// isDiagonal reports whether every off-diagonal entry of the square h is
+// zero (both triangles: the products with H read both).
+func isDiagonal(h *mat.Dense) bool {
+	for i := 0; i < h.Rows; i++ {
+		r := h.Row(i)
+		for _, v := range r[:i] {
+			if v != 0 {
+				return false
+			}
+		}
+		for _, v := range r[i+1:] {
+			if v != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// setup factors h (copying what it keeps), or takes the caller's factor f.
+func (f *hFactor) setup(h *mat.Dense, given *mat.Cholesky) error {
+	n := h.Rows
+	diag := isDiagonal(h)
+	if diag {
+		f.hd = make([]float64, n)
+		for i := range f.hd {
+			f.hd[i] = h.Data[i*h.Stride+i]
+		}
+	}
+	switch {
+	case given != nil:
+		f.chol = *given
+		if !diag {
+			f.h = h
+		}
+	case diag:
+		f.ld = make([]float64, n)
+		for i, d := range f.hd {
+			if !(d > 0) {
+				return &mat.NotPDError{Pivot: i, Value: d}
+			}
+			f.ld[i] = math.Sqrt(d)
+		}
+	default:
+		f.h = mat.NewDense(n, n)
+		for i := 0; i < n; i++ {
+			copy(f.h.Row(i), h.Row(i))
+		}
+		if err := f.chol.Factor(f.h); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mulH sets dst = H x (dst must not alias x).
+func (f *hFactor) mulH(dst, x []float64) {
+	if f.hd == nil {
+		f.h.MulVec(dst, x)
+		return
+	}
+	for i, d := range f.hd {
+		dst[i] = d * x[i]
+	}
+}
+
+// SolveL solves L y = b; dst may alias b.
+func (f *hFactor) SolveL(dst, b []float64) {
+	if f.ld == nil {
+		f.chol.SolveL(dst, b)
+		return
+	}
+	_ = dst[len(f.ld)-1]
+	_ = b[len(f.ld)-1]
+	for i, l := range f.ld {
+		dst[i] = b[i] / l
+	}
+}
+
+// SolveLT solves L' x = y; dst may alias y.
+func (f *hFactor) SolveLT(dst, y []float64) {
+	if f.ld == nil {
+		f.chol.SolveLT(dst, y)
+		return
+	}
+	f.SolveL(dst, y)
+}
+
+// Solve sets dst = H^{-1} b; dst may alias b.
+func (f *hFactor) Solve(dst, b []float64) {
+	f.SolveL(dst, b)
+	f.SolveLT(dst, dst)
+}
+
+// UnitColumn sets dst = L^{-1} e_i.
+func (f *hFactor) UnitColumn(dst []float64, i int) {
+	if f.ld == nil {
+		f.chol.UnitColumn(dst, i)
+		return
+	}
+	clear(dst)
+	dst[i] = 1 / f.ld[i]
+}

@@ -1,0 +1,109 @@
+package activeset
+
+import "github.com/softpen/softpen/vec"
+
+// normalSet holds the unit normals of the working set in the v = L'x
+// coordinates, one row of storage per member, each with its support: the
+// index range [lo, hi) outside of which the normal is exactly zero. Every
+// product with a normal runs over its support only. A bound's normal
+// L^{-1} e_i is zero above i (L^{-1} is lower triangular) and, when H is
+// diagonal, zero everywhere but at i, so the products with it cost O(n - i),
+// or O(1) for a diagonal H; a sparse row's normal for a diagonal H spans
+// only its first to last nonzero.
+//
+// Members refer to their storage rows through slot, so removing a member
+// moves no normal: it returns the row to the free list.
+type normalSet struct {
+	n      int
+	data   []float64 // cap rows of n
+	slot   []int32   // member i -> storage row
+	lo, hi []int32   // member i's support
+	free   []int32   // unused storage rows (a stack)
+}
+
+func newNormalSet(capacity, n int) normalSet {
+	s := normalSet{n: n, data: make([]float64, capacity*n),
+		slot: make([]int32, capacity), lo: make([]int32, capacity), hi: make([]int32, capacity),
+		free: make([]int32, capacity)}
+	for i := range s.free {
+		s.free[i] = int32(capacity - 1 - i) // row 0 on top
+	}
+	return s
+}
+
+// reset returns every row to the free list (the working set is empty).
+func (s *normalSet) reset() {
+	s.free = s.free[:cap(s.free)]
+	for i := range s.free {
+		s.free[i] = int32(len(s.free) - 1 - i)
+	}
+}
+
+// take gives member k a storage row and returns it, full length, for the
+// caller to fill; trim then sets the support.
+func (s *normalSet) take(k int) []float64 {
+	r := s.free[len(s.free)-1]
+	s.free = s.free[:len(s.free)-1]
+	s.slot[k] = r
+	return s.data[int(r)*s.n : int(r+1)*s.n]
+}
+
+// trim sets member k's support to the range from the first to the last
+// nonzero entry of its row (the whole row if every entry is zero).
+func (s *normalSet) trim(k int) {
+	r := s.full(k)
+	lo, hi := 0, len(r)
+	for lo < hi && r[lo] == 0 {
+		lo++
+	}
+	for hi > lo && r[hi-1] == 0 {
+		hi--
+	}
+	if lo == hi {
+		lo, hi = 0, len(r)
+	}
+	s.lo[k], s.hi[k] = int32(lo), int32(hi)
+}
+
+// full is member k's storage row, full length.
+func (s *normalSet) full(k int) []float64 {
+	r := int(s.slot[k])
+	return s.data[r*s.n : (r+1)*s.n]
+}
+
+// support is member k's normal on its support, and the support's start.
+func (s *normalSet) support(k int) (int, []float64) {
+	r, lo, hi := int(s.slot[k])*s.n, int(s.lo[k]), int(s.hi[k])
+	return lo, s.data[r+lo : r+hi]
+}
+
+// dot is n_k'v.
+func (s *normalSet) dot(k int, v []float64) float64 {
+	lo, r := s.support(k)
+	return vec.Dot(r, v[lo:lo+len(r)])
+}
+
+// axpy adds alpha n_k to v.
+func (s *normalSet) axpy(alpha float64, k int, v []float64) {
+	lo, r := s.support(k)
+	vec.Axpy(alpha, r, v[lo:lo+len(r)])
+}
+
+// gram is n_i'n_k, over the intersection of their supports.
+func (s *normalSet) gram(i, k int) float64 {
+	lo, hi := max(s.lo[i], s.lo[k]), min(s.hi[i], s.hi[k])
+	if lo >= hi {
+		return 0
+	}
+	ri, rk := int(s.slot[i])*s.n, int(s.slot[k])*s.n
+	return vec.Dot(s.data[ri+int(lo):ri+int(hi)], s.data[rk+int(lo):rk+int(hi)])
+}
+
+// remove deletes member p of k members: its row goes back to the free
+// list and the later members move down one place.
+func (s *normalSet) remove(p, k int) {
+	s.free = append(s.free, s.slot[p])
+	copy(s.slot[p:k-1], s.slot[p+1:k])
+	copy(s.lo[p:k-1], s.lo[p+1:k])
+	copy(s.hi[p:k-1], s.hi[p+1:k])
+}
