@@ -100,7 +100,7 @@ func (s *Solver) violation() {
 	viol, sum, comp := 0.0, 0.0, 0.0
 	for j := 0; j < s.m; j++ {
 		// a_j'x - b_j on the caller's scale.
-		res := vec.Dot(s.a[j], s.x) - s.bOrig[j]
+		res := s.rowDot(j, s.x) - s.bOrig[j]
 		viol = max(viol, res)
 		sum += max(res, 0)
 		comp = max(comp, math.Abs(r.Lambda[j]*res))

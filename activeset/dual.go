@@ -84,8 +84,8 @@ func (s *Solver) iterate() Status {
 			continue
 		}
 		s.primal()
-		res := s.memberResidual()
-		if res > driftTol*(1+normInf(s.x)) {
+		res, xn := s.memberResidual(), normInf(s.x)
+		if res > driftTol*(1+xn) {
 			// The members are far from equality: not rounding but a
 			// factor that drifted over many updates. Rebuild it and
 			// solve again.
@@ -94,9 +94,9 @@ func (s *Solver) iterate() Status {
 				continue
 			}
 			s.primal()
-			res = s.memberResidual()
+			res, xn = s.memberResidual(), normInf(s.x)
 		}
-		if res > s.primalTol() {
+		if res > s.opt.PrimalTol*(1+xn) {
 			// x is too noisy to tell nearly active rows from violated
 			// ones (large multipliers cancel in v): refine it first.
 			s.refine()
@@ -261,7 +261,8 @@ func (s *Solver) mostViolated(res float64) (constraint, bool) {
 	// The floor from the members' residual is capped at driftTol: above it
 	// the residual is not rounding (iterate refactors then), and it must
 	// never hide a real violation.
-	worst := max(s.primalTol(), min(2*res, driftTol*(1+normInf(s.x))))
+	xn := normInf(s.x)
+	worst := max(s.opt.PrimalTol*(1+xn), min(2*res, driftTol*(1+xn)))
 	best, found := constraint{}, false
 	// Rows are unit vectors, so a row's violation grows by at most the
 	// distance x has moved since it was computed, which path bounds: a row
@@ -272,7 +273,7 @@ func (s *Solver) mostViolated(res float64) (constraint, bool) {
 	// that rounding stays far below PrimalTol (1 + ||x||_inf).
 	s.path += dist(s.x, s.xSeen)
 	copy(s.xSeen, s.x)
-	if s.path > 1+normInf(s.x) {
+	if s.path > 1+xn {
 		s.forgetViolations()
 		s.path = 0
 	}
@@ -330,11 +331,6 @@ func (s *Solver) forgetViolations() {
 	s.poolOK = false
 }
 
-// primalTol is PrimalTol (1 + ||x||_inf).
-func (s *Solver) primalTol() float64 {
-	return s.opt.PrimalTol * (1 + normInf(s.x))
-}
-
 // memberResidual is the largest |ahat_k'x - bhat_k| over the working set:
 // how far x is from the constraints the method holds at equality.
 func (s *Solver) memberResidual() float64 {
@@ -352,7 +348,7 @@ func (s *Solver) checkRow(j int, worst float64, best constraint, found bool) (fl
 	if s.rowIn[j] || s.ainv[j] == 0 || s.rowViol[j]+(s.path-s.rowPath[j]) <= worst {
 		return worst, best, found
 	}
-	v := vec.Dot(s.a[j], s.x)*s.ainv[j] - s.b[j]
+	v := s.rowDot(j, s.x)*s.ainv[j] - s.b[j]
 	s.rowViol[j], s.rowPath[j] = v, s.path
 	if v > worst {
 		return v, constraint{kindRow, int32(j)}, true

@@ -63,7 +63,7 @@ const refineFloor = 16 * 0x1p-52
 func (s *Solver) rowValue(c constraint, x []float64) float64 {
 	switch c.kind {
 	case kindRow:
-		return vec.Dot(s.a[c.i], x) * s.ainv[c.i]
+		return s.rowDot(int(c.i), x) * s.ainv[c.i]
 	case kindEq:
 		return vec.Dot(s.aeq[c.i], x) * s.eqinv[c.i]
 	case kindLower:
@@ -77,7 +77,7 @@ func (s *Solver) rowValue(c constraint, x []float64) float64 {
 func (s *Solver) addNormal(alpha float64, c constraint, dst []float64) {
 	switch c.kind {
 	case kindRow:
-		vec.Axpy(alpha*s.ainv[c.i], s.a[c.i], dst)
+		s.rowAxpy(alpha*s.ainv[c.i], int(c.i), dst)
 	case kindEq:
 		vec.Axpy(alpha*s.eqinv[c.i], s.aeq[c.i], dst)
 	case kindLower:

@@ -36,6 +36,7 @@ type Solver struct {
 	a, aeq         [][]float64
 	b, beq         []float64
 	ainv, eqinv    []float64
+	sp             sparseRows // the rows of A with few nonzeros, as lists
 	bOrig, beqOrig []float64
 	lo, up         []float64 // length n, -Inf / +Inf where absent
 
@@ -105,6 +106,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	if s.eqinv, err = inverseNorms("Aeq", s.aeq, false); err != nil {
 		return nil, err
 	}
+	s.sp = newSparseRows(s.a, n)
 	s.bOrig, s.beqOrig = append([]float64(nil), p.B...), append([]float64(nil), p.Beq...)
 	s.b, s.beq = make([]float64, m), make([]float64, meq)
 	s.lo, s.up = make([]float64, n), make([]float64, n)

@@ -1,0 +1,87 @@
+package activeset
+
+import "github.com/softpen/softpen/vec"
+
+// sparseRows holds a copy of the rows of A that are mostly zero as lists of
+// their nonzero entries (at most n/8 of them), so that a product with such
+// a row costs its nonzeros instead of n. The other rows are read in place.
+type sparseRows struct {
+	sparse []bool    // row j is held here (nil: no row is)
+	pos    []int32   // row j's entries are idx, val[pos[j]:pos[j+1]]
+	idx    []int32   // column of each entry
+	val    []float64 // the entries
+}
+
+// sparseLimit is the most nonzeros of a row held as a list: below it the
+// list's gathers beat the vector kernel's pass over all n entries.
+func sparseLimit(n int) int { return n / 8 }
+
+func newSparseRows(rows [][]float64, n int) sparseRows {
+	limit := sparseLimit(n)
+	var sp sparseRows
+	if limit == 0 {
+		return sp
+	}
+	nnz, count := 0, 0
+	isSparse := make([]bool, len(rows))
+	for j, r := range rows {
+		k := 0
+		for _, v := range r {
+			if v != 0 {
+				if k++; k > limit {
+					break
+				}
+			}
+		}
+		if k <= limit {
+			isSparse[j] = true
+			nnz += k
+			count++
+		}
+	}
+	if count == 0 {
+		return sp
+	}
+	sp.sparse = isSparse
+	sp.pos = make([]int32, len(rows)+1)
+	sp.idx, sp.val = make([]int32, 0, nnz), make([]float64, 0, nnz)
+	for j, r := range rows {
+		if isSparse[j] {
+			for c, v := range r {
+				if v != 0 {
+					sp.idx = append(sp.idx, int32(c))
+					sp.val = append(sp.val, v)
+				}
+			}
+		}
+		sp.pos[j+1] = int32(len(sp.idx))
+	}
+	return sp
+}
+
+// rowDot is a_j'x for row j of A.
+func (s *Solver) rowDot(j int, x []float64) float64 {
+	if sp := &s.sp; sp.sparse != nil && sp.sparse[j] {
+		lo, hi := sp.pos[j], sp.pos[j+1]
+		idx, val := sp.idx[lo:hi], sp.val[lo:hi]
+		d := 0.0
+		for p, c := range idx {
+			d += val[p] * x[c]
+		}
+		return d
+	}
+	return vec.Dot(s.a[j], x)
+}
+
+// rowAxpy adds alpha a_j to dst for row j of A.
+func (s *Solver) rowAxpy(alpha float64, j int, dst []float64) {
+	if sp := &s.sp; sp.sparse != nil && sp.sparse[j] {
+		lo, hi := sp.pos[j], sp.pos[j+1]
+		idx, val := sp.idx[lo:hi], sp.val[lo:hi]
+		for p, c := range idx {
+			dst[c] += alpha * val[p]
+		}
+		return
+	}
+	vec.Axpy(alpha, s.a[j], dst)
+}
