@@ -19,42 +19,35 @@ func sparseLimit(n int) int { return n / 8 }
 func newSparseRows(rows [][]float64, n int) sparseRows {
 	limit := sparseLimit(n)
 	var sp sparseRows
-	if limit == 0 {
+	if limit == 0 || len(rows) == 0 {
 		return sp
 	}
-	nnz, count := 0, 0
-	isSparse := make([]bool, len(rows))
+	isSparse, pos := make([]bool, len(rows)), make([]int32, len(rows)+1)
+	var idx []int32
+	var val []float64
+	count := 0
 	for j, r := range rows {
-		k := 0
-		for _, v := range r {
+		start, k := len(idx), 0
+		for c, v := range r {
 			if v != 0 {
-				if k++; k > limit {
+				if k == limit {
+					k = -1
 					break
 				}
+				idx, val = append(idx, int32(c)), append(val, v)
+				k++
 			}
 		}
-		if k <= limit {
+		if k < 0 {
+			idx, val = idx[:start], val[:start]
+		} else {
 			isSparse[j] = true
-			nnz += k
 			count++
 		}
+		pos[j+1] = int32(len(idx))
 	}
-	if count == 0 {
-		return sp
-	}
-	sp.sparse = isSparse
-	sp.pos = make([]int32, len(rows)+1)
-	sp.idx, sp.val = make([]int32, 0, nnz), make([]float64, 0, nnz)
-	for j, r := range rows {
-		if isSparse[j] {
-			for c, v := range r {
-				if v != 0 {
-					sp.idx = append(sp.idx, int32(c))
-					sp.val = append(sp.val, v)
-				}
-			}
-		}
-		sp.pos[j+1] = int32(len(sp.idx))
+	if count > 0 {
+		sp = sparseRows{sparse: isSparse, pos: pos, idx: idx, val: val}
 	}
 	return sp
 }
