@@ -20,28 +20,37 @@ type hFactor struct {
 }
 
 // isDiagonal reports whether every off-diagonal entry of the square h is
-// zero (both triangles: the products with H read both).
+// zero (both triangles: the products with H read both); a NaN or an
+// infinity off the diagonal is not zero.
 func isDiagonal(h *mat.Dense) bool {
 	for i := 0; i < h.Rows; i++ {
 		r := h.Row(i)
-		for _, v := range r[:i] {
-			if v != 0 {
-				return false
-			}
-		}
-		for _, v := range r[i+1:] {
-			if v != 0 {
-				return false
-			}
+		if !allZero(r[:i]) || !allZero(r[i+1:]) {
+			return false
 		}
 	}
 	return true
 }
 
-// setup factors h (copying what it keeps), or takes the caller's factor f.
-func (f *hFactor) setup(h *mat.Dense, given *mat.Cholesky) error {
+// allZero reports whether every entry of r is +0 or -0, by or-ing their
+// bits four at a time (no branch per entry).
+func allZero(r []float64) bool {
+	var acc uint64
+	c := 0
+	for ; c+4 <= len(r); c += 4 {
+		q := r[c : c+4 : c+4]
+		acc |= math.Float64bits(q[0]) | math.Float64bits(q[1]) | math.Float64bits(q[2]) | math.Float64bits(q[3])
+	}
+	for ; c < len(r); c++ {
+		acc |= math.Float64bits(r[c])
+	}
+	return acc<<1 == 0
+}
+
+// setup factors h (copying what it keeps), or takes the caller's factor;
+// diag says whether h is diagonal (isDiagonal).
+func (f *hFactor) setup(h *mat.Dense, given *mat.Cholesky, diag bool) error {
 	n := h.Rows
-	diag := isDiagonal(h)
 	if diag {
 		f.hd = make([]float64, n)
 		for i := range f.hd {

@@ -84,7 +84,8 @@ type Solver struct {
 // New checks and factors p. It returns an *InputError for malformed data
 // and a *mat.NotPDError when H is not numerically positive definite.
 func New(p *Problem, opt *Options) (*Solver, error) {
-	if err := p.check(); err != nil {
+	diagH, err := p.check()
+	if err != nil {
 		return nil, err
 	}
 	n, m, meq := p.N, p.rowsA(), rows(p.Aeq)
@@ -92,14 +93,13 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	if p.Factor != nil && p.Factor.N() != n {
 		return nil, &InputError{"Factor", -1, fmt.Sprintf("order %d, want %d", p.Factor.N(), n)}
 	}
-	if err := s.chol.setup(p.H, p.Factor); err != nil {
+	if err := s.chol.setup(p.H, p.Factor, diagH); err != nil {
 		return nil, err
 	}
 	s.c = append([]float64(nil), p.C...)
 	s.l1 = p.L1
 	s.capSign, s.cEff, s.kinkIn = make([]int8, n), make([]float64, n), make([]bool, n)
 	s.a, s.aeq = denseRows(p.A, p.ARows), denseRows(p.Aeq, nil)
-	var err error
 	if s.ainv, err = inverseNorms("A", s.a, p.A == nil); err != nil {
 		return nil, err
 	}

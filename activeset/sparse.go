@@ -1,6 +1,10 @@
 package activeset
 
-import "github.com/softpen/softpen/vec"
+import (
+	"math"
+
+	"github.com/softpen/softpen/vec"
+)
 
 // sparseRows holds a copy of the rows of A that are mostly zero as lists of
 // their nonzero entries (at most n/8 of them), so that a product with such
@@ -28,14 +32,20 @@ func newSparseRows(rows [][]float64, n int) sparseRows {
 	count := 0
 	for j, r := range rows {
 		start, k := len(idx), 0
-		for c, v := range r {
-			if v != 0 {
-				if k == limit {
-					k = -1
-					break
+		for c := 0; c < len(r) && k >= 0; c += 4 {
+			q := r[c:min(c+4, len(r))]
+			if len(q) == 4 && (math.Float64bits(q[0])|math.Float64bits(q[1])|math.Float64bits(q[2])|math.Float64bits(q[3]))<<1 == 0 {
+				continue // mostly zero rows: one test for four entries
+			}
+			for i, v := range q {
+				if v != 0 {
+					if k == limit {
+						k = -1
+						break
+					}
+					idx, val = append(idx, int32(c+i)), append(val, v)
+					k++
 				}
-				idx, val = append(idx, int32(c)), append(val, v)
-				k++
 			}
 		}
 		if k < 0 {
