@@ -27,7 +27,7 @@ func (s *Solver) Solve() *Result {
 	// can show rows the loop's x could not tell from satisfied: admit the
 	// worst and go on, a bounded number of times.
 	for resume := 0; status == StatusOptimal && resume < maxResumes; resume++ {
-		j, ok := s.mostViolated(s.memberResidual())
+		j, ok := s.mostViolated(s.memberResidual(), normInf(s.x))
 		if !ok {
 			break
 		}
@@ -100,9 +100,9 @@ func (s *Solver) iterate() Status {
 			// x is too noisy to tell nearly active rows from violated
 			// ones (large multipliers cancel in v): refine it first.
 			s.refine()
-			res = s.memberResidual()
+			res, xn = s.memberResidual(), normInf(s.x)
 		}
-		j, ok := s.mostViolated(res)
+		j, ok := s.mostViolated(res, xn)
 		if !ok {
 			return StatusOptimal
 		}
@@ -248,7 +248,7 @@ func (s *Solver) primalV() {
 }
 
 // mostViolated returns, given the working set's residual res (memberResidual
-// at s.x), the constraint outside the working set with the
+// at s.x) and ||s.x||_inf, the constraint outside the working set with the
 // largest violation of the unit rows and bounds at x, if one exceeds both
 // PrimalTol (1 + ||x||_inf) and twice the largest residual of the working
 // set's own constraints. The latter is the rounding floor of this x: with
@@ -257,11 +257,10 @@ func (s *Solver) primalV() {
 // is within rounding of satisfied, and admitting it makes the method cycle
 // on rows whose multiplier comes out of the noise with either sign. Ties go
 // to the lowest index, rows first.
-func (s *Solver) mostViolated(res float64) (constraint, bool) {
+func (s *Solver) mostViolated(res, xn float64) (constraint, bool) {
 	// The floor from the members' residual is capped at driftTol: above it
 	// the residual is not rounding (iterate refactors then), and it must
 	// never hide a real violation.
-	xn := normInf(s.x)
 	worst := max(s.opt.PrimalTol*(1+xn), min(2*res, driftTol*(1+xn)))
 	best, found := constraint{}, false
 	// Rows are unit vectors, so a row's violation grows by at most the
@@ -271,8 +270,7 @@ func (s *Solver) mostViolated(res float64) (constraint, bool) {
 	// path - rowPath[j] is exact to ulp(path); once path exceeds
 	// 1 + ||x||_inf the stored values are dropped and path restarts, so
 	// that rounding stays far below PrimalTol (1 + ||x||_inf).
-	s.path += dist(s.x, s.xSeen)
-	copy(s.xSeen, s.x)
+	s.path += moveDist(s.x, s.xSeen)
 	if s.path > 1+xn {
 		s.forgetViolations()
 		s.path = 0
@@ -281,14 +279,10 @@ func (s *Solver) mostViolated(res float64) (constraint, bool) {
 	// all rows only when none of them is, and then the pool is rebuilt.
 	// Optimality is declared only after a scan of every row.
 	if s.poolOK {
-		for _, j := range s.pool {
-			worst, best, found = s.checkRow(int(j), worst, best, found)
-		}
+		worst, best, found = s.checkRows(s.pool, worst, best, found)
 	}
 	if !found {
-		for j := 0; j < s.m; j++ {
-			worst, best, found = s.checkRow(j, worst, best, found)
-		}
+		worst, best, found = s.checkRows(nil, worst, best, found)
 		s.rebuildPool()
 	}
 	for i, x := range s.x {
@@ -313,11 +307,14 @@ func (s *Solver) mostViolated(res float64) (constraint, bool) {
 	return best, found
 }
 
-// dist is ||x - y||_2.
-func dist(x, y []float64) float64 {
+// moveDist returns ||x - y||_2 and copies x to y.
+func moveDist(x, y []float64) float64 {
 	d := 0.0
-	for i := range x {
-		d += (x[i] - y[i]) * (x[i] - y[i])
+	y = y[:len(x)]
+	for i, v := range x {
+		t := v - y[i]
+		d += t * t
+		y[i] = v
 	}
 	return math.Sqrt(d)
 }
@@ -341,17 +338,40 @@ func (s *Solver) memberResidual() float64 {
 	return r
 }
 
-// checkRow computes row j's violation unless it is in the working set, zero,
-// or provably below worst (its stored violation plus the drift since), and
-// makes it the best so far if it exceeds worst.
-func (s *Solver) checkRow(j int, worst float64, best constraint, found bool) (float64, constraint, bool) {
-	if s.rowIn[j] || s.ainv[j] == 0 || s.rowViol[j]+(s.path-s.rowPath[j]) <= worst {
-		return worst, best, found
+// checkRows computes the violation of each row of js (nil: every row) unless
+// it is in the working set, zero, or provably below worst (its stored
+// violation plus the drift since), and makes the first largest above worst
+// the best so far. The sparse product is rowDot's, written out.
+func (s *Solver) checkRows(js []int32, worst float64, best constraint, found bool) (float64, constraint, bool) {
+	rowIn, ainv, b, viol, at, path := s.rowIn, s.ainv, s.b, s.rowViol, s.rowPath, s.path
+	sp, x := &s.sp, s.x
+	count := s.m
+	if js != nil {
+		count = len(js)
 	}
-	v := s.rowDot(j, s.x)*s.ainv[j] - s.b[j]
-	s.rowViol[j], s.rowPath[j] = v, s.path
-	if v > worst {
-		return v, constraint{kindRow, int32(j)}, true
+	for t := 0; t < count; t++ {
+		j := t
+		if js != nil {
+			j = int(js[t])
+		}
+		if rowIn[j] || ainv[j] == 0 || viol[j]+(path-at[j]) <= worst {
+			continue
+		}
+		var d float64
+		if sp.sparse != nil && sp.sparse[j] {
+			lo, hi := sp.pos[j], sp.pos[j+1]
+			val := sp.val[lo:hi]
+			for p, c := range sp.idx[lo:hi] {
+				d += val[p] * x[c]
+			}
+		} else {
+			d = vec.Dot(s.a[j], x)
+		}
+		v := d*ainv[j] - b[j]
+		viol[j], at[j] = v, path
+		if v > worst {
+			worst, best, found = v, constraint{kindRow, int32(j)}, true
+		}
 	}
 	return worst, best, found
 }

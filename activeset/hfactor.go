@@ -10,13 +10,14 @@ import (
 // H that New factors itself, only the diagonal of L. A diagonal H is common
 // (ridge terms, scaled identities) and then New neither copies H nor
 // allocates and fills an n x n factor, and every product and solve is O(n).
-// The diagonal path gives the same bits as mat.Cholesky on a diagonal
-// matrix (l_ii = sqrt(h_ii), divisions by l_ii).
+// The diagonal path multiplies by 1/l_ii (l_ii = sqrt(h_ii)) where
+// mat.Cholesky divides by l_ii: within an ulp of it.
 type hFactor struct {
 	chol mat.Cholesky
 	h    *mat.Dense // H, nil when hd is set
 	hd   []float64  // the diagonal of H when H is diagonal, else nil
 	ld   []float64  // sqrt(hd) when the factor is diagonal and not chol's, else nil
+	ldi  []float64  // 1 / ld
 }
 
 // isDiagonal reports whether every off-diagonal entry of the square h is
@@ -64,12 +65,13 @@ func (f *hFactor) setup(h *mat.Dense, given *mat.Cholesky, diag bool) error {
 			f.h = h
 		}
 	case diag:
-		f.ld = make([]float64, n)
+		f.ld, f.ldi = make([]float64, n), make([]float64, n)
 		for i, d := range f.hd {
 			if !(d > 0) {
 				return &mat.NotPDError{Pivot: i, Value: d}
 			}
 			f.ld[i] = math.Sqrt(d)
+			f.ldi[i] = 1 / f.ld[i]
 		}
 	default:
 		f.h = mat.NewDense(n, n)
@@ -100,10 +102,10 @@ func (f *hFactor) SolveL(dst, b []float64) {
 		f.chol.SolveL(dst, b)
 		return
 	}
-	_ = dst[len(f.ld)-1]
-	_ = b[len(f.ld)-1]
-	for i, l := range f.ld {
-		dst[i] = b[i] / l
+	_ = dst[len(f.ldi)-1]
+	_ = b[len(f.ldi)-1]
+	for i, l := range f.ldi {
+		dst[i] = b[i] * l // within an ulp of b[i] / ld[i]: no division in the loop
 	}
 }
 
@@ -129,5 +131,5 @@ func (f *hFactor) UnitColumn(dst []float64, i int) {
 		return
 	}
 	clear(dst)
-	dst[i] = 1 / f.ld[i]
+	dst[i] = f.ldi[i]
 }

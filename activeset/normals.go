@@ -11,6 +11,10 @@ import "github.com/softpen/softpen/vec"
 // or O(1) for a diagonal H; a sparse row's normal for a diagonal H spans
 // only its first to last nonzero.
 //
+// A normal with at most sparseLimit(n) nonzeros (a sparse row for a
+// diagonal H, whose support range can still be wide) also lists their
+// indices, and its products run over the list.
+//
 // Members refer to their storage rows through slot, so removing a member
 // moves no normal: it returns the row to the free list.
 type normalSet struct {
@@ -19,12 +23,17 @@ type normalSet struct {
 	slot   []int32   // member i -> storage row
 	lo, hi []int32   // member i's support
 	free   []int32   // unused storage rows (a stack)
+	limit  int       // sparseLimit(n)
+	nnz    []int32   // member i's number of listed nonzeros, -1: not listed
+	idx    []int32   // storage row r's list at idx[r*limit:]
 }
 
 func newNormalSet(capacity, n int) normalSet {
+	limit := sparseLimit(n)
 	s := normalSet{n: n, data: make([]float64, capacity*n),
 		slot: make([]int32, capacity), lo: make([]int32, capacity), hi: make([]int32, capacity),
-		free: make([]int32, capacity)}
+		free: make([]int32, capacity), limit: limit, nnz: make([]int32, capacity),
+		idx: make([]int32, capacity*limit)}
 	for i := range s.free {
 		s.free[i] = int32(capacity - 1 - i) // row 0 on top
 	}
@@ -49,10 +58,11 @@ func (s *normalSet) take(k int) []float64 {
 }
 
 // trim sets member k's support to the range from the first to the last
-// nonzero entry of its row (the whole row if every entry is zero).
-func (s *normalSet) trim(k int) {
+// nonzero entry of its row (the whole row if every entry is zero); the
+// entries before from are known to be zero.
+func (s *normalSet) trim(k, from int) {
 	r := s.full(k)
-	lo, hi := 0, len(r)
+	lo, hi := from, len(r)
 	for lo < hi && r[lo] == 0 {
 		lo++
 	}
@@ -63,6 +73,32 @@ func (s *normalSet) trim(k int) {
 		lo, hi = 0, len(r)
 	}
 	s.lo[k], s.hi[k] = int32(lo), int32(hi)
+	// List the nonzeros if there are few.
+	s.nnz[k] = -1
+	if hi-lo <= 1 || s.limit == 0 {
+		return
+	}
+	list := s.idx[int(s.slot[k])*s.limit:][:s.limit]
+	c := 0
+	for i := lo; i < hi; i++ {
+		if r[i] != 0 {
+			if c == s.limit {
+				return
+			}
+			list[c] = int32(i)
+			c++
+		}
+	}
+	s.nnz[k] = int32(c)
+}
+
+// list is member k's listed nonzeros, or nil.
+func (s *normalSet) list(k int) []int32 {
+	c := s.nnz[k]
+	if c < 0 {
+		return nil
+	}
+	return s.idx[int(s.slot[k])*s.limit:][:c]
 }
 
 // full is member k's storage row, full length.
@@ -79,12 +115,26 @@ func (s *normalSet) support(k int) (int, []float64) {
 
 // dot is n_k'v.
 func (s *normalSet) dot(k int, v []float64) float64 {
+	if l := s.list(k); l != nil {
+		r, d := s.full(k), 0.0
+		for _, c := range l {
+			d += r[c] * v[c]
+		}
+		return d
+	}
 	lo, r := s.support(k)
 	return vec.Dot(r, v[lo:lo+len(r)])
 }
 
 // axpy adds alpha n_k to v.
 func (s *normalSet) axpy(alpha float64, k int, v []float64) {
+	if l := s.list(k); l != nil {
+		r := s.full(k)
+		for _, c := range l {
+			v[c] += alpha * r[c]
+		}
+		return
+	}
 	lo, r := s.support(k)
 	vec.Axpy(alpha, r, v[lo:lo+len(r)])
 }
@@ -94,6 +144,16 @@ func (s *normalSet) gram(i, k int) float64 {
 	lo, hi := max(s.lo[i], s.lo[k]), min(s.hi[i], s.hi[k])
 	if lo >= hi {
 		return 0
+	}
+	if s.nnz[k] >= 0 && (s.nnz[i] < 0 || s.nnz[k] < s.nnz[i]) {
+		i, k = k, i
+	}
+	if l := s.list(i); l != nil {
+		ri, rk, d := s.full(i), s.full(k), 0.0
+		for _, c := range l {
+			d += ri[c] * rk[c]
+		}
+		return d
 	}
 	ri, rk := int(s.slot[i])*s.n, int(s.slot[k])*s.n
 	return vec.Dot(s.data[ri+int(lo):ri+int(hi)], s.data[rk+int(lo):rk+int(hi)])
@@ -106,4 +166,5 @@ func (s *normalSet) remove(p, k int) {
 	copy(s.slot[p:k-1], s.slot[p+1:k])
 	copy(s.lo[p:k-1], s.lo[p+1:k])
 	copy(s.hi[p:k-1], s.hi[p+1:k])
+	copy(s.nnz[p:k-1], s.nnz[p+1:k])
 }

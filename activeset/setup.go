@@ -370,6 +370,7 @@ const singularPivot = 1e-14
 func (s *Solver) normal(c constraint, k int) float64 {
 	dst := s.normals.take(k)
 	scale := 1.0 // ||ahat|| / ||the vector solved with||
+	from := 0    // dst is zero before from
 	switch c.kind {
 	case kindRow:
 		s.chol.SolveL(dst, s.a[c.i])
@@ -379,8 +380,9 @@ func (s *Solver) normal(c constraint, k int) float64 {
 		scale = s.eqinv[c.i]
 	default: // bounds and kinks: e_i or -e_i
 		s.chol.UnitColumn(dst, int(c.i))
+		from = int(c.i)
 	}
-	s.normals.trim(k)
+	s.normals.trim(k, from)
 	_, r := s.normals.support(k)
 	if c.kind == kindLower {
 		vec.Scale(-1, r)
