@@ -96,9 +96,13 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	if err := s.chol.setup(p.H, p.Factor, diagH); err != nil {
 		return nil, err
 	}
-	s.c = append([]float64(nil), p.C...)
+	capacity := n + 1
+	// Every float64 vector of the solver comes from one allocation.
+	fl := slab(make([]float64, 16*n+6*capacity+6*m+4*meq))
+	s.c = fl.take(n)
+	copy(s.c, p.C)
 	s.l1 = p.L1
-	s.capSign, s.cEff, s.kinkIn = make([]int8, n), make([]float64, n), make([]bool, n)
+	s.capSign, s.cEff, s.kinkIn = make([]int8, n), fl.take(n), make([]bool, n)
 	s.a, s.aeq = denseRows(p.A, p.ARows), denseRows(p.Aeq, nil)
 	if s.ainv, err = inverseNorms("A", s.a, p.A == nil); err != nil {
 		return nil, err
@@ -107,34 +111,46 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		return nil, err
 	}
 	s.sp = newSparseRows(s.a, n)
-	s.bOrig, s.beqOrig = append([]float64(nil), p.B...), append([]float64(nil), p.Beq...)
-	s.b, s.beq = make([]float64, m), make([]float64, meq)
-	s.lo, s.up = make([]float64, n), make([]float64, n)
+	s.bOrig, s.beqOrig = fl.take(m), fl.take(meq)
+	copy(s.bOrig, p.B)
+	copy(s.beqOrig, p.Beq)
+	s.b, s.beq = fl.take(m), fl.take(meq)
+	s.lo, s.up = fl.take(n), fl.take(n)
 	for i := 0; i < n; i++ {
 		s.lo[i], s.up[i] = bound(p.Lower, i, math.Inf(-1)), bound(p.Upper, i, math.Inf(1))
 	}
-	capacity := n + 1
 	s.ws = make([]constraint, 0, capacity)
-	s.lam, s.sigma = make([]float64, capacity), make([]float64, capacity)
+	s.lam, s.sigma = fl.take(capacity), fl.take(capacity)
 	s.normals = newNormalSet(capacity, n)
 	s.fac = newGramLDL(capacity)
 	s.rowIn, s.boundIn, s.eqRedund = make([]bool, m), make([]int8, n), make([]bool, meq)
-	s.rowViol, s.rowPath, s.xSeen = make([]float64, m), make([]float64, m), make([]float64, n)
+	s.rowViol, s.rowPath, s.xSeen = fl.take(m), fl.take(m), fl.take(n)
 	if k := poolSize(n); m > k {
 		s.pool, s.poolScore = make([]int32, 0, k), make([]float64, 0, m)
 	}
-	s.v, s.x, s.t, s.r, s.xTry = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-	s.hx = make([]float64, n)
-	s.g, s.lamStar, s.dir, s.lamTry = make([]float64, capacity), make([]float64, capacity), make([]float64, capacity), make([]float64, capacity)
-	s.res = Result{X: make([]float64, n), Lambda: make([]float64, m), Nu: make([]float64, meq),
-		Z: make([]float64, n), FarkasA: make([]float64, m), FarkasEq: make([]float64, meq)}
+	s.v, s.x, s.t, s.r, s.xTry = fl.take(n), fl.take(n), fl.take(n), fl.take(n), fl.take(n)
+	s.hx = fl.take(n)
+	s.g, s.lamStar, s.dir, s.lamTry = fl.take(capacity), fl.take(capacity), fl.take(capacity), fl.take(capacity)
+	s.res = Result{X: fl.take(n), Lambda: fl.take(m), Nu: fl.take(meq),
+		Z: fl.take(n), FarkasA: fl.take(m), FarkasEq: fl.take(meq)}
 	if s.l1 > 0 {
-		s.res.W = make([]float64, n)
+		s.res.W = fl.take(n)
 	}
-	s.vu = make([]float64, n)
+	s.vu = fl.take(n)
 	s.setRHS()
 	s.Reset()
 	return s, nil
+}
+
+// slab hands out consecutive pieces of one allocation.
+type slab []float64
+
+// take returns the next k entries (capacity k, so an append cannot reach
+// the next piece).
+func (p *slab) take(k int) []float64 {
+	s := (*p)[:k:k]
+	*p = (*p)[k:]
+	return s
 }
 
 // denseRows lists the rows of a, or returns rows when a is nil.

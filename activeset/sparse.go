@@ -26,40 +26,55 @@ func newSparseRows(rows [][]float64, n int) sparseRows {
 	if limit == 0 || len(rows) == 0 {
 		return sp
 	}
-	isSparse, pos := make([]bool, len(rows)), make([]int32, len(rows)+1)
-	var idx []int32
-	var val []float64
-	count := 0
+	// Count each row's nonzeros (up to limit+1), then copy the sparse rows'
+	// entries into storage of the exact size.
+	pos := make([]int32, len(rows)+1)
+	total, count := 0, 0
 	for j, r := range rows {
-		start, k := len(idx), 0
-		for c := 0; c < len(r) && k >= 0; c += 4 {
-			q := r[c:min(c+4, len(r))]
-			if len(q) == 4 && (math.Float64bits(q[0])|math.Float64bits(q[1])|math.Float64bits(q[2])|math.Float64bits(q[3]))<<1 == 0 {
-				continue // mostly zero rows: one test for four entries
-			}
-			for i, v := range q {
-				if v != 0 {
-					if k == limit {
-						k = -1
-						break
-					}
-					idx, val = append(idx, int32(c+i)), append(val, v)
-					k++
-				}
-			}
-		}
-		if k < 0 {
-			idx, val = idx[:start], val[:start]
-		} else {
-			isSparse[j] = true
+		k := nonzeros(r, limit+1, nil, nil)
+		if k <= limit {
+			total += k
 			count++
 		}
-		pos[j+1] = int32(len(idx))
+		pos[j+1] = int32(k)
 	}
-	if count > 0 {
-		sp = sparseRows{sparse: isSparse, pos: pos, idx: idx, val: val}
+	if count == 0 {
+		return sp
+	}
+	sp = sparseRows{sparse: make([]bool, len(rows)), pos: pos,
+		idx: make([]int32, total), val: make([]float64, total)}
+	at := 0
+	for j, r := range rows {
+		if k := int(pos[j+1]); k <= limit {
+			sp.sparse[j] = true
+			nonzeros(r, k, sp.idx[at:at+k], sp.val[at:at+k])
+			at += k
+		}
+		pos[j+1] = int32(at)
 	}
 	return sp
+}
+
+// nonzeros counts the nonzero entries of r, stopping at most, and lists
+// them in idx and val when those are not nil. Blocks of four zero entries
+// are skipped with one test (the rows it is for are mostly zero).
+func nonzeros(r []float64, most int, idx []int32, val []float64) int {
+	k := 0
+	for c := 0; c < len(r) && k < most; c += 4 {
+		q := r[c:min(c+4, len(r))]
+		if len(q) == 4 && (math.Float64bits(q[0])|math.Float64bits(q[1])|math.Float64bits(q[2])|math.Float64bits(q[3]))<<1 == 0 {
+			continue
+		}
+		for i, v := range q {
+			if v != 0 && k < most {
+				if idx != nil {
+					idx[k], val[k] = int32(c+i), v
+				}
+				k++
+			}
+		}
+	}
+	return k
 }
 
 // rowDot is a_j'x for row j of A.
