@@ -129,15 +129,12 @@ func (s *Solver) towardsLamStar() bool {
 	}
 	s.vFresh = false // lambda changes below
 	ls := s.lamStar[:k]
-	for i, c := range s.ws {
-		ls[i] = s.normals.dot(i, s.v) - s.rhs(c)/s.sigma[i]
+	for i := range ls {
+		ls[i] = s.normals.dot(i, s.v) - s.beta[i]
 	}
 	s.fac.solve(ls, k)
 	vec.Axpy(1, s.lam[:k], ls)
-	scale := 1.0
-	for _, l := range ls {
-		scale = max(scale, math.Abs(l))
-	}
+	scale := max(1, normInf(ls))
 	tol := s.opt.DualTol * scale
 	block, alpha, at := -1, 1.0, 0.0
 	for i, c := range s.ws {

@@ -43,6 +43,7 @@ type Solver struct {
 	ws      []constraint // the working set, in factor order
 	lam     []float64    // multipliers of ws on the unit-normal scale
 	sigma   []float64    // ||L^{-1} ahat_k|| of each member
+	beta    []float64    // rhs / sigma of each member (its right-hand side for n_k'v)
 	normals normalSet    // member i: L^{-1} ahat_k / sigma_k of ws[i]
 	fac     gramLDL
 	rowIn   []bool // row j of A is in ws
@@ -98,7 +99,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	}
 	capacity := n + 1
 	// Every float64 vector of the solver comes from one allocation.
-	fl := slab(make([]float64, 16*n+6*capacity+6*m+4*meq))
+	fl := slab(make([]float64, 16*n+7*capacity+6*m+4*meq))
 	s.c = fl.take(n)
 	copy(s.c, p.C)
 	s.l1 = p.L1
@@ -120,7 +121,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		s.lo[i], s.up[i] = bound(p.Lower, i, math.Inf(-1)), bound(p.Upper, i, math.Inf(1))
 	}
 	s.ws = make([]constraint, 0, capacity)
-	s.lam, s.sigma = fl.take(capacity), fl.take(capacity)
+	s.lam, s.sigma, s.beta = fl.take(capacity), fl.take(capacity), fl.take(capacity)
 	s.normals = newNormalSet(capacity, n)
 	s.fac = newGramLDL(capacity)
 	s.rowIn, s.boundIn, s.eqRedund = make([]bool, m), make([]int8, n), make([]bool, meq)
@@ -221,6 +222,9 @@ func (s *Solver) SetB(b []float64) error {
 	}
 	copy(s.bOrig, b)
 	s.setRHS()
+	for i, c := range s.ws {
+		s.beta[i] = s.rhs(c) / s.sigma[i]
+	}
 	s.forgetViolations()
 	return nil
 }
@@ -431,6 +435,7 @@ func (s *Solver) push(c constraint) float64 {
 	s.xFresh = false
 	k := len(s.ws)
 	s.sigma[k] = s.normal(c, k)
+	s.beta[k] = s.rhs(c) / s.sigma[k]
 	for i := 0; i < k; i++ {
 		s.g[i] = s.normals.gram(i, k)
 	}
@@ -459,6 +464,7 @@ func (s *Solver) pop(p int) {
 	s.ws = s.ws[:k-1]
 	copy(s.lam[p:k-1], s.lam[p+1:k])
 	copy(s.sigma[p:k-1], s.sigma[p+1:k])
+	copy(s.beta[p:k-1], s.beta[p+1:k])
 	s.normals.remove(p, k)
 }
 

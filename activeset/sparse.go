@@ -2,6 +2,7 @@ package activeset
 
 import (
 	"math"
+	"slices"
 
 	"github.com/softpen/softpen/vec"
 )
@@ -26,31 +27,29 @@ func newSparseRows(rows [][]float64, n int) sparseRows {
 	if limit == 0 || len(rows) == 0 {
 		return sp
 	}
-	// Count each row's nonzeros (up to limit+1), then copy the sparse rows'
-	// entries into storage of the exact size.
+	// One pass: a row's entries are listed until it has more than limit,
+	// then dropped again. The lists start with room for half the limit per
+	// row (at most 4096 entries), enough for rows that are really sparse.
 	pos := make([]int32, len(rows)+1)
-	total, count := 0, 0
+	isSparse := make([]bool, len(rows))
+	size := min(len(rows)*limit/2, 4096)
+	idx, val := make([]int32, 0, size), make([]float64, 0, size)
+	count := 0
 	for j, r := range rows {
-		k := nonzeros(r, limit+1, nil, nil)
+		at := len(idx)
+		if cap(idx)-at < limit+1 {
+			idx, val = slices.Grow(idx, limit+1), slices.Grow(val, limit+1)
+		}
+		k := nonzeros(r, limit+1, idx[at:at+limit+1], val[at:at+limit+1])
 		if k <= limit {
-			total += k
+			idx, val = idx[:at+k], val[:at+k]
+			isSparse[j] = true
 			count++
 		}
-		pos[j+1] = int32(k)
+		pos[j+1] = int32(len(idx))
 	}
-	if count == 0 {
-		return sp
-	}
-	sp = sparseRows{sparse: make([]bool, len(rows)), pos: pos,
-		idx: make([]int32, total), val: make([]float64, total)}
-	at := 0
-	for j, r := range rows {
-		if k := int(pos[j+1]); k <= limit {
-			sp.sparse[j] = true
-			nonzeros(r, k, sp.idx[at:at+k], sp.val[at:at+k])
-			at += k
-		}
-		pos[j+1] = int32(at)
+	if count > 0 {
+		sp = sparseRows{sparse: isSparse, pos: pos, idx: idx, val: val}
 	}
 	return sp
 }
