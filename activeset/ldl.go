@@ -1,7 +1,5 @@
 package activeset
 
-import "github.com/softpen/softpen/vec"
-
 // gramLDL is the factor L D L' of the Gram matrix G = N'N of the working
 // set's unit normals, in working-set order: L unit lower triangular, stored
 // by rows, packed (row i holds L[i][0..i-1] at l[i(i-1)/2:]), D in d. The last member
@@ -54,7 +52,7 @@ func (f *gramLDL) add(g []float64, gkk float64) float64 {
 			lo, li = g0, li[g0-lo:]
 		}
 		if len(li) > 0 {
-			r[i] -= vec.Dot(li, r[lo:i])
+			r[i] -= dot(li, r[lo:i])
 		}
 	}
 	dk := gkk
@@ -122,7 +120,7 @@ func (f *gramLDL) remove(p int) {
 func (f *gramLDL) solve(x []float64, kk int) {
 	for i := 0; i < kk; i++ {
 		if lo, li := f.span(i); len(li) > 0 {
-			x[i] -= vec.Dot(li, x[lo:i])
+			x[i] -= dot(li, x[lo:i])
 		}
 	}
 	for i := 0; i < kk; i++ {
@@ -130,7 +128,7 @@ func (f *gramLDL) solve(x []float64, kk int) {
 	}
 	for i := kk - 1; i > 0; i-- {
 		if lo, li := f.span(i); len(li) > 0 {
-			vec.Axpy(-x[i], li, x[lo:i])
+			axpy(-x[i], li, x[lo:i])
 		}
 	}
 }
@@ -144,7 +142,7 @@ func (f *gramLDL) nullDirection(p []float64) {
 	copy(p[:q], f.row(q))
 	for i := q - 1; i > 0; i-- {
 		if lo, li := f.span(i); len(li) > 0 {
-			vec.Axpy(-p[i], li, p[lo:i])
+			axpy(-p[i], li, p[lo:i])
 		}
 	}
 	for i := 0; i < q; i++ {

@@ -123,7 +123,7 @@ func (s *normalSet) dot(k int, v []float64) float64 {
 		return d
 	}
 	lo, r := s.support(k)
-	return vec.Dot(r, v[lo:lo+len(r)])
+	return dot(r, v[lo:lo+len(r)])
 }
 
 // axpy adds alpha n_k to v.
@@ -136,7 +136,7 @@ func (s *normalSet) axpy(alpha float64, k int, v []float64) {
 		return
 	}
 	lo, r := s.support(k)
-	vec.Axpy(alpha, r, v[lo:lo+len(r)])
+	axpy(alpha, r, v[lo:lo+len(r)])
 }
 
 // gram is n_i'n_k, over the intersection of their supports.
@@ -156,7 +156,37 @@ func (s *normalSet) gram(i, k int) float64 {
 		return d
 	}
 	ri, rk := int(s.slot[i])*s.n, int(s.slot[k])*s.n
-	return vec.Dot(s.data[ri+int(lo):ri+int(hi)], s.data[rk+int(lo):rk+int(hi)])
+	return dot(s.data[ri+int(lo):ri+int(hi)], s.data[rk+int(lo):rk+int(hi)])
+}
+
+// shortLen is the length below which dot and axpy loop in Go: a bound's
+// normal for a diagonal H and many rows of the Gram factor are that short,
+// and the kernels' call and dispatch cost more than the loop.
+const shortLen = 8
+
+// dot is vec.Dot, in Go for short vectors.
+func dot(x, y []float64) float64 {
+	if len(x) < shortLen {
+		y = y[:len(x)]
+		d := 0.0
+		for i, v := range x {
+			d += v * y[i]
+		}
+		return d
+	}
+	return vec.Dot(x, y)
+}
+
+// axpy is vec.Axpy, in Go for short vectors.
+func axpy(alpha float64, x, y []float64) {
+	if len(x) < shortLen {
+		y = y[:len(x)]
+		for i, v := range x {
+			y[i] += alpha * v
+		}
+		return
+	}
+	vec.Axpy(alpha, x, y)
 }
 
 // remove deletes member p of k members: its row goes back to the free
