@@ -34,18 +34,19 @@ func isDiagonal(h *mat.Dense) bool {
 }
 
 // allZero reports whether every entry of r is +0 or -0, by or-ing their
-// bits four at a time (no branch per entry).
+// bits eight at a time into two accumulators (no branch per entry).
 func allZero(r []float64) bool {
-	var acc uint64
+	var a, b uint64
 	c := 0
-	for ; c+4 <= len(r); c += 4 {
-		q := r[c : c+4 : c+4]
-		acc |= math.Float64bits(q[0]) | math.Float64bits(q[1]) | math.Float64bits(q[2]) | math.Float64bits(q[3])
+	for ; c+8 <= len(r); c += 8 {
+		q := r[c : c+8 : c+8]
+		a |= math.Float64bits(q[0]) | math.Float64bits(q[1]) | math.Float64bits(q[2]) | math.Float64bits(q[3])
+		b |= math.Float64bits(q[4]) | math.Float64bits(q[5]) | math.Float64bits(q[6]) | math.Float64bits(q[7])
 	}
 	for ; c < len(r); c++ {
-		acc |= math.Float64bits(r[c])
+		a |= math.Float64bits(r[c])
 	}
-	return acc<<1 == 0
+	return (a|b)<<1 == 0
 }
 
 // setup factors h (copying what it keeps), or takes the caller's factor;

@@ -55,13 +55,14 @@ func newSparseRows(rows [][]float64, n int) sparseRows {
 }
 
 // nonzeros counts the nonzero entries of r, stopping at most, and lists
-// them in idx and val when those are not nil. Blocks of four zero entries
+// them in idx and val when those are not nil. Blocks of eight zero entries
 // are skipped with one test (the rows it is for are mostly zero).
 func nonzeros(r []float64, most int, idx []int32, val []float64) int {
 	k := 0
-	for c := 0; c < len(r) && k < most; c += 4 {
-		q := r[c:min(c+4, len(r))]
-		if len(q) == 4 && (math.Float64bits(q[0])|math.Float64bits(q[1])|math.Float64bits(q[2])|math.Float64bits(q[3]))<<1 == 0 {
+	for c := 0; c < len(r) && k < most; c += 8 {
+		q := r[c:min(c+8, len(r))]
+		if len(q) == 8 && (math.Float64bits(q[0])|math.Float64bits(q[1])|math.Float64bits(q[2])|math.Float64bits(q[3])|
+			math.Float64bits(q[4])|math.Float64bits(q[5])|math.Float64bits(q[6])|math.Float64bits(q[7]))<<1 == 0 {
 			continue
 		}
 		for i, v := range q {
