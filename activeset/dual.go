@@ -129,8 +129,13 @@ func (s *Solver) towardsLamStar() bool {
 	}
 	s.vFresh = false // lambda changes below
 	ls := s.lamStar[:k]
+	one, oneVal := s.normals.one[:k], s.normals.oneVal[:k]
 	for i := range ls {
-		ls[i] = s.normals.dot(i, s.v) - s.beta[i]
+		if o := one[i]; o >= 0 {
+			ls[i] = oneVal[i]*s.v[o] - s.beta[i]
+		} else {
+			ls[i] = s.normals.dot(i, s.v) - s.beta[i]
+		}
 	}
 	s.fac.solve(ls, k)
 	vec.Axpy(1, s.lam[:k], ls)
@@ -236,9 +241,15 @@ func (s *Solver) primal() {
 // primalV sets v = v_u - N lambda.
 func (s *Solver) primalV() {
 	copy(s.v, s.vu)
-	for i := range s.ws {
-		if s.lam[i] != 0 {
-			s.normals.axpy(-s.lam[i], i, s.v)
+	k := len(s.ws)
+	one, oneVal, lam := s.normals.one[:k], s.normals.oneVal[:k], s.lam[:k]
+	for i, l := range lam {
+		switch {
+		case l == 0:
+		case one[i] >= 0:
+			s.v[one[i]] -= l * oneVal[i]
+		default:
+			s.normals.axpy(-l, i, s.v)
 		}
 	}
 	s.vFresh = true

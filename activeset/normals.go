@@ -26,6 +26,11 @@ type normalSet struct {
 	limit  int       // sparseLimit(n)
 	nnz    []int32   // member i's number of listed nonzeros, -1: not listed
 	idx    []int32   // storage row r's list at idx[r*limit:]
+	// A normal with a single nonzero (a bound for a diagonal H) is also
+	// kept as that entry: one[i] its index (-1: not single), oneVal[i] its
+	// value, so the loops over the members use it inline.
+	one    []int32
+	oneVal []float64
 }
 
 func newNormalSet(capacity, n int) normalSet {
@@ -33,7 +38,7 @@ func newNormalSet(capacity, n int) normalSet {
 	s := normalSet{n: n, data: make([]float64, capacity*n),
 		slot: make([]int32, capacity), lo: make([]int32, capacity), hi: make([]int32, capacity),
 		free: make([]int32, capacity), limit: limit, nnz: make([]int32, capacity),
-		idx: make([]int32, capacity*limit)}
+		idx: make([]int32, capacity*limit), one: make([]int32, capacity), oneVal: make([]float64, capacity)}
 	for i := range s.free {
 		s.free[i] = int32(capacity - 1 - i) // row 0 on top
 	}
@@ -92,6 +97,15 @@ func (s *normalSet) trim(k, from int) {
 	s.nnz[k] = int32(c)
 }
 
+// setOne records member k's single entry, if its support has one entry;
+// called once its normal is final.
+func (s *normalSet) setOne(k int) {
+	s.one[k] = -1
+	if lo := s.lo[k]; s.hi[k]-lo == 1 {
+		s.one[k], s.oneVal[k] = lo, s.full(k)[lo]
+	}
+}
+
 // list is member k's listed nonzeros, or nil.
 func (s *normalSet) list(k int) []int32 {
 	c := s.nnz[k]
@@ -115,6 +129,9 @@ func (s *normalSet) support(k int) (int, []float64) {
 
 // dot is n_k'v.
 func (s *normalSet) dot(k int, v []float64) float64 {
+	if o := s.one[k]; o >= 0 {
+		return s.oneVal[k] * v[o]
+	}
 	if l := s.list(k); l != nil {
 		r, d := s.full(k), 0.0
 		for _, c := range l {
@@ -128,6 +145,10 @@ func (s *normalSet) dot(k int, v []float64) float64 {
 
 // axpy adds alpha n_k to v.
 func (s *normalSet) axpy(alpha float64, k int, v []float64) {
+	if o := s.one[k]; o >= 0 {
+		v[o] += alpha * s.oneVal[k]
+		return
+	}
 	if l := s.list(k); l != nil {
 		r := s.full(k)
 		for _, c := range l {
@@ -144,6 +165,12 @@ func (s *normalSet) gram(i, k int) float64 {
 	lo, hi := max(s.lo[i], s.lo[k]), min(s.hi[i], s.hi[k])
 	if lo >= hi {
 		return 0
+	}
+	if o := s.one[i]; o >= 0 {
+		return s.oneVal[i] * s.full(k)[o]
+	}
+	if o := s.one[k]; o >= 0 {
+		return s.full(i)[o] * s.oneVal[k]
 	}
 	if s.nnz[k] >= 0 && (s.nnz[i] < 0 || s.nnz[k] < s.nnz[i]) {
 		i, k = k, i
@@ -197,4 +224,6 @@ func (s *normalSet) remove(p, k int) {
 	copy(s.lo[p:k-1], s.lo[p+1:k])
 	copy(s.hi[p:k-1], s.hi[p+1:k])
 	copy(s.nnz[p:k-1], s.nnz[p+1:k])
+	copy(s.one[p:k-1], s.one[p+1:k])
+	copy(s.oneVal[p:k-1], s.oneVal[p+1:k])
 }

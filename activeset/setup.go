@@ -409,6 +409,7 @@ func (s *Solver) normal(c constraint, k int) float64 {
 	}
 	nrm := mat.Norm(r)
 	vec.Scale(1/nrm, r)
+	s.normals.setOne(k)
 	return nrm * scale
 }
 
