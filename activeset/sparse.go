@@ -37,10 +37,10 @@ func newSparseRows(rows [][]float64, n int) sparseRows {
 	count := 0
 	for j, r := range rows {
 		at := len(idx)
-		if cap(idx)-at < limit+1 {
-			idx, val = slices.Grow(idx, limit+1), slices.Grow(val, limit+1)
+		if cap(idx)-at < limit+9 {
+			idx, val = slices.Grow(idx, limit+9), slices.Grow(val, limit+9)
 		}
-		k := nonzeros(r, limit+1, idx[at:at+limit+1], val[at:at+limit+1])
+		k := nonzeros(r, limit+1, idx[at:at+limit+9], val[at:at+limit+9])
 		if k <= limit {
 			idx, val = idx[:at+k], val[:at+k]
 			isSparse[j] = true
@@ -54,24 +54,30 @@ func newSparseRows(rows [][]float64, n int) sparseRows {
 	return sp
 }
 
-// nonzeros counts the nonzero entries of r, stopping at most, and lists
-// them in idx and val when those are not nil. Blocks of eight zero entries
-// are skipped with one test (the rows it is for are mostly zero).
+// nonzeros lists the nonzero entries of r in idx and val (both of length
+// at least most+8) and returns their number, or most once it reaches most.
+// Branch-free: every entry is written at the next free place, which moves
+// on only past a nonzero; the count is tested once per eight entries.
 func nonzeros(r []float64, most int, idx []int32, val []float64) int {
-	k := 0
-	for c := 0; c < len(r) && k < most; c += 8 {
-		q := r[c:min(c+8, len(r))]
-		if len(q) == 8 && (math.Float64bits(q[0])|math.Float64bits(q[1])|math.Float64bits(q[2])|math.Float64bits(q[3])|
-			math.Float64bits(q[4])|math.Float64bits(q[5])|math.Float64bits(q[6])|math.Float64bits(q[7]))<<1 == 0 {
-			continue
-		}
+	k, c := 0, 0
+	for ; c+8 <= len(r); c += 8 {
+		q := r[c : c+8 : c+8]
 		for i, v := range q {
-			if v != 0 && k < most {
-				if idx != nil {
-					idx[k], val[k] = int32(c+i), v
-				}
-				k++
-			}
+			idx[k], val[k] = int32(c+i), v
+			b := math.Float64bits(v) << 1 // +0 and -0 are zero
+			k += int((b | -b) >> 63)
+		}
+		if k >= most {
+			return most
+		}
+	}
+	for ; c < len(r); c++ {
+		v := r[c]
+		idx[k], val[k] = int32(c), v
+		b := math.Float64bits(v) << 1
+		k += int((b | -b) >> 63)
+		if k >= most {
+			return most
 		}
 	}
 	return k
