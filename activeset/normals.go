@@ -216,6 +216,30 @@ func axpy(alpha float64, x, y []float64) {
 	vec.Axpy(alpha, x, y)
 }
 
+// gramAll sets g[i] = n_i'n_k for the members i < k. A new member with a
+// single entry (a bound for a diagonal H) reads that entry off each
+// member's normal inline.
+func (s *normalSet) gramAll(k int, g []float64) {
+	o := s.one[k]
+	if o < 0 {
+		for i := range g {
+			g[i] = s.gram(i, k)
+		}
+		return
+	}
+	val := s.oneVal[k]
+	for i := range g {
+		switch {
+		case o < s.lo[i] || o >= s.hi[i]:
+			g[i] = 0
+		case s.one[i] >= 0:
+			g[i] = s.oneVal[i] * val // the same single entry
+		default:
+			g[i] = s.data[int(s.slot[i])*s.n+int(o)] * val
+		}
+	}
+}
+
 // remove deletes member p of k members: its row goes back to the free
 // list and the later members move down one place.
 func (s *normalSet) remove(p, k int) {

@@ -437,9 +437,7 @@ func (s *Solver) push(c constraint) float64 {
 	k := len(s.ws)
 	s.sigma[k] = s.normal(c, k)
 	s.beta[k] = s.rhs(c) / s.sigma[k]
-	for i := 0; i < k; i++ {
-		s.g[i] = s.normals.gram(i, k)
-	}
+	s.normals.gramAll(k, s.g[:k])
 	d := s.fac.add(s.g, 1)
 	if k >= s.n {
 		// n+1 normals in n dimensions depend on each other, whatever the
