@@ -54,7 +54,7 @@ func (s *Solver) certify() {
 	// x leaves the loop within PrimalTol of its bounds; the answer lies in
 	// the box exactly, so that only rows and equalities can be violated.
 	for i, v := range s.x {
-		w := math.Min(math.Max(v, s.lo[i]), s.up[i])
+		w := min(max(v, s.lo[i]), s.up[i])
 		if s.l1 > 0 && s.kinkIn[i] {
 			w = 0 // held at its kink
 		}
@@ -64,7 +64,7 @@ func (s *Solver) certify() {
 	}
 	copy(r.X, s.x)
 	if !s.hxOK {
-		s.h.MulVec(s.hx, s.x)
+		s.chol.mulH(s.hx, s.x)
 	}
 	copy(s.r, s.hx)
 	r.Objective = 0.5*vec.Dot(s.x, s.r) + vec.Dot(s.c, s.x)
@@ -102,34 +102,34 @@ func (s *Solver) violation() {
 	r.Feasible = true
 	for j := 0; j < s.m; j++ {
 		// a_j'x - b_j on the caller's scale.
-		res := vec.Dot(s.a[j], s.x) - s.bOrig[j]
-		viol = math.Max(viol, res)
+		res := s.rowDot(j, s.x) - s.bOrig[j]
+		viol = max(viol, res)
 		if res > 0 {
 			sum += res
 			r.Feasible = r.Feasible && WithinRounding(res*s.ainv[j], xn, s.bOrig[j]*s.ainv[j], s.n)
 		}
-		comp = math.Max(comp, math.Abs(r.Lambda[j]*res))
+		comp = max(comp, math.Abs(r.Lambda[j]*res))
 	}
 	for i := 0; i < s.meq; i++ {
 		res := math.Abs(vec.Dot(s.aeq[i], s.x) - s.beqOrig[i])
-		viol = math.Max(viol, res)
+		viol = max(viol, res)
 		sum += res
 		r.Feasible = r.Feasible && WithinRounding(res*s.eqinv[i], xn, s.beqOrig[i]*s.eqinv[i], s.n)
 	}
 	r.SumViolation = sum
 	for i, x := range s.x {
-		viol = math.Max(viol, math.Max(x-s.up[i], s.lo[i]-x))
+		viol = max(viol, max(x-s.up[i], s.lo[i]-x))
 		switch z := r.Z[i]; {
 		case z > 0:
-			comp = math.Max(comp, math.Abs(z*(s.up[i]-x)))
+			comp = max(comp, math.Abs(z*(s.up[i]-x)))
 		case z < 0:
-			comp = math.Max(comp, math.Abs(z*(x-s.lo[i])))
+			comp = max(comp, math.Abs(z*(x-s.lo[i])))
 		}
 	}
 	if s.l1 > 0 {
 		// w_i x_i = l1 |x_i|: the subgradient matches x's sign.
 		for i, x := range s.x {
-			comp = math.Max(comp, math.Abs(s.l1*math.Abs(x)-r.W[i]*x))
+			comp = max(comp, math.Abs(s.l1*math.Abs(x)-r.W[i]*x))
 		}
 	}
 	r.MaxViolation, r.Complementarity = viol, comp
@@ -175,7 +175,7 @@ func (s *Solver) answerInfeasible() {
 				r.FarkasEq[c.i] = y * s.eqinv[c.i]
 			}
 		}
-		big := math.Max(normInf(r.FarkasA), normInf(r.FarkasEq))
+		big := max(normInf(r.FarkasA), normInf(r.FarkasEq))
 		if big > 0 {
 			vec.Scale(1/big, r.FarkasA)
 			vec.Scale(1/big, r.FarkasEq)
@@ -216,7 +216,7 @@ func (s *Solver) refineFarkas() {
 		}
 		s.chol.SolveL(s.t, s.r)
 		for i := range d {
-			d[i] = -vec.Dot(s.normals.Row(i), s.t)
+			d[i] = -s.normals.dot(i, s.t)
 		}
 		s.fac.solve(d, q)
 		vec.Axpy(1, d, p[:q])
@@ -272,7 +272,7 @@ func (s *Solver) polishFarkas() {
 			v := vec.Dot(rows.Row(a), rows.Row(b))
 			rr.Row(a)[b], rr.Row(b)[a] = v, v
 		}
-		trace = math.Max(trace, rr.Row(a)[a])
+		trace = max(trace, rr.Row(a)[a])
 	}
 	rr.AddDiag(1e-15 * trace)
 	var chol mat.Cholesky

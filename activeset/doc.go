@@ -37,7 +37,13 @@
 //
 // Simple bounds are not stored as rows: their normals are columns of L^{-1}
 // (mat.Cholesky.UnitColumn), computed when a bound enters W, and their slacks
-// are read off x. A variable with lo = up is an equality. Equalities are in
+// are read off x. Every normal of W is kept with its support (normals.go) and
+// every product with it runs over the support only: a bound's normal is
+// zero above its index and, for a diagonal H (which New neither copies nor
+// factors densely, hfactor.go), a single entry; a row with few nonzeros
+// (sparse.go) has a normal as sparse as itself for a diagonal H. The Gram
+// factor's rows start at their first nonzero, which for such orthogonal
+// normals skips most of it. A variable with lo = up is an equality. Equalities are in
 // W from the start and never leave it; a dependent equality that is
 // consistent is dropped, an inconsistent one proves infeasibility.
 //

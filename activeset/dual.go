@@ -15,23 +15,28 @@ func (s *Solver) Solve() *Result {
 	for k := range s.ws {
 		s.lam[k] = 0
 	}
+	s.xFresh, s.vFresh = false, false
 	status := s.iterate()
 	if status != StatusInfeasible {
-		s.primal()
+		if !s.xFresh {
+			s.primal()
+		}
 		s.refine()
 	}
 	// The refined x is accurate to its own (smaller) rounding floor, which
 	// can show rows the loop's x could not tell from satisfied: admit the
 	// worst and go on, a bounded number of times.
 	for resume := 0; status == StatusOptimal && resume < maxResumes; resume++ {
-		j, ok := s.mostViolated()
+		j, ok := s.mostViolated(s.memberResidual(), normInf(s.x))
 		if !ok {
 			break
 		}
 		s.admit(j)
 		s.res.Iter++
 		if status = s.iterate(); status != StatusInfeasible {
-			s.primal()
+			if !s.xFresh {
+				s.primal()
+			}
 			s.refine()
 		}
 	}
@@ -67,6 +72,7 @@ func (s *Solver) iterate() Status {
 		if !s.deadline.IsZero() && s.res.Iter%16 == 0 && time.Now().After(s.deadline) {
 			return StatusTimeLimit
 		}
+		s.xFresh = false
 		k := len(s.ws)
 		if k > 0 && s.fac.d[k-1] <= singularPivot {
 			if !s.nullStep() {
@@ -78,7 +84,8 @@ func (s *Solver) iterate() Status {
 			continue
 		}
 		s.primal()
-		if s.memberResidual() > driftTol*(1+normInf(s.x)) {
+		res, xn := s.memberResidual(), normInf(s.x)
+		if res > driftTol*(1+xn) {
 			// The members are far from equality: not rounding but a
 			// factor that drifted over many updates. Rebuild it and
 			// solve again.
@@ -87,13 +94,15 @@ func (s *Solver) iterate() Status {
 				continue
 			}
 			s.primal()
+			res, xn = s.memberResidual(), normInf(s.x)
 		}
-		if s.memberResidual() > s.primalTol() {
+		if res > s.opt.PrimalTol*(1+xn) {
 			// x is too noisy to tell nearly active rows from violated
 			// ones (large multipliers cancel in v): refine it first.
 			s.refine()
+			res, xn = s.memberResidual(), normInf(s.x)
 		}
-		j, ok := s.mostViolated()
+		j, ok := s.mostViolated(res, xn)
 		if !ok {
 			return StatusOptimal
 		}
@@ -115,17 +124,22 @@ func (s *Solver) iterate() Status {
 // solve, whose rounding is relative to lambda, does not give.
 func (s *Solver) towardsLamStar() bool {
 	k := len(s.ws)
-	s.primalV()
+	if !s.vFresh {
+		s.primalV()
+	}
+	s.vFresh = false // lambda changes below
 	ls := s.lamStar[:k]
-	for i, c := range s.ws {
-		ls[i] = vec.Dot(s.normals.Row(i), s.v) - s.rhs(c)/s.sigma[i]
+	one, oneVal := s.normals.one[:k], s.normals.oneVal[:k]
+	for i := range ls {
+		if o := one[i]; o >= 0 {
+			ls[i] = oneVal[i]*s.v[o] - s.beta[i]
+		} else {
+			ls[i] = s.normals.dot(i, s.v) - s.beta[i]
+		}
 	}
 	s.fac.solve(ls, k)
 	vec.Axpy(1, s.lam[:k], ls)
-	scale := 1.0
-	for _, l := range ls {
-		scale = math.Max(scale, math.Abs(l))
-	}
+	scale := max(1, normInf(ls))
 	tol := s.opt.DualTol * scale
 	block, alpha, at := -1, 1.0, 0.0
 	for i, c := range s.ws {
@@ -146,7 +160,7 @@ func (s *Solver) towardsLamStar() bool {
 	if block < 0 {
 		for i, c := range s.ws {
 			lo, hi := s.multiplierRange(i, c)
-			s.lam[i] = math.Min(math.Max(ls[i], lo), hi)
+			s.lam[i] = min(max(ls[i], lo), hi)
 		}
 		return false
 	}
@@ -208,6 +222,7 @@ func (s *Solver) nullStep() bool {
 		return false
 	}
 	vec.Axpy(alpha, p, s.lam[:k])
+	s.vFresh = false
 	s.lam[block] = at
 	s.leave(block)
 	return true
@@ -215,22 +230,33 @@ func (s *Solver) nullStep() bool {
 
 // primal sets v = v_u - N lambda and x = L^{-T} v.
 func (s *Solver) primal() {
-	s.primalV()
+	if !s.vFresh {
+		s.primalV()
+	}
 	s.chol.SolveLT(s.x, s.v)
 	s.hxOK = false
+	s.xFresh = true
 }
 
 // primalV sets v = v_u - N lambda.
 func (s *Solver) primalV() {
 	copy(s.v, s.vu)
-	for i := range s.ws {
-		if s.lam[i] != 0 {
-			vec.Axpy(-s.lam[i], s.normals.Row(i), s.v)
+	k := len(s.ws)
+	one, oneVal, lam := s.normals.one[:k], s.normals.oneVal[:k], s.lam[:k]
+	for i, l := range lam {
+		switch {
+		case l == 0:
+		case one[i] >= 0:
+			s.v[one[i]] -= l * oneVal[i]
+		default:
+			s.normals.axpy(-l, i, s.v)
 		}
 	}
+	s.vFresh = true
 }
 
-// mostViolated returns the constraint outside the working set with the
+// mostViolated returns, given the working set's residual res (memberResidual
+// at s.x) and ||s.x||_inf, the constraint outside the working set with the
 // largest violation of the unit rows and bounds at x, if one exceeds both
 // PrimalTol (1 + ||x||_inf) and twice the largest residual of the working
 // set's own constraints. The latter is the rounding floor of this x: with
@@ -239,11 +265,11 @@ func (s *Solver) primalV() {
 // is within rounding of satisfied, and admitting it makes the method cycle
 // on rows whose multiplier comes out of the noise with either sign. Ties go
 // to the lowest index, rows first.
-func (s *Solver) mostViolated() (constraint, bool) {
+func (s *Solver) mostViolated(res, xn float64) (constraint, bool) {
 	// The floor from the members' residual is capped at driftTol: above it
 	// the residual is not rounding (iterate refactors then), and it must
 	// never hide a real violation.
-	worst := math.Max(s.primalTol(), math.Min(2*s.memberResidual(), driftTol*(1+normInf(s.x))))
+	worst := max(s.opt.PrimalTol*(1+xn), min(2*res, driftTol*(1+xn)))
 	best, found := constraint{}, false
 	// Rows are unit vectors, so a row's violation grows by at most the
 	// distance x has moved since it was computed, which path bounds: a row
@@ -252,9 +278,8 @@ func (s *Solver) mostViolated() (constraint, bool) {
 	// path - rowPath[j] is exact to ulp(path); once path exceeds
 	// 1 + ||x||_inf the stored values are dropped and path restarts, so
 	// that rounding stays far below PrimalTol (1 + ||x||_inf).
-	s.path += dist(s.x, s.xSeen)
-	copy(s.xSeen, s.x)
-	if s.path > 1+normInf(s.x) {
+	s.path += moveDist(s.x, s.xSeen)
+	if s.path > 1+xn {
 		s.forgetViolations()
 		s.path = 0
 	}
@@ -262,14 +287,10 @@ func (s *Solver) mostViolated() (constraint, bool) {
 	// all rows only when none of them is, and then the pool is rebuilt.
 	// Optimality is declared only after a scan of every row.
 	if s.poolOK {
-		for _, j := range s.pool {
-			worst, best, found = s.checkRow(int(j), worst, best, found)
-		}
+		worst, best, found = s.checkRows(s.pool, worst, best, found)
 	}
 	if !found {
-		for j := 0; j < s.m; j++ {
-			worst, best, found = s.checkRow(j, worst, best, found)
-		}
+		worst, best, found = s.checkRows(nil, worst, best, found)
 		s.rebuildPool()
 	}
 	for i, x := range s.x {
@@ -294,11 +315,14 @@ func (s *Solver) mostViolated() (constraint, bool) {
 	return best, found
 }
 
-// dist is ||x - y||_2.
-func dist(x, y []float64) float64 {
+// moveDist returns ||x - y||_2 and copies x to y.
+func moveDist(x, y []float64) float64 {
 	d := 0.0
-	for i := range x {
-		d += (x[i] - y[i]) * (x[i] - y[i])
+	y = y[:len(x)]
+	for i, v := range x {
+		t := v - y[i]
+		d += t * t
+		y[i] = v
 	}
 	return math.Sqrt(d)
 }
@@ -312,32 +336,50 @@ func (s *Solver) forgetViolations() {
 	s.poolOK = false
 }
 
-// primalTol is PrimalTol (1 + ||x||_inf).
-func (s *Solver) primalTol() float64 {
-	return s.opt.PrimalTol * (1 + normInf(s.x))
-}
-
 // memberResidual is the largest |ahat_k'x - bhat_k| over the working set:
 // how far x is from the constraints the method holds at equality.
 func (s *Solver) memberResidual() float64 {
 	r := 0.0
 	for _, c := range s.ws {
-		r = math.Max(r, math.Abs(s.rowValue(c, s.x)-s.rhs(c)))
+		r = max(r, math.Abs(s.rowValue(c, s.x)-s.rhs(c)))
 	}
 	return r
 }
 
-// checkRow computes row j's violation unless it is in the working set, zero,
-// or provably below worst (its stored violation plus the drift since), and
-// makes it the best so far if it exceeds worst.
-func (s *Solver) checkRow(j int, worst float64, best constraint, found bool) (float64, constraint, bool) {
-	if s.rowIn[j] || s.ainv[j] == 0 || s.rowViol[j]+(s.path-s.rowPath[j]) <= worst {
-		return worst, best, found
+// checkRows computes the violation of each row of js (nil: every row) unless
+// it is in the working set, zero, or provably below worst (its stored
+// violation plus the drift since), and makes the first largest above worst
+// the best so far. The sparse product is rowDot's, written out.
+func (s *Solver) checkRows(js []int32, worst float64, best constraint, found bool) (float64, constraint, bool) {
+	rowIn, ainv, b, viol, at, path := s.rowIn, s.ainv, s.b, s.rowViol, s.rowPath, s.path
+	sp, x := &s.sp, s.x
+	count := s.m
+	if js != nil {
+		count = len(js)
 	}
-	v := vec.Dot(s.a[j], s.x)*s.ainv[j] - s.b[j]
-	s.rowViol[j], s.rowPath[j] = v, s.path
-	if v > worst {
-		return v, constraint{kindRow, int32(j)}, true
+	for t := 0; t < count; t++ {
+		j := t
+		if js != nil {
+			j = int(js[t])
+		}
+		if rowIn[j] || ainv[j] == 0 || viol[j]+(path-at[j]) <= worst {
+			continue
+		}
+		var d float64
+		if sp.sparse != nil && sp.sparse[j] {
+			lo, hi := sp.pos[j], sp.pos[j+1]
+			val := sp.val[lo:hi]
+			for p, c := range sp.idx[lo:hi] {
+				d += val[p] * x[c]
+			}
+		} else {
+			d = vec.Dot(s.a[j], x)
+		}
+		v := d*ainv[j] - b[j]
+		viol[j], at[j] = v, path
+		if v > worst {
+			worst, best, found = v, constraint{kindRow, int32(j)}, true
+		}
 	}
 	return worst, best, found
 }
@@ -382,9 +424,8 @@ func (s *Solver) rebuildPool() {
 func (s *Solver) refactor() {
 	s.fac.k = 0
 	for k := range s.ws {
-		nk := s.normals.Row(k)
 		for i := 0; i < k; i++ {
-			s.g[i] = vec.Dot(s.normals.Row(i), nk)
+			s.g[i] = s.normals.gram(i, k)
 		}
 		s.fac.add(s.g, 1)
 	}

@@ -182,65 +182,74 @@ func checkDense(field string, m *mat.Dense, cols int) error {
 	return nil
 }
 
-func (p *Problem) check() error {
+// check validates p and reports whether H is diagonal (isDiagonal), which
+// it finds on the way: a diagonal H needs only its diagonal checked.
+func (p *Problem) check() (diagH bool, err error) {
 	n := p.N
 	if n < 1 {
-		return &InputError{"N", -1, fmt.Sprintf("%d variables, want at least 1", n)}
+		return false, &InputError{"N", -1, fmt.Sprintf("%d variables, want at least 1", n)}
 	}
 	if p.H == nil || p.H.Rows != n {
-		return &InputError{"H", -1, fmt.Sprintf("want an %d x %d matrix", n, n)}
+		return false, &InputError{"H", -1, fmt.Sprintf("want an %d x %d matrix", n, n)}
 	}
-	if err := checkDense("H", p.H, n); err != nil {
-		return err
+	diagH = p.H.Cols == n && isDiagonal(p.H)
+	if diagH {
+		for i := 0; i < n; i++ {
+			if x := p.H.Row(i)[i]; x-x != 0 { // NaN or +-Inf
+				return false, &InputError{"H", i*n + i, fmt.Sprintf("row %d column %d is %v", i, i, x)}
+			}
+		}
+	} else if err := checkDense("H", p.H, n); err != nil {
+		return false, err
 	}
 	if p.C == nil {
-		return &InputError{"C", -1, "missing"}
+		return false, &InputError{"C", -1, "missing"}
 	}
 	if err := checkVec("C", p.C, n, false); err != nil {
-		return err
+		return false, err
 	}
 	if p.A != nil && p.A.Cols != n {
-		return &InputError{"A", -1, fmt.Sprintf("%d columns, want %d", p.A.Cols, n)}
+		return false, &InputError{"A", -1, fmt.Sprintf("%d columns, want %d", p.A.Cols, n)}
 	}
 	for i, r := range p.ARows {
 		if p.A != nil {
-			return &InputError{"ARows", -1, "set with A"}
+			return false, &InputError{"ARows", -1, "set with A"}
 		}
 		if len(r) != n {
-			return &InputError{"ARows", i, fmt.Sprintf("length %d, want %d", len(r), n)}
+			return false, &InputError{"ARows", i, fmt.Sprintf("length %d, want %d", len(r), n)}
 		}
 	}
 	if p.Aeq != nil && p.Aeq.Cols != n {
-		return &InputError{"Aeq", -1, fmt.Sprintf("%d columns, want %d", p.Aeq.Cols, n)}
+		return false, &InputError{"Aeq", -1, fmt.Sprintf("%d columns, want %d", p.Aeq.Cols, n)}
 	}
 	if err := checkVec("B", p.B, p.rowsA(), false); err != nil {
-		return err
+		return false, err
 	}
 	if p.B == nil && p.rowsA() > 0 {
-		return &InputError{"B", -1, "missing"}
+		return false, &InputError{"B", -1, "missing"}
 	}
 	if err := checkVec("Beq", p.Beq, rows(p.Aeq), false); err != nil {
-		return err
+		return false, err
 	}
 	if p.Beq == nil && rows(p.Aeq) > 0 {
-		return &InputError{"Beq", -1, "missing"}
+		return false, &InputError{"Beq", -1, "missing"}
 	}
 	if math.IsNaN(p.L1) || math.IsInf(p.L1, 0) || p.L1 < 0 {
-		return &InputError{"L1", -1, fmt.Sprintf("%v, want a finite number >= 0", p.L1)}
+		return false, &InputError{"L1", -1, fmt.Sprintf("%v, want a finite number >= 0", p.L1)}
 	}
 	if err := checkVec("Lower", p.Lower, n, true); err != nil {
-		return err
+		return false, err
 	}
 	if err := checkVec("Upper", p.Upper, n, true); err != nil {
-		return err
+		return false, err
 	}
 	for i := 0; i < n; i++ {
 		lo, up := bound(p.Lower, i, math.Inf(-1)), bound(p.Upper, i, math.Inf(1))
 		if lo > up || math.IsInf(lo, 1) || math.IsInf(up, -1) {
-			return &InputError{"Lower", i, fmt.Sprintf("lower %v above upper %v", lo, up)}
+			return false, &InputError{"Lower", i, fmt.Sprintf("lower %v above upper %v", lo, up)}
 		}
 	}
-	return nil
+	return diagH, nil
 }
 
 // rowsA is the number of rows of A (or ARows).

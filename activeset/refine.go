@@ -29,11 +29,11 @@ func (s *Solver) refine() {
 		s.chol.SolveL(s.t, s.r)
 		dl := s.lamTry[:k]
 		for i, c := range s.ws {
-			dl[i] = (s.rowValue(c, s.x)-s.rhs(c))/s.sigma[i] - vec.Dot(s.normals.Row(i), s.t)
+			dl[i] = (s.rowValue(c, s.x)-s.rhs(c))/s.sigma[i] - s.normals.dot(i, s.t)
 		}
 		s.fac.solve(dl, k)
 		for i := range dl {
-			vec.Axpy(dl[i], s.normals.Row(i), s.t)
+			s.normals.axpy(dl[i], i, s.t)
 		}
 		s.chol.SolveLT(s.xTry, s.t)
 		for i := range s.xTry {
@@ -41,7 +41,7 @@ func (s *Solver) refine() {
 		}
 		for i, c := range s.ws {
 			lo, hi := s.multiplierRange(i, c)
-			dl[i] = math.Min(math.Max(dl[i]+s.lam[i], lo), hi)
+			dl[i] = min(max(dl[i]+s.lam[i], lo), hi)
 		}
 		got := s.kktResidual(s.xTry, dl)
 		if !(got < best) {
@@ -49,6 +49,7 @@ func (s *Solver) refine() {
 		}
 		best = got
 		copy(s.x, s.xTry)
+		s.xFresh, s.vFresh = false, false
 		s.hxOK = true // s.hx holds H xTry from kktResidual
 		copy(s.lam[:k], dl)
 	}
@@ -62,7 +63,7 @@ const refineFloor = 16 * 0x1p-52
 func (s *Solver) rowValue(c constraint, x []float64) float64 {
 	switch c.kind {
 	case kindRow:
-		return vec.Dot(s.a[c.i], x) * s.ainv[c.i]
+		return s.rowDot(int(c.i), x) * s.ainv[c.i]
 	case kindEq:
 		return vec.Dot(s.aeq[c.i], x) * s.eqinv[c.i]
 	case kindLower:
@@ -76,7 +77,7 @@ func (s *Solver) rowValue(c constraint, x []float64) float64 {
 func (s *Solver) addNormal(alpha float64, c constraint, dst []float64) {
 	switch c.kind {
 	case kindRow:
-		vec.Axpy(alpha*s.ainv[c.i], s.a[c.i], dst)
+		s.rowAxpy(alpha*s.ainv[c.i], int(c.i), dst)
 	case kindEq:
 		vec.Axpy(alpha*s.eqinv[c.i], s.aeq[c.i], dst)
 	case kindLower:
@@ -90,7 +91,7 @@ func (s *Solver) addNormal(alpha float64, c constraint, dst []float64) {
 // lam_k / sigma_k, the multiplier of the unit row) and returns
 // max(||r||_inf / (1 + ||c||_inf + ||Hx||_inf), max_W |ahat_k'x - bhat_k| / (1 + ||x||_inf)).
 func (s *Solver) kktResidual(x, lam []float64) float64 {
-	s.h.MulVec(s.hx, x)
+	s.chol.mulH(s.hx, x)
 	s.hxOK = &x[0] == &s.x[0] // s.hx = H s.x, which certify reuses
 	copy(s.r, s.hx)
 	hx := normInf(s.r)
@@ -109,9 +110,9 @@ func (s *Solver) kktResidual(x, lam []float64) float64 {
 	stat := normInf(s.r) / (1 + normInf(s.cEff) + hx + lamSum)
 	prim := 0.0
 	for _, c := range s.ws {
-		prim = math.Max(prim, math.Abs(s.rowValue(c, x)-s.rhs(c)))
+		prim = max(prim, math.Abs(s.rowValue(c, x)-s.rhs(c)))
 	}
-	return math.Max(stat, prim/(1+normInf(x)))
+	return max(stat, prim/(1+normInf(x)))
 }
 
 // normInf is max_i |v_i| (NaN entries are skipped: the inputs are finite).

@@ -17,8 +17,7 @@ type Solver struct {
 	opt       Options
 	deadline  time.Time // zero: none (SetDeadline)
 
-	h    *mat.Dense // H (for the refinement and the certificate)
-	chol mat.Cholesky
+	chol hFactor // H = L L', and H itself for the refinement and the certificate
 	c    []float64
 
 	// The l1 term: the kink of |x_i| is either in the working set (x_i = 0
@@ -37,13 +36,16 @@ type Solver struct {
 	a, aeq         [][]float64
 	b, beq         []float64
 	ainv, eqinv    []float64
+	sp             sparseRows // the rows of A with few nonzeros, as lists
 	bOrig, beqOrig []float64
 	lo, up         []float64 // length n, -Inf / +Inf where absent
 
 	ws      []constraint // the working set, in factor order
+	wsPrev  []constraint // SetObjective's copy of ws
 	lam     []float64    // multipliers of ws on the unit-normal scale
 	sigma   []float64    // ||L^{-1} ahat_k|| of each member
-	normals *mat.Dense   // row i: L^{-1} ahat_k / sigma_k of member ws[i]
+	beta    []float64    // rhs / sigma of each member (its right-hand side for n_k'v)
+	normals normalSet    // member i: L^{-1} ahat_k / sigma_k of ws[i]
 	fac     gramLDL
 	rowIn   []bool // row j of A is in ws
 
@@ -67,9 +69,16 @@ type Solver struct {
 	eqInconsistent bool
 
 	// scratch of length n, n+1 or rows
-	v, x, t, r, xTry        []float64
-	hx                      []float64 // H x, valid for s.x when hxOK
-	hxOK                    bool
+	v, x, t, r, xTry []float64
+	hx               []float64 // H x, valid for s.x when hxOK
+	hxOK             bool
+	// xFresh: s.x is what primal would compute from the current working
+	// set, multipliers and v_u (set by primal; cleared by every change of
+	// them and by a refinement step), so the primal after the loop can be
+	// skipped. vFresh: s.v is v_u - N lambda for them (set by primalV,
+	// cleared by every change but the admission of a member with a zero
+	// multiplier, which primalV skips).
+	xFresh, vFresh          bool
 	g, lamStar, dir, lamTry []float64
 	res                     Result
 }
@@ -77,65 +86,74 @@ type Solver struct {
 // New checks and factors p. It returns an *InputError for malformed data
 // and a *mat.NotPDError when H is not numerically positive definite.
 func New(p *Problem, opt *Options) (*Solver, error) {
-	if err := p.check(); err != nil {
+	diagH, err := p.check()
+	if err != nil {
 		return nil, err
 	}
 	n, m, meq := p.N, p.rowsA(), rows(p.Aeq)
 	s := &Solver{n: n, m: m, meq: meq, opt: opt.resolved(n, m+meq)}
-	if p.Factor != nil {
-		if p.Factor.N() != n {
-			return nil, &InputError{"Factor", -1, fmt.Sprintf("order %d, want %d", p.Factor.N(), n)}
-		}
-		s.h, s.chol = p.H, *p.Factor
-	} else {
-		s.h = mat.NewDense(n, n)
-		for i := 0; i < n; i++ {
-			copy(s.h.Row(i), p.H.Row(i))
-		}
-		if err := s.chol.Factor(s.h); err != nil {
-			return nil, err
-		}
+	if p.Factor != nil && p.Factor.N() != n {
+		return nil, &InputError{"Factor", -1, fmt.Sprintf("order %d, want %d", p.Factor.N(), n)}
 	}
-	s.c = append([]float64(nil), p.C...)
+	if err := s.chol.setup(p.H, p.Factor, diagH); err != nil {
+		return nil, err
+	}
+	capacity := n + 1
+	// Every float64 vector of the solver comes from one allocation.
+	fl := slab(make([]float64, 16*n+7*capacity+6*m+4*meq))
+	s.c = fl.take(n)
+	copy(s.c, p.C)
 	s.l1 = p.L1
-	s.capSign, s.cEff, s.kinkIn = make([]int8, n), make([]float64, n), make([]bool, n)
+	s.capSign, s.cEff, s.kinkIn = make([]int8, n), fl.take(n), make([]bool, n)
 	s.a, s.aeq = denseRows(p.A, p.ARows), denseRows(p.Aeq, nil)
-	var err error
 	if s.ainv, err = inverseNorms("A", s.a, p.A == nil); err != nil {
 		return nil, err
 	}
 	if s.eqinv, err = inverseNorms("Aeq", s.aeq, false); err != nil {
 		return nil, err
 	}
-	s.bOrig, s.beqOrig = append([]float64(nil), p.B...), append([]float64(nil), p.Beq...)
-	s.b, s.beq = make([]float64, m), make([]float64, meq)
-	s.lo, s.up = make([]float64, n), make([]float64, n)
+	s.sp = newSparseRows(s.a, n)
+	s.bOrig, s.beqOrig = fl.take(m), fl.take(meq)
+	copy(s.bOrig, p.B)
+	copy(s.beqOrig, p.Beq)
+	s.b, s.beq = fl.take(m), fl.take(meq)
+	s.lo, s.up = fl.take(n), fl.take(n)
 	for i := 0; i < n; i++ {
 		s.lo[i], s.up[i] = bound(p.Lower, i, math.Inf(-1)), bound(p.Upper, i, math.Inf(1))
 	}
-	capacity := n + 1
 	s.ws = make([]constraint, 0, capacity)
-	s.lam, s.sigma = make([]float64, capacity), make([]float64, capacity)
-	s.normals = mat.NewDense(capacity, n)
+	s.wsPrev = make([]constraint, 0, capacity)
+	s.lam, s.sigma, s.beta = fl.take(capacity), fl.take(capacity), fl.take(capacity)
+	s.normals = newNormalSet(capacity, n)
 	s.fac = newGramLDL(capacity)
 	s.rowIn, s.boundIn, s.eqRedund = make([]bool, m), make([]int8, n), make([]bool, meq)
-	s.rowViol, s.rowPath, s.xSeen = make([]float64, m), make([]float64, m), make([]float64, n)
+	s.rowViol, s.rowPath, s.xSeen = fl.take(m), fl.take(m), fl.take(n)
 	if k := poolSize(n); m > k {
 		s.pool, s.poolScore = make([]int32, 0, k), make([]float64, 0, m)
 	}
-	s.v, s.x, s.t, s.r, s.xTry = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-	s.hx = make([]float64, n)
-	s.hx = make([]float64, n)
-	s.g, s.lamStar, s.dir, s.lamTry = make([]float64, capacity), make([]float64, capacity), make([]float64, capacity), make([]float64, capacity)
-	s.res = Result{X: make([]float64, n), Lambda: make([]float64, m), Nu: make([]float64, meq),
-		Z: make([]float64, n), FarkasA: make([]float64, m), FarkasEq: make([]float64, meq)}
+	s.v, s.x, s.t, s.r, s.xTry = fl.take(n), fl.take(n), fl.take(n), fl.take(n), fl.take(n)
+	s.hx = fl.take(n)
+	s.g, s.lamStar, s.dir, s.lamTry = fl.take(capacity), fl.take(capacity), fl.take(capacity), fl.take(capacity)
+	s.res = Result{X: fl.take(n), Lambda: fl.take(m), Nu: fl.take(meq),
+		Z: fl.take(n), FarkasA: fl.take(m), FarkasEq: fl.take(meq)}
 	if s.l1 > 0 {
-		s.res.W = make([]float64, n)
+		s.res.W = fl.take(n)
 	}
-	s.vu = make([]float64, n)
+	s.vu = fl.take(n)
 	s.setRHS()
 	s.Reset()
 	return s, nil
+}
+
+// slab hands out consecutive pieces of one allocation.
+type slab []float64
+
+// take returns the next k entries (capacity k, so an append cannot reach
+// the next piece).
+func (p *slab) take(k int) []float64 {
+	s := (*p)[:k:k]
+	*p = (*p)[k:]
+	return s
 }
 
 // denseRows lists the rows of a, or returns rows when a is nil.
@@ -206,6 +224,9 @@ func (s *Solver) SetB(b []float64) error {
 	}
 	copy(s.bOrig, b)
 	s.setRHS()
+	for i, c := range s.ws {
+		s.beta[i] = s.rhs(c) / s.sigma[i]
+	}
 	s.forgetViolations()
 	return nil
 }
@@ -219,6 +240,7 @@ func (s *Solver) SetDeadline(t time.Time) { s.deadline = t }
 // starts cold).
 func (s *Solver) Reset() {
 	s.ws = s.ws[:0]
+	s.normals.reset()
 	s.fac.k = 0
 	s.forgetViolations()
 	s.capKinks()
@@ -242,6 +264,7 @@ func (s *Solver) Reset() {
 // minimiser -H^{-1}c (a guess; kinks on the wrong side are admitted by the
 // loop) and sets cEff and v_u to match. Without l1, v_u = -L^{-1}c.
 func (s *Solver) capKinks() {
+	s.vFresh = false
 	copy(s.cEff, s.c)
 	clear(s.kinkIn)
 	if s.l1 > 0 {
@@ -263,11 +286,12 @@ func (s *Solver) capKinks() {
 func (s *Solver) admit(c constraint) float64 {
 	d := s.push(c)
 	if c.kind == kindKink {
+		s.vFresh = false
 		k := len(s.ws) - 1
 		w := float64(s.capSign[c.i]) * s.l1
 		s.lam[k] = w * s.sigma[k]
 		s.cEff[c.i] -= w
-		vec.Axpy(s.lam[k], s.normals.Row(k), s.vu)
+		s.normals.axpy(s.lam[k], k, s.vu)
 		s.capSign[c.i] = 0
 	}
 	return d
@@ -285,7 +309,7 @@ func (s *Solver) leave(p int) {
 		w := float64(sign) * s.l1
 		s.capSign[c.i] = sign
 		s.cEff[c.i] += w
-		vec.Axpy(-w*s.sigma[p], s.normals.Row(p), s.vu)
+		s.normals.axpy(-w*s.sigma[p], p, s.vu)
 	}
 	s.pop(p)
 }
@@ -362,11 +386,13 @@ func poolSize(n int) int { return max(512, 8*n) }
 // (about k eps for k members) is still two orders of magnitude smaller.
 const singularPivot = 1e-14
 
-// normal writes the unit normal of c in the v = L'x coordinates into dst
-// and returns its scale sigma = ||L^{-1} ahat_c|| (= ||L^{-1} a_c|| / ||a_c||
-// for a row, solved with the caller's row).
-func (s *Solver) normal(c constraint, dst []float64) float64 {
+// normal makes the unit normal of c in the v = L'x coordinates member k's
+// normal and returns its scale sigma = ||L^{-1} ahat_c|| (= ||L^{-1} a_c|| /
+// ||a_c|| for a row, solved with the caller's row).
+func (s *Solver) normal(c constraint, k int) float64 {
+	dst := s.normals.take(k)
 	scale := 1.0 // ||ahat|| / ||the vector solved with||
+	from := 0    // dst is zero before from
 	switch c.kind {
 	case kindRow:
 		s.chol.SolveL(dst, s.a[c.i])
@@ -376,12 +402,16 @@ func (s *Solver) normal(c constraint, dst []float64) float64 {
 		scale = s.eqinv[c.i]
 	default: // bounds and kinks: e_i or -e_i
 		s.chol.UnitColumn(dst, int(c.i))
-		if c.kind == kindLower {
-			vec.Scale(-1, dst)
-		}
+		from = int(c.i)
 	}
-	nrm := mat.Norm(dst)
-	vec.Scale(1/nrm, dst)
+	s.normals.trim(k, from)
+	_, r := s.normals.support(k)
+	if c.kind == kindLower {
+		vec.Scale(-1, r)
+	}
+	nrm := mat.Norm(r)
+	vec.Scale(1/nrm, r)
+	s.normals.setOne(k)
 	return nrm * scale
 }
 
@@ -405,12 +435,11 @@ func (s *Solver) rhs(c constraint) float64 {
 // push appends c to the working set and its factor, with multiplier zero,
 // and returns its pivot.
 func (s *Solver) push(c constraint) float64 {
+	s.xFresh = false
 	k := len(s.ws)
-	nk := s.normals.Row(k)
-	s.sigma[k] = s.normal(c, nk)
-	for i := 0; i < k; i++ {
-		s.g[i] = vec.Dot(s.normals.Row(i), nk)
-	}
+	s.sigma[k] = s.normal(c, k)
+	s.beta[k] = s.rhs(c) / s.sigma[k]
+	s.normals.gramAll(k, s.g[:k])
 	d := s.fac.add(s.g, 1)
 	if k >= s.n {
 		// n+1 normals in n dimensions depend on each other, whatever the
@@ -425,6 +454,7 @@ func (s *Solver) push(c constraint) float64 {
 
 // pop removes member p from the working set and its factor.
 func (s *Solver) pop(p int) {
+	s.xFresh, s.vFresh = false, false
 	s.mark(s.ws[p], false)
 	if c := s.ws[p]; c.kind == kindRow {
 		s.rowViol[c.i] = math.Inf(1)
@@ -435,9 +465,8 @@ func (s *Solver) pop(p int) {
 	s.ws = s.ws[:k-1]
 	copy(s.lam[p:k-1], s.lam[p+1:k])
 	copy(s.sigma[p:k-1], s.sigma[p+1:k])
-	for i := p; i < k-1; i++ {
-		copy(s.normals.Row(i), s.normals.Row(i+1))
-	}
+	copy(s.beta[p:k-1], s.beta[p+1:k])
+	s.normals.remove(p, k)
 }
 
 func (s *Solver) mark(c constraint, in bool) {

@@ -2,10 +2,8 @@ package activeset
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/softpen/softpen/mat"
-	"github.com/softpen/softpen/vec"
 )
 
 // SetObjective replaces H and c by h and c for the following solves,
@@ -20,10 +18,11 @@ import (
 // when New is given a factor: they must not change while it uses them (the
 // caller may overwrite and refactor them before its next SetObjective). The
 // working set's normals and their Gram factor are rebuilt under the new
-// metric (O(k n^2) for k members); a member whose normal now depends on
-// those before it leaves the set, and if that member is an equality the
-// working set is reset (Reset). It returns an *InputError for a wrong size
-// or a non-finite entry of c, and allocates nothing.
+// metric (O(k n^2) for k members): the equalities as Reset settles them,
+// the other members in their order, leaving out one whose normal now
+// depends on those before it, and the l1 kinks, whose caps are recomputed.
+// It returns an *InputError for a wrong size or a non-finite entry of c,
+// and allocates nothing.
 func (s *Solver) SetObjective(h *mat.Dense, c []float64, f *mat.Cholesky) error {
 	n := s.n
 	switch {
@@ -37,48 +36,26 @@ func (s *Solver) SetObjective(h *mat.Dense, c []float64, f *mat.Cholesky) error 
 	if err := checkVec("C", c, n, false); err != nil {
 		return err
 	}
-	s.h, s.chol = h, *f
+	// A dense H read in place with the caller's factor (a diagonal H
+	// given at New loses its diagonal path: the new one need not be).
+	s.chol.h, s.chol.chol, s.chol.hd, s.chol.ld, s.chol.ldi = h, *f, nil, nil, nil
 	copy(s.c, c)
 	s.hxOK = false
-	// Rebuild the members' normals L^{-1} ahat_k and the factor of their
-	// Gram matrix in working-set order, in place (member w's new normal
-	// goes to row w <= its old row, which has been read already).
-	fac := &s.fac
-	fac.k = 0
-	w := 0
-	for _, con := range s.ws {
-		nk := s.normals.Row(w)
-		s.sigma[w] = s.normal(con, nk)
-		for j := 0; j < w; j++ {
-			s.g[j] = vec.Dot(s.normals.Row(j), nk)
-		}
-		if d := fac.add(s.g, 1); w < n && d > singularPivot {
-			s.ws[w] = con
-			w++
+	// The working set under the new metric: Reset settles the equalities
+	// and recomputes the capped l1 terms and v_u = -L^{-1} cEff; the other
+	// members are pushed again in their order, as HotStart does, and a
+	// member whose normal now depends on those before it is left out.
+	// Kinks are not pushed (their caps are recomputed; the loop admits
+	// them again where x_i = 0 is active).
+	prev := append(s.wsPrev[:0], s.ws...)
+	s.Reset()
+	for _, con := range prev {
+		if con.isEquality() || con.kind == kindKink || len(s.ws) >= n {
 			continue
 		}
-		fac.k--
-		if con.isEquality() {
-			// The equalities' dependencies are settled by Reset.
-			s.ws = s.ws[:w]
-			s.Reset()
-			return nil
-		}
-		s.mark(con, false)
-		if con.kind == kindRow {
-			s.rowViol[con.i] = math.Inf(1) // as pop leaves it
-		}
-		if con.kind == kindKink {
-			s.capSign[con.i] = 1 // capped at +l1; the loop admits it again if x_i < 0
+		if d := s.push(con); d <= singularPivot {
+			s.pop(len(s.ws) - 1)
 		}
 	}
-	s.ws = s.ws[:w]
-	// cEff = c plus the capped l1 terms, v_u = -L^{-1} cEff (the invariant
-	// admit and leave keep).
-	for i := range s.cEff {
-		s.cEff[i] = c[i] + float64(s.capSign[i])*s.l1
-	}
-	s.chol.SolveL(s.vu, s.cEff)
-	vec.Scale(-1, s.vu)
 	return nil
 }
