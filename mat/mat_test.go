@@ -65,16 +65,27 @@ func TestProductsMatchNaiveLoops(t *testing.T) {
 				t.Fatalf("%v col %d: MulTransVec %v, want %v", sz, j, aty[j], s)
 			}
 		}
-		g := NewDense(c, c)
-		a.Gram(g, 0.5)
-		for p := 0; p < c; p++ {
-			for q := 0; q < c; q++ {
-				var s float64
-				for i := 0; i < r; i++ {
-					s += entry(i, p) * entry(i, q)
-				}
-				if got := g.Data[p*c+q]; got != 0.5*s {
-					t.Fatalf("%v Gram[%d][%d] = %v, want %v", sz, p, q, got, 0.5*s)
+		// Gram on the dense entries (by columns) and on a sparse pattern,
+		// one entry in five (by rows); integers, so every sum is exact.
+		sparse := func(i, j int) float64 {
+			if (i+2*j)%5 != 0 {
+				return 0
+			}
+			return entry(i, j)
+		}
+		for _, e := range []func(int, int) float64{entry, sparse} {
+			a := seq(r, c, st, e)
+			g := NewDense(c, c)
+			a.Gram(g, 0.5)
+			for p := 0; p < c; p++ {
+				for q := 0; q < c; q++ {
+					var s float64
+					for i := 0; i < r; i++ {
+						s += e(i, p) * e(i, q)
+					}
+					if got := g.Data[p*c+q]; got != 0.5*s {
+						t.Fatalf("%v Gram[%d][%d] = %v, want %v", sz, p, q, got, 0.5*s)
+					}
 				}
 			}
 		}

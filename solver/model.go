@@ -13,12 +13,14 @@ import (
 // F(x) = 1/2 x^T H x + c^T x + c0 when it applies, the certified strong
 // convexity mu and the smoothness bounds that set the step sizes.
 
-// copyObjective copies the objective's data that the solver keeps.
+// copyObjective copies the objective's data that the solver keeps, except
+// Phi: s.phi refers to the caller's until New has decided on the path (the
+// direct path reads it only to form the model; the others copy it).
 func (s *Solver) copyObjective(p *Problem) {
 	n := p.N
 	s.loss = p.Loss
 	if p.Loss != LossNone {
-		s.phi = cloneDense(p.Phi)
+		s.phi = p.Phi // the caller's, until New decides whether to copy it
 		s.l = p.Phi.Rows
 		s.y = append([]float64(nil), p.Y...)
 	}

@@ -124,8 +124,14 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		if err := s.newDirect(p); err != nil {
 			return nil, err
 		}
-		s.state.tmp, s.state.rl = make([]float64, s.n), make([]float64, s.l) // for objective
+		// The model holds the objective (objective reads H): the direct
+		// path keeps no copy of Phi.
+		s.phi = nil
+		s.state.tmp = make([]float64, s.n) // for objective
 	} else {
+		if s.phi != nil {
+			s.phi = cloneDense(s.phi)
+		}
 		if err := s.copyConstraints(p); err != nil {
 			return nil, err
 		}
