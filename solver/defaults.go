@@ -95,6 +95,16 @@ const (
 	// Seeding the engine's row pool with the working set's most violated
 	// rows as well made no difference (4.59 / 4.68 s, 1.50 / 1.37 s).
 	handoverGap = 1e-4
+	// handoverStepsPerRow: a stage's end also hands over once the stages
+	// have taken this many steps per working row since the solve began
+	// (or since the last engine attempt), whatever the gap: stages that
+	// slow cost more than an engine solve. Mushrooms (m = 8124, n = 126)
+	// with AllRows and no probe takes about 1.5e4 steps per row per stage
+	// at xi = 4 and was at gap 9e-3 after 7 stages and 60 s (it never
+	// reached handoverGap), while the engine solves it cold in 10 ms; the
+	// separable SVM with m = 1e6 reaches handoverGap after 16 steps per
+	// row in all, far below.
+	handoverStepsPerRow = 100
 	// handoverLamFrac: rows whose best multiplier exceeds this fraction of
 	// the largest start in the engine's working set.
 	handoverLamFrac = 0.01

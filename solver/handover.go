@@ -69,14 +69,16 @@ func (s *Solver) canHandOver() bool { return s.fin.eng != nil && !s.opt.NoPolish
 
 // handoverDue reports whether the stage that just ended hands over: once
 // the best certified gap is below handoverGap relative to |F| (the loose
-// first stage, the probe, too, if it gets there), and, after an engine
-// solve that did not finish, below the gap at that attempt over
-// handoverRetry.
+// first stage, the probe, too, if it gets there), or the stages have taken
+// handoverStepsPerRow steps per working row since the last attempt (or the
+// start), and, after an engine solve that did not finish, below the gap
+// at that attempt over handoverRetry.
 func (s *Solver) handoverDue(rn *run) bool {
 	if !s.canHandOver() || !(rn.best.gap <= rn.handNext) {
 		return false
 	}
-	return rn.best.gap <= s.fin.gap*math.Max(1, math.Abs(rn.best.f))
+	return rn.best.gap <= s.fin.gap*math.Max(1, math.Abs(rn.best.f)) ||
+		s.steps-rn.handSteps >= handoverStepsPerRow*int64(s.mw)
 }
 
 // handover runs the engine from the working set the best point and
@@ -86,6 +88,7 @@ func (s *Solver) handoverDue(rn *run) bool {
 // point certifies less. Otherwise (the engine cycled) the stages go on.
 func (s *Solver) handover(rn *run) (Status, bool) {
 	f := &s.fin
+	rn.handSteps = s.steps
 	s.guessWorkingSet()
 	f.eng.HotStart(f.rows, f.upper, f.lower)
 	f.eng.SetDeadline(s.engineDeadline(rn.ctx, rn.start))

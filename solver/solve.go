@@ -34,6 +34,7 @@ type run struct {
 	// working-set changes.
 	engine     bool
 	handNext   float64
+	handSteps  int64 // s.steps at the last engine attempt
 	engineIter int
 }
 
