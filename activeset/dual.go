@@ -12,6 +12,7 @@ import (
 // It allocates nothing.
 func (s *Solver) Solve() *Result {
 	s.res.Iter = 0
+	s.farkasBuilt = false
 	for k := range s.ws {
 		s.lam[k] = 0
 	}
@@ -68,8 +69,19 @@ func (s *Solver) iterate() Status {
 			return StatusTimeLimit
 		}
 		k := len(s.ws)
-		if k > 0 && s.fac.d[k-1] <= singularPivot {
+		if k > 0 && s.fac.d[k-1] <= singularPivot && !s.lastIndep {
+			if !s.dependent() {
+				continue // the last member is independent: a regular step
+			}
 			if !s.nullStep() {
+				// Infeasible, if the certificate holds in the caller's
+				// data. It fails when p is not null to the accuracy a
+				// certificate needs, and the method cannot decide in
+				// float64.
+				s.buildFarkas()
+				if !s.farkasHolds() {
+					return StatusIterLimit
+				}
 				return StatusInfeasible
 			}
 			continue
@@ -180,15 +192,70 @@ func (s *Solver) multiplierRange(i int, c constraint) (lo, hi float64) {
 // settles their dependencies (pushEquality).
 func (s *Solver) nullStep() bool {
 	k := len(s.ws)
-	p := s.dir[:k]
-	s.fac.nullDirection(p)
+	p := s.dir[:k] // dependent left it
 	// The dual objective rises along p at the rate of the last member's
 	// violation n'v - beta, positive for a row or bound (it entered
 	// violated); a kink enters from a cap and must move away from it.
 	if last := s.ws[k-1]; last.kind == kindKink && s.lam[k-1] > 0 {
 		vec.Scale(-1, p)
 	}
-	block, alpha, at := -1, 0.0, 0.0
+	block, alpha, at := s.nullBlock(p)
+	if block < 0 {
+		return false
+	}
+	vec.Axpy(alpha, p, s.lam[:k])
+	s.lam[block] = at
+	s.leave(block)
+	return true
+}
+
+// dependent decides whether the last member, whose pivot is at most
+// singularPivot, depends on the others, and leaves the null direction
+// p = (-G^{-1}g, 1), refined in the caller's variables, in s.dir. The
+// pivot is the squared distance of the member's normal from the others'
+// span, formed with an absolute rounding of a few k eps that a factor
+// downdated many times can raise far above that (a pivot of -1.6e-11 was
+// seen): it cannot tell a distance below 1e-7 from zero. The direction
+// can: r = N p is that distance's vector, computed to about eps ||p||_1.
+// A member of at most n whose ||r|| is far above that rounding is
+// independent: its pivot becomes ||r||^2 (lastIndep) and dependent
+// returns false. n+1 normals in R^n always depend.
+func (s *Solver) dependent() bool {
+	k := len(s.ws)
+	if !s.fresh && k <= s.n {
+		s.refactor()
+	}
+	p := s.dir[:k]
+	s.fac.nullDirection(p)
+	s.refineNull(p)
+	if k > s.n {
+		return true
+	}
+	clear(s.t)
+	size := 0.0
+	for i, pi := range p {
+		vec.Axpy(pi, s.normals.Row(i), s.t)
+		size += math.Abs(pi)
+	}
+	r := vec.Dot(s.t, s.t)
+	if !(math.Sqrt(r) > indepRatio*size) {
+		s.fac.d[k-1] = 0
+		return true
+	}
+	s.fac.d[k-1] = r
+	s.lastIndep = true
+	return false
+}
+
+// indepRatio is the distance from the others' span, relative to the null
+// direction's 1-norm, above which dependent counts a member independent:
+// a thousand times the rounding of the residual.
+var indepRatio = 1e3 * 0x1p-52
+
+// nullBlock returns the member whose multiplier first reaches its bound
+// along p, the step and the bound, or block -1 if none does.
+func (s *Solver) nullBlock(p []float64) (block int, alpha, at float64) {
+	block = -1
 	for i, c := range s.ws {
 		lo, hi := s.multiplierRange(i, c)
 		var target float64
@@ -204,13 +271,7 @@ func (s *Solver) nullStep() bool {
 			block, alpha, at = i, a, target
 		}
 	}
-	if block < 0 {
-		return false
-	}
-	vec.Axpy(alpha, p, s.lam[:k])
-	s.lam[block] = at
-	s.leave(block)
-	return true
+	return block, alpha, at
 }
 
 // primal sets v = v_u - N lambda and x = L^{-T} v.
@@ -380,6 +441,7 @@ func (s *Solver) rebuildPool() {
 // stored normals (O(k^2 n)), dropping the rounding that adds and rank-one
 // removes have accumulated.
 func (s *Solver) refactor() {
+	s.fresh, s.lastIndep = true, false
 	s.fac.k = 0
 	for k := range s.ws {
 		nk := s.normals.Row(k)
@@ -387,5 +449,8 @@ func (s *Solver) refactor() {
 			s.g[i] = vec.Dot(s.normals.Row(i), nk)
 		}
 		s.fac.add(s.g, 1)
+		if k >= s.n {
+			s.fac.d[k] = 0 // as in push: n+1 normals in R^n depend
+		}
 	}
 }

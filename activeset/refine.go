@@ -19,7 +19,7 @@ import (
 // only if it lowers the scaled KKT residual.
 func (s *Solver) refine() {
 	k := len(s.ws)
-	if k > 0 && s.fac.d[k-1] <= singularPivot {
+	if k > 0 && s.fac.d[k-1] <= singularPivot && !s.lastIndep {
 		return
 	}
 	best := s.kktResidual(s.x, s.lam)

@@ -45,7 +45,11 @@ type Solver struct {
 	sigma   []float64    // ||L^{-1} ahat_k|| of each member
 	normals *mat.Dense   // row i: L^{-1} ahat_k / sigma_k of member ws[i]
 	fac     gramLDL
-	rowIn   []bool // row j of A is in ws
+	fresh   bool // fac has had no downdate since it was built from the normals
+	// lastIndep: the last member's pivot is at most singularPivot, but
+	// dependent measured it independent and set its pivot.
+	lastIndep bool
+	rowIn     []bool // row j of A is in ws
 
 	// Rows' violations a_j'x - b_j (unit rows) as last computed, at path
 	// length rowPath[j]; path sums the distances between the points
@@ -65,6 +69,7 @@ type Solver struct {
 	// eqInconsistent: the equalities (and fixed variables) contradict each
 	// other; s.dir holds the Farkas direction over s.ws.
 	eqInconsistent bool
+	farkasBuilt    bool // the Result holds the certificate of s.dir (this solve)
 
 	// scratch of length n, n+1 or rows
 	v, x, t, r, xTry        []float64
@@ -220,6 +225,7 @@ func (s *Solver) SetDeadline(t time.Time) { s.deadline = t }
 func (s *Solver) Reset() {
 	s.ws = s.ws[:0]
 	s.fac.k = 0
+	s.fresh, s.lastIndep = true, false
 	s.forgetViolations()
 	s.capKinks()
 	clear(s.rowIn)
@@ -360,6 +366,9 @@ func poolSize(n int) int { return max(512, 8*n) }
 // dependent on the working set: its distance from their span is below
 // 1e-7 (the pivot is the squared distance), where the pivot's own rounding
 // (about k eps for k members) is still two orders of magnitude smaller.
+// In the loop it only flags the member: dependent (dual.go) decides by the
+// distance measured directly, since a downdated factor's pivot can be far
+// off (negative pivots were seen).
 const singularPivot = 1e-14
 
 // normal writes the unit normal of c in the v = L'x coordinates into dst
@@ -418,6 +427,7 @@ func (s *Solver) push(c constraint) float64 {
 		d, s.fac.d[k] = 0, 0
 	}
 	s.ws = append(s.ws, c)
+	s.lastIndep = false
 	s.lam[k] = 0
 	s.mark(c, true)
 	return d
@@ -425,6 +435,7 @@ func (s *Solver) push(c constraint) float64 {
 
 // pop removes member p from the working set and its factor.
 func (s *Solver) pop(p int) {
+	s.fresh, s.lastIndep = false, false // the downdate's rounding is in the factor
 	s.mark(s.ws[p], false)
 	if c := s.ws[p]; c.kind == kindRow {
 		s.rowViol[c.i] = math.Inf(1)
