@@ -13,6 +13,7 @@ import (
 func (s *Solver) Solve() *Result {
 	s.res.Iter = 0
 	s.farkasBuilt = false
+	s.rayTrial = rayStart
 	for k := range s.ws {
 		s.lam[k] = 0
 	}
@@ -69,6 +70,19 @@ func (s *Solver) iterate() Status {
 			return StatusTimeLimit
 		}
 		k := len(s.ws)
+		if big := s.lamMax(); k > 0 && big > s.rayTrial {
+			// Multipliers this large are the dual objective running off
+			// along a ray: their direction is a Farkas certificate if the
+			// rows are infeasible. Tried (and checked) every time they
+			// grow by rayGrowth; past lamLimit the point is noise.
+			if s.rayCertificate() {
+				return StatusInfeasible
+			}
+			if big > lamLimit {
+				return StatusIterLimit
+			}
+			s.rayTrial = big * rayGrowth
+		}
 		if k > 0 && s.fac.d[k-1] <= singularPivot && !s.lastIndep {
 			if !s.dependent() {
 				continue // the last member is independent: a regular step
@@ -251,6 +265,56 @@ func (s *Solver) dependent() bool {
 // direction's 1-norm, above which dependent counts a member independent:
 // a thousand times the rounding of the residual.
 var indepRatio = 1e3 * 0x1p-52
+
+// rayStart is the largest multiplier (unit-normal scale) at which the
+// multipliers are first tried as a Farkas certificate, and rayGrowth the
+// factor by which they must grow before the next try. Feasible problems
+// with multipliers of 1e10 exist (rayCertificate then fails its check, a
+// few times per solve at most).
+const (
+	rayStart  = 1e6
+	rayGrowth = 100
+)
+
+// lamLimit is the multiplier (unit-normal scale) beyond which a solve
+// stops with StatusIterLimit: v = v_u - N lambda has lost every digit long
+// before, and the next steps would overflow.
+const lamLimit = 1e30
+
+// lamMax is the largest |lambda_k| of the working set, +Inf if one is not
+// finite.
+func (s *Solver) lamMax() float64 {
+	m := 0.0
+	for _, l := range s.lam[:len(s.ws)] {
+		a := math.Abs(l)
+		if !(a <= math.MaxFloat64) {
+			return math.Inf(1)
+		}
+		m = math.Max(m, a)
+	}
+	return m
+}
+
+// rayCertificate tries the direction of the multipliers as the Farkas
+// certificate (refined, polished and checked like a null direction's) and
+// reports whether it holds. On failure the Result's certificate is cleared.
+func (s *Solver) rayCertificate() bool {
+	k := len(s.ws)
+	for _, c := range s.ws {
+		if c.kind == kindKink {
+			return false // a capped or held kink is not a constraint
+		}
+	}
+	copy(s.dir[:k], s.lam[:k])
+	s.buildFarkas()
+	if s.farkasHolds() {
+		return true
+	}
+	clear(s.res.FarkasA)
+	clear(s.res.FarkasEq)
+	s.farkasBuilt = false
+	return false
+}
 
 // nullBlock returns the member whose multiplier first reaches its bound
 // along p, the step and the bound, or block -1 if none does.
