@@ -236,6 +236,15 @@ func (s *Solver) nullStep() bool {
 // returns false. n+1 normals in R^n always depend.
 func (s *Solver) dependent() bool {
 	k := len(s.ws)
+	if i := s.twin(k - 1); i >= 0 {
+		// A repeated or negated row: the null direction is exact,
+		// p = e_last -+ e_i, whatever the conditioning of the others.
+		p := s.dir[:k]
+		clear(p)
+		p[k-1], p[i] = 1, -vec.Dot(s.normals.Row(i), s.normals.Row(k-1))
+		s.fac.d[k-1] = 0
+		return true
+	}
 	if !s.fresh && k <= s.n {
 		s.refactor()
 	}

@@ -418,13 +418,15 @@ func (s *Solver) push(c constraint) float64 {
 	k := len(s.ws)
 	nk := s.normals.Row(k)
 	s.sigma[k] = s.normal(c, nk)
+	near := false
 	for i := 0; i < k; i++ {
 		s.g[i] = vec.Dot(s.normals.Row(i), nk)
+		near = near || math.Abs(s.g[i]) > 1-1e-12
 	}
 	d := s.fac.add(s.g, 1)
-	if k >= s.n {
-		// n+1 normals in n dimensions depend on each other, whatever the
-		// rounded pivot says.
+	if k >= s.n || near && s.twin(k) >= 0 {
+		// n+1 normals in n dimensions depend on each other, and so does
+		// a repeated (or negated) row, whatever the rounded pivot says.
 		d, s.fac.d[k] = 0, 0
 	}
 	s.ws = append(s.ws, c)
@@ -432,6 +434,28 @@ func (s *Solver) push(c constraint) float64 {
 	s.lam[k] = 0
 	s.mark(c, true)
 	return d
+}
+
+// twin returns a member before k whose unit normal is that of member k or
+// its negation, bit for bit (a repeated row, or a row and its negation:
+// L^{-1} is applied to both alike), or -1.
+func (s *Solver) twin(k int) int {
+	nk := s.normals.Row(k)
+	for i := 0; i < k; i++ {
+		ni := s.normals.Row(i)
+		same, neg := true, true
+		for c, v := range nk {
+			same = same && ni[c] == v
+			neg = neg && ni[c] == -v
+			if !same && !neg {
+				break
+			}
+		}
+		if same || neg {
+			return i
+		}
+	}
+	return -1
 }
 
 // pop removes member p from the working set and its factor.
