@@ -280,9 +280,12 @@ var indepRatio = 1e3 * 0x1p-52
 // factor by which they must grow before the next try. Feasible problems
 // with multipliers of 1e10 exist (rayCertificate then fails its check, a
 // few times per solve at most).
+// rayPrecheck is the relative size of N lambda below which the
+// multipliers are tried at all.
 const (
-	rayStart  = 1e6
-	rayGrowth = 100
+	rayStart    = 1e6
+	rayGrowth   = 100
+	rayPrecheck = 1e-6
 )
 
 // lamLimit is the multiplier (unit-normal scale) beyond which a solve
@@ -313,6 +316,20 @@ func (s *Solver) rayCertificate() bool {
 		if c.kind == kindKink {
 			return false // a capped or held kink is not a constraint
 		}
+	}
+	// Along a ray N lambda = v_u - v grows slower than lambda; if it is
+	// not yet far below sum |lambda_i| ||n_i||, the certificate's polish
+	// (O(k^2 n)) is not worth its cost: the large multipliers of a
+	// feasible problem (|c| large, or nearly parallel active rows) stop
+	// here.
+	clear(s.t)
+	size := 0.0
+	for i, l := range s.lam[:k] {
+		vec.Axpy(l, s.normals.Row(i), s.t)
+		size += math.Abs(l)
+	}
+	if math.Sqrt(vec.Dot(s.t, s.t)) > rayPrecheck*size {
+		return false
 	}
 	copy(s.dir[:k], s.lam[:k])
 	s.buildFarkas()

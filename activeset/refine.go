@@ -111,37 +111,36 @@ func (s *Solver) kktResidual(x, lam []float64) float64 {
 	// Each member's residual is relative to the terms it is made of,
 	// |ahat|'|x| + |bhat|, the scale of its rounding: rows of raw features
 	// see only the small entries of x, and against 1 + ||x||_inf their
-	// residual looked converged a thousand times above its floor.
-	// (Bounds and kinks keep 1 + ||x||_inf: a kink's terms are zero.)
+	// residual looked converged a thousand times above its floor. Never
+	// looser than 1 + ||x||_inf, which bounds and kinks keep (a kink's
+	// terms are zero). The sum is at least |bhat|, so only a residual
+	// that could beat the largest so far needs it.
 	prim, xn := 0.0, 1+normInf(x)
 	for _, c := range s.ws {
-		v, size := s.rowValueSize(c, x)
 		b := s.rhs(c)
-		if r := math.Abs(v - b); r > 0 {
-			prim = math.Max(prim, r/math.Min(size+math.Abs(b), xn))
+		r := math.Abs(s.rowValue(c, x) - b)
+		den := xn
+		if (c.kind == kindRow || c.kind == kindEq) && r > prim*math.Min(math.Abs(b), xn) {
+			den = math.Min(s.rowSize(c, x)+math.Abs(b), xn)
+		}
+		if r > 0 {
+			prim = math.Max(prim, r/den)
 		}
 	}
 	return math.Max(stat, prim)
 }
 
-// rowValueSize is rowValue and |ahat_c|'|x| (+Inf for bounds and kinks).
-func (s *Solver) rowValueSize(c constraint, x []float64) (v, size float64) {
-	var a []float64
-	var inv float64
-	switch c.kind {
-	case kindRow:
-		a, inv = s.a[c.i], s.ainv[c.i]
-	case kindEq:
-		a, inv = s.aeq[c.i], s.eqinv[c.i]
-	default:
-		return s.rowValue(c, x), math.Inf(1)
+// rowSize is |ahat_c|'|x| for a row or an equality.
+func (s *Solver) rowSize(c constraint, x []float64) float64 {
+	a, inv := s.a, s.ainv
+	if c.kind == kindEq {
+		a, inv = s.aeq, s.eqinv
 	}
-	for k, ak := range a {
-		t := ak * x[k]
-		v += t
-		size += math.Abs(t)
+	size := 0.0
+	for k, ak := range a[c.i] {
+		size += math.Abs(ak * x[k])
 	}
-	return v * inv, size * inv
+	return size * inv[c.i]
 }
 
 // normInf is max_i |v_i| (NaN entries are skipped: the inputs are finite).
