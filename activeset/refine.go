@@ -108,20 +108,25 @@ func (s *Solver) kktResidual(x, lam []float64) float64 {
 		}
 	}
 	stat := normInf(s.r) / (1 + normInf(s.cEff) + hx + lamSum)
-	// Each member's residual is relative to the terms it is made of,
-	// |ahat|'|x| + |bhat|, the scale of its rounding: rows of raw features
-	// see only the small entries of x, and against 1 + ||x||_inf their
-	// residual looked converged a thousand times above its floor. Never
-	// looser than 1 + ||x||_inf, which bounds and kinks keep (a kink's
-	// terms are zero). The sum is at least |bhat|, so only a residual
-	// that could beat the largest so far needs it.
+	// A member's residual is relative to 1 + ||x||_inf, or, when the
+	// terms it is made of, |ahat|'|x| + |bhat|, are below ownScale of
+	// that, relative to them, the scale of its rounding: rows of raw
+	// features see only the small entries of x, and against 1 + ||x||_inf
+	// their residual looked converged a thousand times above its floor.
+	// (Bounds and kinks keep 1 + ||x||_inf: a kink's terms are zero.) The
+	// sum is at least lo = max(|ahat'x|, |bhat|): it is formed only when
+	// lo is below ownScale of the common scale and the residual could beat
+	// the largest so far.
 	prim, xn := 0.0, 1+normInf(x)
 	for _, c := range s.ws {
 		b := s.rhs(c)
-		r := math.Abs(s.rowValue(c, x) - b)
+		v := s.rowValue(c, x)
+		r, lo := math.Abs(v-b), math.Max(math.Abs(v), math.Abs(b))
 		den := xn
-		if (c.kind == kindRow || c.kind == kindEq) && r > prim*math.Min(math.Abs(b), xn) {
-			den = math.Min(s.rowSize(c, x)+math.Abs(b), xn)
+		if (c.kind == kindRow || c.kind == kindEq) && lo < ownScale*xn && r > prim*lo {
+			if t := s.rowSize(c, x) + math.Abs(b); t < ownScale*xn {
+				den = t
+			}
 		}
 		if r > 0 {
 			prim = math.Max(prim, r/den)
@@ -129,6 +134,12 @@ func (s *Solver) kktResidual(x, lam []float64) float64 {
 	}
 	return math.Max(stat, prim)
 }
+
+// ownScale is the ratio of a member's terms to 1 + ||x||_inf below which
+// kktResidual measures its residual against them: where the common scale
+// overstates its rounding a thousandfold. (Above it the common scale
+// stands, and refinement does no more rounds than it did with it alone.)
+const ownScale = 1e-3
 
 // rowSize is |ahat_c|'|x| for a row or an equality.
 func (s *Solver) rowSize(c constraint, x []float64) float64 {
