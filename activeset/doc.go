@@ -73,7 +73,7 @@
 // New allocates everything a solve needs; Solve, SetB, Reset and HotStart
 // allocate nothing, except that an infeasible answer allocates the
 // workspace of its certificate's final least-squares polish, as does every
-// try of multipliers beyond 1e6 (unit rows) as a certificate (dual.go,
+// try of multipliers beyond 1e12 (unit rows) as a certificate (dual.go,
 // rayCertificate). Results are deterministic bit for bit on a given kernel path.
 // Ties (equal violations, equal step ratios) go to the lowest index.
 // A solve ends after Options.MaxIter iterations at the latest, with
