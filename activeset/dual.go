@@ -233,7 +233,9 @@ func (s *Solver) nullStep() bool {
 // can: r = N p is that distance's vector, computed to about eps ||p||_1.
 // A member of at most n whose ||r|| is far above that rounding is
 // independent: its pivot becomes ||r||^2 (lastIndep) and dependent
-// returns false. n+1 normals in R^n always depend.
+// returns false, once a factor rebuilt from the stored normals confirms it
+// if this one was downdated (a small ||r|| needs no confirmation: it bounds
+// the distance whatever p's accuracy). n+1 normals in R^n always depend.
 func (s *Solver) dependent() bool {
 	k := len(s.ws)
 	if i := s.twin(k - 1); i >= 0 {
@@ -245,29 +247,45 @@ func (s *Solver) dependent() bool {
 		s.fac.d[k-1] = 0
 		return true
 	}
-	if !s.fresh && k <= s.n {
-		s.refactor()
-	}
 	p := s.dir[:k]
 	s.fac.nullDirection(p)
 	s.refineNull(p)
 	if k > s.n {
 		return true
 	}
-	clear(s.t)
-	size := 0.0
-	for i, pi := range p {
-		vec.Axpy(pi, s.normals.Row(i), s.t)
-		size += math.Abs(pi)
+	r := s.nullResidual(p)
+	if r > indepRatio*normOne(p) && !s.fresh {
+		s.refactor()
+		s.fac.nullDirection(p)
+		s.refineNull(p)
+		r = s.nullResidual(p)
 	}
-	r := vec.Dot(s.t, s.t)
-	if !(math.Sqrt(r) > indepRatio*size) {
+	if !(r > indepRatio*normOne(p)) {
 		s.fac.d[k-1] = 0
 		return true
 	}
+	r *= r
 	s.fac.d[k-1] = r
 	s.lastIndep = true
 	return false
+}
+
+// nullResidual is ||N p||_2, computed from the stored normals.
+func (s *Solver) nullResidual(p []float64) float64 {
+	clear(s.t)
+	for i, pi := range p {
+		vec.Axpy(pi, s.normals.Row(i), s.t)
+	}
+	return math.Sqrt(vec.Dot(s.t, s.t))
+}
+
+// normOne is ||p||_1.
+func normOne(p []float64) float64 {
+	t := 0.0
+	for _, v := range p {
+		t += math.Abs(v)
+	}
+	return t
 }
 
 // indepRatio is the distance from the others' span, relative to the null
