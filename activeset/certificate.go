@@ -220,7 +220,10 @@ const farkasTol = 1e-13
 // y >= 0 on the rows, and with w = A'y + Aeq'yeq, b'y + beq'yeq below the
 // minimum of w'x over the box, every component of w on a coordinate
 // without the bound its sign needs zero to farkasTol. O(n) per nonzero of y.
-func (s *Solver) farkasHolds() bool {
+// consistent reports a direction that fails only by its margin: A'y
+// vanishes where it must but b'y is not below the box's minimum, so the
+// rows are consistent along it (a dependent member at a degenerate vertex).
+func (s *Solver) farkasHolds() (ok, consistent bool) {
 	r := &s.res
 	w, ws := s.t, s.r
 	clear(w)
@@ -244,7 +247,7 @@ func (s *Solver) farkasHolds() bool {
 		return true
 	}
 	if !add(s.a, s.bOrig, r.FarkasA, true) || !add(s.aeq, s.beqOrig, r.FarkasEq, false) {
-		return false
+		return false, false
 	}
 	minBox := 0.0
 	for c, wc := range w {
@@ -259,14 +262,15 @@ func (s *Solver) farkasHolds() bool {
 		}
 		if math.IsInf(bound, 0) {
 			if math.Abs(wc) > farkasTol*ws[c] {
-				return false
+				return false, false
 			}
 			continue
 		}
 		minBox += wc * bound
 		size += math.Abs(wc * bound)
 	}
-	return minBox-rhs > farkasTol*size
+	ok = minBox-rhs > farkasTol*size
+	return ok, !ok
 }
 
 // refineFarkas makes the null direction p (s.dir over the working set, last

@@ -12,7 +12,7 @@ import (
 // It allocates nothing.
 func (s *Solver) Solve() *Result {
 	s.res.Iter = 0
-	s.farkasBuilt = false
+	s.farkasBuilt, s.skipRow = false, -1
 	s.rayTrial = rayStart
 	for k := range s.ws {
 		s.lam[k] = 0
@@ -93,10 +93,23 @@ func (s *Solver) iterate() Status {
 				// certificate needs, and the method cannot decide in
 				// float64.
 				s.buildFarkas()
-				if !s.farkasHolds() {
-					return StatusIterLimit
+				ok, consistent := s.farkasHolds()
+				if ok {
+					return StatusInfeasible
 				}
-				return StatusInfeasible
+				clear(s.res.FarkasA)
+				clear(s.res.FarkasEq)
+				s.farkasBuilt = false
+				if last := s.ws[k-1]; consistent && last.kind == kindRow {
+					// Consistent along p: the row's violation is the
+					// members' residuals amplified by p, not a
+					// contradiction. It leaves, and is not admitted
+					// again until the working set changes.
+					s.pop(k - 1)
+					s.skipRow = last.i
+					continue
+				}
+				return StatusIterLimit
 			}
 			continue
 		}
@@ -351,7 +364,7 @@ func (s *Solver) rayCertificate() bool {
 	}
 	copy(s.dir[:k], s.lam[:k])
 	s.buildFarkas()
-	if s.farkasHolds() {
+	if ok, _ := s.farkasHolds(); ok {
 		return true
 	}
 	clear(s.res.FarkasA)
@@ -500,7 +513,7 @@ func (s *Solver) memberResidual() float64 {
 // or provably below worst (its stored violation plus the drift since), and
 // makes it the best so far if it exceeds worst.
 func (s *Solver) checkRow(j int, worst float64, best constraint, found bool) (float64, constraint, bool) {
-	if s.rowIn[j] || s.ainv[j] == 0 || s.rowViol[j]+(s.path-s.rowPath[j]) <= worst {
+	if s.rowIn[j] || s.ainv[j] == 0 || s.rowViol[j]+(s.path-s.rowPath[j]) <= worst || int32(j) == s.skipRow {
 		return worst, best, found
 	}
 	v := vec.Dot(s.a[j], s.x)*s.ainv[j] - s.b[j]

@@ -71,6 +71,7 @@ type Solver struct {
 	eqInconsistent bool
 	farkasBuilt    bool    // the Result holds the certificate of s.dir (this solve)
 	rayTrial       float64 // multipliers above this are tried as a certificate (dual.go)
+	skipRow        int32   // a row found consistent-dependent, not admitted until ws changes; -1 none
 
 	// scratch of length n, n+1 or rows
 	v, x, t, r, xTry        []float64
@@ -226,7 +227,7 @@ func (s *Solver) SetDeadline(t time.Time) { s.deadline = t }
 func (s *Solver) Reset() {
 	s.ws = s.ws[:0]
 	s.fac.k = 0
-	s.fresh, s.lastIndep = true, false
+	s.fresh, s.lastIndep, s.skipRow = true, false, -1
 	s.forgetViolations()
 	s.capKinks()
 	clear(s.rowIn)
@@ -430,7 +431,7 @@ func (s *Solver) push(c constraint) float64 {
 		d, s.fac.d[k] = 0, 0
 	}
 	s.ws = append(s.ws, c)
-	s.lastIndep = false
+	s.lastIndep, s.skipRow = false, -1
 	s.lam[k] = 0
 	s.mark(c, true)
 	return d
@@ -460,7 +461,7 @@ func (s *Solver) twin(k int) int {
 
 // pop removes member p from the working set and its factor.
 func (s *Solver) pop(p int) {
-	s.fresh, s.lastIndep = false, false // the downdate's rounding is in the factor
+	s.fresh, s.lastIndep, s.skipRow = false, false, -1 // the downdate's rounding is in the factor
 	s.mark(s.ws[p], false)
 	if c := s.ws[p]; c.kind == kindRow {
 		s.rowViol[c.i] = math.Inf(1)
