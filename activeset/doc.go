@@ -27,7 +27,11 @@
 //     lambda then moves along the null direction (the primal point does not
 //     move, the dual objective rises at the rate of the violation) until a
 //     multiplier in W reaches zero; if none can, no x satisfies the
-//     constraints, and the direction is a Farkas certificate.
+//     constraints, and the direction is a Farkas certificate. It is taken
+//     only after the factor is rebuilt (if downdated) and the direction
+//     refined, and it is checked in the caller's data before it is
+//     answered (certificate.go, farkasHolds); a direction that fails
+//     ends the solve with StatusIterLimit, never with a wrong answer.
 //
 // G_W is kept as an LDL' factor (ldl.go), updated when a constraint enters
 // (one forward solve) and downdated when one leaves (a rank-one update of the
@@ -74,7 +78,9 @@
 //
 // New allocates everything a solve needs; Solve, SetB, Reset and HotStart
 // allocate nothing, except that an infeasible answer allocates the
-// workspace of its certificate's final least-squares polish. Results are deterministic bit for bit on a given kernel path.
+// workspace of its certificate's final least-squares polish, as does every
+// try of multipliers beyond 1e12 (unit rows) as a certificate (dual.go,
+// rayCertificate). Results are deterministic bit for bit on a given kernel path.
 // Ties (equal violations, equal step ratios) go to the lowest index.
 // A solve ends after Options.MaxIter iterations at the latest, with
 // StatusIterLimit and the certificate of the point it stopped at.

@@ -12,6 +12,8 @@ import (
 // It allocates nothing.
 func (s *Solver) Solve() *Result {
 	s.res.Iter = 0
+	s.farkasBuilt, s.skipRow = false, -1
+	s.rayTrial = rayStart
 	for k := range s.ws {
 		s.lam[k] = 0
 	}
@@ -21,7 +23,7 @@ func (s *Solver) Solve() *Result {
 		if !s.xFresh {
 			s.primal()
 		}
-		s.refine()
+		s.refine(true)
 	}
 	// The refined x is accurate to its own (smaller) rounding floor, which
 	// can show rows the loop's x could not tell from satisfied: admit the
@@ -37,7 +39,7 @@ func (s *Solver) Solve() *Result {
 			if !s.xFresh {
 				s.primal()
 			}
-			s.refine()
+			s.refine(true)
 		}
 	}
 	if status == StatusInfeasible {
@@ -74,9 +76,46 @@ func (s *Solver) iterate() Status {
 		}
 		s.xFresh = false
 		k := len(s.ws)
-		if k > 0 && s.fac.d[k-1] <= singularPivot {
-			if !s.nullStep() {
+		if big := s.lamMax(); k > 0 && big > s.rayTrial {
+			// Multipliers this large are the dual objective running off
+			// along a ray: their direction is a Farkas certificate if the
+			// rows are infeasible. Tried (and checked) every time they
+			// grow by rayGrowth; past lamLimit the point is noise.
+			if s.rayCertificate() {
 				return StatusInfeasible
+			}
+			if big > lamLimit {
+				return StatusIterLimit
+			}
+			s.rayTrial = big * rayGrowth
+		}
+		if k > 0 && s.fac.d[k-1] <= singularPivot && !s.lastIndep {
+			if !s.dependent() {
+				continue // the last member is independent: a regular step
+			}
+			if !s.nullStep() {
+				// Infeasible, if the certificate holds in the caller's
+				// data. It fails when p is not null to the accuracy a
+				// certificate needs, and the method cannot decide in
+				// float64.
+				s.buildFarkas()
+				ok, consistent := s.farkasHolds()
+				if ok {
+					return StatusInfeasible
+				}
+				clear(s.res.FarkasA)
+				clear(s.res.FarkasEq)
+				s.farkasBuilt = false
+				if last := s.ws[k-1]; consistent && last.kind == kindRow {
+					// Consistent along p: the row's violation is the
+					// members' residuals amplified by p, not a
+					// contradiction. It leaves, and is not admitted
+					// again until the working set changes.
+					s.pop(k - 1)
+					s.skipRow = last.i
+					continue
+				}
+				return StatusIterLimit
 			}
 			continue
 		}
@@ -99,7 +138,7 @@ func (s *Solver) iterate() Status {
 		if res > s.opt.PrimalTol*(1+xn) {
 			// x is too noisy to tell nearly active rows from violated
 			// ones (large multipliers cancel in v): refine it first.
-			s.refine()
+			s.refine(false)
 			res, xn = s.memberResidual(), normInf(s.x)
 		}
 		j, ok := s.mostViolated(res, xn)
@@ -194,15 +233,165 @@ func (s *Solver) multiplierRange(i int, c constraint) (lo, hi float64) {
 // settles their dependencies (pushEquality).
 func (s *Solver) nullStep() bool {
 	k := len(s.ws)
-	p := s.dir[:k]
-	s.fac.nullDirection(p)
+	p := s.dir[:k] // dependent left it
 	// The dual objective rises along p at the rate of the last member's
 	// violation n'v - beta, positive for a row or bound (it entered
 	// violated); a kink enters from a cap and must move away from it.
 	if last := s.ws[k-1]; last.kind == kindKink && s.lam[k-1] > 0 {
 		vec.Scale(-1, p)
 	}
-	block, alpha, at := -1, 0.0, 0.0
+	block, alpha, at := s.nullBlock(p)
+	if block < 0 {
+		return false
+	}
+	vec.Axpy(alpha, p, s.lam[:k])
+	s.vFresh = false
+	s.lam[block] = at
+	s.leave(block)
+	return true
+}
+
+// dependent decides whether the last member, whose pivot is at most
+// singularPivot, depends on the others, and leaves the null direction
+// p = (-G^{-1}g, 1), refined in the caller's variables, in s.dir. The
+// pivot is the squared distance of the member's normal from the others'
+// span, formed with an absolute rounding of a few k eps that a factor
+// downdated many times can raise far above that (a pivot of -1.6e-11 was
+// seen): it cannot tell a distance below 1e-7 from zero. The direction
+// can: r = N p is that distance's vector, computed to about eps ||p||_1.
+// A member of at most n whose ||r|| is far above that rounding is
+// independent: its pivot becomes ||r||^2 (lastIndep) and dependent
+// returns false, once a factor rebuilt from the stored normals confirms it
+// if this one was downdated (a small ||r|| needs no confirmation: it bounds
+// the distance whatever p's accuracy). n+1 normals in R^n always depend.
+func (s *Solver) dependent() bool {
+	k := len(s.ws)
+	if i := s.twin(k - 1); i >= 0 {
+		// A repeated or negated row: the null direction is exact,
+		// p = e_last -+ e_i, whatever the conditioning of the others.
+		p := s.dir[:k]
+		clear(p)
+		p[k-1], p[i] = 1, -vec.Dot(s.normals.full(i), s.normals.full(k-1))
+		s.fac.d[k-1] = 0
+		return true
+	}
+	p := s.dir[:k]
+	s.fac.nullDirection(p)
+	s.refineNull(p)
+	if k > s.n {
+		return true
+	}
+	r := s.nullResidual(p)
+	if r > indepRatio*normOne(p) && !s.fresh {
+		s.refactor()
+		s.fac.nullDirection(p)
+		s.refineNull(p)
+		r = s.nullResidual(p)
+	}
+	if !(r > indepRatio*normOne(p)) {
+		s.fac.d[k-1] = 0
+		return true
+	}
+	r *= r
+	s.fac.d[k-1] = r
+	s.lastIndep = true
+	return false
+}
+
+// nullResidual is ||N p||_2, computed from the stored normals.
+func (s *Solver) nullResidual(p []float64) float64 {
+	clear(s.t)
+	for i, pi := range p {
+		vec.Axpy(pi, s.normals.full(i), s.t)
+	}
+	return math.Sqrt(vec.Dot(s.t, s.t))
+}
+
+// normOne is ||p||_1.
+func normOne(p []float64) float64 {
+	t := 0.0
+	for _, v := range p {
+		t += math.Abs(v)
+	}
+	return t
+}
+
+// indepRatio is the distance from the others' span, relative to the null
+// direction's 1-norm, above which dependent counts a member independent:
+// a thousand times the rounding of the residual.
+const indepRatio = 1e3 * 0x1p-52
+
+// rayStart is the largest multiplier (unit-normal scale) at which the
+// multipliers are first tried as a Farkas certificate, and rayGrowth the
+// factor by which they must grow before the next try. Feasible problems
+// with multipliers of 1e10 exist (separable raw-feature SVMs): the start
+// stays above them, where a try (O(k^2 n) when it gets to the polish)
+// cost 4% of such a solve at 1e6. rayPrecheck is the relative size of
+// N lambda below which the multipliers are tried at all.
+const (
+	rayStart    = 1e12
+	rayGrowth   = 100
+	rayPrecheck = 1e-6
+)
+
+// lamLimit is the multiplier (unit-normal scale) beyond which a solve
+// stops with StatusIterLimit: v = v_u - N lambda has lost every digit long
+// before, and the next steps would overflow.
+const lamLimit = 1e30
+
+// lamMax is the largest |lambda_k| of the working set, +Inf if one is not
+// finite.
+func (s *Solver) lamMax() float64 {
+	m := 0.0
+	for _, l := range s.lam[:len(s.ws)] {
+		a := math.Abs(l)
+		if !(a <= math.MaxFloat64) {
+			return math.Inf(1)
+		}
+		m = math.Max(m, a)
+	}
+	return m
+}
+
+// rayCertificate tries the direction of the multipliers as the Farkas
+// certificate (refined, polished and checked like a null direction's) and
+// reports whether it holds. On failure the Result's certificate is cleared.
+func (s *Solver) rayCertificate() bool {
+	k := len(s.ws)
+	for _, c := range s.ws {
+		if c.kind == kindKink {
+			return false // a capped or held kink is not a constraint
+		}
+	}
+	// Along a ray N lambda = v_u - v grows slower than lambda; if it is
+	// not yet far below sum |lambda_i| ||n_i||, the certificate's polish
+	// (O(k^2 n)) is not worth its cost: the large multipliers of a
+	// feasible problem (|c| large, or nearly parallel active rows) stop
+	// here.
+	clear(s.t)
+	size := 0.0
+	for i, l := range s.lam[:k] {
+		vec.Axpy(l, s.normals.full(i), s.t)
+		size += math.Abs(l)
+	}
+	if math.Sqrt(vec.Dot(s.t, s.t)) > rayPrecheck*size {
+		return false
+	}
+	copy(s.dir[:k], s.lam[:k])
+	s.buildFarkas()
+	if ok, _ := s.farkasHolds(); ok {
+		return true
+	}
+	clear(s.res.FarkasA)
+	clear(s.res.FarkasEq)
+	s.farkasBuilt = false
+	return false
+}
+
+// nullBlock returns the member whose multiplier first reaches its bound
+// along p, the step and the bound, or block -1 if none does.
+func (s *Solver) nullBlock(p []float64) (block int, alpha, at float64) {
+	block = -1
 	for i, c := range s.ws {
 		lo, hi := s.multiplierRange(i, c)
 		var target float64
@@ -218,14 +407,7 @@ func (s *Solver) nullStep() bool {
 			block, alpha, at = i, a, target
 		}
 	}
-	if block < 0 {
-		return false
-	}
-	vec.Axpy(alpha, p, s.lam[:k])
-	s.vFresh = false
-	s.lam[block] = at
-	s.leave(block)
-	return true
+	return block, alpha, at
 }
 
 // primal sets v = v_u - N lambda and x = L^{-T} v.
@@ -362,7 +544,7 @@ func (s *Solver) checkRows(js []int32, worst float64, best constraint, found boo
 		if js != nil {
 			j = int(js[t])
 		}
-		if rowIn[j] || ainv[j] == 0 || viol[j]+(path-at[j]) <= worst {
+		if rowIn[j] || ainv[j] == 0 || viol[j]+(path-at[j]) <= worst || int32(j) == s.skipRow {
 			continue
 		}
 		var d float64
@@ -422,11 +604,15 @@ func (s *Solver) rebuildPool() {
 // stored normals (O(k^2 n)), dropping the rounding that adds and rank-one
 // removes have accumulated.
 func (s *Solver) refactor() {
+	s.fresh, s.lastIndep = true, false
 	s.fac.k = 0
 	for k := range s.ws {
 		for i := 0; i < k; i++ {
 			s.g[i] = s.normals.gram(i, k)
 		}
 		s.fac.add(s.g, 1)
+		if k >= s.n {
+			s.fac.d[k] = 0 // as in push: n+1 normals in R^n depend
+		}
 	}
 }

@@ -74,7 +74,7 @@ type Status int
 const (
 	StatusOptimal    Status = iota // KKT conditions hold to the tolerances
 	StatusInfeasible               // no x satisfies the constraints; Result.FarkasA/FarkasEq prove it
-	StatusIterLimit                // Options.MaxIter reached (cycling); the certificate says how good the point is
+	StatusIterLimit                // Options.MaxIter reached (cycling), or a Farkas direction failed its check in the caller's data (infeasibility undecided in float64); the certificate says how good the point is
 	StatusTimeLimit                // the deadline (SetDeadline) passed; the certificate says how good the point is
 )
 

@@ -16,13 +16,16 @@ import (
 // G on the unit-normal scale). The loop's x is computed through L^{-T}, whose
 // error grows with cond(H); the residuals here are computed from H and the
 // rows themselves, so a step removes most of that error. A step is kept
-// only if it lowers the scaled KKT residual.
-func (s *Solver) refine() {
+// only if it lowers the scaled KKT residual. The refinement of the answer
+// (final) measures members against their own terms where the common scale
+// overstates their rounding (kktResidual); the loop's, which only has to
+// tell nearly active rows from violated ones, keeps the common scale.
+func (s *Solver) refine(final bool) {
 	k := len(s.ws)
-	if k > 0 && s.fac.d[k-1] <= singularPivot {
+	if k > 0 && s.fac.d[k-1] <= singularPivot && !s.lastIndep {
 		return
 	}
-	best := s.kktResidual(s.x, s.lam)
+	best := s.kktResidual(s.x, s.lam, final)
 	for round := 0; round < 2 && best > refineFloor; round++ {
 		// r = Hx + c + A_W'lambda, left in s.r by the last kktResidual
 		// (of this x and lambda: a rejected step ends the loop), t = L^{-1} r.
@@ -43,7 +46,7 @@ func (s *Solver) refine() {
 			lo, hi := s.multiplierRange(i, c)
 			dl[i] = min(max(dl[i]+s.lam[i], lo), hi)
 		}
-		got := s.kktResidual(s.xTry, dl)
+		got := s.kktResidual(s.xTry, dl, final)
 		if !(got < best) {
 			break
 		}
@@ -89,8 +92,11 @@ func (s *Solver) addNormal(alpha float64, c constraint, dst []float64) {
 
 // kktResidual leaves r = Hx + cEff + sum_W lamhat_k ahat_k in s.r (lamhat_k =
 // lam_k / sigma_k, the multiplier of the unit row) and returns
-// max(||r||_inf / (1 + ||c||_inf + ||Hx||_inf), max_W |ahat_k'x - bhat_k| / (1 + ||x||_inf)).
-func (s *Solver) kktResidual(x, lam []float64) float64 {
+// max(||r||_inf / (1 + ||c||_inf + ||Hx||_inf + sum |lamhat|),
+// max_W |ahat_k'x - bhat_k| / (1 + ||x||_inf)), the denominator of a row
+// or equality |ahat_k|'|x| + |bhat_k| instead when own and that is below
+// ownScale (1 + ||x||_inf).
+func (s *Solver) kktResidual(x, lam []float64, own bool) float64 {
 	s.chol.mulH(s.hx, x)
 	s.hxOK = &x[0] == &s.x[0] // s.hx = H s.x, which certify reuses
 	copy(s.r, s.hx)
@@ -108,11 +114,50 @@ func (s *Solver) kktResidual(x, lam []float64) float64 {
 		}
 	}
 	stat := normInf(s.r) / (1 + normInf(s.cEff) + hx + lamSum)
-	prim := 0.0
+	// A member's residual is relative to 1 + ||x||_inf, or, when the
+	// terms it is made of, |ahat|'|x| + |bhat|, are below ownScale of
+	// that, relative to them, the scale of its rounding: rows of raw
+	// features see only the small entries of x, and against 1 + ||x||_inf
+	// their residual looked converged a thousand times above its floor.
+	// (Bounds and kinks keep 1 + ||x||_inf: a kink's terms are zero.) The
+	// sum is at least lo = max(|ahat'x|, |bhat|): it is formed only when
+	// lo is below ownScale of the common scale and the residual could beat
+	// the largest so far.
+	prim, xn := 0.0, 1+normInf(x)
 	for _, c := range s.ws {
-		prim = max(prim, math.Abs(s.rowValue(c, x)-s.rhs(c)))
+		b := s.rhs(c)
+		v := s.rowValue(c, x)
+		r, lo := math.Abs(v-b), math.Max(math.Abs(v), math.Abs(b))
+		den := xn
+		if own && (c.kind == kindRow || c.kind == kindEq) && lo < ownScale*xn && r > prim*lo {
+			if t := s.rowSize(c, x) + math.Abs(b); t < ownScale*xn {
+				den = t
+			}
+		}
+		if r > 0 {
+			prim = math.Max(prim, r/den)
+		}
 	}
-	return max(stat, prim/(1+normInf(x)))
+	return math.Max(stat, prim)
+}
+
+// ownScale is the ratio of a member's terms to 1 + ||x||_inf below which
+// kktResidual measures its residual against them: where the common scale
+// overstates its rounding a thousandfold. (Above it the common scale
+// stands, and refinement does no more rounds than it did with it alone.)
+const ownScale = 1e-3
+
+// rowSize is |ahat_c|'|x| for a row or an equality.
+func (s *Solver) rowSize(c constraint, x []float64) float64 {
+	a, inv := s.a, s.ainv
+	if c.kind == kindEq {
+		a, inv = s.aeq, s.eqinv
+	}
+	size := 0.0
+	for k, ak := range a[c.i] {
+		size += math.Abs(ak * x[k])
+	}
+	return size * inv[c.i]
 }
 
 // normInf is max_i |v_i| (NaN entries are skipped: the inputs are finite).

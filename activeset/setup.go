@@ -47,7 +47,11 @@ type Solver struct {
 	beta    []float64    // rhs / sigma of each member (its right-hand side for n_k'v)
 	normals normalSet    // member i: L^{-1} ahat_k / sigma_k of ws[i]
 	fac     gramLDL
-	rowIn   []bool // row j of A is in ws
+	fresh   bool // fac has had no downdate since it was built from the normals
+	// lastIndep: the last member's pivot is at most singularPivot, but
+	// dependent measured it independent and set its pivot.
+	lastIndep bool
+	rowIn     []bool // row j of A is in ws
 
 	// Rows' violations a_j'x - b_j (unit rows) as last computed, at path
 	// length rowPath[j]; path sums the distances between the points
@@ -67,6 +71,9 @@ type Solver struct {
 	// eqInconsistent: the equalities (and fixed variables) contradict each
 	// other; s.dir holds the Farkas direction over s.ws.
 	eqInconsistent bool
+	farkasBuilt    bool    // the Result holds the certificate of s.dir (this solve)
+	rayTrial       float64 // multipliers above this are tried as a certificate (dual.go)
+	skipRow        int32   // a row found consistent-dependent, not admitted until ws changes; -1 none
 
 	// scratch of length n, n+1 or rows
 	v, x, t, r, xTry []float64
@@ -242,6 +249,7 @@ func (s *Solver) Reset() {
 	s.ws = s.ws[:0]
 	s.normals.reset()
 	s.fac.k = 0
+	s.fresh, s.lastIndep, s.skipRow = true, false, -1
 	s.forgetViolations()
 	s.capKinks()
 	clear(s.rowIn)
@@ -384,6 +392,9 @@ func poolSize(n int) int { return max(512, 8*n) }
 // dependent on the working set: its distance from their span is below
 // 1e-7 (the pivot is the squared distance), where the pivot's own rounding
 // (about k eps for k members) is still two orders of magnitude smaller.
+// In the loop it only flags the member: dependent (dual.go) decides by the
+// distance measured directly, since a downdated factor's pivot can be far
+// off (negative pivots were seen).
 const singularPivot = 1e-14
 
 // normal makes the unit normal of c in the v = L'x coordinates member k's
@@ -440,21 +451,49 @@ func (s *Solver) push(c constraint) float64 {
 	s.sigma[k] = s.normal(c, k)
 	s.beta[k] = s.rhs(c) / s.sigma[k]
 	s.normals.gramAll(k, s.g[:k])
+	near := false
+	for _, g := range s.g[:k] {
+		near = near || math.Abs(g) > 1-1e-12
+	}
 	d := s.fac.add(s.g, 1)
-	if k >= s.n {
-		// n+1 normals in n dimensions depend on each other, whatever the
-		// rounded pivot says.
+	if k >= s.n || near && s.twin(k) >= 0 {
+		// n+1 normals in n dimensions depend on each other, and so does
+		// a repeated (or negated) row, whatever the rounded pivot says.
 		d, s.fac.d[k] = 0, 0
 	}
 	s.ws = append(s.ws, c)
+	s.lastIndep, s.skipRow = false, -1
 	s.lam[k] = 0
 	s.mark(c, true)
 	return d
 }
 
+// twin returns a member before k whose unit normal is that of member k or
+// its negation, bit for bit (a repeated row, or a row and its negation:
+// L^{-1} is applied to both alike), or -1.
+func (s *Solver) twin(k int) int {
+	nk := s.normals.full(k)
+	for i := 0; i < k; i++ {
+		ni := s.normals.full(i)
+		same, neg := true, true
+		for c, v := range nk {
+			same = same && ni[c] == v
+			neg = neg && ni[c] == -v
+			if !same && !neg {
+				break
+			}
+		}
+		if same || neg {
+			return i
+		}
+	}
+	return -1
+}
+
 // pop removes member p from the working set and its factor.
 func (s *Solver) pop(p int) {
 	s.xFresh, s.vFresh = false, false
+	s.fresh, s.lastIndep, s.skipRow = false, false, -1 // the downdate's rounding is in the factor
 	s.mark(s.ws[p], false)
 	if c := s.ws[p]; c.kind == kindRow {
 		s.rowViol[c.i] = math.Inf(1)

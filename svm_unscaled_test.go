@@ -1,0 +1,153 @@
+package softpen
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/softpen/softpen/internal/qpgen"
+)
+
+// unscaledSVM draws a hard-margin SVM the way real data arrives: n raw
+// features whose column scales spread over 1e-3..1e4, many of them small
+// integers with zeros (counts, pixels), duplicated rows, and a margin so
+// thin that the multipliers of the unit rows reach 1e6..1e10. The labels
+// come from a hyperplane w in the raw features; every point is moved to
+// distance at least margin * ||w|| from it on its own side, so the set is
+// separable by construction. With flip, the last row repeats an earlier
+// one with the opposite label: no x satisfies both (y a'x >= 1 and
+// -y a'x >= 1), so the problem is infeasible.
+func unscaledSVM(m, n int, margin float64, flip bool, seed uint64) (labels []float64, rows [][]float64) {
+	r := rand.New(rand.NewPCG(seed, 0x5eed))
+	scale := make([]float64, n)
+	integer := make([]bool, n)
+	for k := range scale {
+		scale[k] = math.Pow(10, -3+7*r.Float64())
+		integer[k] = r.IntN(3) == 0
+	}
+	w := make([]float64, n)
+	var ww float64
+	for k := range w {
+		w[k] = r.NormFloat64() / scale[k]
+		ww += w[k] * w[k]
+	}
+	wn := math.Sqrt(ww)
+	for len(rows) < m {
+		if len(rows) > 0 && r.IntN(10) == 0 { // a duplicate
+			i := r.IntN(len(rows))
+			rows, labels = append(rows, append([]float64(nil), rows[i]...)), append(labels, labels[i])
+			continue
+		}
+		a := make([]float64, n)
+		for k := range a {
+			switch {
+			case integer[k]:
+				a[k] = float64(max(0, r.IntN(17)-6)) * scale[k]
+			default:
+				a[k] = r.NormFloat64() * scale[k]
+			}
+		}
+		s := dotOf(w, a) / wn // signed distance to the hyperplane
+		if math.Abs(s) < margin {
+			continue // too close: draw again (keeps integer features integer)
+		}
+		rows, labels = append(rows, a), append(labels, math.Copysign(1, s))
+	}
+	if flip {
+		i := r.IntN(m)
+		rows[m-1], labels[m-1] = append([]float64(nil), rows[i]...), -labels[i]
+	}
+	return labels, rows
+}
+
+func dotOf(x, y []float64) float64 {
+	var s float64
+	for i := range x {
+		s += x[i] * y[i]
+	}
+	return s
+}
+
+// TestUnscaledSVM: hard-margin SVMs on raw, badly scaled features (held-out
+// sets of this kind timed out at relative error 1.0 with xi raised to
+// 2.6e5). What it asserts is that no answer is wrong: a non-separable
+// instance is never "solved", and "infeasible" comes with a Farkas
+// certificate that the big.Float check accepts; a separable instance is
+// never "infeasible", and "solved" has KKT conditions checked
+// independently in big.Float to 1e-9. An instance the engine cannot settle
+// in float64 ends precision_limit, with the gap it could certify. How many
+// reach the target (every separable instance solved to 1e-9, every
+// non-separable one proven infeasible) is counted and logged: at this
+// writing 27 of 30 (400x30 flipped seed 2 and 1797x64 flipped seed 3,
+// where nearly dependent rows make the null direction of the LDL' of N'N
+// too inexact for a certificate, and 1797x64 seed 2, certified to a
+// relative gap of 2.4e-9).
+func TestUnscaledSVM(t *testing.T) {
+	type shape struct {
+		m, n   int
+		margin float64
+	}
+	shapes := []shape{{130, 13, 1e-2}, {178, 13, 1e-3}, {400, 30, 1e-4}, {569, 30, 1e-3}, {1797, 64, 1e-3}}
+	if testing.Short() {
+		shapes = shapes[:3]
+	}
+	reached, total := 0, 0
+	for _, sh := range shapes {
+		for _, flip := range []bool{false, true} {
+			for seed := uint64(1); seed <= 3; seed++ {
+				labels, rows := unscaledSVM(sh.m, sh.n, sh.margin, flip, seed)
+				p := SVMProblem(labels, rows, false)
+				res, err := Solve(context.Background(), p, &Options{Tol: 1e-9})
+				if err != nil {
+					t.Fatal(err)
+				}
+				total++
+				q := &qpgen.QP{N: p.N, H: identity(p.N), C: make([]float64, p.N), A: p.A, B: p.B}
+				name := fmtG(float64(sh.m)) + "x" + fmtG(float64(sh.n)) + " margin " + fmtG(sh.margin) + map[bool]string{true: " flipped", false: ""}[flip] + " seed " + fmtG(float64(seed))
+				switch {
+				case res.Status == StatusInfeasible && !flip:
+					t.Errorf("%s: reported infeasible, but the set is separable by construction", name)
+				case res.Status == StatusInfeasible:
+					if ok, why := qpgen.CheckFarkas(q, res.Farkas, nil); !ok {
+						t.Errorf("%s: Farkas certificate rejected: %s", name, why)
+					} else {
+						reached++
+					}
+				case res.Status == StatusSolved && flip:
+					t.Errorf("%s: reported solved, but no x satisfies the repeated row with both labels (violation %.3g)", name, res.MaxViolation)
+				case res.Status == StatusSolved:
+					k, err := qpgen.KKT(q, res.X, res.Lambda, nil, nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					lmax := 0.0
+					for j, l := range res.Lambda {
+						lmax = math.Max(lmax, l*math.Sqrt(dotOf(p.A[j], p.A[j])))
+					}
+					t.Logf("%s: %v in %v, ||lambda||_inf (unit rows) %.2g, rel. KKT %.1e %.1e %.1e, rel. gap %.1e",
+						name, res.Method, res.Time, lmax, k.RelStationarity, k.RelPrimal, k.RelComplementarity, k.RelGap)
+					if worst := max(k.RelStationarity, k.RelPrimal, k.RelDual, k.RelComplementarity, math.Abs(k.RelGap)); !(worst <= 1e-9) {
+						t.Errorf("%s: relative KKT residual or gap %.3g > 1e-9", name, worst)
+					} else {
+						reached++
+					}
+				case res.Status == StatusPrecisionLimit:
+					t.Logf("%s: NOT REACHED: precision_limit, gap %.3g (%s)", name, res.Gap, res.Message)
+				default:
+					t.Errorf("%s: status %v (%s)", name, res.Status, res.Message)
+				}
+			}
+		}
+	}
+	t.Logf("%d of %d instances solved to 1e-9 or proven infeasible", reached, total)
+}
+
+func identity(n int) [][]float64 {
+	h := make([][]float64, n)
+	for i := range h {
+		h[i] = make([]float64, n)
+		h[i][i] = 1
+	}
+	return h
+}
