@@ -94,18 +94,24 @@ func (s *Solver) newDirect(p *Problem) error {
 	return nil
 }
 
-// newEngine builds an active-set solver on the quadratic model (its factor
-// shared) and the caller's rows, which it reads in place.
-func (s *Solver) newEngine(p *Problem, opt *activeset.Options) (*activeset.Solver, error) {
-	ap := &activeset.Problem{N: s.n, H: s.h, C: s.c, A: p.A, ARows: p.ARows, B: p.B,
-		Aeq: p.Aeq, Beq: p.Beq, Lower: s.lower, Upper: s.upper, L1: s.l1, Factor: &s.chol}
+// engineProblem is the engine's problem on the objective 1/2 x'hx + c'x
+// (f the factor of h), the caller's rows (read in place), the box and l1.
+func (s *Solver) engineProblem(p *Problem, h *mat.Dense, c []float64, f *mat.Cholesky) *activeset.Problem {
+	ap := &activeset.Problem{N: s.n, H: h, C: c, A: p.A, ARows: p.ARows, B: p.B,
+		Aeq: p.Aeq, Beq: p.Beq, Lower: s.lower, Upper: s.upper, L1: s.l1, Factor: f}
 	if p.A == nil && p.ARows == nil {
 		ap.B = nil
 	}
 	if p.Aeq == nil {
 		ap.Beq = nil
 	}
-	d, err := activeset.New(ap, opt)
+	return ap
+}
+
+// newEngine builds an active-set solver on the quadratic model (its factor
+// shared) and the caller's rows, which it reads in place.
+func (s *Solver) newEngine(p *Problem, opt *activeset.Options) (*activeset.Solver, error) {
+	d, err := activeset.New(s.engineProblem(p, s.h, s.c, &s.chol), opt)
 	if err != nil {
 		if e, ok := err.(*mat.NotPDError); ok {
 			return nil, fmt.Errorf("objective is not strongly convex: %v", e)

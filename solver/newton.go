@@ -86,15 +86,7 @@ func (s *Solver) newNewton(p *Problem) {
 	if nw.chol.Factor(ident) != nil {
 		return
 	}
-	ap := &activeset.Problem{N: n, H: ident, C: make([]float64, n), A: p.A, ARows: p.ARows, B: p.B,
-		Aeq: p.Aeq, Beq: p.Beq, Lower: s.lower, Upper: s.upper, L1: s.l1, Factor: &nw.chol}
-	if p.A == nil && p.ARows == nil {
-		ap.B = nil
-	}
-	if p.Aeq == nil {
-		ap.Beq = nil
-	}
-	eng, err := activeset.New(ap, nil)
+	eng, err := activeset.New(s.engineProblem(p, ident, make([]float64, n), &nw.chol), nil)
 	if err != nil {
 		return
 	}
