@@ -188,7 +188,7 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 		res.Status = StatusTimeLimit
 	case r.Status == activeset.StatusIterLimit:
 		res.Status = StatusPrecisionLimit
-		res.Message = fmt.Sprintf("the active-set method stopped after %d working-set changes, cycling on a degenerate vertex; the answer is certified to gap %.3g", r.Iter, res.Gap)
+		res.Message = fmt.Sprintf("the active-set method stopped after %d working-set changes without settling its working set (cycling on a degenerate vertex, or rows it could neither satisfy nor prove infeasible in float64); the answer is certified to gap %.3g", r.Iter, res.Gap)
 	case res.Gap <= s.opt.Tol*math.Max(1, math.Abs(res.Objective)):
 		res.Status = StatusSolved
 	default:
