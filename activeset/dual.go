@@ -348,7 +348,7 @@ func (s *Solver) lamMax() float64 {
 		if !(a <= math.MaxFloat64) {
 			return math.Inf(1)
 		}
-		m = math.Max(m, a)
+		m = max(m, a) // builtin: inlined (a is not NaN here)
 	}
 	return m
 }
