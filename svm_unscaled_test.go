@@ -79,10 +79,9 @@ func dotOf(x, y []float64) float64 {
 // in float64 ends precision_limit, with the gap it could certify. How many
 // reach the target (every separable instance solved to 1e-9, every
 // non-separable one proven infeasible) is counted and logged: at this
-// writing 27 of 30 (400x30 flipped seed 2 and 1797x64 flipped seed 3,
+// writing 28 of 30 (400x30 flipped seed 2 and 1797x64 flipped seed 3,
 // where nearly dependent rows make the null direction of the LDL' of N'N
-// too inexact for a certificate, and 1797x64 seed 2, certified to a
-// relative gap of 2.4e-9).
+// too inexact for a certificate).
 func TestUnscaledSVM(t *testing.T) {
 	type shape struct {
 		m, n   int

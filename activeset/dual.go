@@ -23,7 +23,7 @@ func (s *Solver) Solve() *Result {
 		if !s.xFresh {
 			s.primal()
 		}
-		s.refine(true)
+		s.refineAnswer()
 	}
 	// The refined x is accurate to its own (smaller) rounding floor, which
 	// can show rows the loop's x could not tell from satisfied: admit the
@@ -39,7 +39,7 @@ func (s *Solver) Solve() *Result {
 			if !s.xFresh {
 				s.primal()
 			}
-			s.refine(true)
+			s.refineAnswer()
 		}
 	}
 	if status == StatusInfeasible {
