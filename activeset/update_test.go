@@ -70,22 +70,7 @@ func TestSetObjective(t *testing.T) {
 						t.Errorf("%s: status %v after %d iterations", name, r.Status, r.Iter)
 						continue
 					}
-					shifted := *q
-					if l1 > 0 {
-						shifted.C = make([]float64, n)
-						for i := range shifted.C {
-							shifted.C[i] = q.C[i] + r.W[i]
-						}
-					}
-					res, err := qpgen.KKT(&shifted, r.X, r.Lambda, r.Nu, r.Z)
-					if err != nil {
-						t.Fatalf("%s: %v", name, err)
-					}
-					worst = math.Max(worst, res.Worst())
-					if res.Worst() > 1e-9 {
-						t.Errorf("%s: KKT %.3g (stat %.2g primal %.2g dual %.2g comp %.2g), iter %d",
-							name, res.Worst(), res.RelStationarity, res.RelPrimal, res.RelDual, res.RelComplementarity, r.Iter)
-					}
+					worst = math.Max(worst, checkKKTWithL1(t, name, q, r))
 				}
 			}
 		}
@@ -122,5 +107,49 @@ func TestSetObjectiveAllocs(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("SetObjective + Solve: %v allocations, want 0", allocs)
+	}
+}
+
+// TestSetObjectiveBadInput: a wrong size, a missing factor or c, and a
+// non-finite entry of c are errors naming the field (and the index), and
+// leave the solver solving the old objective.
+func TestSetObjectiveBadInput(t *testing.T) {
+	q := qpgen.Generate("cond-dense", 10, 1)
+	// want: the second solve of a solver that was never refused anything.
+	ref := mustNew(t, fromGen(q))
+	ref.Solve()
+	want := ref.Solve().Objective
+	s := mustNew(t, fromGen(q))
+	s.Solve()
+	h, c := dense(q.H), append([]float64(nil), q.C...)
+	var f mat.Cholesky
+	if err := f.Factor(h); err != nil {
+		t.Fatal(err)
+	}
+	nan := append([]float64(nil), c...)
+	nan[3] = math.NaN()
+	for _, tc := range []struct {
+		name  string
+		h     *mat.Dense
+		c     []float64
+		f     *mat.Cholesky
+		field string
+		index int
+	}{
+		{"small H", mat.NewDense(3, 3), c, &f, "H", -1},
+		{"nil H", nil, c, &f, "H", -1},
+		{"nil factor", h, c, nil, "Factor", -1},
+		{"nil c", h, nil, &f, "C", -1},
+		{"short c", h, c[:4], &f, "C", -1},
+		{"NaN in c", h, nan, &f, "C", 3},
+	} {
+		err := s.SetObjective(tc.h, tc.c, tc.f)
+		e, ok := err.(*InputError)
+		if !ok || e.Field != tc.field || e.Index != tc.index {
+			t.Errorf("%s: error %v, want field %s index %d", tc.name, err, tc.field, tc.index)
+		}
+	}
+	if got := s.Solve().Objective; got != want {
+		t.Errorf("after the refused calls the objective is %.17g, want %.17g", got, want)
 	}
 }

@@ -156,31 +156,46 @@ func TestEqualityConstraints(t *testing.T) {
 	}
 }
 
+// l1BoxPoint is the start of TestL1Box's problem: P, ridge and l1, the box
+// [-1, 1]^12 and x* with components at both bounds, at the l1 kink and
+// free, with sub the l1 subgradient plus box normal at x*; g continues
+// the generator for the rows.
+type l1BoxPoint struct {
+	n              int
+	g              lcg
+	P              *mat.Dense
+	ridge, l1      float64
+	lo, hi, x, sub []float64
+}
+
+func newL1BoxPoint() l1BoxPoint {
+	n := 12
+	k := l1BoxPoint{n: n, g: lcg(5), ridge: 0.3, l1: 0.2}
+	M := randDense(&k.g, n, n)
+	k.P = mat.NewDense(n, n)
+	M.Gram(k.P, 1/float64(n))
+	k.lo, k.hi, k.x, k.sub = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range k.x {
+		k.lo[i], k.hi[i] = -1, 1
+		switch i % 4 {
+		case 0: // at the upper bound, normal cone pushes up
+			k.x[i], k.sub[i] = 1, k.l1+0.3
+		case 1: // at the lower bound
+			k.x[i], k.sub[i] = -1, -k.l1-0.3
+		case 2: // at zero, subgradient inside (-l1, l1)
+			k.x[i], k.sub[i] = 0, 0.5*k.l1
+		default: // free, sign +
+			k.x[i], k.sub[i] = 0.4, k.l1
+		}
+	}
+	return k
+}
+
 // TestL1Box: l1 and box terms, with a solution built to have components at
 // both bounds, at zero, and free: q absorbs the subgradients.
 func TestL1Box(t *testing.T) {
-	n := 12
-	g := lcg(5)
-	M := randDense(&g, n, n)
-	P := mat.NewDense(n, n)
-	M.Gram(P, 1/float64(n))
-	ridge, l1 := 0.3, 0.2
-	lo, hi := make([]float64, n), make([]float64, n)
-	x := make([]float64, n)
-	sub := make([]float64, n) // l1 subgradient + box normal
-	for i := range x {
-		lo[i], hi[i] = -1, 1
-		switch i % 4 {
-		case 0: // at the upper bound, normal cone pushes up
-			x[i], sub[i] = 1, l1+0.3
-		case 1: // at the lower bound
-			x[i], sub[i] = -1, -l1-0.3
-		case 2: // at zero, subgradient inside (-l1, l1)
-			x[i], sub[i] = 0, 0.5*l1
-		default: // free, sign +
-			x[i], sub[i] = 0.4, l1
-		}
-	}
+	k := newL1BoxPoint()
+	n, g, P, ridge, l1, lo, hi, x, sub := k.n, k.g, k.P, k.ridge, k.l1, k.lo, k.hi, k.x, k.sub
 	// One active inequality through x*.
 	A := randDense(&g, 4, n)
 	b := make([]float64, 4)

@@ -64,28 +64,8 @@ func plantedEqualities() (*Problem, []float64) {
 // plantedL1Box is TestL1Box's problem (components of x* at both bounds, at
 // the l1 kink and free, one active row) with m-4 more rows slack at x*.
 func plantedL1Box(m int) (*Problem, []float64) {
-	n := 12
-	g := lcg(5)
-	M := randDense(&g, n, n)
-	P := mat.NewDense(n, n)
-	M.Gram(P, 1/float64(n))
-	ridge, l1 := 0.3, 0.2
-	lo, hi := make([]float64, n), make([]float64, n)
-	x := make([]float64, n)
-	sub := make([]float64, n)
-	for i := range x {
-		lo[i], hi[i] = -1, 1
-		switch i % 4 {
-		case 0:
-			x[i], sub[i] = 1, l1+0.3
-		case 1:
-			x[i], sub[i] = -1, -l1-0.3
-		case 2:
-			x[i], sub[i] = 0, 0.5*l1
-		default:
-			x[i], sub[i] = 0.4, l1
-		}
-	}
+	k := newL1BoxPoint()
+	n, g, P, ridge, l1, lo, hi, x, sub := k.n, k.g, k.P, k.ridge, k.l1, k.lo, k.hi, k.x, k.sub
 	A := randDense(&g, m, n)
 	b := make([]float64, m)
 	A.MulVec(b, x)
