@@ -523,6 +523,39 @@ func TestSVMProblem(t *testing.T) {
 	}
 }
 
+// TestSVMProblemInPlace: the same Problem as SVMProblem, bit for bit, on
+// mushrooms with and without normalised features; full-length rows become
+// p.A's rows themselves (overwritten), a short row is copied and padded and
+// left as it was.
+func TestSVMProblemInPlace(t *testing.T) {
+	for _, norm := range []bool{false, true} {
+		p0, _ := loadMushrooms(t)
+		labels := make([]float64, len(p0.A))
+		for i := range labels {
+			labels[i] = float64(i%2*2 - 1)
+		}
+		rows := make([][]float64, len(p0.A))
+		for i, r := range p0.A {
+			rows[i] = slices.Clone(r)
+		}
+		want := SVMProblem(labels, rows, norm)
+		got := SVMProblemInPlace(labels, rows, norm)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("norm %v: in place differs from SVMProblem", norm)
+		}
+		for i := range rows {
+			if &got.A[i][0] != &rows[i][0] {
+				t.Fatalf("norm %v: row %d was copied", norm, i)
+			}
+		}
+	}
+	rows := [][]float64{{1}, {0, 2}}
+	p := SVMProblemInPlace([]float64{1, -1}, rows, true)
+	if p.N != 2 || !reflect.DeepEqual(p.A, [][]float64{{-1, 0}, {0, 1}}) || rows[0][0] != 1 || &p.A[1][0] != &rows[1][0] {
+		t.Errorf("ragged: %+v, rows now %v", p, rows)
+	}
+}
+
 // TestSolveAndResultRoundTrip: a QP with a known answer solved through the
 // public face, written and read back.
 func TestSolveAndResultRoundTrip(t *testing.T) {

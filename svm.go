@@ -23,6 +23,19 @@ import (
 // features unchanged. testdata/README.md compares the resulting slack
 // counts with the paper's (none of the variants matches them exactly).
 func SVMProblem(labels []float64, rows [][]float64, normalizeFeatures bool) *Problem {
+	return svmProblem(labels, rows, normalizeFeatures, false)
+}
+
+// SVMProblemInPlace is SVMProblem without the copy: each row of the
+// longest length is overwritten with -y_i a_i (scaled) and becomes p.A[i]
+// itself (shorter rows are copied, padded). For callers done with the rows,
+// such as a data set fresh from libsvm.Read: mushrooms' copy was 8 MB and
+// 4 ms of a 30 ms softpen svm run.
+func SVMProblemInPlace(labels []float64, rows [][]float64, normalizeFeatures bool) *Problem {
+	return svmProblem(labels, rows, normalizeFeatures, true)
+}
+
+func svmProblem(labels []float64, rows [][]float64, normalizeFeatures, inPlace bool) *Problem {
 	n := 0
 	for _, r := range rows {
 		n = max(n, len(r))
@@ -45,9 +58,20 @@ func SVMProblem(labels []float64, rows [][]float64, normalizeFeatures bool) *Pro
 		}
 	}
 	p := &Problem{N: n, Loss: "none", Ridge: 1, A: make([][]float64, len(rows)), B: make([]float64, len(rows))}
-	flat := make([]float64, len(rows)*n)
+	var flat []float64
+	if !inPlace {
+		flat = make([]float64, len(rows)*n)
+	}
 	for i, r := range rows {
-		a := flat[i*n : (i+1)*n : (i+1)*n]
+		var a []float64
+		switch {
+		case inPlace && len(r) == n:
+			a = r
+		case inPlace:
+			a = make([]float64, n)
+		default:
+			a = flat[i*n : (i+1)*n : (i+1)*n]
+		}
 		for j, v := range r {
 			a[j] = -labels[i] * v * scale[j]
 		}

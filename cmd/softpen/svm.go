@@ -67,7 +67,7 @@ func runSVM(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "softpen: %s: %v\n", a.data, err)
 		return exitInput
 	}
-	p := softpen.SVMProblem(d.Labels, d.Rows, a.scale)
+	p := softpen.SVMProblemInPlace(d.Labels, d.Rows, a.scale)
 	p.Name = filepath.Base(a.data)
 	return solveAndWrite(a.data, p, &a.solveFlags, opt, stdout, stderr)
 }
