@@ -56,3 +56,33 @@ func BenchmarkSigmoidScaled(b *testing.B) {
 func BenchmarkSoftplusSum(b *testing.B) {
 	benchKernel(b, 8, func(p Path, x, _, _ []float64) { sink += p.SoftplusSum(x, 2) })
 }
+
+// BenchmarkDot4 compares Dot4 with the four Dot calls it replaces, on every
+// path, at the lengths of the Gram and Cholesky column products it is for.
+// ns/dot is the time per dot product.
+func BenchmarkDot4(b *testing.B) {
+	for _, p := range Paths() {
+		for _, n := range []int{16, 100, 256} {
+			var s [5][]float64
+			for j := range s {
+				s[j] = make([]float64, n)
+				for i := range s[j] {
+					s[j][i] = float64((i+3*j)%13)*0.1 - 0.6
+				}
+			}
+			x, y0, y1, y2, y3 := s[0], s[1], s[2], s[3], s[4]
+			b.Run(fmt.Sprintf("%s/Dot4/n=%d", p.Name, n), func(b *testing.B) {
+				for b.Loop() {
+					sink += dot4Sum(p.Dot4(x, y0, y1, y2, y3))
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/4, "ns/dot")
+			})
+			b.Run(fmt.Sprintf("%s/4xDot/n=%d", p.Name, n), func(b *testing.B) {
+				for b.Loop() {
+					sink += p.Dot(x, y0) + p.Dot(x, y1) + p.Dot(x, y2) + p.Dot(x, y3)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/4, "ns/dot")
+			})
+		}
+	}
+}

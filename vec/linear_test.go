@@ -1,11 +1,14 @@
 package vec
 
 import (
+	"fmt"
 	"math"
+	"math/big"
+	"strings"
 	"testing"
 )
 
-// Tests of the linear kernels (Dot, Axpy, Scale, AxpbyTo, Step) that
+// Tests of the linear kernels (Dot, Dot4, Axpy, Scale, AxpbyTo, Step) that
 // complement vec_test.go: every offset for the fused kernels, Axpy with
 // x == y, special values at every position of the unrolled loops and their
 // tails, signed zeros, and allocations kernel by kernel. Helpers (vtGuarded,
@@ -193,6 +196,7 @@ func TestLinearKernelsDoNotAllocate(t *testing.T) {
 	x, y, z := make([]float64, n), make([]float64, n), make([]float64, n)
 	for name, f := range map[string]func(){
 		"Dot":     func() { sink += Dot(x, y) },
+		"Dot4":    func() { sink += dot4Sum(Dot4(x, y, z, x, y)) },
 		"Axpy":    func() { Axpy(1e-3, x, y) },
 		"Scale":   func() { Scale(1, x) },
 		"AxpbyTo": func() { AxpbyTo(z, 1, x, 2, y) },
@@ -200,6 +204,257 @@ func TestLinearKernelsDoNotAllocate(t *testing.T) {
 	} {
 		if allocs := testing.AllocsPerRun(100, f); allocs != 0 {
 			t.Errorf("%s: %v allocations per call, want 0", name, allocs)
+		}
+	}
+}
+
+// --- Dot4 ---
+
+// TestDot4EveryLengthAndOffset: on integer data (every product and partial
+// sum exact) Dot4 is exact on every path, at every length of vtLengths and
+// every offset 0..7, each of the five slices at a different offset so the
+// loads of x and of every y are misaligned differently. The guards around
+// every slice survive, the inputs are unchanged, and a second call returns
+// the same bits.
+func TestDot4EveryLengthAndOffset(t *testing.T) {
+	for _, p := range Paths() {
+		for _, n := range vtLengths() {
+			var want [4]int64
+			for i := 0; i < n; i++ {
+				for k := range want {
+					want[k] += int64(vtVal(1, i)) * int64(vtVal(2+k, i))
+				}
+			}
+			for off := 0; off < 8; off++ {
+				var s [5][]float64
+				var chk [5]func(*testing.T, string)
+				for j := range s {
+					seed := 1 + j
+					s[j], chk[j] = vtGuarded(n, (off+3*j)%8, func(i int) float64 { return vtVal(seed, i) })
+				}
+				d0, d1, d2, d3 := p.Dot4(s[0], s[1], s[2], s[3], s[4])
+				got := [4]float64{d0, d1, d2, d3}
+				for k := range got {
+					if got[k] != float64(want[k]) {
+						t.Fatalf("%s Dot4 n=%d off=%d: d%d = %v, want %v", p.Name, n, off, k, got[k], want[k])
+					}
+				}
+				e0, e1, e2, e3 := p.Dot4(s[0], s[1], s[2], s[3], s[4])
+				for k, e := range [4]float64{e0, e1, e2, e3} {
+					if math.Float64bits(e) != math.Float64bits(got[k]) {
+						t.Fatalf("%s Dot4 n=%d off=%d: d%d is %v, then %v", p.Name, n, off, k, got[k], e)
+					}
+				}
+				for j := range s {
+					for i, v := range s[j] {
+						if v != vtVal(1+j, i) {
+							t.Fatalf("%s Dot4 n=%d off=%d: input %d changed at %d", p.Name, n, off, j, i)
+						}
+					}
+					chk[j](t, p.Name+" Dot4")
+				}
+			}
+		}
+	}
+}
+
+// TestDot4WithinBound: on inexact data each result of every path is within
+// DotErrorBound(n) * sum_i |x[i] yk[i]| of the exact (big.Float) dot
+// product, so every path agrees with the generic one within twice that, and
+// the same bits come back on a second call.
+func TestDot4WithinBound(t *testing.T) {
+	lengths := []int{1000, 4099}
+	for n := 0; n <= 300; n++ {
+		lengths = append(lengths, n)
+	}
+	paths := Paths()
+	for _, n := range lengths {
+		var s [5][]float64
+		for j := range s {
+			s[j] = make([]float64, n)
+			for i := range s[j] {
+				s[j][i] = vtWide(11*j+1, i)
+			}
+		}
+		var exact, bound [4]float64
+		for k := range exact {
+			sum := new(big.Float).SetPrec(2000)
+			var abs float64
+			for i := 0; i < n; i++ {
+				pr := new(big.Float).SetPrec(2000).SetFloat64(s[0][i])
+				pr.Mul(pr, new(big.Float).SetFloat64(s[1+k][i]))
+				sum.Add(sum, pr)
+				abs += math.Abs(s[0][i] * s[1+k][i])
+			}
+			exact[k], _ = sum.Float64()
+			// abs is itself rounded: 1.01 covers its relative error, at
+			// most about n u.
+			bound[k] = DotErrorBound(n) * abs * 1.01
+		}
+		var generic [4]float64
+		for _, p := range paths {
+			d0, d1, d2, d3 := p.Dot4(s[0], s[1], s[2], s[3], s[4])
+			got := [4]float64{d0, d1, d2, d3}
+			if p.Name == "generic" {
+				generic = got
+			}
+			e0, e1, e2, e3 := p.Dot4(s[0], s[1], s[2], s[3], s[4])
+			for k := range got {
+				if err := math.Abs(got[k] - exact[k]); !(err <= bound[k]) {
+					t.Errorf("%s Dot4 n=%d: |d%d - exact| = %.3e > %.3e", p.Name, n, k, err, bound[k])
+				}
+				if d := math.Abs(got[k] - generic[k]); !(d <= 2*bound[k]) {
+					t.Errorf("%s Dot4 n=%d: d%d differs from generic by %.3e > %.3e", p.Name, n, k, d, 2*bound[k])
+				}
+				if e := [4]float64{e0, e1, e2, e3}[k]; math.Float64bits(e) != math.Float64bits(got[k]) {
+					t.Errorf("%s Dot4 n=%d: d%d is %v, then %v", p.Name, n, k, got[k], e)
+				}
+			}
+		}
+	}
+}
+
+// TestDot4Aliasing: any y may be x or another y (Dot4 only reads), at
+// every offset; results are exact on integer data.
+func TestDot4Aliasing(t *testing.T) {
+	for _, p := range Paths() {
+		for n := 0; n <= 70; n++ {
+			for off := 0; off < 8; off++ {
+				x, chkX := vtGuarded(n, off, func(i int) float64 { return vtVal(1, i) })
+				y, chkY := vtGuarded(n, 7-off, func(i int) float64 { return vtVal(2, i) })
+				var xx, xy, yy float64
+				for i := 0; i < n; i++ {
+					xx += vtVal(1, i) * vtVal(1, i)
+					xy += vtVal(1, i) * vtVal(2, i)
+					yy += vtVal(2, i) * vtVal(2, i)
+				}
+				for _, tc := range []struct {
+					name       string
+					a, b, c, d []float64
+					want       [4]float64
+				}{
+					{"(x, x, x, y, y)", x, x, y, y, [4]float64{xx, xx, xy, xy}},
+					{"(x, y, x, y, x)", y, x, y, x, [4]float64{xy, xx, xy, xx}},
+					{"(x, x, x, x, x)", x, x, x, x, [4]float64{xx, xx, xx, xx}},
+				} {
+					d0, d1, d2, d3 := p.Dot4(x, tc.a, tc.b, tc.c, tc.d)
+					if got := [4]float64{d0, d1, d2, d3}; got != tc.want {
+						t.Fatalf("%s Dot4%s n=%d off=%d: %v, want %v", p.Name, tc.name, n, off, got, tc.want)
+					}
+				}
+				d0, d1, d2, d3 := p.Dot4(y, y, y, y, y)
+				if got := [4]float64{d0, d1, d2, d3}; got != [4]float64{yy, yy, yy, yy} {
+					t.Fatalf("%s Dot4(y, y, y, y, y) n=%d off=%d: %v, want %v", p.Name, n, off, got, yy)
+				}
+				chkX(t, p.Name+" Dot4 aliased x")
+				chkY(t, p.Name+" Dot4 aliased y")
+			}
+		}
+	}
+}
+
+// TestDot4SpecialValuesEveryPosition puts NaN, Inf, or Inf against a zero
+// at every index of lengths that exercise the main loop, the 4-element step
+// and the scalar tail, in x and in each y in turn. A NaN in x makes every
+// result NaN, a NaN in yk makes dk NaN and leaves the others exact; Inf
+// times a positive number is Inf, Inf times 0 and Inf - Inf are NaN.
+func TestDot4SpecialValuesEveryPosition(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	ones := func(n int) []float64 {
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = 1
+		}
+		return s
+	}
+	for _, p := range Paths() {
+		for _, n := range []int{1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 15, 16, 17, 19, 23, 24, 31, 32, 35} {
+			for pos := 0; pos < n; pos++ {
+				for j := 0; j < 5; j++ { // the slice holding the special value
+					for _, c := range []struct {
+						name     string
+						v, other float64 // s[j][pos] = v; the other slices' [pos] = other
+						want     float64 // the affected results
+					}{
+						{"NaN", nan, 1, nan},
+						{"+Inf", inf, 1, inf},
+						{"-Inf", -inf, 1, -inf},
+						{"Inf*0", inf, 0, nan},
+					} {
+						var s [5][]float64
+						for i := range s {
+							s[i] = ones(n)
+							s[i][pos] = c.other
+						}
+						s[j][pos] = c.v
+						d0, d1, d2, d3 := p.Dot4(s[0], s[1], s[2], s[3], s[4])
+						for k, got := range [4]float64{d0, d1, d2, d3} {
+							want := float64(n)
+							if c.other == 0 {
+								want = float64(n - 1)
+							}
+							if j == 0 || j == k+1 {
+								want = c.want
+							}
+							if math.IsNaN(want) != math.IsNaN(got) || (!math.IsNaN(want) && got != want) {
+								t.Fatalf("%s Dot4 n=%d %s in slice %d at %d: d%d = %v, want %v", p.Name, n, c.name, j, pos, k, got, want)
+							}
+						}
+					}
+				}
+				if n == 1 {
+					continue
+				}
+				// +Inf and -Inf at different positions, so in different lanes
+				// or accumulators (or one in the tail): NaN.
+				x, y := ones(n), ones(n)
+				x[pos], y[(pos+5)%n] = inf, -inf
+				if (pos+5)%n == pos {
+					continue
+				}
+				d0, d1, d2, d3 := p.Dot4(x, y, ones(n), y, ones(n))
+				if !math.IsNaN(d0) || !math.IsInf(d1, 1) || !math.IsNaN(d2) || !math.IsInf(d3, 1) {
+					t.Fatalf("%s Dot4 n=%d +Inf in x at %d, -Inf in y0, y2 at %d: %v %v %v %v, want NaN +Inf NaN +Inf",
+						p.Name, n, pos, (pos+5)%n, d0, d1, d2, d3)
+				}
+			}
+		}
+	}
+}
+
+func dot4Sum(d0, d1, d2, d3 float64) float64 { return d0 + d1 + d2 + d3 }
+
+// TestDot4Empty: no elements give four +0.
+func TestDot4Empty(t *testing.T) {
+	for _, p := range Paths() {
+		d0, d1, d2, d3 := p.Dot4(nil, nil, nil, nil, nil)
+		for k, d := range [4]float64{d0, d1, d2, d3} {
+			if d != 0 || math.Signbit(d) {
+				t.Errorf("%s Dot4 of empty: d%d = %v, want +0", p.Name, k, d)
+			}
+		}
+	}
+	if d0, d1, d2, d3 := Dot4([]float64{}, nil, nil, nil, []float64{}); d0 != 0 || d1 != 0 || d2 != 0 || d3 != 0 {
+		t.Errorf("Dot4 of empty: %v %v %v %v", d0, d1, d2, d3)
+	}
+}
+
+// TestDot4LengthMismatchPanics: a y of another length than x, in any of the
+// four places, shorter or longer, panics with a message naming Dot4.
+func TestDot4LengthMismatchPanics(t *testing.T) {
+	for k := 0; k < 4; k++ {
+		for _, m := range []int{0, 4, 6} {
+			y := [4][]float64{make([]float64, 5), make([]float64, 5), make([]float64, 5), make([]float64, 5)}
+			y[k] = make([]float64, m)
+			func() {
+				defer func() {
+					r := recover()
+					if r == nil || !strings.Contains(fmt.Sprint(r), "Dot4") {
+						t.Errorf("len(y%d) = %d, len(x) = 5: panic %v, want a message naming Dot4", k, m, r)
+					}
+				}()
+				Dot4(make([]float64, 5), y[0], y[1], y[2], y[3])
+			}()
 		}
 	}
 }

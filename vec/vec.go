@@ -1,6 +1,7 @@
 // Package vec holds the numerical kernels every layer above stands on: dot
-// products, axpy-style updates, the fused update of one stochastic step, and
-// vectorized softplus and sigmoid.
+// products (Dot, and Dot4 for four sharing one vector), axpy-style updates,
+// the fused update of one stochastic step, and vectorized softplus and
+// sigmoid.
 //
 // Each kernel has a pure-Go version (vec_generic.go) and, on amd64 with AVX2
 // and FMA and on arm64 with ASIMD (NEON), an assembly version. The path is
@@ -17,9 +18,10 @@
 //   - Slices of different lengths are a programmer error and panic with a
 //     message naming the kernel; no other input (NaN, Inf, any length,
 //     any alignment) panics.
-//   - Dot, Axpy and the fused linear kernels may differ from the generic path
-//     by rounding (FMA and a different summation order), within the usual
-//     bound n*eps*sum|x_i*y_i|.
+//   - Dot, Dot4, Axpy and the fused linear kernels may differ from the
+//     generic path by rounding (FMA and a different summation order), within
+//     the usual bound n*eps*sum|x_i*y_i| (DotErrorBound). The same inputs on
+//     the same path give the same bits.
 //   - Softplus and Sigmoid are within 4 ulp of the exact value for every
 //     finite input, never overflow, and follow IEEE rules for ±Inf and NaN.
 //   - An output may be the same slice as an input where the doc says so;
@@ -80,6 +82,29 @@ func Dot(x, y []float64) float64 {
 		return dotAsm(x, y)
 	}
 	return dotGeneric(x, y)
+}
+
+// Dot4 returns the four dot products x'y0, x'y1, x'y2, x'y3, reading x once
+// for all four: the building block of Gram matrices and left-looking
+// Cholesky, where many short dot products share one vector. It panics, with
+// a message naming Dot4, unless len(y0), len(y1), len(y2) and len(y3) all
+// equal len(x).
+//
+// Each result dk is within DotErrorBound(len(x)) * sum_i |x[i] yk[i]| of the
+// exact value; it need not equal Dot(x, yk) bit for bit, as the summation
+// order differs. A NaN in x or yk makes dk NaN, as does Inf times 0. The
+// result is deterministic: the same inputs on the same path give the same
+// bits. Any of the y's may be the same slice as x or as each other. Dot4
+// does not allocate.
+func Dot4(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64) {
+	checkLen("Dot4", len(x), len(y0))
+	checkLen("Dot4", len(x), len(y1))
+	checkLen("Dot4", len(x), len(y2))
+	checkLen("Dot4", len(x), len(y3))
+	if useAsm {
+		return dot4Asm(x, y0, y1, y2, y3)
+	}
+	return dot4Generic(x, y0, y1, y2, y3)
 }
 
 // DotErrorBound returns gamma_n = n u / (1 - n u), u = 2^-53: on every

@@ -22,6 +22,36 @@ func dotGeneric(x, y []float64) float64 {
 	return (s0 + s1) + (s2 + s3)
 }
 
+// dot4Generic keeps two accumulators per output, one for even and one for
+// odd indices: eight independent chains, enough to hide the latency of an
+// add, while x[i] and x[i+1] are each loaded once for all four products. The
+// odd last element goes into the even accumulator.
+func dot4Generic(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64) {
+	n := len(x)
+	y0, y1, y2, y3 = y0[:n], y1[:n], y2[:n], y3[:n]
+	var a0, a1, a2, a3, b0, b1, b2, b3 float64
+	i := 0
+	for ; i+2 <= n; i += 2 {
+		u, v := x[i], x[i+1]
+		a0 += u * y0[i]
+		b0 += v * y0[i+1]
+		a1 += u * y1[i]
+		b1 += v * y1[i+1]
+		a2 += u * y2[i]
+		b2 += v * y2[i+1]
+		a3 += u * y3[i]
+		b3 += v * y3[i+1]
+	}
+	if i < n {
+		u := x[i]
+		a0 += u * y0[i]
+		a1 += u * y1[i]
+		a2 += u * y2[i]
+		a3 += u * y3[i]
+	}
+	return a0 + b0, a1 + b1, a2 + b2, a3 + b3
+}
+
 func axpyGeneric(alpha float64, x, y []float64) {
 	y = y[:len(x)]
 	for i, v := range x {

@@ -446,6 +446,7 @@ func TestNoAllocations(t *testing.T) {
 	y := make([]float64, 100)
 	allocs := testing.AllocsPerRun(10, func() {
 		Dot(x, y)
+		Dot4(x, y, y, x, y)
 		Axpy(1, x, y)
 		Scale(2, x)
 		AxpbyTo(y, 1, x, 2, y)
@@ -463,6 +464,7 @@ func TestNoAllocations(t *testing.T) {
 func TestLengthMismatchPanics(t *testing.T) {
 	for name, f := range map[string]func(){
 		"Dot":      func() { Dot(make([]float64, 2), make([]float64, 3)) },
+		"Dot4":     func() { Dot4(make([]float64, 2), nil, nil, nil, nil) },
 		"Axpy":     func() { Axpy(1, make([]float64, 2), make([]float64, 3)) },
 		"Softplus": func() { Softplus(make([]float64, 2), make([]float64, 3)) },
 		"Step":     func() { Step(1, 1, make([]float64, 2), 1, make([]float64, 3), make([]float64, 2)) },
