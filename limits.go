@@ -61,8 +61,8 @@ func FormatBytes(n int64) string {
 // 2 meq working rows and k = min(mw, n), it is 8 bytes times
 //
 //	16 n                            iterates, gradients, averages, bounds
-//	+ 2 l n + meq n + mw n          Phi as a matrix (Solve's conversion) and
-//	                                the solver's copy, Aeq, unit rows of A
+//	+ l n + meq n + mw n            the solver's copy of Phi, Aeq, unit
+//	                                rows of A
 //	+ n^2           (with P)        dense copy of P
 //	+ 12 mw + 4 l                   residuals, multipliers, row codes, results
 //	+ 6 n^2 + 14 (m + meq)          Hessian, its Cholesky factor, the
@@ -81,8 +81,8 @@ func FormatBytes(n int64) string {
 // <= solver.DirectMaxRows) the penalty method's storage is not allocated,
 // and the estimate is instead 8 bytes times
 //
-//	24 n + 2 l n + 14 (m + meq)     vectors, Phi (two copies, as above),
-//	                                per-row state
+//	24 n + l n + 14 (m + meq)       vectors, Phi's columns (read once to
+//	                                form Phi'Phi), per-row state
 //	+ n^2           (with P)        dense copy of P
 //	+ 4 n^2                         Hessian, its factor, the working set's
 //	                                normals and Gram factor
@@ -91,11 +91,11 @@ func FormatBytes(n int64) string {
 // bytes, which Solve does not make)
 //
 // It is an estimate: on the problems of limits_test.go it is within 25% of
-// what Solve allocates (the paper's QP 0.96x, mushrooms 1.07x, a problem of
-// 2^20 variables 1.23x, a logistic loss with l = 2000, n = m = 100 0.95x,
-// the large QP with m = 1e5 1.10x); a working set (many more rows than
+// what Solve allocates (the paper's QP 1.01x, mushrooms 1.03x, a problem of
+// 2^20 variables 1.23x, a logistic loss with l = 2000, n = m = 100 0.90x,
+// the large QP with m = 1e5 1.07x); a working set (many more rows than
 // variables) stores only part of the unit rows, and there it is up to 6x
-// above (a separable SVM with m = 2.5e5, n = 10: 1.69x; NewSolver, which
+// above (a separable SVM with m = 2.5e5, n = 10: 1.64x; NewSolver, which
 // copies every row, allocates more). Sizes are taken from the fields as they
 // are (N, len(Phi), len(A), len(Aeq)); p need not be valid. The result
 // saturates at math.MaxInt64 instead of overflowing.
@@ -103,13 +103,13 @@ func (p *Problem) MemoryEstimate() int64 {
 	n := float64(max(p.N, 0))
 	l, m, meq := float64(len(p.Phi)), float64(len(p.A)), float64(len(p.Aeq))
 	mw := m + 2*meq
-	words := 16*n + 2*l*n + meq*n + mw*n + 12*mw + 4*l
+	words := 16*n + l*n + meq*n + mw*n + 12*mw + 4*l
 	if p.P != nil {
 		words += n * n
 	}
 	quad := p.Loss != "logistic" && p.N <= memDenseModelMax
 	if quad && len(p.A)+len(p.Aeq) <= solver.DirectMaxRows {
-		words = 24*n + 2*l*n + 14*(m+meq) + 4*n*n
+		words = 24*n + l*n + 14*(m+meq) + 4*n*n
 		if p.P != nil {
 			words += n * n
 		}

@@ -356,14 +356,15 @@ func denseOf(rows [][]float64, cols int) *mat.Dense {
 }
 
 // internal builds the solver's form of p, which must have passed Validate
-// (newSolver, the one caller outside tests, runs it first): the matrices
-// but A are copied into mat.Dense (nil when empty), A's rows are passed as
-// they are (see newSolver), P is replaced by its symmetric part
+// (newSolver, the one caller outside tests, runs it first): P and Aeq are
+// copied into mat.Dense (nil when empty), the rows of A and Phi are passed
+// as they are (see newSolver; the solver copies Phi's only on the penalty
+// path, and reads them only in solver.New), P is replaced by its symmetric part
 // (P + P')/2, bounds of magnitude >= 1e20 become ∓Inf, and the vectors are
 // shared (the solver copies what it keeps and modifies nothing).
 func (p *Problem) internal() (*solver.Problem, error) {
 	ip := &solver.Problem{
-		N: p.N, Phi: denseOf(p.Phi, p.N), Y: p.Y, Ridge: p.Ridge, L1: p.L1,
+		N: p.N, PhiRows: p.Phi, Y: p.Y, Ridge: p.Ridge, L1: p.L1,
 		P: denseOf(p.P, p.N), Q: p.Q, Offset: p.Offset,
 		ARows: p.A, B: p.B, Aeq: denseOf(p.Aeq, p.N), Beq: p.Beq,
 	}

@@ -28,7 +28,8 @@ const (
 //
 // The problem must be valid as softpen.Problem.Validate defines it, which
 // is the only check of the input data: N >= 1; a known Loss, with at least
-// one row of Phi (l x N) and len(Y) = l when it is not LossNone, and labels
+// one row of Phi (l x N; or PhiRows, not both) and len(Y) = l when it is
+// not LossNone, and labels
 // in {-1, +1} for LossLogistic; P N x N and symmetric; Q, Lower and Upper
 // nil or of length N; every entry finite except Lower = -Inf and
 // Upper = +Inf; Lower <= Upper; Ridge, L1 >= 0; at most one of A and
@@ -44,13 +45,14 @@ const (
 type Problem struct {
 	N            int
 	Loss         Loss
-	Phi          *mat.Dense // l x N, nil when Loss == LossNone
-	Y            []float64  // length l
-	Ridge        float64    // >= 0
-	L1           float64    // >= 0
-	Lower, Upper []float64  // nil, or length N; -Inf / +Inf mean no bound
-	P            *mat.Dense // N x N symmetric PSD, or nil
-	Q            []float64  // length N, or nil
+	Phi          *mat.Dense  // l x N, nil when Loss == LossNone
+	PhiRows      [][]float64 // instead of Phi: its rows, each of length N (the direct path then copies no Phi)
+	Y            []float64   // length l
+	Ridge        float64     // >= 0
+	L1           float64     // >= 0
+	Lower, Upper []float64   // nil, or length N; -Inf / +Inf mean no bound
+	P            *mat.Dense  // N x N symmetric PSD, or nil
+	Q            []float64   // length N, or nil
 	Offset       float64
 	A            *mat.Dense  // m x N, or nil
 	ARows        [][]float64 // instead of A: its rows, each of length N (saves a copy of a large A)

@@ -14,14 +14,21 @@ import (
 // convexity mu and the smoothness bounds that set the step sizes.
 
 // copyObjective copies the objective's data that the solver keeps, except
-// Phi: s.phi refers to the caller's until New has decided on the path (the
-// direct path reads it only to form the model; the others copy it).
+// Phi: s.phiRows are the caller's rows until New has decided on the path
+// (the direct path reads them only to form the model; the others copy them
+// into s.phi).
 func (s *Solver) copyObjective(p *Problem) {
 	n := p.N
 	s.loss = p.Loss
 	if p.Loss != LossNone {
-		s.phi = p.Phi // the caller's, until New decides whether to copy it
-		s.l = p.Phi.Rows
+		s.phiRows = p.PhiRows
+		if p.Phi != nil {
+			s.phiRows = make([][]float64, p.Phi.Rows)
+			for i := range s.phiRows {
+				s.phiRows[i] = p.Phi.Row(i)
+			}
+		}
+		s.l = len(s.phiRows)
 		s.y = append([]float64(nil), p.Y...)
 	}
 	s.ridge, s.l1, s.offset = p.Ridge, p.L1, p.Offset
@@ -68,9 +75,13 @@ func (s *Solver) buildModel(sharpMu bool) error {
 		// c0 = ||y||^2 / (2l) + offset.
 		s.h = mat.NewDense(n, n)
 		s.c = make([]float64, n)
-		if s.phi != nil {
-			s.phi.Gram(s.h, 1/float64(s.l))
-			s.phi.MulTransVec(s.c, s.y)
+		if s.l > 0 {
+			mat.GramRows(s.h, s.phiRows, 1/float64(s.l))
+			for i, r := range s.phiRows {
+				if s.y[i] != 0 {
+					vec.Axpy(s.y[i], r, s.c)
+				}
+			}
 			vec.Scale(-1/float64(s.l), s.c)
 			s.c0 = vec.Dot(s.y, s.y) / (2 * float64(s.l))
 		}
@@ -112,13 +123,13 @@ func (s *Solver) buildModel(sharpMu bool) error {
 		} else {
 			s.lf, s.lfCert = s.ridge, s.ridge
 		}
-		if s.phi != nil {
+		if s.l > 0 {
 			// Squared: ||phi||_2^2 / l; logistic: a quarter of it.
 			f := 1.0
 			if s.loss == LossLogistic {
 				f = 0.25
 			}
-			fr := f * frobSq(s.phi) / float64(s.l)
+			fr := f * frobSq(s.phiRows) / float64(s.l)
 			s.lf += fr
 			s.lfCert += fr
 		}
@@ -177,10 +188,9 @@ func gershgorin(m *mat.Dense) float64 {
 	return mx
 }
 
-func frobSq(m *mat.Dense) float64 {
+func frobSq(rows [][]float64) float64 {
 	var s float64
-	for i := 0; i < m.Rows; i++ {
-		r := m.Row(i)
+	for _, r := range rows {
 		s += vec.Dot(r, r)
 	}
 	return s

@@ -18,7 +18,8 @@ type Solver struct {
 
 	// The objective, in the caller's terms.
 	loss         Loss
-	phi          *mat.Dense // l x n (copy), nil without a loss
+	phi          *mat.Dense  // l x n (copy), nil without a loss and on the direct path
+	phiRows      [][]float64 // Phi's rows: the caller's until New has chosen the path, then s.phi's (nil on the direct path)
 	y            []float64
 	l            int
 	ridge, l1    float64
@@ -126,11 +127,19 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		}
 		// The model holds the objective (objective reads H): the direct
 		// path keeps no copy of Phi.
-		s.phi = nil
+		s.phiRows = nil
 		s.state.tmp = make([]float64, s.n) // for objective
 	} else {
-		if s.phi != nil {
-			s.phi = cloneDense(s.phi)
+		if s.l > 0 {
+			// s.phiRows may be the caller's slice: copy, then point a
+			// new one at the copy.
+			s.phi = mat.NewDense(s.l, s.n)
+			rows := make([][]float64, s.l)
+			for i, r := range s.phiRows {
+				rows[i] = s.phi.Row(i)
+				copy(rows[i], r)
+			}
+			s.phiRows = rows
 		}
 		if err := s.copyConstraints(p); err != nil {
 			return nil, err
