@@ -113,13 +113,14 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	s.l1 = p.L1
 	s.capSign, s.cEff, s.kinkIn = make([]int8, n), fl.take(n), make([]bool, n)
 	s.a, s.aeq = denseRows(p.A, p.ARows), denseRows(p.Aeq, nil)
-	if s.ainv, err = inverseNorms("A", s.a, p.A == nil); err != nil {
+	sb := newSparseBuilder(m, n)
+	if s.ainv, err = inverseNorms("A", s.a, p.A == nil, sb); err != nil {
 		return nil, err
 	}
-	if s.eqinv, err = inverseNorms("Aeq", s.aeq, false); err != nil {
+	if s.eqinv, err = inverseNorms("Aeq", s.aeq, false, nil); err != nil {
 		return nil, err
 	}
-	s.sp = newSparseRows(s.a, n)
+	s.sp = sb.rows()
 	s.bOrig, s.beqOrig = fl.take(m), fl.take(meq)
 	copy(s.bOrig, p.B)
 	copy(s.beqOrig, p.Beq)
@@ -175,11 +176,12 @@ func denseRows(a *mat.Dense, rows [][]float64) [][]float64 {
 	return out
 }
 
-// inverseNorms returns 1/||a_j|| for every row (0 for a zero row). A row
+// inverseNorms returns 1/||a_j|| for every row (0 for a zero row), and
+// adds each row to sb when sb is not nil (while the row is in cache). A row
 // whose norm is not finite (a NaN or infinite entry, or an overflow) or
 // whose inverse overflows is an *InputError naming the row (field "ARows"
 // when the rows came as ARows).
-func inverseNorms(field string, rows [][]float64, asRows bool) ([]float64, error) {
+func inverseNorms(field string, rows [][]float64, asRows bool, sb *sparseBuilder) ([]float64, error) {
 	if asRows {
 		field = "ARows"
 	}
@@ -197,6 +199,9 @@ func inverseNorms(field string, rows [][]float64, asRows bool) ([]float64, error
 			return nil, &InputError{field, j, fmt.Sprintf("the row's norm overflows when the row is scaled to unit norm (norm %v)", nr)}
 		default:
 			inv[j] = 1 / nr
+		}
+		if sb != nil {
+			sb.add(j, r)
 		}
 	}
 	return inv, nil

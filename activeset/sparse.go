@@ -21,37 +21,56 @@ type sparseRows struct {
 // list's gathers beat the vector kernel's pass over all n entries.
 func sparseLimit(n int) int { return n / 8 }
 
-func newSparseRows(rows [][]float64, n int) sparseRows {
+// sparseBuilder collects the sparse rows one row at a time (add), so that
+// the listing shares New's one pass over the rows with inverseNorms: a
+// second pass over a large A cost as much again (every row fetched from
+// memory twice; the large QP's 80 MB of rows: 11 ms).
+type sparseBuilder struct {
+	limit    int
+	pos      []int32
+	isSparse []bool
+	idx      []int32
+	val      []float64
+	count    int
+}
+
+// newSparseBuilder prepares for m rows of length n; nil when no row can be
+// held sparse (n < 8) or there are none.
+func newSparseBuilder(m, n int) *sparseBuilder {
 	limit := sparseLimit(n)
-	var sp sparseRows
-	if limit == 0 || len(rows) == 0 {
-		return sp
+	if limit == 0 || m == 0 {
+		return nil
 	}
-	// One pass: a row's entries are listed until it has more than limit,
-	// then dropped again. The lists start with room for half the limit per
-	// row (at most 4096 entries), enough for rows that are really sparse.
-	pos := make([]int32, len(rows)+1)
-	isSparse := make([]bool, len(rows))
-	size := min(len(rows)*limit/2, 4096)
-	idx, val := make([]int32, 0, size), make([]float64, 0, size)
-	count := 0
-	for j, r := range rows {
-		at := len(idx)
-		if cap(idx)-at < limit+9 {
-			idx, val = slices.Grow(idx, limit+9), slices.Grow(val, limit+9)
-		}
-		k := nonzeros(r, limit+1, idx[at:at+limit+9], val[at:at+limit+9])
-		if k <= limit {
-			idx, val = idx[:at+k], val[:at+k]
-			isSparse[j] = true
-			count++
-		}
-		pos[j+1] = int32(len(idx))
+	// A row's entries are listed until it has more than limit, then
+	// dropped again. The lists start with room for half the limit per row
+	// (at most 4096 entries), enough for rows that are really sparse.
+	size := min(m*limit/2, 4096)
+	return &sparseBuilder{limit: limit, pos: make([]int32, m+1), isSparse: make([]bool, m),
+		idx: make([]int32, 0, size), val: make([]float64, 0, size)}
+}
+
+// add lists row j (rows are added in order 0, 1, ...) if it is sparse.
+func (b *sparseBuilder) add(j int, r []float64) {
+	limit := b.limit
+	at := len(b.idx)
+	if cap(b.idx)-at < limit+9 {
+		b.idx, b.val = slices.Grow(b.idx, limit+9), slices.Grow(b.val, limit+9)
 	}
-	if count > 0 {
-		sp = sparseRows{sparse: isSparse, pos: pos, idx: idx, val: val}
+	k := nonzeros(r, limit+1, b.idx[at:at+limit+9], b.val[at:at+limit+9])
+	if k <= limit {
+		b.idx, b.val = b.idx[:at+k], b.val[:at+k]
+		b.isSparse[j] = true
+		b.count++
 	}
-	return sp
+	b.pos[j+1] = int32(len(b.idx))
+}
+
+// rows returns the sparse rows added (none on a nil builder).
+func (b *sparseBuilder) rows() sparseRows {
+	if b == nil || b.count == 0 {
+		return sparseRows{}
+	}
+	return sparseRows{sparse: b.isSparse, pos: b.pos, idx: b.idx, val: b.val}
 }
 
 // nonzeros lists the nonzero entries of r in idx and val (both of length
