@@ -94,13 +94,36 @@ func (s *Solver) certify() {
 }
 
 // violation sets MaxViolation, SumViolation and Complementarity over every
-// constraint.
+// constraint. A row outside the working set (multiplier 0) whose stored
+// violation plus the drift since (mostViolated's bound) is below zero by
+// more than their rounding is satisfied at x and adds nothing to any of
+// them: it is skipped. After the last scan of mostViolated that is most
+// rows (the large QP, m = 1e5: a pass over 80 MB of rows, 7 ms).
 func (s *Solver) violation() {
 	r := &s.res
 	viol, sum, comp := 0.0, 0.0, 0.0
 	xn := math.Sqrt(vec.Dot(s.x, s.x))
+	xInf := normInf(s.x)
+	// As in mostViolated: account for x's moves since the last scan (the
+	// answer's clipping to its bounds, refinement).
+	s.path += moveDist(s.x, s.xSeen)
+	if s.path > 1+xInf {
+		s.forgetViolations()
+		s.path = 0
+	}
+	// The stored a_j'x/||a_j|| - b_j/||a_j|| is within
+	// gamma_{n+2} (||x||_2 + |b_j|/||a_j||) of its value, the path within
+	// gamma_{n+2} (1 + ||x||_inf) of the drift (s.path <= 1 + ||x||_inf):
+	// twice both is a safe margin.
+	g := 2 * vec.DotErrorBound(s.n+2)
+	pathErr := g * (1 + xInf)
 	r.Feasible = true
 	for j := 0; j < s.m; j++ {
+		if !s.rowIn[j] && s.ainv[j] > 0 {
+			if bound := s.rowViol[j] + (s.path - s.rowPath[j]); bound < -(pathErr + g*(xn+math.Abs(s.b[j]))) {
+				continue
+			}
+		}
 		// a_j'x - b_j on the caller's scale.
 		res := s.rowDot(j, s.x) - s.bOrig[j]
 		viol = max(viol, res)
