@@ -671,6 +671,7 @@ func TestA64EncoderGolden(t *testing.T) {
 		{"FADD V0.2D, V0.2D, V1.2D", 0x4E61D400},
 		{"FMUL V16.2D, V16.2D, V0.2D", 0x6E60DE10},
 		{"FADDP D0, V0.2D", 0x7E70D800},
+		{"FADDP V0.2D, V0.2D, V2.2D", 0x6E62D400},
 	} {
 		got, err := a64Encode(tc.text)
 		if err != nil {

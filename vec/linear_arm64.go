@@ -10,10 +10,8 @@ package vec
 //go:noescape
 func dotAsm(x, y []float64) float64
 
-// dot4Asm is the generic code until the assembly lands.
-func dot4Asm(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64) {
-	return dot4Generic(x, y0, y1, y2, y3)
-}
+//go:noescape
+func dot4Asm(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64)
 
 //go:noescape
 func axpyAsm(alpha float64, x, y []float64)
