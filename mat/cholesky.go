@@ -55,8 +55,19 @@ func (c *Cholesky) Factor(a *Dense) error {
 		}
 		d = math.Sqrt(d)
 		l[j*n+j] = d
-		for i := j + 1; i < n; i++ {
-			l[i*n+j] = (l[i*n+j] - vec.Dot(l[i*n:i*n+j], lj)) / d
+		// Column j below the diagonal, four rows per Dot4 (which reads lj
+		// once for the four).
+		row := func(i int) []float64 { return l[i*n : i*n+j] }
+		i := j + 1
+		for ; i+4 <= n; i += 4 {
+			s0, s1, s2, s3 := vec.Dot4(lj, row(i), row(i+1), row(i+2), row(i+3))
+			l[i*n+j] = (l[i*n+j] - s0) / d
+			l[(i+1)*n+j] = (l[(i+1)*n+j] - s1) / d
+			l[(i+2)*n+j] = (l[(i+2)*n+j] - s2) / d
+			l[(i+3)*n+j] = (l[(i+3)*n+j] - s3) / d
+		}
+		for ; i < n; i++ {
+			l[i*n+j] = (l[i*n+j] - vec.Dot(row(i), lj)) / d
 		}
 	}
 	return nil

@@ -150,12 +150,23 @@ func gramByColumns(dst *Dense, l, n int, row func(int) []float64, scale float64)
 			t[j*l+i] = v
 		}
 	}
+	col := func(k int) []float64 { return t[k*l : (k+1)*l] }
+	set := func(j, k int, v float64) {
+		dst.Data[j*dst.Stride+k] = scale * v
+		dst.Data[k*dst.Stride+j] = scale * v
+	}
 	for j := 0; j < n; j++ {
-		cj := t[j*l : (j+1)*l]
-		for k := 0; k <= j; k++ {
-			v := scale * vec.Dot(cj, t[k*l:(k+1)*l])
-			dst.Data[j*dst.Stride+k] = v
-			dst.Data[k*dst.Stride+j] = v
+		cj := col(j)
+		k := 0
+		for ; k+4 <= j+1; k += 4 {
+			d0, d1, d2, d3 := vec.Dot4(cj, col(k), col(k+1), col(k+2), col(k+3))
+			set(j, k, d0)
+			set(j, k+1, d1)
+			set(j, k+2, d2)
+			set(j, k+3, d3)
+		}
+		for ; k <= j; k++ {
+			set(j, k, vec.Dot(cj, col(k)))
 		}
 	}
 }
