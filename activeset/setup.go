@@ -136,7 +136,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	s.fac = newGramLDL(capacity)
 	s.rowIn, s.boundIn, s.eqRedund = make([]bool, m), make([]int8, n), make([]bool, meq)
 	s.rowViol, s.rowPath, s.xSeen = fl.take(m), fl.take(m), fl.take(n)
-	if k := poolSize(n); m > k {
+	if k := poolSize(n, m); m > k {
 		s.pool, s.poolScore = make([]int32, 0, k), make([]float64, 0, m)
 	}
 	s.v, s.x, s.t, s.r, s.xTry = fl.take(n), fl.take(n), fl.take(n), fl.take(n), fl.take(n)
@@ -390,8 +390,15 @@ func (s *Solver) HotStart(rowsIn []int, upper, lower []bool) {
 }
 
 // poolSize is the number of rows scanned first (rebuildPool): enough for
-// the rows a solve admits (at most n are active) and those it tries.
-func poolSize(n int) int { return max(512, 8*n) }
+// the rows a solve admits (at most n are active) and those it tries, and
+// 4 sqrt(m), which balances the pool's scan at every working-set change
+// against the full scans that follow once no pool row is violated.
+// Measured on separable SVMs (n = 50) hot-started from a 5% sample's
+// active set, the best pool was 1024 at m = 62500 and 125000, 2048 at
+// 250000, 1024..4096 at 1e6, where the fixed 512 took 2.5 s instead of
+// 0.24 s (more full scans of 400 MB of rows); the large QP (n = 100,
+// m = 1e5) does not mind (800, 1265, 2048: within noise).
+func poolSize(n, m int) int { return max(512, 8*n, 4*int(math.Sqrt(float64(m)))) }
 
 // singularPivot is the pivot below which a new unit normal counts as
 // dependent on the working set: its distance from their span is below
