@@ -2,8 +2,6 @@ package softpen
 
 import (
 	"strconv"
-
-	"github.com/softpen/softpen/solver"
 )
 
 // DefaultMemoryLimit is the memory Solve and NewSolver let a problem take
@@ -25,16 +23,22 @@ func (e *MemoryError) Error() string {
 		FormatBytes(e.Limit) + " (Options.MaxMemory, default DefaultMemoryLimit); raise it, or set it to -1 for no limit, if this machine has the memory"
 }
 
-// CheckMemory returns a *MemoryError when p's MemoryEstimate is above the
-// limit opt sets (Options.MaxMemory: 0 or a nil opt means
-// DefaultMemoryLimit, a negative value no limit), and nil otherwise. Solve
-// and NewSolver call it after Validate; it only reads the sizes of p.
+// CheckMemory returns a *MemoryError when p's memory estimate for the
+// method opt chooses (MemoryEstimate for MethodAuto and MethodActiveSet;
+// the penalty method's storage for the others) is above the limit opt sets
+// (Options.MaxMemory: 0 or a nil opt means DefaultMemoryLimit, a negative
+// value no limit), and nil otherwise. Solve and NewSolver call it after
+// Validate; it only reads the sizes of p.
 func (p *Problem) CheckMemory(opt *Options) error {
 	limit := DefaultMemoryLimit
-	if opt != nil && opt.MaxMemory != 0 {
-		limit = opt.MaxMemory
+	method := MethodAuto
+	if opt != nil {
+		method = opt.Method
+		if opt.MaxMemory != 0 {
+			limit = opt.MaxMemory
+		}
 	}
-	if est := p.MemoryEstimate(); limit > 0 && est > limit {
+	if est := p.memoryEstimate(method); limit > 0 && est > limit {
 		return &MemoryError{Estimate: est, Limit: limit}
 	}
 	return nil
@@ -55,7 +59,7 @@ func FormatBytes(n int64) string {
 }
 
 // MemoryEstimate returns about how many bytes NewSolver and Solve allocate
-// for p, before allocating any of it, so that a caller can refuse a problem
+// for p with MethodAuto, before allocating any of it, so that a caller can refuse a problem
 // that would not fit. It counts the solver's own storage, not p itself.
 // With n variables, l loss rows, m rows in A, meq rows in Aeq, mw = m +
 // 2 meq working rows and k = min(mw, n), it is 8 bytes times
@@ -72,17 +76,20 @@ func FormatBytes(n int64) string {
 //	                                Gram factor, per-row state), when the
 //	                                objective is quadratic (loss not
 //	                                "logistic") and n <= 3000 (the solver's
-//	                                dense-model limit)
+//	                                dense-model limit) and a penalty method
+//	                                is chosen (CheckMemory)
 //	+ 3 n^2 + 11 (m + meq) + 2 mw   the Newton steps' Hessian and engine
 //	  + l + 30 n                    (logistic, n <= 3000)
 //	+ 2 n^2         (logistic or n > 3000, with P)  P + ridge I and its factor
 //
-// When MethodAuto takes the direct path (a quadratic objective with m + meq
-// <= solver.DirectMaxRows) the penalty method's storage is not allocated,
-// and the estimate is instead 8 bytes times
+// MethodAuto takes the direct path for a quadratic objective (with n <=
+// 3000): the penalty method's storage is not allocated, and the estimate
+// is instead 8 bytes times
 //
-//	24 n + l n + 14 (m + meq)       vectors, Phi's columns (read once to
-//	                                form Phi'Phi), per-row state
+//	24 n + l n + 15 (m + meq)       vectors, Phi's columns (read once to
+//	                                form Phi'Phi), per-row state (a
+//	                                twentieth more for the samples of
+//	                                20000 rows or more)
 //	+ n^2           (with P)        dense copy of P
 //	+ 4 n^2                         Hessian, its factor, the working set's
 //	                                normals and Gram factor
@@ -93,13 +100,18 @@ func FormatBytes(n int64) string {
 // It is an estimate: on the problems of limits_test.go it is within 25% of
 // what Solve allocates (the paper's QP 1.01x, mushrooms 1.03x, a problem of
 // 2^20 variables 1.23x, a logistic loss with l = 2000, n = m = 100 0.90x,
-// the large QP with m = 1e5 1.07x); a working set (many more rows than
-// variables) stores only part of the unit rows, and there it is up to 6x
-// above (a separable SVM with m = 2.5e5, n = 10: 1.64x; NewSolver, which
-// copies every row, allocates more). Sizes are taken from the fields as they
+// the large QP with m = 1e5 1.07x, a separable SVM with m = 2.5e5, n = 10
+// 1.11x); the penalty method's working set (many more rows than variables)
+// stores only part of the unit rows, and there it is up to 6x above
+// (NewSolver, which copies every row, allocates more). Sizes are taken from the fields as they
 // are (N, len(Phi), len(A), len(Aeq)); p need not be valid. The result
 // saturates at math.MaxInt64 instead of overflowing.
-func (p *Problem) MemoryEstimate() int64 {
+func (p *Problem) MemoryEstimate() int64 { return p.memoryEstimate(MethodAuto) }
+
+// memoryEstimate is MemoryEstimate for the given method: the direct path's
+// figure for MethodAuto and MethodActiveSet on a quadratic objective, the
+// penalty method's otherwise.
+func (p *Problem) memoryEstimate(method Method) int64 {
 	n := float64(max(p.N, 0))
 	l, m, meq := float64(len(p.Phi)), float64(len(p.A)), float64(len(p.Aeq))
 	mw := m + 2*meq
@@ -108,8 +120,8 @@ func (p *Problem) MemoryEstimate() int64 {
 		words += n * n
 	}
 	quad := p.Loss != "logistic" && p.N <= memDenseModelMax
-	if quad && len(p.A)+len(p.Aeq) <= solver.DirectMaxRows {
-		words = 24*n + l*n + 14*(m+meq) + 4*n*n
+	if quad && (method == MethodAuto || method == MethodActiveSet) {
+		words = 24*n + l*n + 15*(m+meq) + 4*n*n
 		if p.P != nil {
 			words += n * n
 		}

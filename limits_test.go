@@ -35,7 +35,7 @@ func TestMemoryEstimate(t *testing.T) {
 			name   string
 			p      *Problem
 			lo, hi float64
-		}{"separable SVM above DirectMaxRows (penalty, working set)", separableSVM(250000, 10), 0.7, 6})
+		}{"separable SVM, m = 2.5e5 (direct, sampled start)", separableSVM(250000, 10), 0.7, 1.3})
 	}
 	for _, c := range cases {
 		var before, after runtime.MemStats

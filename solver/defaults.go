@@ -27,52 +27,33 @@ const (
 	defaultMethod = MethodAPG
 )
 
-// DirectMaxRows is the most rows (A's and Aeq's) for which MethodAuto
-// solves a quadratic objective directly by the active-set method (direct.go)
-// instead of the penalty method. The direct method scans a pool of likely
-// rows at each working-set change and every row only when the pool holds no
-// violated one; the penalty method makes a few passes over every row per
-// stage. Measured cold to a certified 1e-9 (BenchmarkDirectCrossover, root
-// package, -benchtime 3x, one sitting, loaded machine): large-QP family
-// (l = 2000, n = 100): m = 1e3 direct 10 ms / apg 6 ms; 3e3 7.5 / 5.6;
-// 1e4 10.6 / 9.3; 3e4 15 / 21; 1e5 61 / 322. Separable SVM (n = 50,
-// softpen.Solve, exact): m = 1e4 15 ms, 1e5 176 ms, 1e6 8.5 s, against the
-// penalty method's 0.41 / 0.53 / 1.9 s to 1e-4 (README): the direct method
-// wins to 1e5 rows and loses at 1e6, where its full scans (1,190 changes)
-// dominate. Measured again with the penalty method handing over to the
-// active-set method (BenchmarkHandoverSweep, root package, to 1e-9, m
-// doubling; `go test -run '^$' -bench 'HandoverSweep/svm/m=(62500|125000|
-// 250000)/(activeset|apg)$' -benchtime 1x -count 5 .`, medians, a loaded
-// machine): separable SVM direct / apg m = 62500 78 / 105 ms, 125000
-// 537 / 421 ms (apg there hands over after its first, loose stage: the
-// engine nearly cold), 250000 3.08 / 1.12 s (handover at handoverGap, 20
-// working-set changes); at 1e6 (-count 3) 19.2 / 3.8 s. The crossover lies
-// between 1.25e5 and 2.5e5 rows: 2e5 stays. The large-QP family never
-// crosses over up to 1e6 (one run: 1e6 direct 1.03 s, apg 10.2 s), which
-// directStartViolated takes care of.
+// MethodAuto solves every quadratic objective (loss none or squared,
+// n <= maxDenseHessian) directly by the active-set method (direct.go),
+// however many its rows; the penalty method is for the logistic loss,
+// larger n, and callers who choose it. The direct method scans a pool of
+// likely rows at each working-set change (4 sqrt(m) of them) and every row
+// only when the pool holds no violated one; on 20000 rows or more it starts
+// from the answer on a sample of the rows (sample.go), so that the changes
+// it makes on all of them are the few the sample missed.
+//
+// Measured before the sampled start, cold to a certified 1e-9
+// (BenchmarkDirectCrossover and BenchmarkHandoverSweep, root package,
+// loaded machine): the large-QP family (l = 2000, n = 100) direct / apg
+// m = 1e3 10 / 6 ms, 1e4 10.6 / 9.3, 1e5 61 / 322, 2.5e5 0.34 / 4.2 s,
+// 1e6 1.03 / 10.2 s; the separable SVM (n = 50, x_u = 0 violates every
+// row) 62500 78 / 105 ms, 125000 537 / 421 ms, 250000 3.08 / 1.12 s, 1e6
+// 19.2 / 3.8 s: the direct method then lost above about 2e5 rows and
+// MethodAuto kept it to DirectMaxRows (and above, to problems whose x_u
+// violates few rows). With the sampled start and the pool growing with m
+// (one run each, the same sitting, a helper running beside it): separable
+// SVM direct / apg with handover, to 1e-9: m = 20000 19 ms, 62500 38 ms,
+// 125000 85 ms, 250000 0.13 / 0.59 s, 1e6 0.42 / 1.77 s; at n = 200,
+// m = 250000 2.8 / 6.2 s. The direct method wins at every size measured.
+//
+// DirectMaxRows remains the penalty method's own threshold: with at most
+// this many rows its probe hands the problem to the active-set method after
+// the first stage (schedule.go, handover.go).
 const DirectMaxRows = 200000
-
-// Above DirectMaxRows, MethodAuto still solves directly when the
-// unconstrained minimiser x_u = -H^{-1}c, where the active-set method
-// starts, violates at most directStartViolated of the rows (counted on
-// directStartSample rows evenly spaced; fewViolatedAtMin, direct.go).
-// Measured cold to a certified 1e-9 (BenchmarkHandoverSweep, root package,
-// one run): the large-QP family (x_u violates 0.7% of the rows at
-// m = 1e5) direct / penalty with handover: m = 2.5e5 0.34 / 4.2 s,
-// 5e5 0.64 / 11.5 s, 1e6 1.03 / 10.2 s; the separable SVM (x_u = 0
-// violates every row) 2.5e5 1.35 / 0.63 s, 5e5 4.4 / 1.7 s, 1e6 9.4 /
-// 2.4 s. Two families, at the two ends: the threshold sits between them.
-// With it, MethodAuto's sweep (-bench 'HandoverSweep/.*/.*/auto$' -count
-// 5, medians, loaded machine), m = 977 ... 1e6 doubling: SVM 3.1, 5.5,
-// 16, 30, 53, 60, 198, 1009 ms, 1.45 (penalty from here), 2.31, 3.71 s;
-// large QP 6.1, 11, 8.2, 14, 17, 13, 32, 129, 297 ms, 1.30, 2.84 s
-// (direct throughout). The jumps of 4-5x from 62500 to 125000 rows are
-// the active-set method's (working-set changes 706 -> 932 and 156 -> 214,
-// each costing about 4x more).
-const (
-	directStartViolated = 0.05
-	directStartSample   = 4096
-)
 
 // The handover to the exact finisher (handover.go).
 const (

@@ -14,9 +14,9 @@ import (
 // The direct path: a quadratic objective (the model F(x) = 1/2 x'Hx + c'x +
 // c0, l1 and box allowed) solved exactly by the dual active-set method of
 // package activeset instead of the penalty method. MethodActiveSet forces
-// it; MethodAuto takes it when the rows are few enough that scanning them
-// at every working-set change costs less than the penalty method's passes
-// (DirectMaxRows, defaults.go). The answer is certified as the penalty
+// it; MethodAuto takes it for every quadratic objective, however many the
+// rows (measured: DirectMaxRows, defaults.go; on many rows it starts from
+// samples, sample.go). The answer is certified as the penalty
 // method's is: the gap of the exact penalty F(x) + xr sum of violations
 // against the dual function at the engine's multipliers, with the same
 // rounding allowance (gapOf).
@@ -33,45 +33,9 @@ func (s *Solver) useDirect(raw *Options) (bool, error) {
 		}
 		return true, nil
 	case MethodAuto:
-		return s.quad && s.m+s.meq <= DirectMaxRows && !raw.tunesPenalty(), nil
+		return s.quad && !raw.tunesPenalty(), nil
 	}
 	return false, nil
-}
-
-// autoLarge reports whether MethodAuto chooses between the two paths by
-// fewViolatedAtMin: a quadratic objective with more than DirectMaxRows
-// rows and no option only the penalty method reads.
-func (s *Solver) autoLarge(raw *Options) bool {
-	return raw.Method == MethodAuto && s.quad && s.m+s.meq > DirectMaxRows && !raw.tunesPenalty()
-}
-
-// fewViolatedAtMin reports whether at most directStartViolated of the rows
-// of A (sampled: at most directStartSample rows, evenly spaced) are
-// violated at the unconstrained minimiser x_u = -H^{-1}c, where the
-// active-set method starts. The method admits one violated row per
-// working-set change; when x_u violates few rows, the rows it must sift
-// stay few whatever m is, and it beats the penalty method at every size
-// measured (directStartViolated, defaults.go). The model must be built.
-func (s *Solver) fewViolatedAtMin(p *Problem) bool {
-	if s.m == 0 {
-		return true
-	}
-	xu := make([]float64, s.n)
-	s.chol.Solve(xu, s.c)
-	vec.Scale(-1, xu)
-	row := func(j int) []float64 { return p.ARows[j] }
-	if p.A != nil {
-		row = p.A.Row
-	}
-	k := min(s.m, directStartSample)
-	violated := 0
-	for i := 0; i < k; i++ {
-		j := int(int64(i) * int64(s.m) / int64(k))
-		if vec.Dot(row(j), xu) > p.B[j] {
-			violated++
-		}
-	}
-	return float64(violated) <= directStartViolated*float64(k)
 }
 
 // tunesPenalty reports whether an option that only the penalty method reads
@@ -91,7 +55,8 @@ func (s *Solver) newDirect(p *Problem) error {
 		return err
 	}
 	s.direct = d
-	return nil
+	s.sample, err = s.newSampledStart(p)
+	return err
 }
 
 // engineProblem is the engine's problem on the objective 1/2 x'hx + c'x
@@ -136,7 +101,9 @@ func (s *Solver) solveDirect(ctx context.Context) (*Result, error) {
 		res.Time = time.Since(start)
 		return res, nil
 	}
-	s.direct.SetDeadline(s.engineDeadline(ctx, start))
+	deadline := s.engineDeadline(ctx, start)
+	s.sample.start(s.direct, deadline)
+	s.direct.SetDeadline(deadline)
 	r := s.direct.Solve()
 	res.Iterations = r.Iter
 	res.Kept = s.m + s.meq

@@ -205,23 +205,3 @@ func TestHandoverNoPolish(t *testing.T) {
 		t.Errorf("||x - x*|| = %.3e above the bound %.3e", d, res.DistBound)
 	}
 }
-
-// TestFewViolatedAtMin: above DirectMaxRows MethodAuto keeps the direct
-// path when the unconstrained minimiser violates few rows (the large-QP
-// family) and hands the problem to the penalty method when it violates
-// many (a hard-margin SVM, whose minimiser 0 violates every row).
-func TestFewViolatedAtMin(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		p    *Problem
-		want bool
-	}{{"svm", smallSVM(5000, 10), false}, {"largeqp", largeQPProblem(200, 5000, 20), true}} {
-		s, err := New(c.p, &Options{Method: MethodAPG})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := s.fewViolatedAtMin(c.p); got != c.want {
-			t.Errorf("%s: fewViolatedAtMin = %v, want %v", c.name, got, c.want)
-		}
-	}
-}

@@ -78,6 +78,7 @@ type Solver struct {
 	res   Result
 
 	direct  *activeset.Solver // the direct path (direct.go), or nil
+	sample  sampledStart      // the direct path's sampled start on many rows (sample.go)
 	fin     finisher          // the penalty method's exact finisher (handover.go)
 	outside outsideBounds     // bounds on the outside rows' residuals (outside.go)
 	newton  *newtonWork       // Newton steps for a logistic loss (newton.go), or nil
@@ -107,20 +108,10 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	if err != nil {
 		return nil, err
 	}
-	built := false // the model is built (with the penalty method's mu and L)
-	if !direct && s.autoLarge(&raw) {
-		if err := s.buildModel(true); err != nil {
-			return nil, err
-		}
-		built = true
-		direct = s.fewViolatedAtMin(p)
-	}
 	if direct {
 		// The direct path keeps none of the penalty method's storage.
-		if !built {
-			if err := s.buildModel(s.ridge == 0); err != nil {
-				return nil, err
-			}
+		if err := s.buildModel(s.ridge == 0); err != nil {
+			return nil, err
 		}
 		if err := s.newDirect(p); err != nil {
 			return nil, err
@@ -144,10 +135,8 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		if err := s.copyConstraints(p); err != nil {
 			return nil, err
 		}
-		if !built {
-			if err := s.buildModel(true); err != nil {
-				return nil, err
-			}
+		if err := s.buildModel(true); err != nil {
+			return nil, err
 		}
 		if err := s.newFinisher(p); err != nil {
 			return nil, err
@@ -209,6 +198,7 @@ func (s *Solver) Reset() {
 	s.warm = false
 	if s.direct != nil {
 		s.direct.Reset()
+		s.sample.reset()
 	}
 	if s.newton != nil {
 		s.newton.eng.Reset()

@@ -420,7 +420,10 @@ func (s *Solver) SetB(b []float64) error {
 		}
 	}
 	if s.direct != nil {
-		return s.direct.SetB(b)
+		if err := s.direct.SetB(b); err != nil {
+			return err
+		}
+		return s.sample.setB(b)
 	}
 	if s.newton != nil {
 		if err := s.newton.eng.SetB(b); err != nil {

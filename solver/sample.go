@@ -1,0 +1,158 @@
+package solver
+
+import (
+	"time"
+
+	"github.com/softpen/softpen/activeset"
+)
+
+// The sampled start of the direct path on many rows. The dual active-set
+// method starts from the unconstrained minimiser and admits one violated row
+// per working-set change, choosing among all m rows; when the minimiser
+// violates most of them (a hard-margin SVM violates every row at x = 0) it
+// makes hundreds of changes, and each run of them that empties its pool of
+// candidates costs a pass over every row. On a sample of the rows (one in
+// sampleEvery) the same solve is cheap, and its active set is most of the
+// whole problem's: the engine on all rows, hot-started from it, needs only
+// the changes that the sample missed. The sample is itself solved that way
+// when it is large, so the levels shrink geometrically down to
+// sampleMinRows rows.
+//
+// Measured (separable SVM, n = 50, 5% sample, engine alone): m = 1e6 cold
+// 3.4 s, hot from the sample 0.25 s plus 0.13 s for the sample's solve;
+// m = 62500 cold 77 ms, hot 32 ms plus 5 ms.
+
+const (
+	sampleEvery   = 20    // one row in sampleEvery is in the next level's sample
+	sampleMinRows = 20000 // rows of A below which a cold solve starts from no sample
+)
+
+// sampleLevel is the engine on one level's sample of the rows of A (all the
+// equalities, bounds and l1 kept) and where its rows come from.
+type sampleLevel struct {
+	eng  *activeset.Solver
+	rows []int     // row of the level above (the next larger) of each of its rows
+	b    []float64 // scratch for SetB: the sampled right-hand sides
+}
+
+// sampledStart holds the levels, the largest sample first, and the scratch
+// for hot-starting each level from the one below.
+type sampledStart struct {
+	levels       []sampleLevel
+	rowsIn       []int
+	upper, lower []bool
+	cold         bool // the direct engine's working set is empty (New, Reset): the next solve starts from the samples
+}
+
+// newSampledStart builds the levels for the direct path's engine on p (none
+// when A has fewer than sampleMinRows rows).
+func (s *Solver) newSampledStart(p *Problem) (sampledStart, error) {
+	ss := sampledStart{cold: true}
+	rowsOf := p.ARows
+	if p.A != nil {
+		rowsOf = make([][]float64, p.A.Rows)
+		for j := range rowsOf {
+			rowsOf[j] = p.A.Row(j)
+		}
+	}
+	b := p.B
+	for len(rowsOf) >= sampleMinRows {
+		k := (len(rowsOf) + sampleEvery - 1) / sampleEvery
+		lv := sampleLevel{rows: make([]int, k), b: make([]float64, k)}
+		sub := make([][]float64, k)
+		for i := range sub {
+			// Evenly spaced: the rows of real data often come sorted
+			// (by label, by time); a stride samples every part.
+			j := i * sampleEvery
+			lv.rows[i], sub[i], lv.b[i] = j, rowsOf[j], b[j]
+		}
+		sp := *p
+		sp.A, sp.ARows, sp.B = nil, sub, lv.b
+		eng, err := s.newEngine(&sp, nil)
+		if err != nil {
+			return ss, err
+		}
+		lv.eng = eng
+		// lv.b now belongs to the engine's problem only through its copy
+		// (activeset.New copies B); it stays as SetB's scratch.
+		ss.levels = append(ss.levels, lv)
+		rowsOf, b = sub, lv.b
+	}
+	if len(ss.levels) > 0 {
+		ss.rowsIn = make([]int, 0, s.n)
+		ss.upper, ss.lower = make([]bool, s.n), make([]bool, s.n)
+	}
+	return ss, nil
+}
+
+// reset empties every level's working set and makes the next solve start
+// from the samples again.
+func (ss *sampledStart) reset() {
+	for i := range ss.levels {
+		ss.levels[i].eng.Reset()
+	}
+	ss.cold = true
+}
+
+// setB passes new right-hand sides b (of all rows) down the levels.
+func (ss *sampledStart) setB(b []float64) error {
+	for i := range ss.levels {
+		lv := &ss.levels[i]
+		for k, j := range lv.rows {
+			lv.b[k] = b[j]
+		}
+		if err := lv.eng.SetB(lv.b); err != nil {
+			return err
+		}
+		b = lv.b
+	}
+	return nil
+}
+
+// start solves the levels from the smallest up, each hot-started from the
+// answer of the one below, and hot-starts full (the engine on all rows)
+// from the largest sample's answer. It does nothing unless the direct
+// engine is cold. A level that ends infeasible passes on the rows of its
+// Farkas certificate (the whole problem is infeasible too, and the engine
+// above finds it again from them).
+func (ss *sampledStart) start(full *activeset.Solver, deadline time.Time) {
+	if !ss.cold || len(ss.levels) == 0 {
+		return
+	}
+	ss.cold = false
+	var below *activeset.Result
+	for i := len(ss.levels) - 1; i >= -1; i-- {
+		eng := full
+		if i >= 0 {
+			eng = ss.levels[i].eng
+		}
+		if below != nil {
+			ss.hotStart(eng, &ss.levels[i+1], below)
+		}
+		if i < 0 {
+			return
+		}
+		eng.SetDeadline(deadline)
+		below = eng.Solve()
+	}
+}
+
+// hotStart hot-starts eng, the level above lv, from lv's answer r: the rows
+// with a positive multiplier (or Farkas weight) and the bounds with a
+// nonzero multiplier.
+func (ss *sampledStart) hotStart(eng *activeset.Solver, lv *sampleLevel, r *activeset.Result) {
+	weights := r.Lambda
+	if r.Status == activeset.StatusInfeasible {
+		weights = r.FarkasA
+	}
+	ss.rowsIn = ss.rowsIn[:0]
+	for k, w := range weights {
+		if w > 0 && len(ss.rowsIn) < cap(ss.rowsIn) {
+			ss.rowsIn = append(ss.rowsIn, lv.rows[k])
+		}
+	}
+	for i, z := range r.Z {
+		ss.upper[i], ss.lower[i] = z > 0, z < 0
+	}
+	eng.HotStart(ss.rowsIn, ss.upper, ss.lower)
+}
