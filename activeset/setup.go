@@ -256,6 +256,11 @@ func (s *Solver) Reset() {
 	s.fac.k = 0
 	s.fresh, s.lastIndep, s.skipRow = true, false, -1
 	s.forgetViolations()
+	// The drift bookkeeping as New leaves it: where the stored bounds next
+	// expire decides the pool's content and so the order of admissions,
+	// and a Reset solve must repeat a new Solver's bit for bit.
+	s.path = 0
+	clear(s.xSeen)
 	s.capKinks()
 	clear(s.rowIn)
 	clear(s.boundIn)
