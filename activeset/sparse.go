@@ -53,8 +53,15 @@ func newSparseBuilder(m, n int) *sparseBuilder {
 func (b *sparseBuilder) add(j int, r []float64) {
 	limit := b.limit
 	at := len(b.idx)
+	// Each slice is checked on its own: growing rounds their capacities
+	// up to allocation size classes, which differ for int32 and float64
+	// (checking idx alone once let val run short: a panic on mushrooms
+	// with a limit of n/4).
 	if cap(b.idx)-at < limit+9 {
-		b.idx, b.val = slices.Grow(b.idx, limit+9), slices.Grow(b.val, limit+9)
+		b.idx = slices.Grow(b.idx, limit+9)
+	}
+	if cap(b.val)-at < limit+9 {
+		b.val = slices.Grow(b.val, limit+9)
 	}
 	k := nonzeros(r, limit+1, b.idx[at:at+limit+9], b.val[at:at+limit+9])
 	if k <= limit {
