@@ -49,6 +49,7 @@
 //	feasibility.go  phase one and the Farkas certificates of infeasibility
 //	direct.go       the direct path: the exact active-set method (package
 //	                activeset) for quadratic objectives, certified here
+//	sample.go       the direct path's start from samples of many rows
 //	newton.go       Newton steps (SQP) for the logistic loss, their QPs
 //	                solved by the active-set method, certified here
 //	observe.go      the Options.Observe callback
