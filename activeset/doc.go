@@ -31,7 +31,13 @@
 //     only after the factor is rebuilt (if downdated) and the direction
 //     refined, and it is checked in the caller's data before it is
 //     answered (certificate.go, farkasHolds); a direction that fails
-//     ends the solve with StatusIterLimit, never with a wrong answer.
+//     ends the solve with StatusIterLimit, never with a wrong answer;
+//   - a solve that cannot settle (multipliers past 1e12 that are not a
+//     certificate, or the iteration limit) looks for two rows of opposite
+//     directions whose right-hand sides contradict (opposite.go): the
+//     loop admits the most violated row, and the pair's fixed violation
+//     can stay below the others' until x has lost the digits to see it.
+//     Their certificate is exact, and checked like any other.
 //
 // G_W is kept as an LDL' factor (ldl.go), updated when a constraint enters
 // (one forward solve) and downdated when one leaves (a rank-one update of the
@@ -80,8 +86,11 @@
 // allocate nothing, except that an infeasible answer allocates the
 // workspace of its certificate's final least-squares polish, as does every
 // try of multipliers beyond 1e12 (unit rows) as a certificate (dual.go,
-// rayCertificate). Results are deterministic bit for bit on a given kernel path.
+// rayCertificate), and the first such try or iteration limit of a Solver
+// builds its index of opposite rows (O(m n), opposite.go). Results are
+// deterministic bit for bit on a given kernel path.
 // Ties (equal violations, equal step ratios) go to the lowest index.
 // A solve ends after Options.MaxIter iterations at the latest, with
-// StatusIterLimit and the certificate of the point it stopped at.
+// StatusIterLimit and the certificate of the point it stopped at (or
+// StatusInfeasible, if two opposite rows contradict each other).
 package activeset

@@ -85,7 +85,7 @@ func (s *Solver) iterate() Status {
 				return StatusInfeasible
 			}
 			if big > lamLimit {
-				return StatusIterLimit
+				return s.undecided()
 			}
 			s.rayTrial = big * rayGrowth
 		}
@@ -115,7 +115,7 @@ func (s *Solver) iterate() Status {
 					s.skipRow = last.i
 					continue
 				}
-				return StatusIterLimit
+				return s.undecided()
 			}
 			continue
 		}
@@ -146,6 +146,16 @@ func (s *Solver) iterate() Status {
 			return StatusOptimal
 		}
 		s.admit(j)
+	}
+	return s.undecided()
+}
+
+// undecided ends a solve that could not settle its working set:
+// StatusInfeasible if two opposite rows contradict each other (their
+// certificate checked, and left in the Result), StatusIterLimit otherwise.
+func (s *Solver) undecided() Status {
+	if s.oppositeCertificate() {
+		return StatusInfeasible
 	}
 	return StatusIterLimit
 }
@@ -354,9 +364,17 @@ func (s *Solver) lamMax() float64 {
 }
 
 // rayCertificate tries the direction of the multipliers as the Farkas
-// certificate (refined, polished and checked like a null direction's) and
-// reports whether it holds. On failure the Result's certificate is cleared.
+// certificate (refined, polished and checked like a null direction's),
+// and if it fails, two opposite rows (oppositeCertificate: multipliers
+// this large are where the loop loses track of such a pair), and reports
+// whether one holds. On failure the Result's certificate is cleared.
 func (s *Solver) rayCertificate() bool {
+	return s.multiplierCertificate() || s.oppositeCertificate()
+}
+
+// multiplierCertificate tries the direction of the multipliers as the
+// Farkas certificate (see rayCertificate).
+func (s *Solver) multiplierCertificate() bool {
 	k := len(s.ws)
 	for _, c := range s.ws {
 		if c.kind == kindKink {

@@ -71,9 +71,10 @@ type Solver struct {
 	// eqInconsistent: the equalities (and fixed variables) contradict each
 	// other; s.dir holds the Farkas direction over s.ws.
 	eqInconsistent bool
-	farkasBuilt    bool    // the Result holds the certificate of s.dir (this solve)
-	rayTrial       float64 // multipliers above this are tried as a certificate (dual.go)
-	skipRow        int32   // a row found consistent-dependent, not admitted until ws changes; -1 none
+	farkasBuilt    bool         // the Result holds the certificate of s.dir (this solve)
+	rayTrial       float64      // multipliers above this are tried as a certificate (dual.go)
+	skipRow        int32        // a row found consistent-dependent, not admitted until ws changes; -1 none
+	opp            oppositeRows // built when first needed (opposite.go)
 
 	// scratch of length n, n+1 or rows
 	v, x, t, r, xTry []float64

@@ -1,0 +1,116 @@
+package activeset
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/softpen/softpen/internal/qpgen"
+)
+
+// oppositeProblem is min 1/2 ||x||^2 s.t. rows a_j'x <= b_j.
+func oppositeProblem(rows [][]float64, b []float64) (*Problem, *qpgen.QP) {
+	n := len(rows[0])
+	h := make([][]float64, n)
+	for i := range h {
+		h[i] = make([]float64, n)
+		h[i][i] = 1
+	}
+	p := &Problem{N: n, H: dense(h), C: make([]float64, n), A: dense(rows), B: b}
+	return p, &qpgen.QP{N: n, H: h, C: make([]float64, n), A: rows, B: b}
+}
+
+// wantOpposite fails t unless r is infeasible with a certificate on
+// exactly the rows want, accepted in big.Float.
+func wantOpposite(t *testing.T, q *qpgen.QP, r *Result, want []int) {
+	t.Helper()
+	if r.Status != StatusInfeasible {
+		t.Fatalf("status %v after %d iterations (violation %.3g), want infeasible", r.Status, r.Iter, r.MaxViolation)
+	}
+	var got []int
+	for j, y := range r.FarkasA {
+		if y != 0 {
+			got = append(got, j)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("certificate on rows %v (%v), want %v", got, r.FarkasA, want)
+	}
+	if ok, why := qpgen.CheckFarkas(q, r.FarkasA, nil); !ok {
+		t.Errorf("certificate refused: %s", why)
+	}
+}
+
+// TestOppositeAtIterLimit: a solve stopped by MaxIter before it admits
+// either row of a contradicting pair (violated by 1e-4 on the unit rows,
+// against 10 for the row it admits first) ends infeasible with the pair's
+// certificate, not with StatusIterLimit.
+func TestOppositeAtIterLimit(t *testing.T) {
+	p, q := oppositeProblem([][]float64{{0, 1}, {1e4, 1}, {-1e4, -1}}, []float64{-10, -1, -1})
+	s, err := New(p, &Options{MaxIter: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantOpposite(t, q, s.Solve(), []int{1, 2})
+}
+
+// TestOppositeAtRayTry: two rows push x to (1e13, 0, 1e13), where the
+// rounding floor PrimalTol (1 + ||x||_inf) = 10 hides the pair x_2 <= -1,
+// -x_2 <= -1 from the loop (it would answer optimal with violation 1).
+// The try of the multipliers (1e13, past 1e12) as a certificate, at the
+// start of the third iteration, fails (they are no ray) and finds the
+// pair.
+func TestOppositeAtRayTry(t *testing.T) {
+	p, q := oppositeProblem([][]float64{{-1, 0, 0}, {0, 0, -1}, {0, 1, 0}, {0, -1, 0}}, []float64{-1e13, -1e13, -1, -1})
+	s := mustNew(t, p)
+	r := s.Solve()
+	wantOpposite(t, q, r, []int{2, 3})
+	if r.Iter != 2 {
+		t.Errorf("found after %d iterations, want 2 (at the first try)", r.Iter)
+	}
+}
+
+// TestOppositeIndex: the index holds the classes of rows with opposite
+// directions to the last bit (a copy scaled by a power of two is one, a
+// copy off by an ulp is not), and the certificate needs their right-hand
+// sides to contradict: a slab -1 <= a'x <= 1 is not infeasible.
+func TestOppositeIndex(t *testing.T) {
+	a := []float64{0, 0.1, 0.7, -3}
+	neg, twice, off := make([]float64, 4), make([]float64, 4), slices.Clone(a)
+	for i, v := range a {
+		neg[i], twice[i] = -v, -2*v
+	}
+	off[3] = -3.0000000000000004
+	rows := [][]float64{a, {1, 0, 0, 0}, off, {0, 0, 0, 0}, twice, {0, 0, 0, 1}, {0, 0, 0, -1}, neg, a}
+	p, q := oppositeProblem(rows, []float64{1, 5, 1, 0, 2, 1, 1, -3, 1})
+	s := mustNew(t, p)
+	s.buildOpposites()
+	o := &s.opp
+	if want := []int32{0, 8, 4, 7, 5, 6}; !slices.Equal(o.rows, want) {
+		t.Errorf("rows %v, want %v", o.rows, want)
+	}
+	if want := []int32{0, 4, 6}; !slices.Equal(o.start, want) {
+		t.Errorf("start %v, want %v", o.start, want)
+	}
+	if want := []int32{2, 5}; !slices.Equal(o.mid, want) {
+		t.Errorf("mid %v, want %v", o.mid, want)
+	}
+	// Rows 0 and 8 (a'x <= 1) against 4 (-2a'x <= 2: a'x >= -1) and 7
+	// (-a'x <= -3: a'x >= 3): the pair is 0 and 7.
+	if !s.oppositeCertificate() {
+		t.Fatal("no certificate for rows 0 and 7")
+	}
+	r := s.res
+	r.Status = StatusInfeasible
+	wantOpposite(t, q, &r, []int{0, 7})
+
+	// Without row 7 every pair is consistent: a'x <= 1, a'x >= -1.
+	rows[7] = []float64{0, 0, 1, 0}
+	p, _ = oppositeProblem(rows, []float64{1, 5, 1, 0, 2, 1, 1, -3, 1})
+	s = mustNew(t, p)
+	if s.oppositeCertificate() {
+		t.Errorf("certificate %v for consistent rows", s.res.FarkasA)
+	}
+	if r := s.Solve(); r.Status != StatusOptimal {
+		t.Errorf("status %v, want optimal", r.Status)
+	}
+}
