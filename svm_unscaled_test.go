@@ -71,32 +71,71 @@ func dotOf(x, y []float64) float64 {
 
 // TestUnscaledSVM: hard-margin SVMs on raw, badly scaled features (held-out
 // sets of this kind timed out at relative error 1.0 with xi raised to
-// 2.6e5). What it asserts is that no answer is wrong: a non-separable
-// instance is never "solved", and "infeasible" comes with a Farkas
-// certificate that the big.Float check accepts; a separable instance is
-// never "infeasible", and "solved" has KKT conditions checked
-// independently in big.Float to 1e-9. Beyond that, every instance must
-// reach the target: every separable instance solved to 1e-9,
-// every non-separable one proven infeasible (30 of 30; 28 until the engine
-// looked for opposite rows, activeset/opposite.go: in 400x30 flipped
-// seed 2 and 1797x64 flipped seed 3 the multipliers grew past 1e13 before
-// the loop admitted the repeated point's other copy, whose violation was
-// below the noise of x by then, and the solve cycled to the iteration
-// limit). precision_limit, the answer when the engine cannot settle an
-// instance in float64, fails the test.
+// 2.6e5). What it asserts is that no answer is wrong (checkUnscaled), and
+// beyond that that every instance reaches the target: every
+// separable instance solved to 1e-9, every non-separable one proven
+// infeasible (30 of 30; 28 until the engine looked for opposite rows,
+// activeset/opposite.go: in 400x30 flipped seed 2 and 1797x64 flipped
+// seed 3 the multipliers grew past 1e13 before the loop admitted the
+// repeated point's other copy, whose violation was below the noise of x by
+// then, and the solve cycled to the iteration limit). precision_limit, the
+// answer when the engine cannot settle an instance in float64, fails the
+// test.
 func TestUnscaledSVM(t *testing.T) {
-	type shape struct {
-		m, n   int
-		margin float64
-	}
-	shapes := []shape{{130, 13, 1e-2}, {178, 13, 1e-3}, {400, 30, 1e-4}, {569, 30, 1e-3}, {1797, 64, 1e-3}}
+	shapes := []unscaledShape{{130, 13, 1e-2}, {178, 13, 1e-3}, {400, 30, 1e-4}, {569, 30, 1e-3}, {1797, 64, 1e-3}}
 	if testing.Short() {
 		shapes = shapes[:3]
 	}
-	reached, total := 0, 0
+	reached, total, missed := checkUnscaled(t, shapes, 1, 3)
+	t.Logf("%d of %d instances solved to 1e-9 or proven infeasible", reached, total)
+	for _, m := range missed {
+		t.Errorf("NOT REACHED: %s", m)
+	}
+}
+
+// TestUnscaledSVMWide: the same checks on twelve more seeds and three more
+// shapes (192 instances). No answer may be wrong. Not every instance
+// reaches the target yet: at this writing 182 of 192 do; the ten others
+// end precision_limit, honestly, with multipliers of 7e8 to 1e10 on unit
+// rows: 1797x64 seeds 4, 6, 10, 11, 400x30 seed 6 and 2000x10 seed 14,
+// 1000x50 seeds 11 and 13 (separable: stopped with rows violated by up to
+// 1e-3 that the engine took for rounding, or certified only to 2e-9..7e-8
+// relative because the exact penalty's xi (2 max lambda) times rounding-size
+// violations is the gap), and flipped 400x30 seed 6 and 1000x50 seed 13
+// (not proven infeasible). The test fails if fewer reach it than that.
+func TestUnscaledSVMWide(t *testing.T) {
+	if testing.Short() {
+		t.Skip("192 instances")
+	}
+	shapes := []unscaledShape{{130, 13, 1e-2}, {178, 13, 1e-3}, {400, 30, 1e-4}, {569, 30, 1e-3}, {1797, 64, 1e-3},
+		{300, 20, 1e-5}, {1000, 50, 1e-4}, {2000, 10, 1e-3}}
+	reached, total, missed := checkUnscaled(t, shapes, 4, 15)
+	t.Logf("%d of %d instances solved to 1e-9 or proven infeasible; not reached:", reached, total)
+	for _, m := range missed {
+		t.Log("  ", m)
+	}
+	if reached < 182 {
+		t.Errorf("%d of %d reached the target; 182 did when this test was written", reached, total)
+	}
+}
+
+type unscaledShape struct {
+	m, n   int
+	margin float64
+}
+
+// checkUnscaled solves the unscaled SVMs of every shape, both variants and
+// seeds first..last to tol 1e-9 and fails the test on any wrong answer: a
+// non-separable instance is never "solved", and "infeasible" comes with a
+// Farkas certificate that the big.Float check accepts; a separable
+// instance is never "infeasible", and "solved" has KKT conditions checked
+// independently in big.Float to 1e-9. It returns how many reached the
+// target, how many there were, and a line for each precision_limit.
+func checkUnscaled(t *testing.T, shapes []unscaledShape, first, last uint64) (reached, total int, missed []string) {
+	t.Helper()
 	for _, sh := range shapes {
 		for _, flip := range []bool{false, true} {
-			for seed := uint64(1); seed <= 3; seed++ {
+			for seed := first; seed <= last; seed++ {
 				labels, rows := unscaledSVM(sh.m, sh.n, sh.margin, flip, seed)
 				p := SVMProblem(labels, rows, false)
 				res, err := Solve(context.Background(), p, &Options{Tol: 1e-9})
@@ -122,29 +161,20 @@ func TestUnscaledSVM(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					lmax := 0.0
-					for j, l := range res.Lambda {
-						lmax = math.Max(lmax, l*math.Sqrt(dotOf(p.A[j], p.A[j])))
-					}
-					t.Logf("%s: %v in %v, ||lambda||_inf (unit rows) %.2g, rel. KKT %.1e %.1e %.1e, rel. gap %.1e",
-						name, res.Method, res.Time, lmax, k.RelStationarity, k.RelPrimal, k.RelComplementarity, k.RelGap)
 					if worst := max(k.RelStationarity, k.RelPrimal, k.RelDual, k.RelComplementarity, math.Abs(k.RelGap)); !(worst <= 1e-9) {
 						t.Errorf("%s: relative KKT residual or gap %.3g > 1e-9", name, worst)
 					} else {
 						reached++
 					}
 				case res.Status == StatusPrecisionLimit:
-					t.Errorf("%s: NOT REACHED: precision_limit, gap %.3g (%s)", name, res.Gap, res.Message)
+					missed = append(missed, name+": precision_limit, gap "+fmtG(res.Gap)+" ("+res.Message+")")
 				default:
 					t.Errorf("%s: status %v (%s)", name, res.Status, res.Message)
 				}
 			}
 		}
 	}
-	t.Logf("%d of %d instances solved to 1e-9 or proven infeasible", reached, total)
-	if reached != total {
-		t.Errorf("%d of %d instances reached the target, want all", reached, total)
-	}
+	return reached, total, missed
 }
 
 func identity(n int) [][]float64 {
