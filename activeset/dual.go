@@ -42,10 +42,18 @@ func (s *Solver) Solve() *Result {
 			s.refineAnswer()
 		}
 	}
+	if status != StatusInfeasible {
+		s.certify()
+		// A loop that settled at a point violating rows beyond rounding
+		// (multipliers so large that the factor cannot tell violations
+		// from noise) may be missing a plain contradiction: two opposite
+		// rows, as the loop's own failures look for (undecided).
+		if status == StatusOptimal && !s.res.Feasible && s.oppositeCertificate() {
+			status = StatusInfeasible
+		}
+	}
 	if status == StatusInfeasible {
 		s.answerInfeasible()
-	} else {
-		s.certify()
 	}
 	s.res.Status = status
 	s.res.Active = len(s.ws)

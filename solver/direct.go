@@ -158,6 +158,14 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 		res.Message = fmt.Sprintf("the active-set method stopped after %d working-set changes without settling its working set (cycling on a degenerate vertex, or rows it could neither satisfy nor prove infeasible in float64); the answer is certified to gap %.3g", r.Iter, res.Gap)
 	case res.Gap <= s.opt.Tol*math.Max(1, math.Abs(res.Objective)):
 		res.Status = StatusSolved
+	case !r.Feasible:
+		// Not a rounding floor: rows are violated beyond what x's own
+		// rounding explains. Seen with multipliers of 1e9..1e10 on unit
+		// rows, where the working set's factor cannot resolve the
+		// violations from the noise of x.
+		res.Status = StatusPrecisionLimit
+		res.Message = fmt.Sprintf("the active-set method stopped at a point that violates rows by up to %.3g, beyond rounding (multipliers up to %.3g: the working set is too ill-conditioned for float64 here); the answer is certified to gap %.3g (relative %.3g), above tol %.3g",
+			res.MaxViolation, xr/2, res.Gap, res.Gap/math.Max(1, math.Abs(res.Objective)), s.opt.Tol)
 	default:
 		res.Status = StatusPrecisionLimit
 		res.Message = fmt.Sprintf("the exact answer is certified to gap %.3g (relative %.3g), the rounding floor of this problem in float64; tol %.3g is below it",
