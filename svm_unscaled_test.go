@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/softpen/softpen/internal/qpgen"
@@ -93,15 +95,16 @@ func TestUnscaledSVM(t *testing.T) {
 	}
 	reached, total, missed := checkUnscaled(t, shapes, 1, 3)
 	t.Logf("%d of %d instances solved to 1e-9 or proven infeasible", reached, total)
-	allowed := 0
+	var known []string // the misses of this path when the test was written
 	if vec.Impl() == "generic" {
-		allowed = 2
+		known = []string{"400x30 margin 0.0001 seed 2:", "1797x64 margin 0.001 seed 2:"}
 	}
 	for _, m := range missed {
-		t.Logf("NOT REACHED: %s", m)
-	}
-	if len(missed) > allowed {
-		t.Errorf("%d of %d instances not reached on the %s path; %d were when this test was written", len(missed), total, vec.Impl(), allowed)
+		if slices.ContainsFunc(known, func(k string) bool { return strings.HasPrefix(m, k) }) {
+			t.Logf("NOT REACHED (known on the %s path): %s", vec.Impl(), m)
+		} else {
+			t.Errorf("NOT REACHED: %s", m)
+		}
 	}
 }
 
