@@ -74,11 +74,16 @@
 //
 // The answer is refined by Newton steps on the KKT system of the final W in
 // the original variables (refine.go), which removes the error the
-// transformation by L adds when H is ill-conditioned, and certified
-// (certificate.go): the duality gap F(x) - g(lambda) from the dual function
-// at the returned multipliers, the largest primal violation, the largest
-// complementarity product and the stationarity residual, all computed from
-// the caller's data.
+// transformation by L adds when H is ill-conditioned. The steps go through
+// the Gram factor, whose error grows with the square of the normals'
+// condition; when they stall above their floor (nearly dependent members,
+// unit-row multipliers of 1e9) the members with a zero multiplier leave W
+// and the steps go through a QR factorisation of the normals instead
+// (orthorefine.go), whose primal part is accurate to cond(N) eps. The
+// answer is then certified (certificate.go): the duality gap F(x) -
+// g(lambda) from the dual function at the returned multipliers, the largest
+// primal violation, the largest complementarity product and the
+// stationarity residual, all computed from the caller's data.
 //
 // # Guarantees
 //
@@ -86,9 +91,11 @@
 // allocate nothing, except that an infeasible answer allocates the
 // workspace of its certificate's final least-squares polish, as does every
 // try of multipliers beyond 1e12 (unit rows) as a certificate (dual.go,
-// rayCertificate), and the first such try or iteration limit of a Solver
-// builds its index of opposite rows (O(m n), opposite.go). Results are
-// deterministic bit for bit on a given kernel path.
+// rayCertificate), the first such try or iteration limit of a Solver
+// builds its index of opposite rows (O(m n), opposite.go), and the first
+// refinement of a Solver through QR allocates its workspace (k n for k
+// members, grown when a later one has more). Results are deterministic bit
+// for bit on a given kernel path.
 // Ties (equal violations, equal step ratios) go to the lowest index.
 // A solve ends after Options.MaxIter iterations at the latest, with
 // StatusIterLimit and the certificate of the point it stopped at (or

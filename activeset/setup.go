@@ -88,7 +88,11 @@ type Solver struct {
 	// multiplier, which primalV skips).
 	xFresh, vFresh          bool
 	g, lamStar, dir, lamTry []float64
-	res                     Result
+	// ortho, orthoW (n) and orthoY (capacity): refineOrtho's workspace,
+	// allocated on first use.
+	ortho          orthoQR
+	orthoW, orthoY []float64
+	res            Result
 }
 
 // New checks and factors p. It returns an *InputError for malformed data
