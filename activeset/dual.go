@@ -118,9 +118,16 @@ func (s *Solver) iterate() Status {
 					// Consistent along p: the row's violation is the
 					// members' residuals amplified by p, not a
 					// contradiction. It leaves, and is not admitted
-					// again until the working set changes.
+					// again until the objective has risen: allowed
+					// back as soon as the working set changed, it was
+					// admitted again at the same point and the loop
+					// cycled (FuzzTinyQP: a degenerate vertex of R^4
+					// where three rows fix x_1 = 0, 600 changes).
 					s.pop(k - 1)
-					s.skipRow = last.i
+					if !s.vFresh {
+						s.primalV()
+					}
+					s.skipRow, s.skipLevel = last.i, s.level()
 					continue
 				}
 				return s.undecided()
@@ -131,6 +138,9 @@ func (s *Solver) iterate() Status {
 			continue
 		}
 		s.primal()
+		if s.skipRow >= 0 && s.level() > s.skipLevel*(1+1e-12) {
+			s.skipRow = -1 // progress: the skipped row may come back
+		}
 		res, xn := s.memberResidual(), normInf(s.x)
 		if res > driftTol*(1+xn) {
 			// The members are far from equality: not rounding but a
@@ -444,6 +454,18 @@ func (s *Solver) primal() {
 	s.chol.SolveLT(s.x, s.v)
 	s.hxOK = false
 	s.xFresh = true
+}
+
+// level is ||v - v_u||^2 = 2 f(x) + ||v_u||^2 (v = L'x, v_u = -L^{-1}c):
+// the dual method's objective, which its steps never lower (Goldfarb and
+// Idnani) and degenerate steps leave unchanged. v must be fresh.
+func (s *Solver) level() float64 {
+	d := 0.0
+	for i, v := range s.v {
+		t := v - s.vu[i]
+		d += t * t
+	}
+	return d
 }
 
 // primalV sets v = v_u - N lambda.

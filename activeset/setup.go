@@ -73,7 +73,8 @@ type Solver struct {
 	eqInconsistent bool
 	farkasBuilt    bool         // the Result holds the certificate of s.dir (this solve)
 	rayTrial       float64      // multipliers above this are tried as a certificate (dual.go)
-	skipRow        int32        // a row found consistent-dependent, not admitted until ws changes; -1 none
+	skipRow        int32        // a row found consistent-dependent, not admitted until the objective rises (skipLevel); -1 none
+	skipLevel      float64      // ||v - v_u||^2 (2 f(x) + const) when skipRow was set
 	opp            oppositeRows // built when first needed (opposite.go)
 
 	// scratch of length n, n+1 or rows
@@ -484,7 +485,7 @@ func (s *Solver) push(c constraint) float64 {
 		d, s.fac.d[k] = 0, 0
 	}
 	s.ws = append(s.ws, c)
-	s.lastIndep, s.skipRow = false, -1
+	s.lastIndep = false
 	s.lam[k] = 0
 	s.mark(c, true)
 	return d
@@ -515,7 +516,7 @@ func (s *Solver) twin(k int) int {
 // pop removes member p from the working set and its factor.
 func (s *Solver) pop(p int) {
 	s.xFresh, s.vFresh = false, false
-	s.fresh, s.lastIndep, s.skipRow = false, false, -1 // the downdate's rounding is in the factor
+	s.fresh, s.lastIndep = false, false // the downdate's rounding is in the factor
 	s.mark(s.ws[p], false)
 	if c := s.ws[p]; c.kind == kindRow {
 		s.rowViol[c.i] = math.Inf(1)
