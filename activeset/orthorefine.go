@@ -140,22 +140,11 @@ func (s *Solver) refineOrtho(final bool) bool {
 		copy(u[:k], y)
 		q.applyQ(u)
 		s.chol.SolveLT(s.xTry, u)
-		for i := range s.xTry {
-			s.xTry[i] = s.x[i] - s.xTry[i]
-		}
-		for i, c := range s.ws {
-			lo, hi := s.multiplierRange(i, c)
-			dl[i] = min(max(dl[i]+s.lam[i], lo), hi)
-		}
-		got := s.kktResidual(s.xTry, dl, final)
-		if !(got < best) {
+		var ok bool
+		if best, ok = s.takeStep(dl, best, final); !ok {
 			break
 		}
-		best, taken = got, true
-		copy(s.x, s.xTry)
-		s.xFresh, s.vFresh = false, false
-		s.hxOK = true
-		copy(s.lam[:k], dl)
+		taken = true
 	}
 	return taken
 }

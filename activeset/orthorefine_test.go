@@ -9,51 +9,13 @@ import (
 	"github.com/softpen/softpen/mat"
 )
 
-// rawSVM is the root package's unscaledSVM (svm_unscaled_test.go) without
-// the flipped variant, as the engine's problem min 1/2 ||x||^2 s.t.
-// -y_i a_i'x <= -1: raw features of column scales 1e-3..1e4, duplicated
-// rows, a margin so thin that the unit rows' multipliers reach 1e9.
+// rawSVM is qpgen.UnscaledSVM (the generator of the root package's
+// TestUnscaledSVM) without the flipped variant, as the engine's problem
+// min 1/2 ||x||^2 s.t. -y_i a_i'x <= -1: raw features of column scales
+// 1e-3..1e4, duplicated rows, a margin so thin that the unit rows'
+// multipliers reach 1e9.
 func rawSVM(m, n int, margin float64, seed uint64) (*Problem, *qpgen.QP) {
-	r := rand.New(rand.NewPCG(seed, 0x5eed))
-	scale := make([]float64, n)
-	integer := make([]bool, n)
-	for k := range scale {
-		scale[k] = math.Pow(10, -3+7*r.Float64())
-		integer[k] = r.IntN(3) == 0
-	}
-	w := make([]float64, n)
-	var ww float64
-	for k := range w {
-		w[k] = r.NormFloat64() / scale[k]
-		ww += w[k] * w[k]
-	}
-	wn := math.Sqrt(ww)
-	var rows [][]float64
-	var labels []float64
-	for len(rows) < m {
-		if len(rows) > 0 && r.IntN(10) == 0 {
-			i := r.IntN(len(rows))
-			rows, labels = append(rows, append([]float64(nil), rows[i]...)), append(labels, labels[i])
-			continue
-		}
-		a := make([]float64, n)
-		for k := range a {
-			if integer[k] {
-				a[k] = float64(max(0, r.IntN(17)-6)) * scale[k]
-			} else {
-				a[k] = r.NormFloat64() * scale[k]
-			}
-		}
-		s := 0.0
-		for k := range a {
-			s += w[k] * a[k]
-		}
-		s /= wn
-		if math.Abs(s) < margin {
-			continue
-		}
-		rows, labels = append(rows, a), append(labels, math.Copysign(1, s))
-	}
+	labels, rows := qpgen.UnscaledSVM(m, n, margin, false, seed)
 	p := &Problem{N: n, H: mat.NewDense(n, n), C: make([]float64, n), A: mat.NewDense(m, n), B: make([]float64, m)}
 	q := &qpgen.QP{N: n, H: make([][]float64, n), C: make([]float64, n), A: make([][]float64, m), B: p.B}
 	for i := 0; i < n; i++ {

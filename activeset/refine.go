@@ -41,24 +41,36 @@ func (s *Solver) refine(final bool) float64 {
 			s.normals.axpy(dl[i], i, s.t)
 		}
 		s.chol.SolveLT(s.xTry, s.t)
-		for i := range s.xTry {
-			s.xTry[i] = s.x[i] - s.xTry[i]
-		}
-		for i, c := range s.ws {
-			lo, hi := s.multiplierRange(i, c)
-			dl[i] = min(max(dl[i]+s.lam[i], lo), hi)
-		}
-		got := s.kktResidual(s.xTry, dl, final)
-		if !(got < best) {
+		var ok bool
+		if best, ok = s.takeStep(dl, best, final); !ok {
 			break
 		}
-		best = got
-		copy(s.x, s.xTry)
-		s.xFresh, s.vFresh = false, false
-		s.hxOK = true // s.hx holds H xTry from kktResidual
-		copy(s.lam[:k], dl)
 	}
 	return best
+}
+
+// takeStep completes a Newton step of refine or refineOrtho: s.xTry holds
+// the correction dx and dl the multipliers' (each clamped to its range once
+// added). The step is kept (x = x - dx, lambda += dl) only if the scaled
+// KKT residual falls below best; it returns the residual of what it leaves
+// and whether it took the step.
+func (s *Solver) takeStep(dl []float64, best float64, final bool) (float64, bool) {
+	for i := range s.xTry {
+		s.xTry[i] = s.x[i] - s.xTry[i]
+	}
+	for i, c := range s.ws {
+		lo, hi := s.multiplierRange(i, c)
+		dl[i] = min(max(dl[i]+s.lam[i], lo), hi)
+	}
+	got := s.kktResidual(s.xTry, dl, final)
+	if !(got < best) {
+		return best, false
+	}
+	copy(s.x, s.xTry)
+	s.xFresh, s.vFresh = false, false
+	s.hxOK = true // s.hx holds H xTry from kktResidual
+	copy(s.lam[:len(dl)], dl)
+	return got, true
 }
 
 // refineAnswer refines the answer on the common scale, then against the
