@@ -11,7 +11,7 @@ import (
 
 // TestSparseRowsEveryShape: rows with up to sparseLimit(n) + 2 nonzeros at
 // every n from 8 to 160, thousands of them, so that the entry lists grow
-// many times: New must not fail (the lists' two slices grow to different
+// many times, and every seventh row dense (no zero at all): New must not fail (the lists' two slices grow to different
 // capacities, and checking one of them once let the other run short), and
 // every row, listed or not, must give the dense row's products.
 func TestSparseRowsEveryShape(t *testing.T) {
@@ -24,6 +24,11 @@ func TestSparseRowsEveryShape(t *testing.T) {
 			r := make([]float64, n)
 			for k := 0; k < 1+j%(limit+2); k++ {
 				r[rng.IntN(n)] = rng.NormFloat64()
+			}
+			if j%7 == 6 { // dense from its first entry (add's shortcut)
+				for i := range r {
+					r[i] = 1 + rng.Float64()
+				}
 			}
 			rows[j], b[j] = r, 1
 		}
