@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"testing"
-
-	"github.com/softpen/softpen/mat"
 )
 
 // largeQPProblem is largeQP of the root benchmarks, the same draws: l loss
@@ -52,30 +50,7 @@ func separableSVMProblem(m, n int) *Problem {
 	for i := range w {
 		w[i] /= math.Sqrt(ww)
 	}
-	A := mat.NewDense(m, n)
-	b := make([]float64, m)
-	for j := 0; j < m; j++ {
-		r := A.Row(j)
-		s := 0.0
-		for i := range r {
-			r[i] = g.norm()
-			s += w[i] * r[i]
-		}
-		y := 1.0
-		if s < 0 {
-			y = -1
-		}
-		if math.Abs(s) < 0.1 {
-			for i := range r {
-				r[i] += y * 0.1 * w[i]
-			}
-		}
-		for i := range r {
-			r[i] *= -y
-		}
-		b[j] = -1
-	}
-	return &Problem{N: n, Loss: LossNone, Ridge: 1, A: A, B: b}
+	return svmOn(randDense(&g, m, n), w, 0.1)
 }
 
 // BenchmarkHandoverGap is the measurement behind handoverGap: the penalty

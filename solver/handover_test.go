@@ -113,9 +113,16 @@ func smallSVM(m, n int) *Problem {
 	for i := range w {
 		w[i] = g.norm()
 	}
-	A := randDense(&g, m, n)
-	b := make([]float64, m)
-	for j := 0; j < m; j++ {
+	return svmOn(randDense(&g, m, n), w, 0.2)
+}
+
+// svmOn makes the points (rows of A, overwritten) a hard-margin SVM
+// (H = I): each labelled y by the side of the hyperplane w'x = 0, those
+// within margin of it (in w's units) pushed margin further out along w,
+// and the rows -y a'x <= -1.
+func svmOn(A *mat.Dense, w []float64, margin float64) *Problem {
+	b := make([]float64, A.Rows)
+	for j := range b {
 		row := A.Row(j)
 		s := 0.0
 		for i := range row {
@@ -125,9 +132,9 @@ func smallSVM(m, n int) *Problem {
 		if s < 0 {
 			y = -1
 		}
-		if math.Abs(s) < 0.2 {
+		if math.Abs(s) < margin {
 			for i := range row {
-				row[i] += y * 0.2 * w[i]
+				row[i] += y * margin * w[i]
 			}
 		}
 		for i := range row {
@@ -135,7 +142,7 @@ func smallSVM(m, n int) *Problem {
 		}
 		b[j] = -1
 	}
-	return &Problem{N: n, Loss: LossNone, Ridge: 1, A: A, B: b}
+	return &Problem{N: A.Cols, Loss: LossNone, Ridge: 1, A: A, B: b}
 }
 
 // TestHandover: the penalty method with its handover ends solved by the

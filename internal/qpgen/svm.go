@@ -11,8 +11,8 @@ import (
 // thin that the multipliers of the unit rows reach 1e6..1e10. The labels
 // come from a hyperplane w in the raw features; every point is moved to
 // distance at least margin * ||w|| from it on its own side, so the set is
-// separable by construction. With flip, the last row repeats an earlier
-// one with the opposite label: no x satisfies both (y a'x >= 1 and
+// separable by construction. With flip, the last row repeats another row
+// with the opposite label: no x satisfies both (y a'x >= 1 and
 // -y a'x >= 1), so the problem is infeasible.
 func UnscaledSVM(m, n int, margin float64, flip bool, seed uint64) (labels []float64, rows [][]float64) {
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
