@@ -60,8 +60,9 @@ type Solver struct {
 	path             float64
 	xSeen            []float64
 	// pool: the rows scanned first (rebuildPool), valid when poolOK;
-	// poolScore is its scratch.
+	// poolCand and poolScore are its scratch.
 	pool       []int32
+	poolCand   []int32
 	poolScore  []float64
 	poolOK     bool
 	kinkIn     []bool // the kink of x_i is in ws (l1 only)
@@ -143,7 +144,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	s.rowIn, s.boundIn, s.eqRedund = make([]bool, m), make([]int8, n), make([]bool, meq)
 	s.rowViol, s.rowPath, s.xSeen = fl.take(m), fl.take(m), fl.take(n)
 	if k := poolSize(n, m); m > k {
-		s.pool, s.poolScore = make([]int32, 0, k), make([]float64, 0, m)
+		s.pool, s.poolCand, s.poolScore = make([]int32, 0, k), make([]int32, 0, 4*k), make([]float64, 0, m)
 	}
 	s.v, s.x, s.t, s.r, s.xTry = fl.take(n), fl.take(n), fl.take(n), fl.take(n), fl.take(n)
 	s.hx = fl.take(n)
@@ -398,6 +399,28 @@ func (s *Solver) HotStart(rowsIn []int, upper, lower []bool) {
 			try(constraint{kindLower, int32(i)})
 		}
 	}
+}
+
+// HotStartAt is HotStart from a guess x of the answer as well (an
+// approximation's, such as the answer on a sample of the rows): it computes
+// every row's violation at x once and keeps them as the bounds that the
+// next Solve's scans start from, so that a row whose violation at x, plus
+// the distance the solve's points move from x, stays below the threshold is
+// not read again, and fills the pool with the rows most violated at x. The
+// rows (rowsIn) and bounds (upper, lower) go into the working set as in
+// HotStart. len(x) must be n. It allocates nothing.
+//
+// Measured: the large QP (m = 1e5, n = 100) hot-started from a 5% sample's
+// answer computed 236,000 row products with HotStart (two full scans in
+// its first 40 changes) and 222,000 with HotStartAt (one of them at x),
+// the engine's time 38 -> 25 ms plus 9 ms for the scan at x.
+func (s *Solver) HotStartAt(x []float64, rowsIn []int, upper, lower []bool) {
+	s.HotStart(rowsIn, upper, lower)
+	copy(s.x, x[:s.n])
+	copy(s.xSeen, s.x)
+	s.path = 0
+	s.checkRows(nil, math.Inf(-1), constraint{}, false)
+	s.rebuildPool()
 }
 
 // poolSize is the number of rows scanned first (rebuildPool): enough for

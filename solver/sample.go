@@ -139,7 +139,8 @@ func (ss *sampledStart) start(full *activeset.Solver, deadline time.Time) {
 
 // hotStart hot-starts eng, the level above lv, from lv's answer r: the rows
 // with a positive multiplier (or Farkas weight) and the bounds with a
-// nonzero multiplier.
+// nonzero multiplier, and r's x (HotStartAt) unless r is a certificate of
+// infeasibility.
 func (ss *sampledStart) hotStart(eng *activeset.Solver, lv *sampleLevel, r *activeset.Result) {
 	weights := r.Lambda
 	if r.Status == activeset.StatusInfeasible {
@@ -154,5 +155,11 @@ func (ss *sampledStart) hotStart(eng *activeset.Solver, lv *sampleLevel, r *acti
 	for i, z := range r.Z {
 		ss.upper[i], ss.lower[i] = z > 0, z < 0
 	}
-	eng.HotStart(ss.rowsIn, ss.upper, ss.lower)
+	if r.Status == activeset.StatusInfeasible {
+		eng.HotStart(ss.rowsIn, ss.upper, ss.lower)
+		return
+	}
+	// The sample's answer is close to the whole problem's: the rows'
+	// violations there let the first scans skip most rows.
+	eng.HotStartAt(r.X, ss.rowsIn, ss.upper, ss.lower)
 }
