@@ -91,7 +91,12 @@ func bad(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
 // Whether the quadratic part is positive definite (and so the constant mu
 // of strong convexity) takes a factorisation: the solver finds it, once.
 // Validate does not modify p and never panics, whatever the lengths.
-func (p *Problem) Validate() error {
+func (p *Problem) Validate() error { return p.validate(true) }
+
+// validate is Validate; with entriesOfA false it leaves out the pass over
+// the entries of A (finite, and the norms that scaling needs), which
+// solver.New makes as it reads the rows anyway: see newSolver.
+func (p *Problem) validate(entriesOfA bool) error {
 	if p == nil {
 		return inputErr("problem", nil, "nil")
 	}
@@ -107,7 +112,7 @@ func (p *Problem) Validate() error {
 		p.checkScalars,
 		func() error { return checkBounds(p.Lower, p.Upper, n) },
 		p.checkQuadratic,
-		p.checkConstraints,
+		func() error { return p.checkConstraints(entriesOfA) },
 	} {
 		if err := check(); err != nil {
 			return err
@@ -182,12 +187,30 @@ func (p *Problem) checkQuadratic() error {
 	return checkVector("q", p.Q)
 }
 
-// checkConstraints checks A, b, Aeq and beq.
-func (p *Problem) checkConstraints() error {
-	if err := checkRows("A", p.A, "b", p.B, p.N); err != nil {
+// checkConstraints checks A, b, Aeq and beq; with entriesOfA false, only
+// the shape of A (and b).
+func (p *Problem) checkConstraints(entriesOfA bool) error {
+	if !entriesOfA {
+		if err := checkShape("A", p.A, p.N); err != nil {
+			return err
+		}
+		if err := checkRHS("b", p.B, len(p.A), "A"); err != nil {
+			return err
+		}
+	} else if err := checkRows("A", p.A, "b", p.B, p.N); err != nil {
 		return err
 	}
 	return checkRows("Aeq", p.Aeq, "beq", p.Beq, p.N)
+}
+
+// checkShape checks that every row of m has length cols.
+func checkShape(name string, m [][]float64, cols int) error {
+	for i, r := range m {
+		if len(r) != cols {
+			return inputErr(name, []int{i}, "length "+strconv.Itoa(len(r))+", want n = "+strconv.Itoa(cols))
+		}
+	}
+	return nil
 }
 
 // rowScaleWhy says why a row's norm matters.
@@ -239,10 +262,10 @@ func checkMatrix(name string, m [][]float64, rows, cols int) (careful []int, err
 	if rows >= 0 && len(m) != rows {
 		return nil, inputErr(name, nil, strconv.Itoa(len(m))+" rows, want n = "+strconv.Itoa(rows))
 	}
+	if err := checkShape(name, m, cols); err != nil {
+		return nil, err
+	}
 	for i, r := range m {
-		if len(r) != cols {
-			return nil, inputErr(name, []int{i}, "length "+strconv.Itoa(len(r))+", want n = "+strconv.Itoa(cols))
-		}
 		d := vec.Dot(r, r)
 		if !bad(d) {
 			if d < 0x1p-800 {

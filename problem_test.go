@@ -24,10 +24,11 @@ func validQP() *Problem {
 
 // TestValidateNamesFieldAndIndex: every kind of bad input has its own
 // error, which names the field and the index in its text and in the
-// *InputError; Solve and NewSolver return that same error, so no bad data
-// reaches the solver. The cases cover every data check of solver.New too
-// (rows of A and Aeq whose norm overflows among them): the solver relies
-// on Validate for all of them.
+// *InputError; Solve and NewSolver return that same error, on the direct
+// path and the penalty method's (they leave the entries of A to
+// solver.New, which reads the rows anyway, and word its errors by
+// Validate). The cases cover every data check of solver.New too (rows of A
+// and Aeq whose norm overflows among them).
 func TestValidateNamesFieldAndIndex(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	const why = " (the solver divides each row and its right-hand side by the row's norm)"
@@ -118,14 +119,57 @@ func TestValidateNamesFieldAndIndex(t *testing.T) {
 			if c.name == "n huge" {
 				return // NewSolver would only repeat Validate; skip the allocation risk
 			}
-			// Both ways into the solver stop at Validate, with its error.
-			if _, err := Solve(context.Background(), p, nil); !errors.As(err, &ie) || err.Error() != c.want {
-				t.Errorf("Solve: %v, want Validate's error", err)
+			// Both ways into the solver stop with Validate's error, on
+			// both paths.
+			for _, opt := range []*Options{nil, {Method: MethodAPG}} {
+				if _, err := Solve(context.Background(), p, opt); !errors.As(err, &ie) || err.Error() != c.want {
+					t.Errorf("Solve (%+v): %v, want Validate's error", opt, err)
+				}
 			}
 			if _, err := NewSolver(p, nil); !errors.As(err, &ie) || err.Error() != c.want {
 				t.Errorf("NewSolver: %v, want Validate's error", err)
 			}
 		})
+	}
+}
+
+// TestBadRowOfLargeA: on many rows (the direct path then also builds
+// sampled levels), a bad entry, a norm that overflows or a right-hand side
+// too large for its row, in the last row, the first or one the samples
+// take, is Validate's error from Solve and NewSolver, by every method.
+func TestBadRowOfLargeA(t *testing.T) {
+	const m = 30000
+	for _, c := range []struct {
+		name string
+		row  int
+		edit func(p *Problem, j int)
+		want string
+	}{
+		{"NaN, last row", m - 1, func(p *Problem, j int) { p.A[j][1] = math.NaN() }, "A[29999][1]: NaN"},
+		{"Inf, first row", 0, func(p *Problem, j int) { p.A[j][0] = math.Inf(-1) }, "A[0][0]: -Inf"},
+		{"overflow, sampled row", 20 * 7, func(p *Problem, j int) { p.A[j] = []float64{1.5e308, -1.5e308} },
+			"A[140]: the row's norm overflows float64 (the solver divides each row and its right-hand side by the row's norm)"},
+		{"b over a tiny row", 12345, func(p *Problem, j int) { p.A[j], p.B[j] = []float64{0, 1e-300}, -1e10 },
+			"A[12345]: norm 1e-300 is too small for b[12345] = -1e+10: the quotient overflows float64 (the solver divides each row and its right-hand side by the row's norm)"},
+	} {
+		p := validQP()
+		p.A, p.B = make([][]float64, m), make([]float64, m)
+		for j := range p.A {
+			p.A[j] = []float64{math.Cos(float64(j)), math.Sin(float64(j))}
+			p.B[j] = 1
+		}
+		c.edit(p, c.row)
+		if err := p.Validate(); err == nil || err.Error() != c.want {
+			t.Fatalf("%s: Validate: %v, want %q", c.name, err, c.want)
+		}
+		for _, opt := range []*Options{nil, {Method: MethodActiveSet}, {Method: MethodAPG}} {
+			if _, err := Solve(context.Background(), p, opt); err == nil || err.Error() != c.want {
+				t.Errorf("%s: Solve (%+v): %v", c.name, opt, err)
+			}
+		}
+		if _, err := NewSolver(p, nil); err == nil || err.Error() != c.want {
+			t.Errorf("%s: NewSolver: %v", c.name, err)
+		}
 	}
 }
 

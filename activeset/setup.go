@@ -131,6 +131,12 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	s.bOrig, s.beqOrig = fl.take(m), fl.take(meq)
 	copy(s.bOrig, p.B)
 	copy(s.beqOrig, p.Beq)
+	if err := checkScaled("B", s.bOrig, s.ainv); err != nil {
+		return nil, err
+	}
+	if err := checkScaled("Beq", s.beqOrig, s.eqinv); err != nil {
+		return nil, err
+	}
 	s.b, s.beq = fl.take(m), fl.take(meq)
 	s.lo, s.up = fl.take(n), fl.take(n)
 	for i := 0; i < n; i++ {
@@ -214,6 +220,18 @@ func inverseNorms(field string, rows [][]float64, asRows bool, sb *sparseBuilder
 	return inv, nil
 }
 
+// checkScaled checks that every right-hand side b_j over its row's norm
+// (b_j inv_j, inv_j = 1/||a_j||) is finite: a row too short for its b_j
+// (1e-300 with b_j = 1e10) is an *InputError naming the entry.
+func checkScaled(field string, b, inv []float64) error {
+	for j, v := range inv {
+		if q := b[j] * v; math.IsInf(q, 0) {
+			return &InputError{field, j, fmt.Sprintf("%v over the row's norm %v overflows", b[j], 1/v)}
+		}
+	}
+	return nil
+}
+
 // setRHS scales the right-hand sides to the unit rows and notes the first
 // zero row that cannot hold (0 <= b_j < 0, or 0 = beq_i != 0).
 func (s *Solver) setRHS() {
@@ -239,6 +257,9 @@ func (s *Solver) setRHS() {
 // It allocates nothing.
 func (s *Solver) SetB(b []float64) error {
 	if err := checkVec("B", b, s.m, false); err != nil {
+		return err
+	}
+	if err := checkScaled("B", b, s.ainv); err != nil {
 		return err
 	}
 	copy(s.bOrig, b)

@@ -26,16 +26,19 @@ const (
 // Every field but N and Loss may be empty. The caller's matrices are never
 // modified.
 //
-// The problem must be valid as softpen.Problem.Validate defines it, which
-// is the only check of the input data: N >= 1; a known Loss, with at least
+// The problem must be valid as softpen.Problem.Validate defines it (softpen
+// checks all of it before New, except the entries of A, which New checks
+// as it reads the rows: see below): N >= 1; a known Loss, with at least
 // one row of Phi (l x N; or PhiRows, not both) and len(Y) = l when it is
 // not LossNone, and labels
 // in {-1, +1} for LossLogistic; P N x N and symmetric; Q, Lower and Upper
 // nil or of length N; every entry finite except Lower = -Inf and
 // Upper = +Inf; Lower <= Upper; Ridge, L1 >= 0; at most one of A and
 // ARows, with N columns, and len(B) = m; Aeq with N columns and
-// len(Beq) = meq. New checks only what needs the solver's own work: that F
-// is strongly convex and that every row's norm is finite. The solver is
+// len(Beq) = meq. New checks only what needs the solver's own work (and
+// reads every row of A anyway): that F is strongly convex, and that every
+// row of A and Aeq has a finite norm (so finite entries) whose reciprocal,
+// and the row's right-hand side over it, are finite. The solver is
 // also used directly (internal/repro, baseline, benchmarks) on generated
 // data that is valid by construction. The solver copies what it keeps,
 // except the rows of A and Aeq: the active-set engine (the direct path, the

@@ -87,7 +87,8 @@ type Solver struct {
 // New copies and normalises the data of p, which must be valid (see
 // Problem), certifies the strong convexity of F and allocates the whole
 // workspace. It returns an error when the options are invalid, F is not
-// strongly convex, or a row's norm overflows.
+// strongly convex, or a row of A or Aeq is not finite or cannot be scaled
+// to unit norm (see Problem).
 func New(p *Problem, opt *Options) (*Solver, error) {
 	if p == nil {
 		return nil, errors.New("solver: nil problem")

@@ -70,8 +70,11 @@ func (c rowCode) resultIndex(m int) int {
 
 // copyConstraints normalises the rows of A and Aeq into the working matrix.
 // A zero row with b >= 0 always holds and is left out; a zero row with b < 0
-// makes the problem infeasible (recorded, reported by Solve). The one error
-// is a row of finite entries whose norm overflows.
+// makes the problem infeasible (recorded, reported by Solve). A row whose
+// norm is not finite (a NaN or infinite entry, or an overflow), or so small
+// that the row or its right-hand side over it overflows, is an error: every
+// row's data is checked here (softpen's Validate leaves the entries of A to
+// it, and to the direct path's activeset.New, to read the rows once).
 func (s *Solver) copyConstraints(p *Problem) error {
 	n := p.N
 	rowA := func(j int) []float64 { return p.ARows[j] }
@@ -92,8 +95,11 @@ func (s *Solver) copyConstraints(p *Problem) error {
 	add := func(name string, i int, row []float64, bi float64, code rowCode) error {
 		sign := code.sign()
 		nr := mat.Norm(row)
-		if math.IsInf(nr, 0) {
-			return fmt.Errorf("%s[%d]: the row's norm overflows", name, i)
+		if math.IsInf(nr, 0) || math.IsNaN(nr) {
+			return fmt.Errorf("%s[%d]: the row's norm is %v (an entry is not finite, or the norm overflows)", name, i, nr)
+		}
+		if nr > 0 && (math.IsInf(1/nr, 0) || math.IsInf(bi/nr, 0)) {
+			return fmt.Errorf("%s[%d]: the row's norm %v is too small to scale the row and its right-hand side %v", name, i, nr, bi)
 		}
 		if nr == 0 {
 			if !code.isEq() {
