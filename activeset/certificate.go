@@ -106,21 +106,17 @@ func (s *Solver) violation() {
 	xInf := normInf(s.x)
 	// As in mostViolated: account for x's moves since the last scan (the
 	// answer's clipping to its bounds, refinement).
-	s.path += moveDist(s.x, s.xSeen)
-	if s.path > 1+xInf {
-		s.forgetViolations()
-		s.path = 0
-	}
+	s.measureDrift(xInf)
 	// The stored a_j'x/||a_j|| - b_j/||a_j|| is within
-	// gamma_{n+2} (||x||_2 + |b_j|/||a_j||) of its value, the path within
-	// gamma_{n+2} (1 + ||x||_inf) of the drift (s.path <= 1 + ||x||_inf):
+	// gamma_{n+2} (||x||_2 + |b_j|/||a_j||) of its value, the drift within
+	// gamma_{n+2} (1 + ||x||_inf) of its value (path <= 1 + ||x||_inf):
 	// twice both is a safe margin.
 	g := 2 * vec.DotErrorBound(s.n+2)
-	pathErr := g * (1 + xInf)
+	driftErr := g * (1 + xInf)
 	r.Feasible = true
 	for j := 0; j < s.m; j++ {
 		if !s.rowIn[j] && s.ainv[j] > 0 {
-			if bound := s.rowViol[j] + (s.path - s.rowPath[j]); bound < -(pathErr + g*(xn+math.Abs(s.b[j]))) {
+			if bound := s.violationBound(j); bound < -(driftErr + g*(xn+math.Abs(s.b[j]))) {
 				continue
 			}
 		}

@@ -67,6 +67,17 @@ func (s *Solver) Solve() *Result {
 // 3e-2 off (a separable SVM with m = 1e5, n = 50, 886 changes).
 const driftTol = 1e-6
 
+// driftGrowth is how many times the members' residual on the factor as
+// built from the normals (resBuilt) it may grow to, after downdates, before
+// the factor is rebuilt even below driftTol: with multipliers of 1e9 (an
+// unscaled SVM, n = 10, a full working set changed by null steps) the
+// residual grew from 4e-13 to 2e-4 over 60 changes, still below driftTol
+// (1 + ||x||_inf) = 8e-4, and the loop could then neither take the next
+// null step nor certify its failure (precision_limit, gap 1e8). Rounding
+// alone moves the residual by far less than this factor between two
+// rebuilds; a rebuild costs O(k^2 n), rare at this growth.
+const driftGrowth = 1e3
+
 // maxResumes bounds the rounds of refinement and admission after the loop
 // first finds its point optimal (the loop refines its own x when it is
 // noisy, so a resume is rare: none was needed in the generator's families).
@@ -142,16 +153,20 @@ func (s *Solver) iterate() Status {
 			s.skipRow = -1 // progress: the skipped row may come back
 		}
 		res, xn := s.memberResidual(), normInf(s.x)
-		if res > driftTol*(1+xn) {
-			// The members are far from equality: not rounding but a
-			// factor that drifted over many updates. Rebuild it and
-			// solve again.
+		if s.resBuilt < 0 {
+			s.resBuilt = res // the first point on a factor built from the normals
+		}
+		if res > driftTol*(1+xn) || !s.fresh && res > driftGrowth*max(s.resBuilt, 0x1p-52*(1+xn)) {
+			// The members are far from equality, or much farther than
+			// on the factor as built: not rounding but a factor that
+			// drifted over many updates. Rebuild it and solve again.
 			s.refactor()
 			if s.towardsLamStar() {
 				continue
 			}
 			s.primal()
 			res, xn = s.memberResidual(), normInf(s.x)
+			s.resBuilt = res
 		}
 		if res > s.opt.PrimalTol*(1+xn) {
 			// x is too noisy to tell nearly active rows from violated
@@ -501,25 +516,19 @@ func (s *Solver) mostViolated(res, xn float64) (constraint, bool) {
 	// never hide a real violation.
 	worst := max(s.opt.PrimalTol*(1+xn), min(2*res, driftTol*(1+xn)))
 	best, found := constraint{}, false
-	// Rows are unit vectors, so a row's violation grows by at most the
-	// distance x has moved since it was computed, which path bounds: a row
-	// whose stored violation plus that drift is below the threshold is not
-	// recomputed. Late in a solve x moves little and most rows are skipped.
-	// path - rowPath[j] is exact to ulp(path); once path exceeds
-	// 1 + ||x||_inf the stored values are dropped and path restarts, so
-	// that rounding stays far below PrimalTol (1 + ||x||_inf).
-	s.path += moveDist(s.x, s.xSeen)
-	if s.path > 1+xn {
-		s.forgetViolations()
-		s.path = 0
-	}
+	// A row whose stored violation plus the drift since is below the
+	// threshold is not recomputed (drift.go). Late in a solve x moves
+	// little and most rows are skipped.
+	s.measureDrift(xn)
 	// The rows most likely to be violated (the pool) are scanned first;
 	// all rows only when none of them is, and then the pool is rebuilt.
-	// Optimality is declared only after a scan of every row.
+	// Optimality is declared only after a scan of every row. A full scan
+	// moves the anchor to x first: the rows it computes are stamped exact.
 	if s.poolOK {
 		worst, best, found = s.checkRows(s.pool, worst, best, found)
 	}
 	if !found {
+		s.drift.reanchor()
 		worst, best, found = s.checkRows(nil, worst, best, found)
 		s.rebuildPool()
 	}
@@ -543,18 +552,6 @@ func (s *Solver) mostViolated(res, xn float64) (constraint, bool) {
 		}
 	}
 	return best, found
-}
-
-// moveDist returns ||x - y||_2 and copies x to y.
-func moveDist(x, y []float64) float64 {
-	d := 0.0
-	y = y[:len(x)]
-	for i, v := range x {
-		t := v - y[i]
-		d += t * t
-		y[i] = v
-	}
-	return math.Sqrt(d)
 }
 
 // forgetViolations marks every row's stored violation as unknown (after
@@ -586,7 +583,8 @@ func (s *Solver) memberResidual() float64 {
 // worst was lower than it becomes before the four are computed is computed
 // for nothing, never skipped wrongly.
 func (s *Solver) checkRows(js []int32, worst float64, best constraint, found bool) (float64, constraint, bool) {
-	rowIn, ainv, viol, at, path := s.rowIn, s.ainv, s.rowViol, s.rowPath, s.path
+	rowIn, ainv, viol, pathAt, anchorAt := s.rowIn, s.ainv, s.rowViol, s.rowPath, s.rowAnchor
+	path, anchor := s.drift.offsets()
 	count := s.m
 	if js != nil {
 		count = len(js)
@@ -598,7 +596,7 @@ func (s *Solver) checkRows(js []int32, worst float64, best constraint, found boo
 		if js != nil {
 			j = js[t]
 		}
-		if rowIn[j] || ainv[j] == 0 || viol[j]+(path-at[j]) <= worst || j == s.skipRow {
+		if rowIn[j] || ainv[j] == 0 || viol[j]+min(path-pathAt[j], anchor-anchorAt[j]) <= worst || j == s.skipRow {
 			continue
 		}
 		four[k] = j
@@ -623,14 +621,38 @@ func (s *Solver) violations(js []int32, worst float64, best constraint, found bo
 			d[i] = s.rowDot(int(j), s.x)
 		}
 	}
+	path, anchor := s.drift.stamps()
 	for i, j := range js {
 		v := d[i]*s.ainv[j] - s.b[j]
-		s.rowViol[j], s.rowPath[j] = v, s.path
+		s.rowViol[j], s.rowPath[j], s.rowAnchor[j] = v, path, anchor
 		if v > worst {
 			worst, best, found = v, constraint{kindRow, j}, true
 		}
 	}
 	return worst, best, found
+}
+
+// measureDrift moves the drift bounds to s.x (||s.x||_inf = xn) and
+// restarts those that have grown too long (drift.go).
+func (s *Solver) measureDrift(xn float64) {
+	path, anchors := s.drift.measure(s.x, xn)
+	switch {
+	case anchors:
+		s.forgetViolations()
+		s.drift.restart(s.x)
+	case path:
+		s.drift.restartPath()
+		for j := range s.rowPath {
+			s.rowPath[j] = math.Inf(-1)
+		}
+	}
+}
+
+// violationBound is an upper bound on row j's violation at the current
+// point: its stored value plus the drift since (drift.go).
+func (s *Solver) violationBound(j int) float64 {
+	path, anchor := s.drift.offsets()
+	return s.rowViol[j] + min(path-s.rowPath[j], anchor-s.rowAnchor[j])
 }
 
 // rebuildPool keeps in the pool the cap(s.pool) rows outside the working
@@ -649,7 +671,7 @@ func (s *Solver) rebuildPool() {
 		s.poolOK = false
 		return
 	}
-	bound := func(j int) float64 { return s.rowViol[j] + (s.path - s.rowPath[j]) }
+	bound := s.violationBound
 	score := s.poolScore[:0]
 	for j := 0; j < s.m; j += poolStride {
 		if !s.rowIn[j] && s.ainv[j] != 0 {
@@ -718,6 +740,7 @@ const poolStride = 8
 // removes have accumulated.
 func (s *Solver) refactor() {
 	s.fresh, s.lastIndep = true, false
+	s.resBuilt = -1
 	s.fac.k = 0
 	for k := range s.ws {
 		for i := 0; i < k; i++ {

@@ -88,15 +88,15 @@ func TestRebuildPoolTopRows(t *testing.T) {
 	k := cap(s.pool)
 	for trial := 0; trial < 5; trial++ {
 		for j := range s.rowViol {
-			s.rowViol[j], s.rowPath[j] = rng.NormFloat64()*math.Exp2(float64(rng.IntN(20)-10)), rng.Float64()
+			s.rowViol[j], s.rowPath[j], s.rowAnchor[j] = rng.NormFloat64()*math.Exp2(float64(rng.IntN(20)-10)), rng.Float64(), rng.Float64()
 			s.rowIn[j] = rng.IntN(50) == 0
 		}
-		s.path = 1
+		s.drift.path, s.drift.chain = 1, 0.5
 		s.rebuildPool()
 		var bounds []float64
 		for j := range s.rowViol {
 			if !s.rowIn[j] {
-				bounds = append(bounds, s.rowViol[j]+(s.path-s.rowPath[j]))
+				bounds = append(bounds, s.violationBound(j))
 			}
 		}
 		slices.Sort(bounds)
@@ -105,8 +105,8 @@ func TestRebuildPoolTopRows(t *testing.T) {
 			t.Fatalf("trial %d: pool ok %v with %d rows, cap %d", trial, s.poolOK, len(s.pool), k)
 		}
 		for _, j := range s.pool {
-			if s.rowIn[j] || s.rowViol[j]+(s.path-s.rowPath[j]) < kth {
-				t.Fatalf("trial %d: pool row %d in the set %v, bound %v below the k-th %v", trial, j, s.rowIn[j], s.rowViol[j]+(s.path-s.rowPath[j]), kth)
+			if s.rowIn[j] || s.violationBound(int(j)) < kth {
+				t.Fatalf("trial %d: pool row %d in the set %v, bound %v below the k-th %v", trial, j, s.rowIn[j], s.violationBound(int(j)), kth)
 			}
 		}
 	}

@@ -48,17 +48,19 @@ type Solver struct {
 	normals normalSet    // member i: L^{-1} ahat_k / sigma_k of ws[i]
 	fac     gramLDL
 	fresh   bool // fac has had no downdate since it was built from the normals
+	// resBuilt: the members' residual at the first point on the factor
+	// as last built from the normals (New, Reset, refactor); -1 until
+	// measured.
+	resBuilt float64
 	// lastIndep: the last member's pivot is at most singularPivot, but
 	// dependent measured it independent and set its pivot.
 	lastIndep bool
 	rowIn     []bool // row j of A is in ws
 
-	// Rows' violations a_j'x - b_j (unit rows) as last computed, at path
-	// length rowPath[j]; path sums the distances between the points
-	// mostViolated has seen (xSeen the last). +Inf: unknown.
-	rowViol, rowPath []float64
-	path             float64
-	xSeen            []float64
+	// Rows' violations a_j'x - b_j (unit rows) as last computed, and the
+	// drift stamps of the point where they were (drift.go). +Inf: unknown.
+	rowViol, rowPath, rowAnchor []float64
+	drift                       drift
 	// pool: the rows scanned first (rebuildPool), valid when poolOK;
 	// poolCand and poolScore are its scratch.
 	pool       []int32
@@ -114,7 +116,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	}
 	capacity := n + 1
 	// Every float64 vector of the solver comes from one allocation.
-	fl := slab(make([]float64, 16*n+7*capacity+6*m+4*meq))
+	fl := slab(make([]float64, 17*n+7*capacity+7*m+4*meq))
 	s.c = fl.take(n)
 	copy(s.c, p.C)
 	s.l1 = p.L1
@@ -148,7 +150,8 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	s.normals = newNormalSet(capacity, n)
 	s.fac = newGramLDL(capacity)
 	s.rowIn, s.boundIn, s.eqRedund = make([]bool, m), make([]int8, n), make([]bool, meq)
-	s.rowViol, s.rowPath, s.xSeen = fl.take(m), fl.take(m), fl.take(n)
+	s.rowViol, s.rowPath, s.rowAnchor = fl.take(m), fl.take(m), fl.take(m)
+	s.drift.seen, s.drift.anchor = fl.take(n), fl.take(n)
 	if k := poolSize(n, m); m > k {
 		s.pool, s.poolCand, s.poolScore = make([]int32, 0, k), make([]int32, 0, 4*k), make([]float64, 0, m)
 	}
@@ -283,12 +286,13 @@ func (s *Solver) Reset() {
 	s.normals.reset()
 	s.fac.k = 0
 	s.fresh, s.lastIndep, s.skipRow = true, false, -1
+	s.resBuilt = -1
 	s.forgetViolations()
 	// The drift bookkeeping as New leaves it: where the stored bounds next
 	// expire decides the pool's content and so the order of admissions,
 	// and a Reset solve must repeat a new Solver's bit for bit.
-	s.path = 0
-	clear(s.xSeen)
+	clear(s.drift.seen) // the drift as New leaves it: at the origin
+	s.drift.restart(s.drift.seen)
 	s.capKinks()
 	clear(s.rowIn)
 	clear(s.boundIn)
@@ -438,8 +442,7 @@ func (s *Solver) HotStart(rowsIn []int, upper, lower []bool) {
 func (s *Solver) HotStartAt(x []float64, rowsIn []int, upper, lower []bool) {
 	s.HotStart(rowsIn, upper, lower)
 	copy(s.x, x[:s.n])
-	copy(s.xSeen, s.x)
-	s.path = 0
+	s.drift.restart(s.x)
 	s.checkRows(nil, math.Inf(-1), constraint{}, false)
 	s.rebuildPool()
 }

@@ -1,0 +1,81 @@
+package activeset
+
+import "math"
+
+// drift bounds how far the rows' violations can have moved since each was
+// last computed, so that scans skip rows that provably stay satisfied.
+//
+// Rows are unit vectors: a row's violation at x differs from its value at
+// the point y where it was computed by at most ||x - y||. No y is stored
+// per row; two bounds on ||x - y|| are kept, and the smaller is used:
+//
+//   - the path: the sum of the lengths of the steps x took between the
+//     points measured (every scan). A row computed at y is stamped with the
+//     path at y (pathStamp); at x, path - stamp >= ||x - y||. Tight while
+//     x moves straight.
+//   - the anchors: an anchor point xa, moved to x at every full scan, and
+//     the length chain of the anchors' path. A row computed at y is
+//     stamped chain - ||y - xa|| (anchorStamp); at x,
+//     chain + ||x - xa|| - stamp >= ||x - y|| by the triangle inequality
+//     through the anchors between y and x. Tight while x zigzags about
+//     the anchor: the dual method's x does, and on a separable SVM
+//     (m = 125000, n = 50) the path was 4 where the direct distance was
+//     0.25, and 37x the distance late in the solve.
+//
+// Rounding: each offset minus its stamp is exact to ulp(offset). Once an
+// offset exceeds 1 + ||x||_inf its bound restarts at x, so that the
+// rounding stays far below PrimalTol (1 + ||x||_inf): the path's alone,
+// the rows' path stamps set to -Inf (their anchor bounds hold); the
+// anchors' (never before the path's: their offset is the shorter), with
+// every stored violation dropped.
+type drift struct {
+	seen   []float64 // the point of the last measure
+	path   float64   // length of the path of the points measured, to seen
+	anchor []float64 // xa
+	chain  float64   // length of the anchors' path, to xa
+	dist   float64   // ||seen - xa||
+}
+
+// measure moves to x (||x||_inf = xn) and reports which bounds must be
+// restarted: the path's (path > 1 + xn), the anchors' too
+// (chain + dist > 1 + xn).
+func (d *drift) measure(x []float64, xn float64) (path, anchors bool) {
+	step, from := 0.0, 0.0
+	seen, a := d.seen[:len(x)], d.anchor[:len(x)]
+	for i, v := range x {
+		e, f := v-seen[i], v-a[i]
+		step += e * e
+		from += f * f
+		seen[i] = v
+	}
+	d.path += math.Sqrt(step)
+	d.dist = math.Sqrt(from)
+	return d.path > 1+xn, d.chain+d.dist > 1+xn
+}
+
+// offsets are the current point's: a row's violation is at most its
+// stored value plus the smaller of offset minus stamp, path and anchors.
+func (d *drift) offsets() (path, anchor float64) { return d.path, d.chain + d.dist }
+
+// stamps are those of a row computed at the current point.
+func (d *drift) stamps() (path, anchor float64) { return d.path, d.chain - d.dist }
+
+// reanchor moves the anchor to the current point: the stamps made so far
+// stay valid (the chain grows by the distance moved).
+func (d *drift) reanchor() {
+	d.chain += d.dist
+	d.dist = 0
+	copy(d.anchor, d.seen)
+}
+
+// restartPath makes the current point the start of the path (the rows'
+// path stamps must be set to -Inf with it).
+func (d *drift) restartPath() { d.path = 0 }
+
+// restart makes x the start of both bounds: every stored violation must
+// be forgotten with it (their stamps no longer mean anything).
+func (d *drift) restart(x []float64) {
+	d.path, d.chain, d.dist = 0, 0, 0
+	copy(d.seen, x)
+	copy(d.anchor, x)
+}
