@@ -111,20 +111,23 @@ func (s *Solver) refineOrtho(final bool) bool {
 			s.leave(i)
 		}
 	}
-	k := len(s.ws)
-	if k == 0 || k > s.n {
-		return false
-	}
-	q := s.orthoWork(k)
-	for i := 0; i < k; i++ {
-		copy(q.col(i), s.normals.full(i))
-	}
-	if !q.factor(orthoTiny) {
-		return false
-	}
-	taken := false
+	taken, drops := false, 0
 	best := s.kktResidual(s.x, s.lam, final)
+	var q *orthoQR
 	for round := 0; round < orthoRounds && best > refineFloor; round++ {
+		k := len(s.ws)
+		if q == nil || q.k != k {
+			if k == 0 || k > s.n {
+				return taken
+			}
+			q = s.orthoWork(k)
+			for i := 0; i < k; i++ {
+				copy(q.col(i), s.normals.full(i))
+			}
+			if !q.factor(orthoTiny) {
+				return taken
+			}
+		}
 		s.chol.SolveL(s.t, s.r)
 		u, y, dl := s.orthoW, s.orthoY[:k], s.lamTry[:k]
 		copy(u, s.t)
@@ -137,6 +140,22 @@ func (s *Solver) refineOrtho(final bool) bool {
 			dl[i] = y[i] - u[i]
 		}
 		q.solveR(dl)
+		if i := s.wrongSign(dl); i >= 0 && drops < k {
+			// The step asks a member for a multiplier of the wrong sign,
+			// beyond DualTol: the loop, whose multipliers come through
+			// the Gram factor (cond(N)^2), kept a member that the
+			// optimum does not hold (an unscaled SVM on the generic
+			// path: multiplier 0 in the loop, -5e6 here, among others
+			// of 1e9; the clamped step left a gap of 1e13). It leaves,
+			// and the round is taken again on the smaller set; if x
+			// then violates a row, Solve's resumes admit it.
+			s.leave(i)
+			drops++
+			round--
+			taken = true
+			best = s.kktResidual(s.x, s.lam, final)
+			continue
+		}
 		copy(u[:k], y)
 		q.applyQ(u)
 		s.chol.SolveLT(s.xTry, u)
@@ -147,6 +166,25 @@ func (s *Solver) refineOrtho(final bool) bool {
 		taken = true
 	}
 	return taken
+}
+
+// wrongSign returns the member whose multiplier after the step dl,
+// lam + dl, is furthest outside its range by more than DualTol times the
+// largest of them (as towardsLamStar), or -1.
+func (s *Solver) wrongSign(dl []float64) int {
+	scale := 1.0
+	for i := range dl {
+		scale = max(scale, math.Abs(s.lam[i]+dl[i]))
+	}
+	worst, at := s.opt.DualTol*scale, -1
+	for i, c := range s.ws {
+		lo, hi := s.multiplierRange(i, c)
+		l := s.lam[i] + dl[i]
+		if d := max(lo-l, l-hi); d > worst {
+			worst, at = d, i
+		}
+	}
+	return at
 }
 
 // orthoRounds bounds refineOrtho's steps, orthoTiny is the smallest

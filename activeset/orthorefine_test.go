@@ -148,3 +148,36 @@ func TestOrthoQR(t *testing.T) {
 		}
 	}
 }
+
+// TestRefineOrthoDropsWrongSign: min 1/2 ||x||^2 - x_1 - x_2 with
+// x_1 <= 0.5 (active at the optimum (0.5, 1), multiplier 0.5) and
+// x_2 <= 2 (inactive) held together at multipliers (0.5, 0.001), as the
+// loop can leave a vertex when the Gram factor gets a multiplier's sign
+// wrong: at the vertex (0.5, 2) the second multiplier would be -1.
+// refineOrtho lets that member leave and settles the first alone (a step
+// that clamped it at 0 left a stationarity error of 1, and was rejected).
+func TestRefineOrthoDropsWrongSign(t *testing.T) {
+	h := mat.NewDense(2, 2)
+	h.AddDiag(1)
+	a := mat.NewDense(2, 2)
+	a.Row(0)[0], a.Row(1)[1] = 1, 1
+	s := mustNew(t, &Problem{N: 2, H: h, C: []float64{-1, -1}, A: a, B: []float64{0.5, 2}})
+	s.HotStart([]int{0, 1}, nil, nil)
+	if len(s.ws) != 2 {
+		t.Fatalf("hot start holds %d members", len(s.ws))
+	}
+	s.lam[0], s.lam[1] = 0.5*s.sigma[0], 0.001*s.sigma[1] // unit-normal scale
+	s.primal()
+	if !s.refineOrtho(true) {
+		t.Fatal("refineOrtho took no step")
+	}
+	if len(s.ws) != 1 || s.ws[0] != (constraint{kindRow, 0}) {
+		t.Fatalf("working set %v, want the first row alone", s.ws)
+	}
+	if math.Abs(s.x[0]-0.5) > 1e-15 || math.Abs(s.x[1]-1) > 1e-15 {
+		t.Errorf("x = %v, want (0.5, 1)", s.x)
+	}
+	if r := s.kktResidual(s.x, s.lam, true); r > refineFloor {
+		t.Errorf("scaled KKT residual %.3g", r)
+	}
+}
