@@ -41,7 +41,9 @@
 //
 // G_W is kept as an LDL' factor (ldl.go), updated when a constraint enters
 // (one forward solve) and downdated when one leaves (a rank-one update of the
-// trailing block), never refactored inside a solve. Normals are scaled to
+// trailing block); it is rebuilt from the stored normals only when the
+// members drift from equality (past driftTol, or 1000 times their residual
+// on the factor as last built: dual.go). Normals are scaled to
 // unit length, so G has a unit diagonal and its pivots measure how far each
 // new normal is from the span of the others.
 //
@@ -56,6 +58,19 @@
 // normals skips most of it. A variable with lo = up is an equality. Equalities are in
 // W from the start and never leave it; a dependent equality that is
 // consistent is dropped, an inconsistent one proves infeasibility.
+//
+// # Many rows
+//
+// Finding the most violated row is a pass over every row, which on many
+// rows costs more than the rest of a working-set change. The rows most
+// likely to be violated (the pool, about 4 sqrt(m) of them) are scanned
+// first, all rows only when none of the pool is violated; a scan skips a
+// row whose stored violation plus how far x can have moved it since
+// (drift.go: the smaller of the path length and the distance through
+// anchors set at full scans) is below the threshold, and computes the
+// others four rows per vec.Dot4. HotStartAt stores every row's violation
+// at a guess of the answer (softpen's solver passes the answer on a
+// sample of the rows), so that the solve's first scans skip most rows.
 //
 // # The l1 term
 //
@@ -79,7 +94,9 @@
 // condition; when they stall above their floor (nearly dependent members,
 // unit-row multipliers of 1e9) the members with a zero multiplier leave W
 // and the steps go through a QR factorisation of the normals instead
-// (orthorefine.go), whose primal part is accurate to cond(N) eps. The
+// (orthorefine.go), whose primal part is accurate to cond(N) eps; a member
+// whose multiplier comes out of such a step with the wrong sign (the Gram
+// factor had it wrong) leaves too. The
 // answer is then certified (certificate.go): the duality gap F(x) -
 // g(lambda) from the dual function at the returned multipliers, the largest
 // primal violation, the largest complementarity product and the
@@ -87,8 +104,8 @@
 //
 // # Guarantees
 //
-// New allocates everything a solve needs; Solve, SetB, Reset and HotStart
-// allocate nothing, except that an infeasible answer allocates the
+// New allocates everything a solve needs; Solve, SetB, Reset, HotStart and
+// HotStartAt allocate nothing, except that an infeasible answer allocates the
 // workspace of its certificate's final least-squares polish, as does every
 // try of multipliers beyond 1e12 (unit rows) as a certificate (dual.go,
 // rayCertificate), the first such try or iteration limit of a Solver
