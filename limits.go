@@ -98,10 +98,10 @@ func FormatBytes(n int64) string {
 // bytes, which Solve does not make)
 //
 // It is an estimate: on the problems of limits_test.go it is within 25% of
-// what Solve allocates (the paper's QP 1.01x, mushrooms 1.03x, a problem of
+// what Solve allocates (the paper's QP 1.00x, mushrooms 1.02x, a problem of
 // 2^20 variables 1.23x, a logistic loss with l = 2000, n = m = 100 0.90x,
-// the large QP with m = 1e5 1.07x, a separable SVM with m = 2.5e5, n = 10
-// 1.11x); the penalty method's working set (many more rows than variables)
+// the large QP with m = 1e5 1.00x, a separable SVM with m = 2.5e5, n = 10
+// 1.03x); the penalty method's working set (many more rows than variables)
 // stores only part of the unit rows, and there it is up to 6x above
 // (NewSolver, which copies every row, allocates more). Sizes are taken from the fields as they
 // are (N, len(Phi), len(A), len(Aeq)); p need not be valid. The result
