@@ -89,7 +89,7 @@ func FormatBytes(n int64) string {
 //	24 n + l n + 15 (m + meq)       vectors, Phi's columns (read once to
 //	                                form Phi'Phi), per-row state (a
 //	                                twentieth more for the samples of
-//	                                20000 rows or more)
+//	                                max(10000, 200 n) rows or more)
 //	+ n^2           (with P)        dense copy of P
 //	+ 4 n^2                         Hessian, its factor, the working set's
 //	                                normals and Gram factor

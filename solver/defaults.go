@@ -32,9 +32,9 @@ const (
 // however many its rows; the penalty method is for the logistic loss,
 // larger n, and callers who choose it. The direct method scans a pool of
 // likely rows at each working-set change (4 sqrt(m) of them) and every row
-// only when the pool holds no violated one; on 20000 rows or more it starts
-// from the answer on a sample of the rows (sample.go), so that the changes
-// it makes on all of them are the few the sample missed.
+// only when the pool holds no violated one; on max(10000, 200 n) rows or
+// more it starts from the answer on a sample of the rows (sample.go), so
+// that the changes it makes on all of them are the few the sample missed.
 //
 // Measured before the sampled start, cold to a certified 1e-9
 // (BenchmarkDirectCrossover and BenchmarkHandoverSweep, root package,
