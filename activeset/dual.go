@@ -671,7 +671,9 @@ func (s *Solver) rebuildPool() {
 		s.poolOK = false
 		return
 	}
-	bound := s.violationBound
+	path, anchor := s.drift.offsets()
+	viol, pathAt, anchorAt := s.rowViol, s.rowPath, s.rowAnchor
+	bound := func(j int) float64 { return viol[j] + min(path-pathAt[j], anchor-anchorAt[j]) } // violationBound, inlined
 	score := s.poolScore[:0]
 	for j := 0; j < s.m; j += poolStride {
 		if !s.rowIn[j] && s.ainv[j] != 0 {
