@@ -70,7 +70,8 @@
 // anchors set at full scans) is below the threshold, and computes the
 // others four rows per vec.Dot4. HotStartAt stores every row's violation
 // at a guess of the answer (softpen's solver passes the answer on a
-// sample of the rows), so that the solve's first scans skip most rows.
+// sample of the rows), so that the solve's first scans skip most rows;
+// NewAt does the same within New's pass over the rows, one pass fewer.
 //
 // # The l1 term
 //
@@ -104,8 +105,8 @@
 //
 // # Guarantees
 //
-// New allocates everything a solve needs; Solve, SetB, Reset, HotStart and
-// HotStartAt allocate nothing, except that an infeasible answer allocates the
+// New and NewAt allocate everything a solve needs; Solve, SetB, Reset,
+// HotStart and HotStartAt allocate nothing, except that an infeasible answer allocates the
 // workspace of its certificate's final least-squares polish, as does every
 // try of multipliers beyond 1e12 (unit rows) as a certificate (dual.go,
 // rayCertificate), the first such try or iteration limit of a Solver

@@ -161,3 +161,51 @@ func TestHotStartAtAgrees(t *testing.T) {
 		t.Errorf("HotStartAt + Solve: %v allocations", a)
 	}
 }
+
+// TestNewAtIsNewThenHotStartAt: NewAt's products taken in New's pass give
+// the Solver that New and HotStartAt give, bit for bit (stored violations,
+// pool, and the solve's answer), on rows dense, sparse and zero, m not a
+// multiple of four, and n below the sparse lists' reach; and a guess of
+// the wrong length is an *InputError.
+func TestNewAtIsNewThenHotStartAt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, c := range []struct{ n, m int }{{40, 2001}, {40, 3}, {5, 999}, {20, 20000}} {
+		p := separable(c.m, c.n, 11)
+		for j, r := range p.ARows {
+			switch {
+			case j%7 == 3:
+				clear(r)
+				r[rng.IntN(c.n)] = rng.NormFloat64() // sparse (when n >= 8)
+			case j%13 == 5:
+				clear(r) // zero row
+				p.B[j] = 1
+			}
+		}
+		x := make([]float64, c.n)
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		rows := []int{0, 1, 2}
+		a, err := NewAt(p, nil, x, rows, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := mustNew(t, p)
+		b.HotStartAt(x, rows, nil, nil)
+		for j := range a.rowViol {
+			if math.Float64bits(a.rowViol[j]) != math.Float64bits(b.rowViol[j]) {
+				t.Fatalf("n %d m %d: row %d: NewAt %v, HotStartAt %v", c.n, c.m, j, a.rowViol[j], b.rowViol[j])
+			}
+		}
+		if !slices.Equal(a.pool, b.pool) || a.poolOK != b.poolOK {
+			t.Fatalf("n %d m %d: pools differ", c.n, c.m)
+		}
+		ra, rb := a.Solve(), b.Solve()
+		if ra.Status != rb.Status || ra.Iter != rb.Iter || !slices.Equal(ra.X, rb.X) {
+			t.Fatalf("n %d m %d: NewAt then Solve: %v %d, New, HotStartAt, Solve: %v %d", c.n, c.m, ra.Status, ra.Iter, rb.Status, rb.Iter)
+		}
+	}
+	if _, err := NewAt(separable(10, 4, 1), nil, make([]float64, 3), nil, nil, nil); err == nil {
+		t.Error("a guess of length 3 for n = 4 was accepted")
+	}
+}

@@ -101,7 +101,14 @@ type Solver struct {
 
 // New checks and factors p. It returns an *InputError for malformed data
 // and a *mat.NotPDError when H is not numerically positive definite.
-func New(p *Problem, opt *Options) (*Solver, error) {
+func New(p *Problem, opt *Options) (*Solver, error) { return newSolver(p, opt, guess{}) }
+
+// guess is NewAt's x and the scratch for the rows' products with it.
+type guess struct{ x, dots []float64 }
+
+// newSolver is New; with at.x set it also leaves every row's product with
+// at.x in at.dots, computed in the same pass as the rows' norms.
+func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 	diagH, err := p.check()
 	if err != nil {
 		return nil, err
@@ -123,10 +130,10 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	s.capSign, s.cEff, s.kinkIn = make([]int8, n), fl.take(n), make([]bool, n)
 	s.a, s.aeq = denseRows(p.A, p.ARows), denseRows(p.Aeq, nil)
 	sb := newSparseBuilder(m, n)
-	if s.ainv, err = inverseNorms("A", s.a, p.A == nil, sb); err != nil {
+	if s.ainv, err = inverseNorms("A", s.a, p.A == nil, sb, at.x, at.dots); err != nil {
 		return nil, err
 	}
-	if s.eqinv, err = inverseNorms("Aeq", s.aeq, false, nil); err != nil {
+	if s.eqinv, err = inverseNorms("Aeq", s.aeq, false, nil, nil, nil); err != nil {
 		return nil, err
 	}
 	s.sp = sb.rows()
@@ -197,12 +204,18 @@ func denseRows(a *mat.Dense, rows [][]float64) [][]float64 {
 // whose norm is not finite (a NaN or infinite entry, or an overflow) or
 // whose inverse overflows is an *InputError naming the row (field "ARows"
 // when the rows came as ARows).
-func inverseNorms(field string, rows [][]float64, asRows bool, sb *sparseBuilder) ([]float64, error) {
+//
+// With x not nil it also sets dots[j] = a_j'x for every row, by rowDots in
+// blocks of four as each block's rows are read (NewAt).
+func inverseNorms(field string, rows [][]float64, asRows bool, sb *sparseBuilder, x, dots []float64) ([]float64, error) {
 	if asRows {
 		field = "ARows"
 	}
 	inv := make([]float64, len(rows))
 	for j, r := range rows {
+		if x != nil && j%4 == 0 && j > 0 {
+			rowDots(rows, inv, sb.view(), j-4, x, dots[j-4:j])
+		}
 		nr := mat.Norm(r)
 		switch {
 		case nr == 0:
@@ -219,6 +232,10 @@ func inverseNorms(field string, rows [][]float64, asRows bool, sb *sparseBuilder
 		if sb != nil {
 			sb.add(j, r)
 		}
+	}
+	if m := len(rows); x != nil && m > 0 {
+		j0 := (m - 1) / 4 * 4
+		rowDots(rows, inv, sb.view(), j0, x, dots[j0:m])
 	}
 	return inv, nil
 }
@@ -424,27 +441,6 @@ func (s *Solver) HotStart(rowsIn []int, upper, lower []bool) {
 			try(constraint{kindLower, int32(i)})
 		}
 	}
-}
-
-// HotStartAt is HotStart from a guess x of the answer as well (an
-// approximation's, such as the answer on a sample of the rows): it computes
-// every row's violation at x once and keeps them as the bounds that the
-// next Solve's scans start from, so that a row whose violation at x, plus
-// the distance the solve's points move from x, stays below the threshold is
-// not read again, and fills the pool with the rows most violated at x. The
-// rows (rowsIn) and bounds (upper, lower) go into the working set as in
-// HotStart. len(x) must be n. It allocates nothing.
-//
-// Measured: the large QP (m = 1e5, n = 100) hot-started from a 5% sample's
-// answer computed 236,000 row products with HotStart (two full scans in
-// its first 40 changes) and 222,000 with HotStartAt (one of them at x),
-// the engine's time 38 -> 25 ms plus 9 ms for the scan at x.
-func (s *Solver) HotStartAt(x []float64, rowsIn []int, upper, lower []bool) {
-	s.HotStart(rowsIn, upper, lower)
-	copy(s.x, x[:s.n])
-	s.drift.restart(s.x)
-	s.checkRows(nil, math.Inf(-1), constraint{}, false)
-	s.rebuildPool()
 }
 
 // poolSize is the number of rows scanned first (rebuildPool): enough for

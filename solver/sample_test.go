@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"testing"
@@ -85,6 +86,57 @@ func TestSampledStart(t *testing.T) {
 		}
 		if a := testing.AllocsPerRun(3, func() { s.SetB(c.p.B); s.Solve(ctx); s.SetB(b); s.Solve(ctx) }); a != 0 {
 			t.Errorf("%s: warm re-solves allocate %v times", c.name, a)
+		}
+	}
+}
+
+// TestSampledStartSetBFirst: New solves the samples and hot-starts the
+// engine from them (presolve, NewAt); a SetB before the first Solve must
+// send that Solve back to the samples on the new b: the answer is the
+// fresh solver's on it (to 1e-9; the samples' engines start warm).
+func TestSampledStartSetBFirst(t *testing.T) {
+	ctx := context.Background()
+	p := largeQPProblem(300, 30000, 20)
+	s, err := New(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.sample.presolved {
+		t.Fatal("New did not solve the samples")
+	}
+	b := slices.Clone(p.B)
+	for j := range b {
+		b[j] = 1.5*b[j] + 0.2*float64(j%5) // looser, unevenly: the old hot start is off
+	}
+	if err := s.SetB(b); err != nil {
+		t.Fatal(err)
+	}
+	if !s.sample.cold {
+		t.Fatal("SetB after New left the samples' hot start in place")
+	}
+	res, err := s.Solve(ctx)
+	if err != nil || res.Status != StatusSolved {
+		t.Fatalf("%v %v (%s)", err, res.Status, res.Message)
+	}
+	q := *p
+	q.B = b
+	fresh := solveOK(t, &q, nil)
+	if d := dist(res.X, fresh.X); d > 1e-9*(1+math.Sqrt(dotSelf(fresh.X))) {
+		t.Errorf("SetB before the first Solve: %.3g from a fresh solver's answer", d)
+	}
+}
+
+// TestSampledBadRowIndex: the samples' rows are checked before the engine
+// on all rows (presolve), and a bad one must still be named by its index
+// in A: a sampled row (every 20th) and one outside the samples.
+func TestSampledBadRowIndex(t *testing.T) {
+	for _, j := range []int{140, 141, 29980} {
+		p := smallSVM(30000, 6)
+		p.A.Row(j)[2] = math.NaN()
+		_, err := New(p, nil)
+		var e *activeset.InputError
+		if !errors.As(err, &e) || e.Field != "A" || e.Index != j {
+			t.Errorf("NaN in row %d: %v, want an InputError for A[%d]", j, err, j)
 		}
 	}
 }

@@ -1,0 +1,71 @@
+package activeset
+
+import "fmt"
+
+// HotStartAt is HotStart from a guess x of the answer as well (an
+// approximation's, such as the answer on a sample of the rows): it computes
+// every row's violation at x once and keeps them as the bounds that the
+// next Solve's scans start from, so that a row whose violation at x, plus
+// the distance the solve's points move from x, stays below the threshold is
+// not read again, and fills the pool with the rows most violated at x. The
+// rows (rowsIn) and bounds (upper, lower) go into the working set as in
+// HotStart. len(x) must be n. It allocates nothing.
+//
+// Measured: the large QP (m = 1e5, n = 100) hot-started from a 5% sample's
+// answer computed 236,000 row products with HotStart (two full scans in
+// its first 40 changes) and 222,000 with HotStartAt (one of them at x),
+// the engine's time 38 -> 25 ms plus 9 ms for the scan at x.
+func (s *Solver) HotStartAt(x []float64, rowsIn []int, upper, lower []bool) {
+	s.HotStart(rowsIn, upper, lower)
+	var d [4]float64
+	for j0 := 0; j0 < s.m; j0 += 4 {
+		k := min(4, s.m-j0)
+		rowDots(s.a, s.ainv, s.sp, j0, x[:s.n], d[:k])
+		for i, v := range d[:k] {
+			s.seedRow(j0+i, v)
+		}
+	}
+	s.seeded(x)
+}
+
+// NewAt is New followed by HotStartAt(x, rowsIn, upper, lower), with the
+// rows' products with x taken in New's pass over the rows, while each row
+// is in cache, instead of in a second pass: on rows that do not fit in the
+// cache a pass is most of the cost (the large QP, m = 1e5, n = 100: 80 MB,
+// 7-9 ms a pass). The Solver is the one New and HotStartAt give, bit for
+// bit (both take the products by rowDots, in the same blocks). len(x) must
+// be n, or NewAt returns an *InputError.
+func NewAt(p *Problem, opt *Options, x []float64, rowsIn []int, upper, lower []bool) (*Solver, error) {
+	if len(x) != p.N {
+		return nil, &InputError{"x", -1, fmt.Sprintf("length %d, want %d", len(x), p.N)}
+	}
+	at := guess{x: x, dots: make([]float64, p.rowsA())}
+	s, err := newSolver(p, opt, at)
+	if err != nil {
+		return nil, err
+	}
+	s.HotStart(rowsIn, upper, lower)
+	for j, v := range at.dots {
+		s.seedRow(j, v)
+	}
+	s.seeded(x)
+	return s, nil
+}
+
+// seedRow stores row j's violation from its product v with the guess
+// (nothing for a member or a zero row), stamped at the drift's start.
+func (s *Solver) seedRow(j int, v float64) {
+	if s.rowIn[j] || s.ainv[j] == 0 {
+		return
+	}
+	s.rowViol[j] = v*s.ainv[j] - s.b[j]
+	s.rowPath[j], s.rowAnchor[j] = 0, 0
+}
+
+// seeded starts the drift at the guess x, where the rows' violations were
+// stored, and fills the pool from them.
+func (s *Solver) seeded(x []float64) {
+	copy(s.x, x[:s.n])
+	s.drift.restart(s.x)
+	s.rebuildPool()
+}
