@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/softpen/softpen/vec"
@@ -207,5 +208,11 @@ func TestNewAtIsNewThenHotStartAt(t *testing.T) {
 	}
 	if _, err := NewAt(separable(10, 4, 1), nil, make([]float64, 3), nil, nil, nil); err == nil {
 		t.Error("a guess of length 3 for n = 4 was accepted")
+	}
+	if _, err := NewAt(separable(10, 4, 1), nil, []float64{0, math.NaN(), 0, 0}, nil, nil, nil); err == nil || !strings.Contains(err.Error(), "x[1]") {
+		t.Errorf("a guess with a NaN: %v, want an error naming x[1]", err)
+	}
+	if _, err := NewAt(separable(10, 4, 1), nil, nil, nil, nil, nil); err == nil {
+		t.Error("a missing guess was accepted")
 	}
 }

@@ -412,37 +412,6 @@ func (s *Solver) pushEquality(c constraint) {
 	s.eqInconsistent = true
 }
 
-// HotStart resets the working set to the equalities and the given rows of
-// A and bounds (upper[i] / lower[i] true when that bound of x_i is
-// guessed active; either may be nil), skipping rows whose normals depend on
-// those already in. The next Solve starts from this set.
-func (s *Solver) HotStart(rowsIn []int, upper, lower []bool) {
-	s.Reset()
-	try := func(c constraint) {
-		if len(s.ws) >= s.n {
-			return
-		}
-		if d := s.push(c); d <= singularPivot {
-			s.pop(len(s.ws) - 1)
-		}
-	}
-	for _, j := range rowsIn {
-		if j >= 0 && j < s.m && s.ainv[j] > 0 && !s.rowIn[j] {
-			try(constraint{kindRow, int32(j)})
-		}
-	}
-	for i := 0; i < s.n; i++ {
-		if s.boundIn[i] != 0 {
-			continue
-		}
-		if upper != nil && upper[i] && !math.IsInf(s.up[i], 1) {
-			try(constraint{kindUpper, int32(i)})
-		} else if lower != nil && lower[i] && !math.IsInf(s.lo[i], -1) {
-			try(constraint{kindLower, int32(i)})
-		}
-	}
-}
-
 // poolSize is the number of rows scanned first (rebuildPool): enough for
 // the rows a solve admits (at most n are active) and those it tries, and
 // 4 sqrt(m), which balances the pool's scan at every working-set change
