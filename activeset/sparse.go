@@ -136,16 +136,21 @@ func nonzeros(r []float64, most int, idx []int32, val []float64) int {
 	return k
 }
 
+// dot is a_j'x for a row j held here, over its entries.
+func (sp *sparseRows) dot(j int, x []float64) float64 {
+	lo, hi := sp.pos[j], sp.pos[j+1]
+	idx, val := sp.idx[lo:hi], sp.val[lo:hi]
+	d := 0.0
+	for p, c := range idx {
+		d += val[p] * x[c]
+	}
+	return d
+}
+
 // rowDot is a_j'x for row j of A.
 func (s *Solver) rowDot(j int, x []float64) float64 {
 	if sp := &s.sp; sp.sparse != nil && sp.sparse[j] {
-		lo, hi := sp.pos[j], sp.pos[j+1]
-		idx, val := sp.idx[lo:hi], sp.val[lo:hi]
-		d := 0.0
-		for p, c := range idx {
-			d += val[p] * x[c]
-		}
-		return d
+		return sp.dot(j, x)
 	}
 	return vec.Dot(s.a[j], x)
 }
@@ -168,12 +173,7 @@ func rowDots(rows [][]float64, inv []float64, sp sparseRows, j0 int, x, d []floa
 		case inv[j] == 0:
 			d[i] = 0
 		case sp.sparse != nil && sp.sparse[j]:
-			lo, hi := sp.pos[j], sp.pos[j+1]
-			val, t := sp.val[lo:hi], 0.0
-			for p, c := range sp.idx[lo:hi] {
-				t += val[p] * x[c]
-			}
-			d[i] = t
+			d[i] = sp.dot(j, x)
 		default:
 			d[i] = vec.Dot(rows[j], x)
 		}

@@ -123,8 +123,8 @@ func (ss *sampledStart) reset() {
 // setB passes new right-hand sides b (of all rows) down the levels.
 func (ss *sampledStart) setB(b []float64) error {
 	if ss.presolved {
-		// The engine's hot start came from the samples on the old b:
-		// the next solve takes it from them again, on the new one.
+		// The engine's hot start came from the samples on the b New
+		// was given: the next solve takes it from them on this b.
 		ss.cold, ss.presolved = true, false
 	}
 	for i := range ss.levels {
