@@ -216,3 +216,23 @@ func TestNewAtIsNewThenHotStartAt(t *testing.T) {
 		t.Error("a missing guess was accepted")
 	}
 }
+
+// TestSetBRefusesOverflow: SetB refuses a right-hand side whose quotient
+// with its row's norm overflows, naming the entry, and leaves the Solver
+// as it was (the next Solve gives the same answer).
+func TestSetBRefusesOverflow(t *testing.T) {
+	p := separable(50, 4, 2)
+	p.ARows[7] = []float64{1e-300, 0, 0, 0}
+	p.B[7] = 1
+	s := mustNew(t, p)
+	x := slices.Clone(s.Solve().X)
+	b := slices.Clone(p.B)
+	b[7] = 1e10
+	if err := s.SetB(b); err == nil || !strings.Contains(err.Error(), "B[7]") {
+		t.Fatalf("SetB with b[7] = 1e10 over a row of norm 1e-300: %v, want an error naming B[7]", err)
+	}
+	s.Reset()
+	if r := s.Solve(); !slices.Equal(r.X, x) {
+		t.Error("a refused SetB changed the answer")
+	}
+}
