@@ -30,3 +30,41 @@ func TestConsistentDependentNoCycle(t *testing.T) {
 		t.Errorf("%d working-set changes for 6 rows in R^4", r.Iter)
 	}
 }
+
+// TestNullStepIgnoresRounding: the degenerate vertex above with row 2
+// (-2.5, -2.5, -2.5, -2.5), which rows 3 and 4 tight imply, and H's factor
+// given (FuzzTinyQP, through softpen: the factor changes the rounding).
+// The null step's direction had entries of 5e-15 on two members against 25
+// on the others; a step to the first of them reaching zero set
+// multipliers of 6e17 and 1e27, the members left one by one, and the same
+// admissions came back to the iteration limit. Those entries are rounding:
+// zeroed, the row is found consistent-dependent and skipped.
+func TestNullStepIgnoresRounding(t *testing.T) {
+	n := 4
+	h := mat.NewDense(n, n)
+	h.AddDiag(2.6)
+	var f mat.Cholesky
+	if err := f.Factor(h); err != nil {
+		t.Fatal(err)
+	}
+	rows := [][]float64{
+		{-2.5, -2.5, -2.5, -2.46875},
+		{-2.5, -2.5, -2.46875, -2.5},
+		{-2.5, -2.5, -2.5, -2.5},
+		{-2.5, 2.71875, 2.71875, 2.71875},
+		{2.71875, -2.5, -2.5, -2.5},
+		{-2.5, 0, 0, 0},
+	}
+	b := []float64{-2.5, -2.5, -2.5, 2.71875, -2.5, 0}
+	for _, given := range []bool{false, true} {
+		p := &Problem{N: n, H: h, C: []float64{-2.5, -2.5, -2.5, -2.5}, ARows: rows, B: b}
+		if given {
+			p.Factor = &f
+		}
+		r := mustNew(t, p).Solve()
+		certified(t, "degenerate vertex, factor given", r, 1e-12)
+		if r.Iter > 50 {
+			t.Errorf("factor given %v: %d working-set changes for 6 rows in R^4", given, r.Iter)
+		}
+	}
+}
