@@ -68,3 +68,32 @@ func TestNullStepIgnoresRounding(t *testing.T) {
 		}
 	}
 }
+
+// TestPivotWithinRounding: three rows of R^3 in the plane of e_1 and
+// (0, 1, 1), no x satisfying all three (FuzzActiveSet). The first two are
+// nearly parallel; the third's pivot came out 3.4e-13, above
+// singularPivot but within its rounding (0.3 eps ||p||^2), and taken as
+// independent it put x at 3.5e15, where the violation of 4.45 looked like
+// rounding: "optimal" on an infeasible problem. Compared with its rounding,
+// the pivot is zero, and the null step finds the certificate.
+func TestPivotWithinRounding(t *testing.T) {
+	n := 3
+	h := mat.NewDense(n, n)
+	for i, row := range [][]float64{
+		{18.0822265625, 17.96875, 18.046875},
+		{17.96875, 19.2541015625, 18.671875},
+		{18.046875, 18.671875, 19.409375},
+	} {
+		copy(h.Row(i), row)
+	}
+	p := &Problem{N: n, H: h, C: []float64{-10, -10, -10}, A: dense([][]float64{
+		{1.3125, -2.5, -2.5},
+		{-1.96875, 3.96875, 3.96875},
+		{-2.5, 0, 0},
+	}), B: []float64{-2.5, -2.5, 0}}
+	r := mustNew(t, p).Solve()
+	if r.Status != StatusInfeasible {
+		t.Fatalf("status %v (x %v, violation %g), want infeasible", r.Status, r.X, r.MaxViolation)
+	}
+	checkFarkas(t, "plane in R^3", p, r)
+}

@@ -12,7 +12,7 @@ func (s *Solver) HotStart(rowsIn []int, upper, lower []bool) {
 		if len(s.ws) >= s.n {
 			return
 		}
-		if d := s.push(c); d <= singularPivot {
+		if d := s.pushChecked(c); d <= singularPivot {
 			s.pop(len(s.ws) - 1)
 		}
 	}

@@ -351,7 +351,7 @@ func (s *Solver) capKinks() {
 // admit adds c to the working set; a capped kink enters with its capped
 // multiplier, which leaves cEff and v_u (so v does not move).
 func (s *Solver) admit(c constraint) float64 {
-	d := s.push(c)
+	d := s.pushChecked(c)
 	if c.kind == kindKink {
 		s.vFresh = false
 		k := len(s.ws) - 1
@@ -431,6 +431,42 @@ func poolSize(n, m int) int { return max(512, 8*n, 4*int(math.Sqrt(float64(m))))
 // distance measured directly, since a downdated factor's pivot can be far
 // off (negative pivots were seen).
 const singularPivot = 1e-14
+
+// nearPivot is the pivot (squared distance of a new member's unit normal
+// from the others' span) below which pushChecked compares it with its
+// rounding.
+const nearPivot = 1e-6
+
+// pivotRounding is the multiple of k eps ||p||^2 that a pivot's rounding
+// can reach: the factor is exact for G + E with ||E|| about k eps, and the
+// last pivot, 1/(G^{-1})_kk, moves by about p'Ep under such an E, where
+// p = (-G^{-1}g, 1) is the direction that is null when the member depends
+// on the others. Nearly parallel members make ||p|| large and the pivot's
+// rounding far larger than singularPivot.
+const pivotRounding = 16
+
+// pushChecked is push, and a pivot below nearPivot that is within its
+// rounding (pivotRounding k eps ||p||^2) counts as zero: it returns 0 and
+// sets the factor's pivot to 0, so that the loop asks dependent, which
+// measures the distance directly (FuzzActiveSet: three rows of a plane in
+// R^3, the third's pivot 3.4e-13 = 0.3 eps ||p||^2; taken as independent,
+// the step put x at 3.5e15 and the loop called an infeasible problem
+// optimal). It overwrites s.dir; O(k^2) more than push, only for pivots
+// below nearPivot.
+func (s *Solver) pushChecked(c constraint) float64 {
+	d := s.push(c)
+	k := len(s.ws)
+	if d <= singularPivot || d >= nearPivot || k < 2 {
+		return d
+	}
+	p := s.dir[:k]
+	s.fac.nullDirection(p)
+	if d > pivotRounding*float64(k)*0x1p-52*vec.Dot(p, p) {
+		return d
+	}
+	s.fac.d[k-1] = 0
+	return 0
+}
 
 // normal makes the unit normal of c in the v = L'x coordinates member k's
 // normal and returns its scale sigma = ||L^{-1} ahat_c|| (= ||L^{-1} a_c|| /

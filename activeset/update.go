@@ -53,7 +53,7 @@ func (s *Solver) SetObjective(h *mat.Dense, c []float64, f *mat.Cholesky) error 
 		if con.isEquality() || con.kind == kindKink || len(s.ws) >= n {
 			continue
 		}
-		if d := s.push(con); d <= singularPivot {
+		if d := s.pushChecked(con); d <= singularPivot {
 			s.pop(len(s.ws) - 1)
 		}
 	}
