@@ -96,7 +96,10 @@ type Solver struct {
 	// allocated on first use.
 	ortho          orthoQR
 	orthoW, orthoY []float64
-	res            Result
+	// memberRes (capacity): refineCompensated's members' residuals,
+	// allocated on first use.
+	memberRes []float64
+	res       Result
 }
 
 // New checks and factors p. It returns an *InputError for malformed data
