@@ -1,6 +1,7 @@
 package activeset
 
 import (
+	"math"
 	"testing"
 
 	"github.com/softpen/softpen/mat"
@@ -96,4 +97,23 @@ func TestPivotWithinRounding(t *testing.T) {
 		t.Fatalf("status %v (x %v, violation %g), want infeasible", r.Status, r.X, r.MaxViolation)
 	}
 	checkFarkas(t, "plane in R^3", p, r)
+}
+
+// TestConsistentDependentBound: x_0 fixed at 0 and the row
+// -2.46875 x_0 - 0.03125 x_1 <= 0 make x_1 >= 0, and x_1 <= 0 is a bound
+// (FuzzActiveSet): x* = 0. The bound, violated by rounding at the row's
+// vertex, entered as a third member in R^2, the null step found no block
+// and no contradiction, and the solve ended undecided (iteration limit
+// after 2 changes): the consistent-dependent exit was for rows only. A
+// bound now leaves and is skipped the same way.
+func TestConsistentDependentBound(t *testing.T) {
+	h := dense([][]float64{{13.1671875, 12.5}, {12.5, 13.1671875}})
+	p := &Problem{N: 2, H: h, C: []float64{-10, 15.75},
+		A: dense([][]float64{{-2.46875, -0.03125}}), B: []float64{0},
+		Lower: []float64{0, math.Inf(-1)}, Upper: []float64{0, 0}}
+	r := mustNew(t, p).Solve()
+	certified(t, "fixed x_0, row and bound on x_1", r, 1e-12)
+	if r.X[0] != 0 || math.Abs(r.X[1]) > 1e-15 {
+		t.Errorf("x = %v, want 0", r.X)
+	}
 }

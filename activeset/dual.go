@@ -12,7 +12,7 @@ import (
 // It allocates nothing.
 func (s *Solver) Solve() *Result {
 	s.res.Iter = 0
-	s.farkasBuilt, s.skipRow = false, -1
+	s.farkasBuilt, s.skipRow, s.skipBound = false, -1, noBound
 	s.rayTrial = rayStart
 	for k := range s.ws {
 		s.lam[k] = 0
@@ -132,7 +132,7 @@ func (s *Solver) iterate() Status {
 				clear(s.res.FarkasA)
 				clear(s.res.FarkasEq)
 				s.farkasBuilt = false
-				if last := s.ws[k-1]; consistent && last.kind == kindRow {
+				if last := s.ws[k-1]; consistent && (last.kind == kindRow || last.kind == kindUpper || last.kind == kindLower) {
 					// Consistent along p: the row's violation is the
 					// members' residuals amplified by p, not a
 					// contradiction. It leaves, and is not admitted
@@ -140,12 +140,20 @@ func (s *Solver) iterate() Status {
 					// back as soon as the working set changed, it was
 					// admitted again at the same point and the loop
 					// cycled (FuzzTinyQP: a degenerate vertex of R^4
-					// where three rows fix x_1 = 0, 600 changes).
+					// where three rows fix x_1 = 0, 600 changes). A
+					// bound likewise (FuzzActiveSet: x_0 fixed at 0 and
+					// a row make x_1 >= 0, and x_1 <= 0 is violated by
+					// rounding; it ended undecided).
 					s.pop(k - 1)
 					if !s.vFresh {
 						s.primalV()
 					}
-					s.skipRow, s.skipLevel = last.i, s.level()
+					if last.kind == kindRow {
+						s.skipRow = last.i
+					} else {
+						s.skipBound = last
+					}
+					s.skipLevel = s.level()
 					continue
 				}
 				return s.undecided()
@@ -156,8 +164,9 @@ func (s *Solver) iterate() Status {
 			continue
 		}
 		s.primal()
-		if s.skipRow >= 0 && s.level() > s.skipLevel*(1+1e-12) {
-			s.skipRow = -1 // progress: the skipped row may come back
+		if (s.skipRow >= 0 || s.skipBound.i >= 0) && s.level() > s.skipLevel*(1+1e-12) {
+			// Progress: the skipped row or bound may come back.
+			s.skipRow, s.skipBound = -1, noBound
 		}
 		res, xn := s.memberResidual(), normInf(s.x)
 		if s.resBuilt < 0 {
@@ -555,10 +564,10 @@ func (s *Solver) mostViolated(res, xn float64) (constraint, bool) {
 		if s.boundIn[i] != 0 {
 			continue
 		}
-		if v := x - s.up[i]; v > worst {
+		if v := x - s.up[i]; v > worst && s.skipBound != (constraint{kindUpper, int32(i)}) {
 			worst, best, found = v, constraint{kindUpper, int32(i)}, true
 		}
-		if v := s.lo[i] - x; v > worst {
+		if v := s.lo[i] - x; v > worst && s.skipBound != (constraint{kindLower, int32(i)}) {
 			worst, best, found = v, constraint{kindLower, int32(i)}, true
 		}
 	}

@@ -77,7 +77,8 @@ type Solver struct {
 	farkasBuilt    bool         // the Result holds the certificate of s.dir (this solve)
 	rayTrial       float64      // multipliers above this are tried as a certificate (dual.go)
 	skipRow        int32        // a row found consistent-dependent, not admitted until the objective rises (skipLevel); -1 none
-	skipLevel      float64      // ||v - v_u||^2 (2 f(x) + const) when skipRow was set
+	skipBound      constraint   // a bound found so; noBound none
+	skipLevel      float64      // ||v - v_u||^2 (2 f(x) + const) when skipRow or skipBound was set
 	opp            oppositeRows // built when first needed (opposite.go)
 
 	// scratch of length n, n+1 or rows
@@ -305,7 +306,7 @@ func (s *Solver) Reset() {
 	s.ws = s.ws[:0]
 	s.normals.reset()
 	s.fac.k = 0
-	s.fresh, s.lastIndep, s.skipRow = true, false, -1
+	s.fresh, s.lastIndep, s.skipRow, s.skipBound = true, false, -1, noBound
 	s.resBuilt = -1
 	s.forgetViolations()
 	// The drift bookkeeping as New leaves it: where the stored bounds next
