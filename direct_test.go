@@ -130,3 +130,36 @@ func TestDirectTimeLimit(t *testing.T) {
 		t.Errorf("status %v, want time_limit", res.Status)
 	}
 }
+
+// TestPolishNearlyParallelVertex: a vertex of R^4 where the nearly parallel
+// rows 1 and 3 tight fix x_1 = 0 and rows 0 and 2 are tight too, with
+// multipliers of 1.5e6 (FuzzTinyQP). The engine's answer violated rows by
+// 5e-13, within rounding, but the certificate charges 2 max lambda per
+// unit of violation: a relative gap of 3e-9, precision_limit at tol 1e-9.
+// Polished from compensated residuals (activeset.Polish), it is solved;
+// x* is from exact enumeration.
+func TestPolishNearlyParallelVertex(t *testing.T) {
+	p := &Problem{N: 4, Loss: "none", Ridge: 2.6, Q: []float64{-2.5, -2.5, -2.5, -2.5},
+		A: [][]float64{
+			{-2.5, -2.5, -2.46875, -2.5},
+			{-2.5, 1.875, 1.875, 1.875},
+			{1.875, -2.5, -2.5, -2.5},
+			{3.34375, -2.5, -2.5, -2.5},
+		},
+		B: []float64{-3, 1.875, -2.5, -2.5}}
+	res, err := Solve(context.Background(), p, &Options{Tol: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusSolved {
+		t.Fatalf("status %v: %s", res.Status, res.Message)
+	}
+	xs := []float64{0, 8.5, -16, 8.5}
+	d := 0.0
+	for i := range xs {
+		d += (res.X[i] - xs[i]) * (res.X[i] - xs[i])
+	}
+	if d = math.Sqrt(d); d > res.DistBound {
+		t.Errorf("||x - x*|| = %g above the certified %g (x %v)", d, res.DistBound, res.X)
+	}
+}

@@ -99,6 +99,7 @@ func (s *Solver) handover(rn *run) (Status, bool) {
 		return 0, false
 	}
 	s.engineAnswer(r)
+	s.polishAnswer(f.eng, r)
 	if r.Status == activeset.StatusTimeLimit && !(s.res.Gap < s.wholeGap(rn, s.state.best)) {
 		return StatusTimeLimit, true // finish reports the best penalty point
 	}
