@@ -44,12 +44,10 @@ func (s *Solver) Solve() *Result {
 	}
 	if status != StatusInfeasible {
 		s.certify()
-		if status == StatusOptimal && !s.res.Feasible && s.refineCompensated() {
+		if status == StatusOptimal && !s.res.Feasible {
 			// Rows violated beyond rounding may be x's rounding
-			// amplified by nearly dependent members (compensated.go):
-			// refined from exact residuals, the answer is certified
-			// again.
-			s.certify()
+			// amplified by nearly dependent members (compensated.go).
+			s.refineCompensated()
 		}
 		// A loop that settled at a point violating rows beyond rounding
 		// (multipliers so large that the factor cannot tell violations

@@ -97,10 +97,11 @@ type Solver struct {
 	// allocated on first use.
 	ortho          orthoQR
 	orthoW, orthoY []float64
-	// memberRes (capacity): refineCompensated's members' residuals,
-	// allocated on first use.
-	memberRes []float64
-	res       Result
+	// memberRes, keptLam (capacity) and keptX (n): refineCompensated's
+	// members' residuals and the answer it started from, allocated on
+	// first use.
+	memberRes, keptLam, keptX []float64
+	res                       Result
 }
 
 // New checks and factors p. It returns an *InputError for malformed data
