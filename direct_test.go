@@ -163,3 +163,62 @@ func TestPolishNearlyParallelVertex(t *testing.T) {
 		t.Errorf("||x - x*|| = %g above the certified %g (x %v)", d, res.DistBound, res.X)
 	}
 }
+
+// TestPenaltyFarkasConfirmed: a problem of R^4 whose solution lies at
+// ||x*|| = 5e6 (FuzzTinyQP): feasible, but nearly not. The penalty method
+// (MaxSteps set) found saturated multipliers y with ||A'y|| below 1e-6 of
+// sum y and b'y < 0, passed its check, and reported it infeasible. Its
+// certificates are now confirmed by the active-set method on their rows
+// (solver.confirmFarkas): this one is refused, and the solve must not end
+// infeasible. Rows 2 and 3 and a row that contradicts row 2 must still end
+// infeasible, with a certificate that holds (with all four rows and that
+// one, the penalty method ends max_steps, before this change too).
+func TestPenaltyFarkasConfirmed(t *testing.T) {
+	rows := [][]float64{
+		{2.28125, 2.28125, -2.5, -2.46875},
+		{-2.5, -2.5, -2.46875, -2.46875},
+		{1.875, 1.875, 1.875, 1.875},
+		{-2.46875, -2.5, 3.90625, 0},
+	}
+	p := &Problem{N: 4, Loss: "none", Ridge: 2.6, Q: []float64{-2.5, -2.5, -2.5, -2.5},
+		A: rows, B: []float64{-2.5, -2.5, -2.5, 0}}
+	opt := &Options{Tol: 1e-9, MaxSteps: 2e6}
+	res, err := Solve(context.Background(), p, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status == StatusInfeasible {
+		t.Fatalf("reported infeasible (farkas %v); x* = (-3529673.33, 3529858.67, 28356, -28542.67) is feasible", res.Farkas)
+	}
+	q := *p
+	q.A = [][]float64{rows[2], rows[3], {-1.875, -1.875, -1.875, -1.875}}
+	q.B = []float64{-2.5, 0, 1.5} // row 2 says <= -2.5, the last >= -1.5
+	res, err = Solve(context.Background(), &q, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusInfeasible {
+		t.Fatalf("contradiction: status %v", res.Status)
+	}
+	// y >= 0, A'y = 0 to rounding, b'y < 0.
+	g := make([]float64, 4)
+	by, size := 0.0, 0.0
+	for j, y := range res.Farkas {
+		if y < 0 {
+			t.Fatalf("farkas[%d] = %g", j, y)
+		}
+		for i, a := range q.A[j] {
+			g[i] += y * a
+			size += math.Abs(y * a)
+		}
+		by += y * q.B[j]
+	}
+	for i := range g {
+		if math.Abs(g[i]) > 1e-12*size {
+			t.Errorf("(A'y)[%d] = %g of %g", i, g[i], size)
+		}
+	}
+	if !(by < 0) {
+		t.Errorf("b'y = %g", by)
+	}
+}

@@ -3,6 +3,7 @@ package solver
 import (
 	"math"
 
+	"github.com/softpen/softpen/activeset"
 	"github.com/softpen/softpen/mat"
 	"github.com/softpen/softpen/softplus"
 	"github.com/softpen/softpen/vec"
@@ -210,10 +211,57 @@ func (s *Solver) verifyFarkas(y []float64) bool {
 		}
 		low += gi * bound
 	}
-	if !(by < low-farkasRelTol*scale) {
+	if !(by < low-farkasRelTol*scale) || !s.confirmFarkas(y) {
 		return false
 	}
 	s.writeFarkas(y)
+	return true
+}
+
+// confirmFarkas decides whether the rows of y's support (y >= 0 on the
+// working rows, a certificate the penalty method's checks accept to a
+// tolerance relative to sum y) can all hold with the box, by the
+// active-set method on those rows alone with H = I and c = 0. The checks
+// cannot tell an infeasible problem from one feasible only far away: a
+// problem whose solution has ||x*|| = 5e6 passed farkas's 1e-6 (FuzzTinyQP)
+// and was reported infeasible. The engine answers exactly: infeasible,
+// with a certificate it checked to 1e-13 of its terms, which replaces y
+// (on the same rows); or a point satisfying them, and y proved nothing.
+// It reports whether the rows are infeasible. Without the engine (n above
+// phaseOneMaxN, whose n x n identity it would need) y stands as checked.
+// It allocates: it runs once, when a solve is about to end infeasible.
+func (s *Solver) confirmFarkas(y []float64) bool {
+	n := s.n
+	if n > phaseOneMaxN {
+		return true
+	}
+	var support []int
+	for k, v := range y {
+		if v > 0 {
+			support = append(support, k)
+		}
+	}
+	rows, b := make([][]float64, len(support)), make([]float64, len(support))
+	for i, k := range support {
+		rows[i] = make([]float64, n)
+		s.addUnitRow(k, 1, rows[i])
+		b[i] = s.b[k]
+	}
+	ident := mat.NewDense(n, n)
+	ident.AddDiag(1)
+	eng, err := activeset.New(&activeset.Problem{N: n, H: ident, C: make([]float64, n), ARows: rows, B: b,
+		Lower: s.lower, Upper: s.upper}, nil)
+	if err != nil {
+		return false
+	}
+	r := eng.Solve()
+	if r.Status != activeset.StatusInfeasible {
+		return false
+	}
+	clear(y)
+	for i, k := range support {
+		y[k] = r.FarkasA[i]
+	}
 	return true
 }
 
@@ -238,7 +286,7 @@ func (s *Solver) farkas(rn *run) bool {
 	if !(sum > 0) || !(by < 0) {
 		return false
 	}
-	if math.Sqrt(vec.Dot(t, t)) > 1e-6*sum || -by < 1e-9*sum {
+	if math.Sqrt(vec.Dot(t, t)) > 1e-6*sum || -by < 1e-9*sum || !s.confirmFarkas(lam) {
 		return false
 	}
 	s.writeFarkas(lam)
