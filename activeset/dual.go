@@ -13,6 +13,7 @@ import (
 func (s *Solver) Solve() *Result {
 	s.res.Iter = 0
 	s.farkasBuilt, s.skipRow, s.skipBound = false, -1, noBound
+	s.short.clear()
 	s.rayTrial = rayStart
 	for k := range s.ws {
 		s.lam[k] = 0
@@ -546,17 +547,24 @@ func (s *Solver) mostViolated(res, xn float64) (constraint, bool) {
 	// threshold is not recomputed (drift.go). Late in a solve x moves
 	// little and most rows are skipped.
 	s.measureDrift(xn)
-	// The rows most likely to be violated (the pool) are scanned first;
+	// The last scan's most violated rows are tried first (shortlist.go).
+	// Then the rows most likely to be violated (the pool) are scanned;
 	// all rows only when none of them is, and then the pool is rebuilt.
 	// Optimality is declared only after a scan of every row. A full scan
 	// moves the anchor to x first: the rows it computes are stamped exact.
-	if s.poolOK {
-		worst, best, found = s.checkRows(s.pool, worst, best, found)
-	}
-	if !found {
-		s.drift.reanchor()
-		worst, best, found = s.checkRows(nil, worst, best, found)
-		s.rebuildPool()
+	if c, v, ok := s.fromShortlist(worst); ok {
+		worst, best, found = v, c, true
+	} else {
+		s.short.filling = true
+		if s.poolOK {
+			worst, best, found = s.checkRows(s.pool, worst, best, found)
+		}
+		if !found {
+			s.drift.reanchor()
+			worst, best, found = s.checkRows(nil, worst, best, found)
+			s.rebuildPool()
+		}
+		s.short.filling, s.short.max = false, worst
 	}
 	for i, x := range s.x {
 		if s.boundIn[i] != 0 {
@@ -587,6 +595,7 @@ func (s *Solver) forgetViolations() {
 		s.rowViol[j] = math.Inf(1)
 	}
 	s.poolOK = false
+	s.short.clear()
 }
 
 // memberResidual is the largest |ahat_k'x - bhat_k| over the working set:
@@ -651,6 +660,9 @@ func (s *Solver) violations(js []int32, worst float64, best constraint, found bo
 	for i, j := range js {
 		v := d[i]*s.ainv[j] - s.b[j]
 		s.rowViol[j], s.rowPath[j], s.rowAnchor[j] = v, path, anchor
+		if v > 0 && s.short.filling {
+			s.short.add(j, v)
+		}
 		if v > worst {
 			worst, best, found = v, constraint{kindRow, j}, true
 		}

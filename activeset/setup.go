@@ -67,10 +67,11 @@ type Solver struct {
 	poolCand   []int32
 	poolScore  []float64
 	poolOK     bool
-	kinkIn     []bool // the kink of x_i is in ws (l1 only)
-	boundIn    []int8 // +1 upper, -1 lower, 2 fixed, 0 none in ws
-	eqRedund   []bool // equality i depends on the others consistently
-	infeasible int    // index+1 of a zero row that cannot hold (rows then equalities), 0 if none
+	short      shortlist // the last scan's most violated rows (shortlist.go)
+	kinkIn     []bool    // the kink of x_i is in ws (l1 only)
+	boundIn    []int8    // +1 upper, -1 lower, 2 fixed, 0 none in ws
+	eqRedund   []bool    // equality i depends on the others consistently
+	infeasible int       // index+1 of a zero row that cannot hold (rows then equalities), 0 if none
 	// eqInconsistent: the equalities (and fixed variables) contradict each
 	// other; s.dir holds the Farkas direction over s.ws.
 	eqInconsistent bool
