@@ -364,10 +364,7 @@ func BenchmarkHandoverSweep(b *testing.B) {
 	if testing.Short() {
 		b.Skip("long benchmark")
 	}
-	for _, fam := range []struct {
-		name string
-		gen  func(m int) *Problem
-	}{{"svm", func(m int) *Problem { return separableSVM(m, 50) }}, {"largeqp", func(m int) *Problem { return largeQP(2000, m, 100) }}} {
+	for _, fam := range sweepFamilies {
 		for k := 10; k >= 0; k-- {
 			m := int(math.Round(1e6 / math.Exp2(float64(k))))
 			var p *Problem
@@ -397,10 +394,7 @@ func BenchmarkHandoverSweepCold(b *testing.B) {
 		b.Skip("long benchmark")
 	}
 	evict := make([]byte, 1<<30)
-	for _, fam := range []struct {
-		name string
-		gen  func(m int) *Problem
-	}{{"svm", func(m int) *Problem { return separableSVM(m, 50) }}, {"largeqp", func(m int) *Problem { return largeQP(2000, m, 100) }}} {
+	for _, fam := range sweepFamilies {
 		for k := 10; k >= 0; k-- {
 			m := int(math.Round(1e6 / math.Exp2(float64(k))))
 			var p *Problem
@@ -430,6 +424,13 @@ func BenchmarkHandoverSweepCold(b *testing.B) {
 		}
 	}
 }
+
+// sweepFamilies are the two families of the sweeps: the separable SVM
+// (n = 50) and the large QP (l = 2000, n = 100), m rows each.
+var sweepFamilies = []struct {
+	name string
+	gen  func(m int) *Problem
+}{{"svm", func(m int) *Problem { return separableSVM(m, 50) }}, {"largeqp", func(m int) *Problem { return largeQP(2000, m, 100) }}}
 
 // benchSolve times cold Solves of p with method to 1e-9, fails unless the
 // last is solved, and reports its working-set changes and steps.

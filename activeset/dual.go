@@ -119,43 +119,9 @@ func (s *Solver) iterate() Status {
 				continue // the last member is independent: a regular step
 			}
 			if !s.nullStep() {
-				// Infeasible, if the certificate holds in the caller's
-				// data. It fails when p is not null to the accuracy a
-				// certificate needs, and the method cannot decide in
-				// float64.
-				s.buildFarkas()
-				ok, consistent := s.farkasHolds()
-				if ok {
-					return StatusInfeasible
+				if st, done := s.noNullStep(); done {
+					return st
 				}
-				clear(s.res.FarkasA)
-				clear(s.res.FarkasEq)
-				s.farkasBuilt = false
-				if last := s.ws[k-1]; consistent && (last.kind == kindRow || last.kind == kindUpper || last.kind == kindLower) {
-					// Consistent along p: the row's violation is the
-					// members' residuals amplified by p, not a
-					// contradiction. It leaves, and is not admitted
-					// again until the objective has risen: allowed
-					// back as soon as the working set changed, it was
-					// admitted again at the same point and the loop
-					// cycled (FuzzTinyQP: a degenerate vertex of R^4
-					// where three rows fix x_1 = 0, 600 changes). A
-					// bound likewise (FuzzActiveSet: x_0 fixed at 0 and
-					// a row make x_1 >= 0, and x_1 <= 0 is violated by
-					// rounding; it ended undecided).
-					s.pop(k - 1)
-					if !s.vFresh {
-						s.primalV()
-					}
-					if last.kind == kindRow {
-						s.skipRow = last.i
-					} else {
-						s.skipBound = last
-					}
-					s.skipLevel = s.level()
-					continue
-				}
-				return s.undecided()
 			}
 			continue
 		}
@@ -196,6 +162,47 @@ func (s *Solver) iterate() Status {
 		s.admit(j)
 	}
 	return s.undecided()
+}
+
+// noNullStep handles a dependent last member along whose null direction no
+// multiplier blocks: infeasible, if the certificate holds in the caller's
+// data; the member leaves and is skipped, if it is consistent along p;
+// otherwise the solve ends undecided. It reports the status and whether
+// the solve ends. The certificate fails when p is not null to the accuracy
+// a certificate needs, and the method cannot decide in float64.
+func (s *Solver) noNullStep() (Status, bool) {
+	k := len(s.ws)
+	s.buildFarkas()
+	ok, consistent := s.farkasHolds()
+	if ok {
+		return StatusInfeasible, true
+	}
+	clear(s.res.FarkasA)
+	clear(s.res.FarkasEq)
+	s.farkasBuilt = false
+	last := s.ws[k-1]
+	if !consistent || !(last.kind == kindRow || last.kind == kindUpper || last.kind == kindLower) {
+		return s.undecided(), true
+	}
+	// Consistent along p: the row's violation is the members' residuals
+	// amplified by p, not a contradiction. It leaves, and is not admitted
+	// again until the objective has risen: allowed back as soon as the
+	// working set changed, it was admitted again at the same point and
+	// the loop cycled (FuzzTinyQP: a degenerate vertex of R^4 where three
+	// rows fix x_1 = 0, 600 changes). A bound likewise (FuzzActiveSet: x_0
+	// fixed at 0 and a row make x_1 >= 0, and x_1 <= 0 is violated by
+	// rounding; it ended undecided).
+	s.pop(k - 1)
+	if !s.vFresh {
+		s.primalV()
+	}
+	if last.kind == kindRow {
+		s.skipRow = last.i
+	} else {
+		s.skipBound = last
+	}
+	s.skipLevel = s.level()
+	return 0, false
 }
 
 // undecided ends a solve that could not settle its working set:
