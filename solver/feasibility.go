@@ -229,7 +229,9 @@ func (s *Solver) verifyFarkas(y []float64) bool {
 // (on the same rows); or a point satisfying them, and y proved nothing.
 // It reports whether the rows are infeasible. Without the engine (n above
 // phaseOneMaxN, whose n x n identity it would need) y stands as checked.
-// It allocates: it runs once, when a solve is about to end infeasible.
+// It allocates (the rows, an n x n identity, an engine): it runs only
+// after a check has passed, at most once per raise of xi past the point
+// where certificates are tried, and such solves end soon after.
 func (s *Solver) confirmFarkas(y []float64) bool {
 	n := s.n
 	if n > phaseOneMaxN {
