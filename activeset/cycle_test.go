@@ -117,3 +117,21 @@ func TestConsistentDependentBound(t *testing.T) {
 		t.Errorf("x = %v, want 0", r.X)
 	}
 }
+
+// TestEqualityImpliedByFixed: x_0 is fixed at 0 and the equality
+// -2.5 x_0 = 0 repeats it; with a second equality nearly parallel to it
+// in H's metric, the null direction through the factor had an entry of
+// 5e-13 where the exact one is zero, and the set-up called the equalities
+// inconsistent (FuzzActiveSet 481708ccbd6f4923). The unique feasible point
+// is x = (0, -3.96875/0.1875).
+func TestEqualityImpliedByFixed(t *testing.T) {
+	h := dense([][]float64{{13.175, 12.5}, {12.5, 13.175}})
+	p := &Problem{N: 2, H: h, C: []float64{-10, -10},
+		Aeq: dense([][]float64{{-2.5, -0.1875}, {-2.5, 0}}), Beq: []float64{3.96875, 0},
+		Lower: []float64{0, math.Inf(-1)}, Upper: []float64{0, 0}}
+	r := mustNew(t, p).Solve()
+	certified(t, "fixed x_0 repeated by an equality", r, 1e-12)
+	if want := -3.96875 / 0.1875; r.X[0] != 0 || math.Abs(r.X[1]-want) > 1e-12*math.Abs(want) {
+		t.Errorf("x = %v, want (0, %v)", r.X, want)
+	}
+}
