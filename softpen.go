@@ -26,6 +26,7 @@ package softpen
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/softpen/softpen/solver"
 )
@@ -82,17 +83,20 @@ func ParseMethod(name string) (Method, error) { return solver.ParseMethod(name) 
 
 // Solve validates p and solves it once. A nil opt means the defaults. The
 // error is non-nil only for bad input or options; how the solve ended is in
-// Result.Status.
+// Result.Status. Options.TimeLimit and Result.Time count from the call's
+// start: the set-up (validation, scaling, the direct path's row samples)
+// is part of the time.
 //
 // Solve does not copy the rows of A when the solver works on a working set
 // of them (many more rows than variables; see solver.Solver.Solve): it reads
 // them where they are, so p must not change during the call.
 func Solve(ctx context.Context, p *Problem, opt *Options) (*Result, error) {
+	start := time.Now()
 	s, err := newSolver(p, opt, false)
 	if err != nil {
 		return nil, err
 	}
-	return s.Solve(ctx)
+	return s.s.SolveFrom(ctx, start)
 }
 
 // Solver is a reusable workspace for one problem: NewSolver does all the

@@ -131,11 +131,15 @@ const (
 // Options configure a solve. The zero value (or a nil *Options) means the
 // documented defaults; a zero limit means no limit.
 type Options struct {
-	Method    Method
-	Tol       float64       // certified gap tolerance relative to max(1, |F|); 0 means 1e-6
-	MaxSteps  int64         // incremental step budget; 0 means none
-	TimeLimit time.Duration // 0 means none
-	Seed      uint64        // seed of the solver's own generator
+	Method   Method
+	Tol      float64 // certified gap tolerance relative to max(1, |F|); 0 means 1e-6
+	MaxSteps int64   // incremental step budget; 0 means none
+	// TimeLimit is the wall time each Solve may take, counted from its
+	// start (from the call's start in the root package's one-shot Solve,
+	// set-up included); New's solves of the direct path's row samples
+	// stop at it too. 0 means none.
+	TimeLimit time.Duration
+	Seed      uint64 // seed of the solver's own generator
 	// MaxMemory is the memory, in bytes, that the root package's Solve and
 	// NewSolver let a problem take (Problem.MemoryEstimate) before refusing
 	// it with a *MemoryError: 0 means DefaultMemoryLimit (4 GiB), a
@@ -279,9 +283,11 @@ type Result struct {
 	// Message says why a solve ended with StatusPrecisionLimit, empty
 	// otherwise.
 	Message string
-	Time    time.Duration
-	Method  string
-	Impl    string
+	// Time is the solve's wall time (from the call's start in the root
+	// package's one-shot Solve, set-up included).
+	Time   time.Duration
+	Method string
+	Impl   string
 }
 
 func (o *Options) check() error {

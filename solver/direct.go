@@ -56,12 +56,20 @@ func (o *Options) tunesPenalty() bool {
 // anyway (activeset.NewAt): one pass over A fewer than New and a hot start
 // at Solve (the large QP, m = 1e5: 80 MB, 7-9 ms). The Solver is the same
 // bit for bit, and Reset returns to the other way.
-func (s *Solver) newDirect(p *Problem) error {
+//
+// The samples' solves stop at Options.TimeLimit counted from start (New's
+// start): a user's limit must bound the set-up too, and a sample of a hard
+// problem is itself hard. A sample cut short still gives a valid hot start.
+func (s *Solver) newDirect(p *Problem, start time.Time) error {
 	var err error
 	if s.sample, err = s.newSampledStart(p); err != nil {
 		return err
 	}
-	r := s.sample.presolve()
+	deadline := time.Time{}
+	if s.opt.TimeLimit > 0 {
+		deadline = start.Add(s.opt.TimeLimit)
+	}
+	r := s.sample.presolve(deadline)
 	if r == nil || r.Status == activeset.StatusInfeasible {
 		if s.direct, err = s.newEngine(p, nil); err == nil && r != nil {
 			s.direct.HotStart(s.sample.rowsIn, s.sample.upper, s.sample.lower)
@@ -114,8 +122,7 @@ func engineOrError(d *activeset.Solver, err error) (*activeset.Solver, error) {
 }
 
 // solveDirect answers from the active-set method, certified.
-func (s *Solver) solveDirect(ctx context.Context) (*Result, error) {
-	start := time.Now()
+func (s *Solver) solveDirect(ctx context.Context, start time.Time) (*Result, error) {
 	s.resetResult()
 	res := &s.res
 	res.Method, res.Steps, res.Stages = MethodActiveSet.String(), 0, 0

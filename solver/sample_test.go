@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/softpen/softpen/activeset"
 )
@@ -167,4 +168,31 @@ func dotSelf(x []float64) float64 {
 		s += v * v
 	}
 	return s
+}
+
+// TestSamplesStopAtTimeLimit: New's solves of the row samples stop at
+// Options.TimeLimit (they had no deadline: a user's limit did not bound
+// the set-up). With a limit that has passed when they start, each level
+// stops at its first check with no row admitted, and Solve ends at the
+// limit; without one the sample's active rows make the hot start.
+func TestSamplesStopAtTimeLimit(t *testing.T) {
+	p := smallSVM(40000, 12)
+	s, err := New(p, &Options{TimeLimit: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.sample.levels) != 1 || len(s.sample.rowsIn) != 0 {
+		t.Fatalf("%d levels, hot start of %d rows from samples stopped at once, want 1 level and none", len(s.sample.levels), len(s.sample.rowsIn))
+	}
+	res, err := s.Solve(context.Background())
+	if err != nil || res.Status != StatusTimeLimit {
+		t.Fatalf("%v %v, want time_limit", err, res.Status)
+	}
+	free, err := New(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(free.sample.rowsIn) == 0 {
+		t.Fatal("no hot-start rows from the samples without a limit")
+	}
 }

@@ -101,13 +101,20 @@ func (s *Solver) over(rn *run) bool {
 // it, or to have stages, screening and the xi raise act before any
 // handover).
 func (s *Solver) Solve(ctx context.Context) (*Result, error) {
+	return s.SolveFrom(ctx, time.Now())
+}
+
+// SolveFrom is Solve with Options.TimeLimit and Result.Time counted from
+// start, an instant before the call: the root package's one-shot Solve
+// passes its own start, so that a time limit bounds the set-up (New) too.
+func (s *Solver) SolveFrom(ctx context.Context, start time.Time) (*Result, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	if s.direct != nil {
-		return s.solveDirect(ctx)
+		return s.solveDirect(ctx, start)
 	}
-	rn := run{budget: budget{ctx: ctx, start: time.Now(), maxSteps: s.opt.MaxSteps}, best: noCertificate(), handNext: math.Inf(1)}
+	rn := run{budget: budget{ctx: ctx, start: start, maxSteps: s.opt.MaxSteps}, best: noCertificate(), handNext: math.Inf(1)}
 	if s.opt.TimeLimit > 0 {
 		rn.deadline = rn.start.Add(s.opt.TimeLimit)
 	}

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"errors"
+	"time"
 
 	"github.com/softpen/softpen/activeset"
 
@@ -90,6 +91,7 @@ type Solver struct {
 // strongly convex, or a row of A or Aeq is not finite or cannot be scaled
 // to unit norm (see Problem).
 func New(p *Problem, opt *Options) (*Solver, error) {
+	start := time.Now()
 	if p == nil {
 		return nil, errors.New("solver: nil problem")
 	}
@@ -114,7 +116,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		if err := s.buildModel(s.ridge == 0); err != nil {
 			return nil, err
 		}
-		if err := s.newDirect(p); err != nil {
+		if err := s.newDirect(p, start); err != nil {
 			return nil, err
 		}
 		// The model holds the objective (objective reads H): the direct
