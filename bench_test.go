@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -140,8 +141,11 @@ func lcgNormal(seed uint64) func() float64 {
 	}
 }
 
-func largeQP(l, m, n int) *Problem {
-	norm := lcgNormal(1)
+func largeQP(l, m, n int) *Problem { return largeQPSeed(l, m, n, 1) }
+
+// largeQPSeed is largeQP drawn from lcgNormal(seed).
+func largeQPSeed(l, m, n int, seed uint64) *Problem {
+	norm := lcgNormal(seed)
 	rows := func(r int, unit bool) [][]float64 {
 		out := make([][]float64, r)
 		for i := range out {
@@ -177,8 +181,11 @@ func largeQP(l, m, n int) *Problem {
 // margin at least 0.1, and no two points tied on the margin, so the support
 // vectors stay few as m grows. (Pushing them to exactly 0.1 put 8% of all
 // points on the margin.)
-func separableSVM(m, n int) *Problem {
-	norm := lcgNormal(7)
+func separableSVM(m, n int) *Problem { return separableSVMSeed(m, n, 7) }
+
+// separableSVMSeed is separableSVM drawn from lcgNormal(seed).
+func separableSVMSeed(m, n int, seed uint64) *Problem {
+	norm := lcgNormal(seed)
 	w := make([]float64, n)
 	var ww float64
 	for i := range w {
@@ -358,8 +365,10 @@ func BenchmarkPaperQPTolerance(b *testing.B) {
 // family (l = 2000, n = 100), m = 1e6 / 2^k for k = 10..0 (977 to 1e6 rows:
 // neighbours differ by 2x in m, so linear growth is at most 2x between
 // them), by MethodAuto, the direct active-set method and the penalty
-// method with its handover (apg). Skipped under -short; run with
-// -benchtime 1x (the largest take seconds and up to 1 GB).
+// method with its handover (apg). Each op solves each of the family's
+// sweepInstances instances at that m once (sweepOp): ns/solve is the mean
+// time of one. Skipped under -short; run with -benchtime 1x (the largest
+// take seconds and 1 GB).
 func BenchmarkHandoverSweep(b *testing.B) {
 	if testing.Short() {
 		b.Skip("long benchmark")
@@ -367,16 +376,15 @@ func BenchmarkHandoverSweep(b *testing.B) {
 	for _, fam := range sweepFamilies {
 		for k := 10; k >= 0; k-- {
 			m := int(math.Round(1e6 / math.Exp2(float64(k))))
-			var p *Problem
 			for _, method := range []Method{MethodAuto, MethodActiveSet, MethodAPG} {
 				b.Run(fmt.Sprintf("%s/m=%d/%v", fam.name, m, method), func(b *testing.B) {
-					if p == nil {
-						p = fam.gen(m)
+					var st sweepStats
+					for i := 0; i < b.N; i++ {
+						st.op(b, fam, m, method, nil)
 					}
-					benchSolve(b, p, method)
+					st.report(b)
 				})
 			}
-			p = nil
 		}
 	}
 }
@@ -385,10 +393,10 @@ func BenchmarkHandoverSweep(b *testing.B) {
 // only) with the caches evicted before every timed Solve: a 1 GiB buffer
 // (twice the 480 MiB last-level cache this machine reports) is written
 // untimed first. In the warm sweep the rows of the smaller problems are
-// still in cache from the generator that just wrote them, and those of
-// the larger ones are not: that difference is the hardware's, not the
-// method's, and this variant leaves it out. Skipped under -short; run
-// with -benchtime 1x.
+// still in cache from the generator that just wrote them, and those of the
+// larger ones are not: that difference is the hardware's, not the
+// method's, and this variant leaves it out. Skipped under -short; run with
+// -benchtime 1x.
 func BenchmarkHandoverSweepCold(b *testing.B) {
 	if testing.Short() {
 		b.Skip("long benchmark")
@@ -397,40 +405,79 @@ func BenchmarkHandoverSweepCold(b *testing.B) {
 	for _, fam := range sweepFamilies {
 		for k := 10; k >= 0; k-- {
 			m := int(math.Round(1e6 / math.Exp2(float64(k))))
-			var p *Problem
 			b.Run(fmt.Sprintf("%s/m=%d", fam.name, m), func(b *testing.B) {
-				if p == nil {
-					p = fam.gen(m)
-				}
-				b.ResetTimer()
-				var res *Result
+				var st sweepStats
 				for i := 0; i < b.N; i++ {
-					b.StopTimer()
-					for j := 0; j < len(evict); j += 64 {
-						evict[j]++
-					}
-					b.StartTimer()
-					var err error
-					if res, err = Solve(context.Background(), p, &Options{Tol: 1e-9}); err != nil {
-						b.Fatal(err)
-					}
+					st.op(b, fam, m, MethodAuto, evict)
 				}
-				if res.Status != StatusSolved {
-					b.Fatalf("status %v, gap %.3g", res.Status, res.Gap)
-				}
-				b.ReportMetric(float64(res.Iterations), "iterations")
+				st.report(b)
 			})
-			p = nil
 		}
 	}
 }
 
+// sweepInstances is the number of instances of a family the sweeps solve
+// at each m. The working-set changes a problem needs vary from instance to
+// instance (the large QP at m = 31250: 72, 89, 101, 103, 109, 110 changes
+// for seeds 1..6), as much as they grow from one m to the next, so one
+// instance per m shows its own draw as a step of the curve; the sweeps
+// time the family, the mean over these instances.
+const sweepInstances = 4
+
 // sweepFamilies are the two families of the sweeps: the separable SVM
-// (n = 50) and the large QP (l = 2000, n = 100), m rows each.
-var sweepFamilies = []struct {
-	name string
-	gen  func(m int) *Problem
-}{{"svm", func(m int) *Problem { return separableSVM(m, 50) }}, {"largeqp", func(m int) *Problem { return largeQP(2000, m, 100) }}}
+// (n = 50) and the large QP (l = 2000, n = 100), m rows each, instance i
+// drawn from seed seed0 + i (the first is the instance the other
+// benchmarks use).
+var sweepFamilies = []sweepFamily{
+	{"svm", func(m int, seed uint64) *Problem { return separableSVMSeed(m, 50, seed) }, 7},
+	{"largeqp", func(m int, seed uint64) *Problem { return largeQPSeed(2000, m, 100, seed) }, 1},
+}
+
+type sweepFamily struct {
+	name  string
+	gen   func(m int, seed uint64) *Problem
+	seed0 uint64
+}
+
+// sweepStats counts the sweeps' solves and their working-set changes.
+type sweepStats struct {
+	solves, changes int
+}
+
+// op solves each instance of fam with m rows by method to a certified
+// 1e-9 (the benchmark fails otherwise), timing the solves only. Each
+// instance is drawn just before its solve, and the collector run, untimed:
+// only one instance is in memory at a time (four at m = 1e6 took 3.2 GB,
+// and made the solves 1.3-1.8x slower than one alone, erratically), and
+// the garbage of the last is not collected during the next solve. With
+// evict the buffer is written first (the caches cold).
+func (st *sweepStats) op(b *testing.B, fam sweepFamily, m int, method Method, evict []byte) {
+	for i := range sweepInstances {
+		b.StopTimer()
+		p := fam.gen(m, fam.seed0+uint64(i))
+		runtime.GC()
+		for j := 0; j < len(evict); j += 64 {
+			evict[j]++
+		}
+		b.StartTimer()
+		res, err := Solve(context.Background(), p, &Options{Method: method, Tol: 1e-9})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Status != StatusSolved {
+			b.Fatalf("instance %d: status %v, gap %.3g", i, res.Status, res.Gap)
+		}
+		st.solves++
+		st.changes += res.Iterations
+	}
+}
+
+// report gives the mean time per solve (ns/op is the time of all the
+// instances) and the mean working-set changes.
+func (st *sweepStats) report(b *testing.B) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(st.solves), "ns/solve")
+	b.ReportMetric(float64(st.changes)/float64(st.solves), "iterations")
+}
 
 // benchSolve times cold Solves of p with method to 1e-9, fails unless the
 // last is solved, and reports its working-set changes and steps.
