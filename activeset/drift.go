@@ -2,6 +2,31 @@ package activeset
 
 import "math"
 
+// rowBound is a row's violation v, as last computed at a point y, less
+// each of y's stamps: at the current point, whose offsets are path and
+// anchor, v + min(path - pathStamp, anchor - anchorStamp) bounds the row's
+// violation, and that is min(p + path, a + anchor). Stored as one pair a
+// row, a scan reads 16 bytes a row from one array (three arrays and the
+// membership flags before: 33 bytes from five, and the bookkeeping of
+// the large QP at m = 125000 no longer fit the 2 MB L2).
+//
+// Rounding: p + path is v + (path - pathStamp) to about 2 ulp(|v| + path),
+// and the offsets stay below 1 + ||x||_inf (they restart there): far
+// below the rounding of v itself, which the certificate allows for.
+type rowBound struct{ p, a float64 }
+
+// at is the bound at the offsets path and anchor.
+func (r rowBound) at(path, anchor float64) float64 { return min(r.p+path, r.a+anchor) }
+
+// computedBound is the bound of a violation v computed where the stamps
+// are path and anchor.
+func computedBound(v, path, anchor float64) rowBound { return rowBound{v - path, v - anchor} }
+
+var (
+	unknownBound = rowBound{math.Inf(1), math.Inf(1)}   // not computed since the stamps restarted
+	zeroRowBound = rowBound{math.Inf(-1), math.Inf(-1)} // a zero row: never violated (b >= 0 checked at setup)
+)
+
 // drift bounds how far the rows' violations can have moved since each was
 // last computed, so that scans skip rows that provably stay satisfied.
 //

@@ -598,8 +598,11 @@ func (s *Solver) mostViolated(res, xn float64) (constraint, bool) {
 // forgetViolations marks every row's stored violation as unknown (after
 // the right-hand sides change, or when a row leaves the working set).
 func (s *Solver) forgetViolations() {
-	for j := range s.rowViol {
-		s.rowViol[j] = math.Inf(1)
+	for j := range s.rowBnd {
+		s.rowBnd[j] = unknownBound
+		if s.ainv[j] == 0 {
+			s.rowBnd[j] = zeroRowBound // never computed: its bound never passes
+		}
 	}
 	s.poolOK = false
 	s.short.clear()
@@ -625,7 +628,7 @@ func (s *Solver) memberResidual() float64 {
 // worst was lower than it becomes before the four are computed is computed
 // for nothing, never skipped wrongly.
 func (s *Solver) checkRows(js []int32, worst float64, best constraint, found bool) (float64, constraint, bool) {
-	rowIn, ainv, viol, pathAt, anchorAt := s.rowIn, s.ainv, s.rowViol, s.rowPath, s.rowAnchor
+	rowIn, ainv, bnd := s.rowIn, s.ainv, s.rowBnd
 	path, anchor := s.drift.offsets()
 	count := s.m
 	if js != nil {
@@ -638,7 +641,9 @@ func (s *Solver) checkRows(js []int32, worst float64, best constraint, found boo
 		if js != nil {
 			j = js[t]
 		}
-		if rowIn[j] || ainv[j] == 0 || viol[j]+min(path-pathAt[j], anchor-anchorAt[j]) <= worst || j == s.skipRow {
+		// The bound first: it alone rules out most rows, and a scan then
+		// reads 16 bytes a row from one array.
+		if b := bnd[j]; min(b.p+path, b.a+anchor) <= worst || rowIn[j] || ainv[j] == 0 || j == s.skipRow {
 			continue
 		}
 		four[k] = j
@@ -666,7 +671,7 @@ func (s *Solver) violations(js []int32, worst float64, best constraint, found bo
 	path, anchor := s.drift.stamps()
 	for i, j := range js {
 		v := d[i]*s.ainv[j] - s.b[j]
-		s.rowViol[j], s.rowPath[j], s.rowAnchor[j] = v, path, anchor
+		s.rowBnd[j] = computedBound(v, path, anchor)
 		if v > 0 && s.short.filling {
 			s.short.add(j, v)
 		}
@@ -687,8 +692,8 @@ func (s *Solver) measureDrift(xn float64) {
 		s.drift.restart(s.x)
 	case path:
 		s.drift.restartPath()
-		for j := range s.rowPath {
-			s.rowPath[j] = math.Inf(-1)
+		for j := range s.rowBnd {
+			s.rowBnd[j].p = math.Inf(1) // the path bound no longer holds
 		}
 	}
 }
@@ -697,7 +702,7 @@ func (s *Solver) measureDrift(xn float64) {
 // point: its stored value plus the drift since (drift.go).
 func (s *Solver) violationBound(j int) float64 {
 	path, anchor := s.drift.offsets()
-	return s.rowViol[j] + min(path-s.rowPath[j], anchor-s.rowAnchor[j])
+	return s.rowBnd[j].at(path, anchor)
 }
 
 // rebuildPool keeps in the pool the cap(s.pool) rows outside the working
@@ -717,8 +722,8 @@ func (s *Solver) rebuildPool() {
 		return
 	}
 	path, anchor := s.drift.offsets()
-	viol, pathAt, anchorAt := s.rowViol, s.rowPath, s.rowAnchor
-	bound := func(j int) float64 { return viol[j] + min(path-pathAt[j], anchor-anchorAt[j]) } // violationBound, inlined
+	bnd := s.rowBnd
+	bound := func(j int) float64 { return min(bnd[j].p+path, bnd[j].a+anchor) } // violationBound, inlined
 	score := s.poolScore[:0]
 	for j := 0; j < s.m; j += poolStride {
 		if !s.rowIn[j] && s.ainv[j] != 0 {
@@ -734,10 +739,7 @@ func (s *Solver) rebuildPool() {
 	cand, score := s.poolCand[:0], s.poolScore[:0]
 	all := false // too many of them (ties after forgetViolations): rank all rows
 	for j := 0; j < s.m && !all; j++ {
-		if s.rowIn[j] || s.ainv[j] == 0 {
-			continue
-		}
-		if v := bound(j); v >= cut {
+		if v := bound(j); v >= cut && !s.rowIn[j] && s.ainv[j] != 0 {
 			if all = len(cand) == cap(cand); !all {
 				cand, score = append(cand, int32(j)), append(score, v)
 			}

@@ -92,8 +92,7 @@ func (s *Solver) seedRow(j int, v float64) {
 	if s.rowIn[j] || s.ainv[j] == 0 {
 		return
 	}
-	s.rowViol[j] = v*s.ainv[j] - s.b[j]
-	s.rowPath[j], s.rowAnchor[j] = 0, 0
+	s.rowBnd[j] = computedBound(v*s.ainv[j]-s.b[j], 0, 0)
 }
 
 // seeded starts the drift at the guess x, where the rows' violations were

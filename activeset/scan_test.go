@@ -52,15 +52,24 @@ func TestCheckRowsFirstLargest(t *testing.T) {
 		_, best, found := s.checkRows(nil, math.Inf(-1), constraint{}, false)
 		want, wantJ := math.Inf(-1), -1
 		for j := 0; j < m; j++ {
-			if s.rowIn[j] || s.ainv[j] == 0 || int32(j) == s.skipRow {
-				if !math.IsInf(s.rowViol[j], 1) {
-					t.Fatalf("trial %d: row %d (skipped) has a stored violation %v", trial, j, s.rowViol[j])
+			// Not computed: a zero row's bound is -Inf, the others' +Inf.
+			if s.ainv[j] == 0 {
+				if s.rowBnd[j] != zeroRowBound {
+					t.Fatalf("trial %d: zero row %d has a bound %v", trial, j, s.rowBnd[j])
 				}
 				continue
 			}
+			if s.rowIn[j] || int32(j) == s.skipRow {
+				if s.rowBnd[j] != unknownBound {
+					t.Fatalf("trial %d: row %d (skipped) has a bound %v", trial, j, s.rowBnd[j])
+				}
+				continue
+			}
+			// At the point where it was computed a row's bound is its
+			// violation.
 			v := s.rowDot(j, s.x)*s.ainv[j] - s.b[j]
-			if d := math.Abs(s.rowViol[j] - v); d > 1e-14*(1+math.Abs(v)+normInf(s.x)) {
-				t.Fatalf("trial %d: row %d stored %v, one by one %v", trial, j, s.rowViol[j], v)
+			if d := math.Abs(s.violationBound(j) - v); d > 1e-14*(1+math.Abs(v)+normInf(s.x)) {
+				t.Fatalf("trial %d: row %d stored %v, one by one %v", trial, j, s.violationBound(j), v)
 			}
 			if v > want {
 				want, wantJ = v, j
@@ -73,8 +82,8 @@ func TestCheckRowsFirstLargest(t *testing.T) {
 			continue
 		}
 		// Rounding may reorder two violations within 1e-14 of each other.
-		if !found || (int(best.i) != wantJ && math.Abs(s.rowViol[best.i]-want) > 1e-14*(1+math.Abs(want))) {
-			t.Fatalf("trial %d: found %v row %d (%v), want row %d (%v)", trial, found, best.i, s.rowViol[best.i], wantJ, want)
+		if !found || (int(best.i) != wantJ && math.Abs(s.violationBound(int(best.i))-want) > 1e-14*(1+math.Abs(want))) {
+			t.Fatalf("trial %d: found %v row %d (%v), want row %d (%v)", trial, found, best.i, s.violationBound(int(best.i)), wantJ, want)
 		}
 	}
 }
@@ -88,14 +97,14 @@ func TestRebuildPoolTopRows(t *testing.T) {
 	s := mustNew(t, separable(30000, 10, 3))
 	k := cap(s.pool)
 	for trial := 0; trial < 5; trial++ {
-		for j := range s.rowViol {
-			s.rowViol[j], s.rowPath[j], s.rowAnchor[j] = rng.NormFloat64()*math.Exp2(float64(rng.IntN(20)-10)), rng.Float64(), rng.Float64()
+		for j := range s.rowBnd {
+			s.rowBnd[j] = computedBound(rng.NormFloat64()*math.Exp2(float64(rng.IntN(20)-10)), rng.Float64(), rng.Float64())
 			s.rowIn[j] = rng.IntN(50) == 0
 		}
 		s.drift.path, s.drift.chain = 1, 0.5
 		s.rebuildPool()
 		var bounds []float64
-		for j := range s.rowViol {
+		for j := range s.rowBnd {
 			if !s.rowIn[j] {
 				bounds = append(bounds, s.violationBound(j))
 			}
@@ -193,9 +202,10 @@ func TestNewAtIsNewThenHotStartAt(t *testing.T) {
 		}
 		b := mustNew(t, p)
 		b.HotStartAt(x, rows, nil, nil)
-		for j := range a.rowViol {
-			if math.Float64bits(a.rowViol[j]) != math.Float64bits(b.rowViol[j]) {
-				t.Fatalf("n %d m %d: row %d: NewAt %v, HotStartAt %v", c.n, c.m, j, a.rowViol[j], b.rowViol[j])
+		for j := range a.rowBnd {
+			pa, pb := a.rowBnd[j], b.rowBnd[j]
+			if math.Float64bits(pa.p) != math.Float64bits(pb.p) || math.Float64bits(pa.a) != math.Float64bits(pb.a) {
+				t.Fatalf("n %d m %d: row %d: NewAt %v, HotStartAt %v", c.n, c.m, j, pa, pb)
 			}
 		}
 		if !slices.Equal(a.pool, b.pool) || a.poolOK != b.poolOK {

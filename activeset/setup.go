@@ -57,10 +57,9 @@ type Solver struct {
 	lastIndep bool
 	rowIn     []bool // row j of A is in ws
 
-	// Rows' violations a_j'x - b_j (unit rows) as last computed, and the
-	// drift stamps of the point where they were (drift.go). +Inf: unknown.
-	rowViol, rowPath, rowAnchor []float64
-	drift                       drift
+	// The rows' violation bounds (rowBound, drift.go).
+	rowBnd []rowBound
+	drift  drift
 	// pool: the rows scanned first (rebuildPool), valid when poolOK;
 	// poolCand and poolScore are its scratch.
 	pool       []int32
@@ -163,7 +162,7 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 	s.normals = newNormalSet(capacity, n)
 	s.fac = newGramLDL(capacity)
 	s.rowIn, s.boundIn, s.eqRedund = make([]bool, m), make([]int8, n), make([]bool, meq)
-	s.rowViol, s.rowPath, s.rowAnchor = fl.take(m), fl.take(m), fl.take(m)
+	s.rowBnd = make([]rowBound, m)
 	s.drift.seen, s.drift.anchor = fl.take(n), fl.take(n)
 	if k := poolSize(n, m); m > k {
 		s.pool, s.poolCand, s.poolScore = make([]int32, 0, k), make([]int32, 0, 4*k), make([]float64, 0, m)
@@ -590,7 +589,7 @@ func (s *Solver) pop(p int) {
 	s.fresh, s.lastIndep = false, false // the downdate's rounding is in the factor
 	s.mark(s.ws[p], false)
 	if c := s.ws[p]; c.kind == kindRow {
-		s.rowViol[c.i] = math.Inf(1)
+		s.rowBnd[c.i] = unknownBound
 	}
 	s.fac.remove(p)
 	k := len(s.ws)
