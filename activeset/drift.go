@@ -6,9 +6,8 @@ import "math"
 // each of y's stamps: at the current point, whose offsets are path and
 // anchor, v + min(path - pathStamp, anchor - anchorStamp) bounds the row's
 // violation, and that is min(p + path, a + anchor). Stored as one pair a
-// row, a scan reads 16 bytes a row from one array (three arrays and the
-// membership flags before: 33 bytes from five, and the bookkeeping of
-// the large QP at m = 125000 no longer fit the 2 MB L2).
+// row, a scan reads 16 bytes a row from one array, and the scans'
+// bookkeeping of m = 125000 rows fits a 2 MB L2.
 //
 // Rounding: p + path is v + (path - pathStamp) to about 2 ulp(|v| + path),
 // and the offsets stay below 1 + ||x||_inf (they restart there): far
