@@ -65,11 +65,7 @@ func (s *Solver) newDirect(p *Problem, start time.Time) error {
 	if s.sample, err = s.newSampledStart(p); err != nil {
 		return err
 	}
-	deadline := time.Time{}
-	if s.opt.TimeLimit > 0 {
-		deadline = start.Add(s.opt.TimeLimit)
-	}
-	r := s.sample.presolve(deadline)
+	r := s.sample.presolve(s.engineDeadline(context.Background(), start))
 	if r == nil || r.Status == activeset.StatusInfeasible {
 		if s.direct, err = s.newEngine(p, nil); err == nil && r != nil {
 			s.direct.HotStart(s.sample.rowsIn, s.sample.upper, s.sample.lower)
