@@ -128,7 +128,7 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 	}
 	capacity := n + 1
 	// Every float64 vector of the solver comes from one allocation.
-	fl := slab(make([]float64, 17*n+7*capacity+7*m+4*meq))
+	fl := slab(make([]float64, 17*n+7*capacity+4*m+4*meq))
 	s.c = fl.take(n)
 	copy(s.c, p.C)
 	s.l1 = p.L1
