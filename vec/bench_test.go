@@ -57,6 +57,31 @@ func BenchmarkSoftplusSum(b *testing.B) {
 	benchKernel(b, 8, func(p Path, x, _, _ []float64) { sink += p.SoftplusSum(x, 2) })
 }
 
+// BenchmarkSumSqDot compares SumSqDot with the two Dot calls it replaces
+// (x'x and x'y), on every path, at row lengths of the active-set method's
+// set-up. ns/op is the time of both results.
+func BenchmarkSumSqDot(b *testing.B) {
+	for _, p := range Paths() {
+		for _, n := range []int{16, 100, 256} {
+			x, y := make([]float64, n), make([]float64, n)
+			for i := range x {
+				x[i], y[i] = float64(i%13)*0.1-0.6, float64((i+3)%11)*0.1-0.5
+			}
+			b.Run(fmt.Sprintf("%s/SumSqDot/n=%d", p.Name, n), func(b *testing.B) {
+				for b.Loop() {
+					ss, d := p.SumSqDot(x, y)
+					sink += ss + d
+				}
+			})
+			b.Run(fmt.Sprintf("%s/2xDot/n=%d", p.Name, n), func(b *testing.B) {
+				for b.Loop() {
+					sink += p.Dot(x, x) + p.Dot(x, y)
+				}
+			})
+		}
+	}
+}
+
 // BenchmarkDot4 compares Dot4 with the four Dot calls it replaces, on every
 // path, at the lengths of the Gram and Cholesky column products it is for.
 // ns/dot is the time per dot product.

@@ -109,6 +109,91 @@ dotdone:
 	VMOVSD X0, ret+48(FP)
 	RET
 
+// func sumSqDotAsm(x, y []float64) (ss, dot float64)
+// SI = x, DI = y, CX = elements left.
+// Y0..Y3: four accumulators of x[i]^2, Y8..Y11 four of x[i]*y[i]; each
+// 4-element group of x is loaded once (Y4..Y7) for both. Eight chains in
+// all, as in Dot: the main loop takes 16 elements, the 4-element loop adds
+// into Y0 and Y8. Both sums are combined in the fixed order
+// (Y0+Y1) + (Y2+Y3), then the scalar tail is fused in: the result depends
+// only on the data and the length.
+TEXT ·sumSqDotAsm(SB), NOSPLIT, $0-64
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	MOVQ y_base+24(FP), DI
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+
+ssd16:
+	CMPQ CX, $16
+	JL   ssd4
+	VMOVUPD     (SI), Y4
+	VMOVUPD     32(SI), Y5
+	VMOVUPD     64(SI), Y6
+	VMOVUPD     96(SI), Y7
+	VFMADD231PD Y4, Y4, Y0     // Y0 += x[0:4]^2
+	VFMADD231PD Y5, Y5, Y1
+	VFMADD231PD Y6, Y6, Y2
+	VFMADD231PD Y7, Y7, Y3
+	VFMADD231PD (DI), Y4, Y8   // Y8 += x[0:4] * y[0:4]
+	VFMADD231PD 32(DI), Y5, Y9
+	VFMADD231PD 64(DI), Y6, Y10
+	VFMADD231PD 96(DI), Y7, Y11
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $16, CX
+	JMP  ssd16
+
+ssd4:
+	CMPQ CX, $4
+	JL   ssdreduce
+	VMOVUPD     (SI), Y4
+	VFMADD231PD Y4, Y4, Y0
+	VFMADD231PD (DI), Y4, Y8
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $4, CX
+	JMP  ssd4
+
+ssdreduce:
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0    // two partial sums of squares in X0
+	VPERMILPD    $1, X0, X1
+	VADDSD       X1, X0, X0    // X0[0] = sum of squares
+	VADDPD       Y9, Y8, Y8
+	VADDPD       Y11, Y10, Y10
+	VADDPD       Y10, Y8, Y8
+	VEXTRACTF128 $1, Y8, X9
+	VADDPD       X9, X8, X8
+	VPERMILPD    $1, X8, X9
+	VADDSD       X9, X8, X8    // X8[0] = dot
+
+ssd1:
+	TESTQ CX, CX
+	JE    ssddone
+	VMOVSD      (SI), X4
+	VFMADD231SD X4, X4, X0
+	VFMADD231SD (DI), X4, X8
+	ADDQ $8, SI
+	ADDQ $8, DI
+	DECQ CX
+	JMP  ssd1
+
+ssddone:
+	VZEROUPPER
+	VMOVSD X0, ss+48(FP)
+	VMOVSD X8, dot+56(FP)
+	RET
+
 // func dot4Asm(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64)
 // SI = x, R8..R11 = y0..y3, CX = elements left (biased by -16 in the main
 // loop). Accumulators: Y0, Y1 for d0, Y2, Y3 for d1, Y4, Y5 for d2, Y6, Y7

@@ -119,6 +119,103 @@ dotdone:
 	FMOVD F0, ret+48(FP)
 	RET
 
+// func sumSqDotAsm(x, y []float64) (ss, dot float64)
+// R0 = x, R1 = y, R2 = len, R3 = 16-element blocks left.
+// V0-V3: four accumulators of x[i]^2, V4-V7 four of x[i]*y[i]; each block
+// of x (V16-V23) is loaded once for both, y in V24-V31. The 8-, 4- and
+// 2-element tails add into V0-V3/V4-V7, V0-V1/V4-V5 and V0/V4. Each sum is
+// combined in the fixed tree (V0+V1) + (V2+V3), its two lanes added
+// (FADDP), and the odd last element fused in with FMADDD.
+TEXT ·sumSqDotAsm(SB), NOSPLIT|NOFRAME, $0-64
+	MOVD x_base+0(FP), R0
+	MOVD x_len+8(FP), R2
+	MOVD y_base+24(FP), R1
+	VEOR V0.B16, V0.B16, V0.B16
+	VEOR V1.B16, V1.B16, V1.B16
+	VEOR V2.B16, V2.B16, V2.B16
+	VEOR V3.B16, V3.B16, V3.B16
+	VEOR V4.B16, V4.B16, V4.B16
+	VEOR V5.B16, V5.B16, V5.B16
+	VEOR V6.B16, V6.B16, V6.B16
+	VEOR V7.B16, V7.B16, V7.B16
+	LSR  $4, R2, R3
+	CBZ  R3, ssd8
+
+ssd16:
+	VLD1.P 64(R0), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P 64(R0), [V20.D2, V21.D2, V22.D2, V23.D2]
+	VLD1.P 64(R1), [V24.D2, V25.D2, V26.D2, V27.D2]
+	VLD1.P 64(R1), [V28.D2, V29.D2, V30.D2, V31.D2]
+	VFMLA  V16.D2, V16.D2, V0.D2 // V0 += x[0:2]^2
+	VFMLA  V17.D2, V17.D2, V1.D2
+	VFMLA  V18.D2, V18.D2, V2.D2
+	VFMLA  V19.D2, V19.D2, V3.D2
+	VFMLA  V24.D2, V16.D2, V4.D2 // V4 += x[0:2] * y[0:2]
+	VFMLA  V25.D2, V17.D2, V5.D2
+	VFMLA  V26.D2, V18.D2, V6.D2
+	VFMLA  V27.D2, V19.D2, V7.D2
+	VFMLA  V20.D2, V20.D2, V0.D2 // V0 += x[8:10]^2
+	VFMLA  V21.D2, V21.D2, V1.D2
+	VFMLA  V22.D2, V22.D2, V2.D2
+	VFMLA  V23.D2, V23.D2, V3.D2
+	VFMLA  V28.D2, V20.D2, V4.D2 // V4 += x[8:10] * y[8:10]
+	VFMLA  V29.D2, V21.D2, V5.D2
+	VFMLA  V30.D2, V22.D2, V6.D2
+	VFMLA  V31.D2, V23.D2, V7.D2
+	SUBS   $1, R3, R3
+	BNE    ssd16
+
+ssd8:
+	TBZ    $3, R2, ssd4
+	VLD1.P 64(R0), [V16.D2, V17.D2, V18.D2, V19.D2]
+	VLD1.P 64(R1), [V24.D2, V25.D2, V26.D2, V27.D2]
+	VFMLA  V16.D2, V16.D2, V0.D2
+	VFMLA  V17.D2, V17.D2, V1.D2
+	VFMLA  V18.D2, V18.D2, V2.D2
+	VFMLA  V19.D2, V19.D2, V3.D2
+	VFMLA  V24.D2, V16.D2, V4.D2
+	VFMLA  V25.D2, V17.D2, V5.D2
+	VFMLA  V26.D2, V18.D2, V6.D2
+	VFMLA  V27.D2, V19.D2, V7.D2
+
+ssd4:
+	TBZ    $2, R2, ssd2
+	VLD1.P 32(R0), [V16.D2, V17.D2]
+	VLD1.P 32(R1), [V24.D2, V25.D2]
+	VFMLA  V16.D2, V16.D2, V0.D2
+	VFMLA  V17.D2, V17.D2, V1.D2
+	VFMLA  V24.D2, V16.D2, V4.D2
+	VFMLA  V25.D2, V17.D2, V5.D2
+
+ssd2:
+	TBZ    $1, R2, ssdreduce
+	VLD1.P 16(R0), [V16.D2]
+	VLD1.P 16(R1), [V24.D2]
+	VFMLA  V16.D2, V16.D2, V0.D2
+	VFMLA  V24.D2, V16.D2, V4.D2
+
+ssdreduce:
+	WORD   $0x4E61D400 // FADD V0.2D, V0.2D, V1.2D
+	WORD   $0x4E63D442 // FADD V2.2D, V2.2D, V3.2D
+	WORD   $0x4E62D400 // FADD V0.2D, V0.2D, V2.2D
+	WORD   $0x7E70D800 // FADDP D0, V0.2D
+	WORD   $0x4E65D484 // FADD V4.2D, V4.2D, V5.2D
+	WORD   $0x4E67D4C6 // FADD V6.2D, V6.2D, V7.2D
+	WORD   $0x4E66D484 // FADD V4.2D, V4.2D, V6.2D
+	WORD   $0x7E70D884 // FADDP D4, V4.2D
+
+	// F0 holds the sum of squares, F4 the dot; fuse in an odd last element.
+	TBZ    $0, R2, ssddone
+	FMOVD  (R0), F16
+	FMOVD  (R1), F24
+	FMADDD F16, F0, F16, F0 // F0 += x[n-1]^2
+	FMADDD F24, F4, F16, F4 // F4 += x[n-1] * y[n-1]
+
+ssddone:
+	FMOVD F0, ss+48(FP)
+	FMOVD F4, dot+56(FP)
+	RET
+
 // func dot4Asm(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64)
 // R0 = x, R1-R4 = y0-y3, R5 = len, R6 = 8-element blocks left.
 // V0, V1 accumulate d0; V2, V3 d1; V4, V5 d2; V6, V7 d3. V16-V19 hold

@@ -195,8 +195,12 @@ func TestLinearKernelsDoNotAllocate(t *testing.T) {
 	const n = 16*3 + 4 + 3
 	x, y, z := make([]float64, n), make([]float64, n), make([]float64, n)
 	for name, f := range map[string]func(){
-		"Dot":     func() { sink += Dot(x, y) },
-		"Dot4":    func() { sink += dot4Sum(Dot4(x, y, z, x, y)) },
+		"Dot":  func() { sink += Dot(x, y) },
+		"Dot4": func() { sink += dot4Sum(Dot4(x, y, z, x, y)) },
+		"SumSqDot": func() {
+			ss, d := SumSqDot(x, y)
+			sink += ss + d
+		},
 		"Axpy":    func() { Axpy(1e-3, x, y) },
 		"Scale":   func() { Scale(1, x) },
 		"AxpbyTo": func() { AxpbyTo(z, 1, x, 2, y) },
@@ -457,4 +461,137 @@ func TestDot4LengthMismatchPanics(t *testing.T) {
 			}()
 		}
 	}
+}
+
+// --- SumSqDot ---
+
+// TestSumSqDotEveryLengthAndOffset: on integer data SumSqDot is exact on
+// every path, at every length of vtLengths and every offset 0..7 of x and
+// of y (misaligned differently), and with y the same slice as x; the
+// guards survive, the inputs are unchanged, a second call returns the same
+// bits, and ss does not depend on y.
+func TestSumSqDotEveryLengthAndOffset(t *testing.T) {
+	for _, p := range Paths() {
+		for _, n := range vtLengths() {
+			var wantSS, wantDot int64
+			for i := 0; i < n; i++ {
+				wantSS += int64(vtVal(1, i)) * int64(vtVal(1, i))
+				wantDot += int64(vtVal(1, i)) * int64(vtVal(2, i))
+			}
+			for off := 0; off < 8; off++ {
+				x, chkX := vtGuarded(n, off, func(i int) float64 { return vtVal(1, i) })
+				y, chkY := vtGuarded(n, (off+3)%8, func(i int) float64 { return vtVal(2, i) })
+				ss, d := p.SumSqDot(x, y)
+				if ss != float64(wantSS) || d != float64(wantDot) {
+					t.Fatalf("%s SumSqDot n=%d off=%d: (%v, %v), want (%v, %v)", p.Name, n, off, ss, d, wantSS, wantDot)
+				}
+				ss2, d2 := p.SumSqDot(x, y)
+				if math.Float64bits(ss2) != math.Float64bits(ss) || math.Float64bits(d2) != math.Float64bits(d) {
+					t.Fatalf("%s SumSqDot n=%d off=%d: (%v, %v), then (%v, %v)", p.Name, n, off, ss, d, ss2, d2)
+				}
+				if ssx, dx := p.SumSqDot(x, x); ssx != float64(wantSS) || dx != float64(wantSS) {
+					t.Fatalf("%s SumSqDot(x, x) n=%d off=%d: (%v, %v), want %v twice", p.Name, n, off, ssx, dx, wantSS)
+				}
+				for i := 0; i < n; i++ {
+					if x[i] != vtVal(1, i) || y[i] != vtVal(2, i) {
+						t.Fatalf("%s SumSqDot n=%d off=%d: input changed at %d", p.Name, n, off, i)
+					}
+				}
+				chkX(t, p.Name+" SumSqDot x")
+				chkY(t, p.Name+" SumSqDot y")
+			}
+		}
+	}
+}
+
+// TestSumSqDotWithinBound: on inexact data both results of every path are
+// within DotErrorBound(n) times the sum of the products' magnitudes of the
+// exact (big.Float) values; ss is the same bits whatever y is.
+func TestSumSqDotWithinBound(t *testing.T) {
+	lengths := []int{1000, 4099}
+	for n := 0; n <= 300; n++ {
+		lengths = append(lengths, n)
+	}
+	for _, n := range lengths {
+		x, y, z := make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range x {
+			x[i], y[i], z[i] = vtWide(1, i), vtWide(12, i), vtWide(23, i)
+		}
+		exact := func(u, v []float64) (float64, float64) {
+			sum := new(big.Float).SetPrec(2000)
+			var abs float64
+			for i := range u {
+				pr := new(big.Float).SetPrec(2000).SetFloat64(u[i])
+				pr.Mul(pr, new(big.Float).SetFloat64(v[i]))
+				sum.Add(sum, pr)
+				abs += math.Abs(u[i] * v[i])
+			}
+			e, _ := sum.Float64()
+			return e, DotErrorBound(n) * abs * 1.01 // 1.01: abs's own rounding
+		}
+		exSS, bSS := exact(x, x)
+		exDot, bDot := exact(x, y)
+		for _, p := range Paths() {
+			ss, d := p.SumSqDot(x, y)
+			if err := math.Abs(ss - exSS); !(err <= bSS) {
+				t.Errorf("%s SumSqDot n=%d: |ss - exact| = %.3e > %.3e", p.Name, n, err, bSS)
+			}
+			if err := math.Abs(d - exDot); !(err <= bDot) {
+				t.Errorf("%s SumSqDot n=%d: |dot - exact| = %.3e > %.3e", p.Name, n, err, bDot)
+			}
+			if ssz, _ := p.SumSqDot(x, z); math.Float64bits(ssz) != math.Float64bits(ss) {
+				t.Errorf("%s SumSqDot n=%d: ss %v with one y, %v with another", p.Name, n, ss, ssz)
+			}
+		}
+	}
+}
+
+// TestSumSqDotSpecialValues puts NaN or Inf at every index of vectors whose
+// lengths exercise the 16-, 8-, 4- and 2-element blocks and the scalar
+// tail: NaN in x makes both results NaN, NaN in y only the dot; Inf in x
+// makes ss +Inf (and the dot +Inf against positive y); -Inf in y makes the
+// dot -Inf and leaves ss finite.
+func TestSumSqDotSpecialValues(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	for _, p := range Paths() {
+		for _, n := range []int{1, 2, 3, 4, 5, 8, 11, 16, 19, 31, 32, 35} {
+			for k := 0; k < n; k++ {
+				x, y := make([]float64, n), make([]float64, n)
+				reset := func() {
+					for i := range x {
+						x[i], y[i] = 1, 1
+					}
+				}
+				reset()
+				x[k] = nan
+				if ss, d := p.SumSqDot(x, y); !math.IsNaN(ss) || !math.IsNaN(d) {
+					t.Fatalf("%s n=%d NaN in x at %d: (%v, %v)", p.Name, n, k, ss, d)
+				}
+				reset()
+				y[k] = nan
+				if ss, d := p.SumSqDot(x, y); ss != float64(n) || !math.IsNaN(d) {
+					t.Fatalf("%s n=%d NaN in y at %d: (%v, %v)", p.Name, n, k, ss, d)
+				}
+				reset()
+				x[k] = inf
+				if ss, d := p.SumSqDot(x, y); !math.IsInf(ss, 1) || !math.IsInf(d, 1) {
+					t.Fatalf("%s n=%d +Inf in x at %d: (%v, %v)", p.Name, n, k, ss, d)
+				}
+				reset()
+				y[k] = math.Inf(-1)
+				if ss, d := p.SumSqDot(x, y); ss != float64(n) || !math.IsInf(d, -1) {
+					t.Fatalf("%s n=%d -Inf in y at %d: (%v, %v)", p.Name, n, k, ss, d)
+				}
+			}
+		}
+	}
+}
+
+func TestSumSqDotPanicsOnLengths(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "SumSqDot") {
+			t.Fatalf("recovered %v, want a panic naming SumSqDot", r)
+		}
+	}()
+	SumSqDot(make([]float64, 3), make([]float64, 4))
 }

@@ -13,6 +13,7 @@ type Path struct {
 	Name          string
 	Dot           func(x, y []float64) float64
 	Dot4          func(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64)
+	SumSqDot      func(x, y []float64) (ss, dot float64)
 	Axpy          func(alpha float64, x, y []float64)
 	Scale         func(alpha float64, x []float64)
 	AxpbyTo       func(dst []float64, a float64, x []float64, b float64, y []float64)
@@ -28,14 +29,14 @@ type Path struct {
 // tag or GODEBUG). The result is a new slice each call.
 func Paths() []Path {
 	out := []Path{{
-		Name: "generic", Dot: dotGeneric, Dot4: dot4Generic, Axpy: axpyGeneric, Scale: scaleGeneric,
+		Name: "generic", Dot: dotGeneric, Dot4: dot4Generic, SumSqDot: sumSqDotGeneric, Axpy: axpyGeneric, Scale: scaleGeneric,
 		AxpbyTo: axpbyToGeneric, Step: stepGeneric, Softplus: softplusGeneric,
 		Sigmoid: sigmoidGeneric, SigmoidScaled: sigmoidScaledGeneric,
 		SoftplusSum: softplusSumGeneric,
 	}}
 	if useAsm {
 		out = append(out, Path{
-			Name: asmName, Dot: dotAsm, Dot4: dot4Asm, Axpy: axpyAsm, Scale: scaleAsm,
+			Name: asmName, Dot: dotAsm, Dot4: dot4Asm, SumSqDot: sumSqDotAsm, Axpy: axpyAsm, Scale: scaleAsm,
 			AxpbyTo: axpbyToAsm, Step: stepAsm, Softplus: softplusAsm,
 			Sigmoid: sigmoidAsm, SigmoidScaled: sigmoidScaledAsm,
 			SoftplusSum: softplusSumAsm,

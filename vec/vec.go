@@ -107,6 +107,27 @@ func Dot4(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64) {
 	return dot4Generic(x, y0, y1, y2, y3)
 }
 
+// SumSqDot returns x'x and x'y in one pass over x: a row's squared norm
+// and its product with a point, where the row comes from memory and the
+// second pass over it was most of the cost (the active-set method's set-up
+// over many rows). It panics, with a message naming SumSqDot, if
+// len(x) != len(y).
+//
+// ss is within DotErrorBound(len(x)) * ss of the exact x'x and dot within
+// DotErrorBound(len(x)) * sum_i |x[i] y[i]| of the exact x'y; neither need
+// equal Dot(x, x) or Dot(x, y) bit for bit (the summation order differs),
+// and ss does not depend on y. A NaN in x makes both NaN, one in y makes dot
+// NaN; an infinite x[i] makes ss +Inf. The results are deterministic: the
+// same inputs on the same path give the same bits. x and y may be the same
+// slice. SumSqDot does not allocate.
+func SumSqDot(x, y []float64) (ss, dot float64) {
+	checkLen("SumSqDot", len(x), len(y))
+	if useAsm {
+		return sumSqDotAsm(x, y)
+	}
+	return sumSqDotGeneric(x, y)
+}
+
 // DotErrorBound returns gamma_n = n u / (1 - n u), u = 2^-53: on every
 // path, |Dot(x, y) - x'y| <= DotErrorBound(len(x)) * sum_i |x[i] y[i]|
 // (any summation order, with or without fused multiply-adds; Higham,

@@ -22,6 +22,30 @@ func dotGeneric(x, y []float64) float64 {
 	return (s0 + s1) + (s2 + s3)
 }
 
+// sumSqDotGeneric keeps four accumulators for each sum, as dotGeneric does
+// for its one: ss in s0..s3 and x'y in d0..d3, x[i] read once for both.
+func sumSqDotGeneric(x, y []float64) (ss, dot float64) {
+	var s0, s1, s2, s3, d0, d1, d2, d3 float64
+	y = y[:len(x)]
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		a, b, c, e := x[i], x[i+1], x[i+2], x[i+3]
+		s0 += a * a
+		s1 += b * b
+		s2 += c * c
+		s3 += e * e
+		d0 += a * y[i]
+		d1 += b * y[i+1]
+		d2 += c * y[i+2]
+		d3 += e * y[i+3]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i] * x[i]
+		d0 += x[i] * y[i]
+	}
+	return (s0 + s1) + (s2 + s3), (d0 + d1) + (d2 + d3)
+}
+
 // dot4Generic keeps two accumulators per output, one for even and one for
 // odd indices: eight independent chains, enough to hide the latency of an
 // add, while x[i] and x[i+1] are each loaded once for all four products. The

@@ -23,6 +23,8 @@ func sigmoidAsm(dst, x []float64)                           { sigmoidGeneric(dst
 func sigmoidScaledAsm(dst, x []float64, scale, mul float64) { sigmoidScaledGeneric(dst, x, scale, mul) }
 func softplusSumAsm(x []float64, scale float64) float64     { return softplusSumGeneric(x, scale) }
 
+func sumSqDotAsm(x, y []float64) (ss, dot float64) { return sumSqDotGeneric(x, y) }
+
 func dot4Asm(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64) {
 	return dot4Generic(x, y0, y1, y2, y3)
 }
