@@ -1,6 +1,10 @@
 package activeset
 
-import "math"
+import (
+	"math"
+
+	"github.com/softpen/softpen/vec"
+)
 
 // HotStart resets the working set to the equalities and the given rows of
 // A and bounds (upper[i] / lower[i] true when that bound of x_i is
@@ -48,13 +52,13 @@ func (s *Solver) HotStart(rowsIn []int, upper, lower []bool) {
 // the engine's time 38 -> 25 ms plus 9 ms for the scan at x.
 func (s *Solver) HotStartAt(x []float64, rowsIn []int, upper, lower []bool) {
 	s.HotStart(rowsIn, upper, lower)
-	var d [4]float64
-	for j0 := 0; j0 < s.m; j0 += 4 {
-		k := min(4, s.m-j0)
-		rowDots(s.a, s.ainv, s.sp, j0, x[:s.n], d[:k])
-		for i, v := range d[:k] {
-			s.seedRow(j0+i, v)
+	x = x[:s.n]
+	for j, r := range s.a {
+		dense := 0.0
+		if s.ainv[j] != 0 && (s.sp.sparse == nil || !s.sp.sparse[j]) {
+			_, dense = vec.SumSqDot(r, x)
 		}
+		s.seedRow(j, guessDot(s.ainv[j], &s.sp, j, x, dense))
 	}
 	s.seeded(x)
 }
@@ -64,7 +68,7 @@ func (s *Solver) HotStartAt(x []float64, rowsIn []int, upper, lower []bool) {
 // is in cache, instead of in a second pass: on rows that do not fit in the
 // cache a pass is most of the cost (the large QP, m = 1e5, n = 100: 80 MB,
 // 7-9 ms a pass). The Solver is the one New and HotStartAt give, bit for
-// bit (both take the products by rowDots, in the same blocks). x must have
+// bit (both take the products by guessDot). x must have
 // length n and finite entries, or NewAt returns an *InputError.
 func NewAt(p *Problem, opt *Options, x []float64, rowsIn []int, upper, lower []bool) (*Solver, error) {
 	if err := checkVec("x", x, p.N, false); err != nil {

@@ -209,18 +209,26 @@ func denseRows(a *mat.Dense, rows [][]float64) [][]float64 {
 // whose inverse overflows is an *InputError naming the row (field "ARows"
 // when the rows came as ARows).
 //
-// With x not nil it also sets dots[j] = a_j'x for every row, by rowDots in
-// blocks of four as each block's rows are read (NewAt).
+// With x not nil it also sets dots[j] = a_j'x for every row (NewAt), by
+// guessDot, a dense row's product taken in the same read of the row as its
+// norm (vec.SumSqDot). On rows that do not fit in the cache the pass runs
+// at the speed of the stream (the large QP, m = 250000: 200 MB of rows,
+// 22 ms in SumSqDot of the 30 ms of this function).
 func inverseNorms(field string, rows [][]float64, asRows bool, sb *sparseBuilder, x, dots []float64) ([]float64, error) {
 	if asRows {
 		field = "ARows"
 	}
 	inv := make([]float64, len(rows))
 	for j, r := range rows {
-		if x != nil && j%4 == 0 && j > 0 {
-			rowDots(rows, inv, sb.view(), j-4, x, dots[j-4:j])
+		y := x
+		if y == nil {
+			y = r // the sum of squares does not depend on y
 		}
-		nr := mat.Norm(r)
+		ss, dense := vec.SumSqDot(r, y)
+		nr := math.Sqrt(ss)
+		if !(ss > 0x1p-900 && ss < 0x1p900) {
+			nr = mat.Norm(r) // scaled, so that no entry's square overflows or underflows
+		}
 		switch {
 		case nr == 0:
 		case math.IsNaN(nr) || math.IsInf(nr, 0) || math.IsInf(1/nr, 0):
@@ -236,10 +244,10 @@ func inverseNorms(field string, rows [][]float64, asRows bool, sb *sparseBuilder
 		if sb != nil {
 			sb.add(j, r)
 		}
-	}
-	if m := len(rows); x != nil && m > 0 {
-		j0 := (m - 1) / 4 * 4
-		rowDots(rows, inv, sb.view(), j0, x, dots[j0:m])
+		if x != nil {
+			sp := sb.view()
+			dots[j] = guessDot(inv[j], &sp, j, x, dense)
+		}
 	}
 	return inv, nil
 }

@@ -91,7 +91,7 @@ func noZeros(r []float64) bool {
 }
 
 // view is the rows added so far as sparseRows (none on a nil builder),
-// for rowDots during New's pass.
+// for guessDot during New's pass.
 func (b *sparseBuilder) view() sparseRows {
 	if b == nil {
 		return sparseRows{}
@@ -155,29 +155,20 @@ func (s *Solver) rowDot(j int, x []float64) float64 {
 	return vec.Dot(s.a[j], x)
 }
 
-// rowDots sets d[i] = a_j'x for the rows j = j0, j0+1, ... (len(d) <= 4):
-// through one vec.Dot4 when there are four and none is zero (inv 0) or
-// held sparse, else one by one (0 for a zero row, a sparse row over its
-// entries as rowDot). NewAt's pass over the rows and HotStartAt both take
-// the rows' products with their x this way, in the same blocks of four
-// from row 0, so that they give the same bits.
-func rowDots(rows [][]float64, inv []float64, sp sparseRows, j0 int, x, d []float64) {
-	dense := func(j int) bool { return inv[j] != 0 && (sp.sparse == nil || !sp.sparse[j]) }
-	if len(d) == 4 && dense(j0) && dense(j0+1) && dense(j0+2) && dense(j0+3) {
-		d[0], d[1], d[2], d[3] = vec.Dot4(x, rows[j0], rows[j0+1], rows[j0+2], rows[j0+3])
-		return
+// guessDot is row j's product with a guess x as NewAt's pass over the rows
+// and HotStartAt both take it, so that they give the same bits: 0 for a
+// zero row (inv 0), over its entries for a row held sparse, else dense,
+// the product SumSqDot gives with the row's sum of squares (in NewAt's
+// pass, dense is that product, taken with the norm in one read of the
+// row).
+func guessDot(inv float64, sp *sparseRows, j int, x []float64, dense float64) float64 {
+	switch {
+	case inv == 0:
+		return 0
+	case sp.sparse != nil && sp.sparse[j]:
+		return sp.dot(j, x)
 	}
-	for i := range d {
-		j := j0 + i
-		switch {
-		case inv[j] == 0:
-			d[i] = 0
-		case sp.sparse != nil && sp.sparse[j]:
-			d[i] = sp.dot(j, x)
-		default:
-			d[i] = vec.Dot(rows[j], x)
-		}
-	}
+	return dense
 }
 
 // rowAxpy adds alpha a_j to dst for row j of A.
