@@ -99,10 +99,10 @@ func FormatBytes(n int64) string {
 // bytes, which Solve does not make)
 //
 // It is an estimate: on the problems of limits_test.go it is within 25% of
-// what Solve allocates (the paper's QP 1.00x, mushrooms 1.02x, a problem of
+// what Solve allocates (the paper's QP 1.00x, mushrooms 0.92x, a problem of
 // 2^20 variables 1.23x, a logistic loss with l = 2000, n = m = 100 0.90x,
-// the large QP with m = 1e5 1.04x, a separable SVM with m = 2.5e5, n = 10
-// 1.07x); the penalty method's working set (many more rows than variables)
+// the large QP with m = 1e5 0.97x, a separable SVM with m = 2.5e5, n = 10
+// 0.99x); the penalty method's working set (many more rows than variables)
 // stores only part of the unit rows, and there it is up to 6x above
 // (NewSolver, which copies every row, allocates more). Sizes are taken from the fields as they
 // are (N, len(Phi), len(A), len(Aeq)); p need not be valid. The result
@@ -122,11 +122,14 @@ func (p *Problem) memoryEstimate(method Method) int64 {
 	}
 	quad := p.Loss != "logistic" && p.N <= memDenseModelMax
 	if quad && (method == MethodAuto || method == MethodActiveSet) {
-		words = 24*n + l*n + 15*(m+meq) + 4*n*n
+		// Per row: the engine's vectors and bounds (62 bytes,
+		// activeset.TestNewBytesPerRow), Lambda and Farkas here and in
+		// the Result.
+		words = 24*n + l*n + 10*(m+meq) + 4*n*n
 		if m >= float64(max(10000, 200*p.N)) {
 			// The samples' engines (a twentieth of the rows) and New's
 			// products of the rows with the sample's answer.
-			words += 15*m/20 + m
+			words += 10*m/20 + m
 		}
 		if p.P != nil {
 			words += n * n

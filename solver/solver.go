@@ -158,7 +158,14 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	s.res.Lambda = make([]float64, s.m)
 	s.res.Nu = make([]float64, s.meq)
 	s.res.Farkas = make([]float64, s.m+s.meq)
-	s.res.Screened, s.res.Outside = make([]int, 0, s.m), make([]int, 0, s.m)
+	// Only the penalty method (and its finisher) lists rows as Screened
+	// or Outside; the direct path leaves both empty, and its m rows of
+	// capacity would be 16 bytes a row of zeroed memory for nothing.
+	rowLists := s.m
+	if direct {
+		rowLists = 0
+	}
+	s.res.Screened, s.res.Outside = make([]int, 0, rowLists), make([]int, 0, rowLists)
 	s.res.Impl = vec.Impl()
 	return s, nil
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/softpen/softpen/internal/testqp"
@@ -344,5 +346,48 @@ func TestWarmResolveAllocs(t *testing.T) {
 		if a := testing.AllocsPerRun(5, func() { s.Solve(ctx) }); a != 0 {
 			t.Errorf("%v: warm re-solve allocates %v times", m, a)
 		}
+	}
+}
+
+// TestDirectNewBytesPerRow: on many rows (given as ARows, read in place)
+// the direct path allocates per row only what it keeps: the engine's
+// vectors and bounds (activeset.TestNewBytesPerRow: 62 bytes), the rows'
+// products with the samples' answer (8), the samples' engines and row
+// lists on a twentieth of the rows (13), and Lambda and Farkas (16): 99
+// bytes with the rest (98 measured); not the penalty method's lists of
+// rows (Screened, Outside: 16 bytes a row, 114 in all, until the direct
+// path stopped allocating them).
+func TestDirectNewBytesPerRow(t *testing.T) {
+	const m, n = 1 << 15, 16
+	rng := rand.New(rand.NewPCG(3, 3))
+	rows := make([][]float64, m)
+	b := make([]float64, m)
+	for j := range rows {
+		rows[j] = make([]float64, n)
+		for k := range rows[j] {
+			rows[j][k] = rng.NormFloat64()
+		}
+		b[j] = 1 + rng.Float64()
+	}
+	q := make([]float64, n)
+	for i := range q {
+		q[i] = rng.NormFloat64()
+	}
+	p := &Problem{N: n, Ridge: 1, Q: q, ARows: rows, B: b}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s, err := New(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if s.direct == nil {
+		t.Fatal("not the direct path")
+	}
+	perRow := float64(after.TotalAlloc-before.TotalAlloc) / m
+	t.Logf("New: %.1f bytes a row", perRow)
+	if perRow > 102 {
+		t.Errorf("New allocates %.1f bytes a row on the direct path, want at most 102", perRow)
 	}
 }
