@@ -99,9 +99,9 @@ func FormatBytes(n int64) string {
 // bytes, which Solve does not make)
 //
 // It is an estimate: on the problems of limits_test.go it is within 25% of
-// what Solve allocates (the paper's QP 1.00x, mushrooms 0.92x, a problem of
+// what Solve allocates (the paper's QP 1.00x, mushrooms 0.97x, a problem of
 // 2^20 variables 1.23x, a logistic loss with l = 2000, n = m = 100 0.90x,
-// the large QP with m = 1e5 0.97x, a separable SVM with m = 2.5e5, n = 10
+// the large QP with m = 1e5 0.98x, a separable SVM with m = 2.5e5, n = 10
 // 0.99x); the penalty method's working set (many more rows than variables)
 // stores only part of the unit rows, and there it is up to 6x above
 // (NewSolver, which copies every row, allocates more). Sizes are taken from the fields as they
@@ -122,14 +122,14 @@ func (p *Problem) memoryEstimate(method Method) int64 {
 	}
 	quad := p.Loss != "logistic" && p.N <= memDenseModelMax
 	if quad && (method == MethodAuto || method == MethodActiveSet) {
-		// Per row: the engine's vectors and bounds (62 bytes,
+		// Per row: the engine's vectors and bounds (70 bytes,
 		// activeset.TestNewBytesPerRow), Lambda and Farkas here and in
 		// the Result.
-		words = 24*n + l*n + 10*(m+meq) + 4*n*n
+		words = 24*n + l*n + 11*(m+meq) + 4*n*n
 		if m >= float64(max(10000, 200*p.N)) {
 			// The samples' engines (a twentieth of the rows) and New's
 			// products of the rows with the sample's answer.
-			words += 10*m/20 + m
+			words += 11*m/20 + m
 		}
 		if p.P != nil {
 			words += n * n

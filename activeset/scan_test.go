@@ -88,10 +88,10 @@ func TestCheckRowsFirstLargest(t *testing.T) {
 	}
 }
 
-// TestRebuildPoolTopRows: the pool holds the cap(pool) rows of largest
-// violation bounds outside the working set (never a member or a zero
-// row); after forgetViolations (every bound +Inf, all tied) it still
-// fills.
+// TestRebuildPoolTopRows: the pool holds only rows among the cap(pool)
+// largest violation bounds outside the working set (never a member or a
+// zero row), and at least half as many as it can hold; after
+// forgetViolations (every bound +Inf, all tied) it still fills.
 func TestRebuildPoolTopRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 1))
 	s := mustNew(t, separable(30000, 10, 3))
@@ -111,7 +111,7 @@ func TestRebuildPoolTopRows(t *testing.T) {
 		}
 		slices.Sort(bounds)
 		kth := bounds[len(bounds)-k]
-		if !s.poolOK || len(s.pool) != k {
+		if !s.poolOK || len(s.pool) < k/2 || len(s.pool) > k {
 			t.Fatalf("trial %d: pool ok %v with %d rows, cap %d", trial, s.poolOK, len(s.pool), k)
 		}
 		for _, j := range s.pool {
@@ -125,35 +125,6 @@ func TestRebuildPoolTopRows(t *testing.T) {
 	s.rebuildPool()
 	if !s.poolOK || len(s.pool) != k {
 		t.Fatalf("after forgetViolations: pool ok %v with %d rows, want %d", s.poolOK, len(s.pool), k)
-	}
-}
-
-// TestFullScanPicksPool: the pool a full scan picks as it goes (the rows
-// it skips and those it computes, offered as it reaches them) is the pool
-// rebuildPool picks afterwards from the bounds the scan left, row for row.
-func TestFullScanPicksPool(t *testing.T) {
-	rng := rand.New(rand.NewPCG(8, 2))
-	s := mustNew(t, separable(30000, 10, 3))
-	for trial := 0; trial < 5; trial++ {
-		for j := range s.rowBnd {
-			s.rowBnd[j] = computedBound(rng.NormFloat64()*math.Exp2(float64(rng.IntN(20)-10)), rng.Float64(), rng.Float64())
-			s.rowIn[j] = rng.IntN(50) == 0
-		}
-		for i := range s.x {
-			s.x[i] = rng.NormFloat64()
-		}
-		s.drift.path, s.drift.chain = 1, 0.5
-		s.pick.start()
-		// Rows whose bounds exceed 0.1 are computed, the others skipped.
-		_, _, found := s.checkRows(nil, 0.1, constraint{}, false)
-		s.takePool()
-		scanned := slices.Clone(s.pool)
-		s.rebuildPool()
-		slices.Sort(scanned)
-		slices.Sort(s.pool)
-		if !found || !s.poolOK || !slices.Equal(scanned, s.pool) {
-			t.Fatalf("trial %d: found %v, the scan's pool (%d rows) differs from the rebuilt one (%d rows)", trial, found, len(scanned), len(s.pool))
-		}
 	}
 }
 

@@ -60,10 +60,11 @@ type Solver struct {
 	// The rows' violation bounds (rowBound, drift.go).
 	rowBnd []rowBound
 	drift  drift
-	// pool: the rows scanned first (pool.go), valid when poolOK; pick
-	// picks the next one.
+	// pool: the rows scanned first (rebuildPool), valid when poolOK;
+	// poolCand and poolScore are its scratch.
 	pool       []int32
-	pick       poolPicker
+	poolCand   []int32
+	poolScore  []float64
 	poolOK     bool
 	short      shortlist // the last scan's most violated rows (shortlist.go)
 	kinkIn     []bool    // the kink of x_i is in ws (l1 only)
@@ -164,7 +165,7 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 	s.rowBnd = make([]rowBound, m)
 	s.drift.seen, s.drift.anchor = fl.take(n), fl.take(n)
 	if k := poolSize(n, m); m > k {
-		s.pool, s.pick = make([]int32, 0, k), newPoolPicker(k)
+		s.pool, s.poolCand, s.poolScore = make([]int32, 0, k), make([]int32, 0, 4*k), make([]float64, 0, m)
 	}
 	s.v, s.x, s.t, s.r, s.xTry = fl.take(n), fl.take(n), fl.take(n), fl.take(n), fl.take(n)
 	s.hx = fl.take(n)
@@ -440,6 +441,17 @@ func (s *Solver) pushEquality(c constraint) {
 	}
 	s.pop(k - 1)
 }
+
+// poolSize is the number of rows scanned first (rebuildPool): enough for
+// the rows a solve admits (at most n are active) and those it tries, and
+// 4 sqrt(m), which balances the pool's scan at every working-set change
+// against the full scans that follow once no pool row is violated.
+// Measured on separable SVMs (n = 50) hot-started from a 5% sample's
+// active set, the best pool was 1024 at m = 62500 and 125000, 2048 at
+// 250000, 1024..4096 at 1e6, where the fixed 512 took 2.5 s instead of
+// 0.24 s (more full scans of 400 MB of rows); the large QP (n = 100,
+// m = 1e5) does not mind (800, 1265, 2048: within noise).
+func poolSize(n, m int) int { return max(512, 8*n, 4*int(math.Sqrt(float64(m)))) }
 
 // singularPivot is the pivot below which a new unit normal counts as
 // dependent on the working set: its distance from their span is below

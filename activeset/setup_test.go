@@ -14,8 +14,8 @@ import (
 // solve), so a vector sized for rows it no longer has is a cost that no
 // other test sees (7 floats a row were allocated for 4 once). Counted
 // per row: b and its scaled copy, Lambda and FarkasA (32 bytes), the
-// stored bounds (16), the inverse norms (8), the sparse lists' offsets
-// and flags (5), rowIn (1): 62 bytes; and when A
+// stored bounds (16), the inverse norms (8), the pool's scores (8), the
+// sparse lists' offsets and flags (5), rowIn (1): 70 bytes; and when A
 // comes as a matrix, not as rows (ARows), the rows' slice headers (24).
 func TestNewBytesPerRow(t *testing.T) {
 	const m, n = 1 << 15, 16
@@ -41,8 +41,8 @@ func TestNewBytesPerRow(t *testing.T) {
 		p    *Problem
 		want float64 // bytes a row, with 6 for the rest (the pool and sparse lists: O(sqrt(m)) and 4096 entries)
 	}{
-		{"ARows", &Problem{N: n, H: h, C: make([]float64, n), ARows: rows, B: b}, 68},
-		{"A", &Problem{N: n, H: h, C: make([]float64, n), A: a, B: b}, 92},
+		{"ARows", &Problem{N: n, H: h, C: make([]float64, n), ARows: rows, B: b}, 76},
+		{"A", &Problem{N: n, H: h, C: make([]float64, n), A: a, B: b}, 100},
 	} {
 		var before, after runtime.MemStats
 		runtime.GC()

@@ -351,12 +351,12 @@ func TestWarmResolveAllocs(t *testing.T) {
 
 // TestDirectNewBytesPerRow: on many rows (given as ARows, read in place)
 // the direct path allocates per row only what it keeps: the engine's
-// vectors and bounds (activeset.TestNewBytesPerRow: 62 bytes), the rows'
+// vectors and bounds (activeset.TestNewBytesPerRow: 70 bytes), the rows'
 // products with the samples' answer (8), the samples' engines and row
-// lists on a twentieth of the rows (13), and Lambda and Farkas (16): 99
-// bytes with the rest (98 measured); not the penalty method's lists of
-// rows (Screened, Outside: 16 bytes a row, 114 in all, until the direct
-// path stopped allocating them).
+// lists on a twentieth of the rows (about 10), and Lambda and Farkas
+// (16): 104 bytes measured; not the penalty method's lists of rows
+// (Screened, Outside: 16 bytes a row, 120 in all, until the direct path
+// stopped allocating them).
 func TestDirectNewBytesPerRow(t *testing.T) {
 	const m, n = 1 << 15, 16
 	rng := rand.New(rand.NewPCG(3, 3))
@@ -387,7 +387,7 @@ func TestDirectNewBytesPerRow(t *testing.T) {
 	}
 	perRow := float64(after.TotalAlloc-before.TotalAlloc) / m
 	t.Logf("New: %.1f bytes a row", perRow)
-	if perRow > 102 {
-		t.Errorf("New allocates %.1f bytes a row on the direct path, want at most 102", perRow)
+	if perRow > 108 {
+		t.Errorf("New allocates %.1f bytes a row on the direct path, want at most 108", perRow)
 	}
 }
