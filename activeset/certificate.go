@@ -76,7 +76,7 @@ func (s *Solver) certify() {
 	// q = c + A'lambda + Aeq'nu + z + w in s.t (cEff holds the capped w);
 	// stationarity Hx + q.
 	copy(s.t, s.cEff)
-	lin := 0.0
+	lin, linAbs, lamAbs := 0.0, 0.0, 0.0
 	for i, c := range s.ws {
 		l := s.lam[i] / s.sigma[i]
 		if l == 0 {
@@ -84,13 +84,49 @@ func (s *Solver) certify() {
 		}
 		s.addNormal(l, c, s.t)
 		lin += l * s.rhs(c)
+		linAbs += math.Abs(l * s.rhs(c))
+		lamAbs += math.Abs(l)
 	}
 	vec.Axpy(1, s.t, s.r)
 	r.Stationarity = normInf(s.r)
+	stat2 := math.Sqrt(vec.Dot(s.r, s.r))
 	s.chol.SolveL(s.r, s.t)
 	r.Dual = -0.5*vec.Dot(s.r, s.r) - lin
+	s.dualError(r, lamAbs, linAbs, stat2)
 	r.Gap = r.Objective - r.Dual
 	s.violation()
+}
+
+// dualError sets DualError and DualResidualError: the rounding Dual takes
+// from its sum q = cEff + sum lambda normal (lamAbs = sum |lambda| over
+// the members, linAbs = sum |lambda rhs|, stat2 = ||Hx + q||_2). An error
+// d in q moves Dual by H^{-1}q'd to first order, and H^{-1}q = -x +
+// H^{-1}(Hx + q); each entry of d is within sqrt(k+1) eps (2 for the
+// products) of u = |cEff| + sum |lambda| |normal|. So |x|'u, and the
+// residual's share ||u|| stat2 ||H^{-1}||, the caller's to scale. |x|'u is
+// bounded first by |x|'|cEff| + ||x|| lamAbs (unit normals); only when
+// that is not negligible against Dual's own rounding (the paper's QP: it
+// never is) are the members' |normal|'|x| summed one by one, which is
+// tight where the bound is not (unscaled features: large entries of a row
+// meet small entries of x).
+func (s *Solver) dualError(r *Result, lamAbs, linAbs, stat2 float64) {
+	e := 2 * math.Sqrt(float64(len(s.ws)+1)) * 0x1p-53
+	xc, xx := 0.0, 0.0
+	for i, v := range s.x {
+		xc += math.Abs(v * s.cEff[i])
+		xx += v * v
+	}
+	xu := xc + math.Sqrt(xx)*lamAbs
+	if e*xu > 0x1p-40*(1+math.Abs(r.Dual)) {
+		xu = xc
+		for i, c := range s.ws {
+			if l := s.lam[i] / s.sigma[i]; l != 0 {
+				xu += math.Abs(l) * s.absNormalDot(c, s.x)
+			}
+		}
+	}
+	r.DualError = e * (xu + linAbs)
+	r.DualResidualError = e * (math.Sqrt(vec.Dot(s.cEff, s.cEff)) + lamAbs) * stat2
 }
 
 // violation sets MaxViolation, SumViolation and Complementarity over every

@@ -112,6 +112,16 @@ type Result struct {
 	// a lower bound on the optimal value for every Lambda >= 0 and every
 	// Z of the right signs; Gap = Objective - Dual.
 	Dual, Gap float64
+	// DualError and DualResidualError bound the rounding of Dual that
+	// its sums carry, for a caller's certificate (Gap here leaves it out):
+	// Dual = -1/2 q'H^{-1}q - lambda'rhs with q = c plus each working
+	// constraint's multiplier times its unit normal, and with large
+	// multipliers q is far smaller than its terms (multipliers 2e14 on rows
+	// of norm 5: q ~ 1e7 from terms ~1e15), so their rounding moves Dual by
+	// far more than Dual's own. The bound is DualError + DualResidualError
+	// ||H^{-1}||_2 (1/mu for mu-strongly convex H); the second part is the
+	// stationarity residual's, small at an answer.
+	DualError, DualResidualError float64
 	// MaxViolation is the largest constraint violation of X on the caller's
 	// scale: max_j (a_j'x - b_j)_+, |Aeq x - Beq| and the bounds.
 	MaxViolation float64

@@ -151,6 +151,34 @@ func (s *Solver) addNormal(alpha float64, c constraint, dst []float64) {
 	}
 }
 
+// absNormalDot is |ahat_c|'|x|: the size of the terms ahat_c'x adds.
+func (s *Solver) absNormalDot(c constraint, x []float64) float64 {
+	var row []float64
+	var inv float64
+	switch c.kind {
+	case kindRow:
+		inv = s.ainv[c.i]
+		if sp := &s.sp; sp.sparse != nil && sp.sparse[c.i] {
+			lo, hi := sp.pos[c.i], sp.pos[c.i+1]
+			d := 0.0
+			for p, k := range sp.idx[lo:hi] {
+				d += math.Abs(sp.val[lo+int32(p)] * x[k])
+			}
+			return inv * d
+		}
+		row = s.a[c.i]
+	case kindEq:
+		inv, row = s.eqinv[c.i], s.aeq[c.i]
+	default:
+		return math.Abs(x[c.i])
+	}
+	d := 0.0
+	for k, v := range row {
+		d += math.Abs(v * x[k])
+	}
+	return inv * d
+}
+
 // kktResidual leaves r = Hx + cEff + sum_W lamhat_k ahat_k in s.r (lamhat_k =
 // lam_k / sigma_k, the multiplier of the unit row) and returns
 // max(||r||_inf / (1 + ||c||_inf + ||Hx||_inf + sum |lamhat|),

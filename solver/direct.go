@@ -176,7 +176,7 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 		xr = math.Max(xr, 2*math.Abs(l))
 	}
 	res.Xi = xr
-	res.Gap = s.gapOf(res.Objective+xr*r.SumViolation, r.Dual+s.c0)
+	res.Gap = s.gapOf(res.Objective+xr*r.SumViolation, r.Dual+s.c0-r.DualError-r.DualResidualError/s.mu)
 	res.DistBound = s.distBound(res.Gap, r.Feasible)
 	switch {
 	case r.Status == activeset.StatusTimeLimit:
