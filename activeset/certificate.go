@@ -105,10 +105,10 @@ func (s *Solver) certify() {
 // products) of u = |cEff| + sum |lambda| |normal|. So |x|'u, and the
 // residual's share ||u|| stat2 ||H^{-1}||, the caller's to scale. |x|'u is
 // bounded first by |x|'|cEff| + ||x|| lamAbs (unit normals); only when
-// that is not negligible against Dual's own rounding (the paper's QP: it
-// never is) are the members' |normal|'|x| summed one by one, which is
-// tight where the bound is not (unscaled features: large entries of a row
-// meet small entries of x).
+// that bound is not negligible against Dual's own rounding (it is with
+// moderate multipliers) are the members' |normal|'|x| summed one by one,
+// which is tight where the bound is not (unscaled features: large entries
+// of a row meet small entries of x).
 func (s *Solver) dualError(r *Result, lamAbs, linAbs, stat2 float64) {
 	e := 2 * math.Sqrt(float64(len(s.ws)+1)) * 0x1p-53
 	xc, xx := 0.0, 0.0
