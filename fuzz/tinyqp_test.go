@@ -230,22 +230,31 @@ func checkTinyQP(t *testing.T, p *softpen.Problem, o *softpen.Options, res *soft
 	}
 }
 
-// roundingCharge is what the exact-penalty certificate charges at x*
-// rounded to float64, whose rows are off by about one rounding of their
-// terms: sum_j lambda*_j eps (|a_j|'|x*| + |b_j|), lambda* the exact
-// multipliers. Above Tol |F*| not even x* certifies Tol in float64 (a
-// vertex at ||x*|| = 5e6 with multipliers of 1.5e13: 2.7 Tol |F*|), and
-// the exact path may end precision_limit; below it, it must solve.
+// roundingCharge is what the certificate charges at x* rounded to
+// float64: the exact penalty's, for rows off by about one rounding of
+// their terms, sum_j lambda*_j eps (|a_j|'|x*| + |b_j|) (lambda* the exact
+// multipliers), and the dual's, for the rounding of its sum c + A'lambda*
+// (activeset's DualError): sqrt(k+1) eps (|x*|'|c| + the same sum) over
+// the k active rows. Above Tol |F*| not even x* certifies Tol in float64
+// (a vertex at ||x*|| = 5e6 with multipliers of 1.5e13: 2.7 Tol |F*|),
+// and the exact path may end precision_limit; below it, it must solve.
 func roundingCharge(p *softpen.Problem, xs, lam []float64) float64 {
-	c := 0.0
+	c, k := 0.0, 0
 	for j, l := range lam {
 		size := math.Abs(p.B[j])
 		for i, a := range p.A[j] {
 			size += math.Abs(a * xs[i])
 		}
 		c += l * size * 0x1p-52
+		if l != 0 {
+			k++
+		}
 	}
-	return c
+	xc := 0.0
+	for i, v := range xs {
+		xc += math.Abs(v * p.Q[i])
+	}
+	return c + math.Sqrt(float64(k+1))*(c+xc*0x1p-52)
 }
 
 // checkFarkas checks y >= 0, A^T y ~ 0 (within 1e-6 sum_j y_j ||a_j||) and
