@@ -175,6 +175,7 @@ func (s *Solver) dualBound(lam, x []float64) float64 {
 	}
 	alpha := 1 / s.lfCert
 	s.smoothGrad(w, x)
+	gradNorm := math.Sqrt(vec.Dot(w, w))
 	if s.kept > 0 {
 		s.working().MulTransVecAdd(w, lam[:s.kept])
 	}
@@ -183,8 +184,8 @@ func (s *Solver) dualBound(lam, x []float64) float64 {
 	s.prox(t, alpha)
 	// L(x~, lam) = F(x~) + lam^T (A x~ - b)
 	lx := s.objective(t)
+	r := s.state.r[:s.kept]
 	if s.kept > 0 {
-		r := s.state.r[:s.kept]
 		s.residual(r, t)
 		lx += vec.Dot(lam[:s.kept], r)
 	}
@@ -193,7 +194,34 @@ func (s *Solver) dualBound(lam, x []float64) float64 {
 		d := (x[i] - t[i]) / alpha
 		gg += d * d
 	}
-	return lx - gg/(2*s.mu)
+	return lx - gg/(2*s.mu) - s.proxRounding(lam[:s.kept], r, t, gradNorm, math.Sqrt(gg))
+}
+
+// proxRounding bounds what rounding takes from the proximal branch of
+// dualBound, whose sums, with large multipliers, are far larger than the
+// value (testqp.HugeMultipliers with a box: lam'(A x~ - b) from terms
+// ~1e21, off by 3e5 of 1.4e14), each entry within sqrt(k+1) eps of its
+// terms' magnitude as in sumRounding:
+//   - lam'(A x~ - b): each residual r_k of a unit row is within
+//     eRow (||x~|| + |b_k|) of its value, and the sum of the products
+//     within eSum sum |lam_k r_k|;
+//   - the gradient w = grad f(x) + A'lam that the step to x~ takes is
+//     within d = eSum (||grad f(x)|| + sum lam) of its value (2-norm, unit
+//     rows); a step taken with a gradient off by d lowers the bound
+//     L(x~, lam) - ||g||^2 / (2 mu) by at most (d^2/2 + ||g|| d) / mu
+//     (g the gradient mapping): the prox-gradient inequality with the
+//     error carried through.
+func (s *Solver) proxRounding(lam, r, xt []float64, gradNorm, g float64) float64 {
+	lamSum, lamB, lamR := 0.0, 0.0, 0.0
+	for k, l := range lam {
+		lamSum += l
+		lamB += math.Abs(l * s.b[k])
+		lamR += math.Abs(l * r[k])
+	}
+	eRow := 2 * math.Sqrt(float64(s.n+1)) * 0x1p-53
+	eSum := 2 * math.Sqrt(float64(len(lam)+1)) * 0x1p-53
+	d := eSum * (gradNorm + lamSum)
+	return eRow*(math.Sqrt(vec.Dot(xt, xt))*lamSum+lamB) + eSum*lamR + (d*d/2+g*d)/s.mu
 }
 
 // sumRounding bounds the rounding the exact dual value takes from its sum
