@@ -362,9 +362,10 @@ func BenchmarkPaperQPTolerance(b *testing.B) {
 
 // BenchmarkHandoverSweep: softpen.Solve (set-up included) to a certified
 // relative gap of 1e-9 on the separable SVM (n = 50) and the large-QP
-// family (l = 2000, n = 100), m = 1e6 / 2^k for k = 10..0 (977 to 1e6 rows:
-// neighbours differ by 2x in m, so linear growth is at most 2x between
-// them), by MethodAuto, the direct active-set method and the penalty
+// family (l = 2000, n = 100), m = 1e6 / 2^(k/2) for k = 20..0 (977 to 1e6
+// rows, sweepRows: neighbours differ by sqrt(2) in m, so linear growth is
+// 1.41x between them and a jump of 2x is a cliff, not noise about linear
+// growth), by MethodAuto, the direct active-set method and the penalty
 // method with its handover (apg). Each op solves each of the family's
 // sweepInstances instances at that m once (sweepOp): ns/solve is the mean
 // time of one. Skipped under -short; run with -benchtime 1x (the largest
@@ -374,8 +375,7 @@ func BenchmarkHandoverSweep(b *testing.B) {
 		b.Skip("long benchmark")
 	}
 	for _, fam := range sweepFamilies {
-		for k := 10; k >= 0; k-- {
-			m := int(math.Round(1e6 / math.Exp2(float64(k))))
+		for _, m := range sweepRows() {
 			for _, method := range []Method{MethodAuto, MethodActiveSet, MethodAPG} {
 				b.Run(fmt.Sprintf("%s/m=%d/%v", fam.name, m, method), func(b *testing.B) {
 					var st sweepStats
@@ -403,8 +403,7 @@ func BenchmarkHandoverSweepCold(b *testing.B) {
 	}
 	evict := make([]byte, 1<<30)
 	for _, fam := range sweepFamilies {
-		for k := 10; k >= 0; k-- {
-			m := int(math.Round(1e6 / math.Exp2(float64(k))))
+		for _, m := range sweepRows() {
 			b.Run(fmt.Sprintf("%s/m=%d", fam.name, m), func(b *testing.B) {
 				var st sweepStats
 				for i := 0; i < b.N; i++ {
@@ -414,6 +413,15 @@ func BenchmarkHandoverSweepCold(b *testing.B) {
 			})
 		}
 	}
+}
+
+// sweepRows is the sweeps' grid: m = 1e6 / 2^(k/2), k = 20..0.
+func sweepRows() []int {
+	var ms []int
+	for k := 20; k >= 0; k-- {
+		ms = append(ms, int(math.Round(1e6/math.Exp2(float64(k)/2))))
+	}
+	return ms
 }
 
 // sweepInstances is the number of instances of a family the sweeps solve
