@@ -22,33 +22,16 @@ func FuzzTinyBoxQP(f *testing.F) {
 		if len(data) < 2 {
 			return
 		}
-		n := 1 + int(data[0])%4
-		m := int(data[1]) % 5
+		n, m := 1+int(data[0])%4, int(data[1])%5
 		src := &byteSource{data: data, pos: 2}
-		next := src.next
-		ridge := 0.1 + math.Abs(next())
-		p := &softpen.Problem{N: n, Loss: "none", Ridge: ridge, Q: make([]float64, n),
-			Lower: make([]float64, n), Upper: make([]float64, n)}
-		H := make([][]float64, n)
-		for i := range H {
-			H[i] = make([]float64, n)
-			H[i][i] = ridge
-			p.Q[i] = next()
-		}
-		for j := 0; j < m; j++ {
-			row := make([]float64, n)
-			for i := range row {
-				row[i] = next()
-			}
-			p.A = append(p.A, row)
-			p.B = append(p.B, next())
-		}
+		p, H := tinyQP(src, n, m)
+		p.Lower, p.Upper = make([]float64, n), make([]float64, n)
 		// The bounds, and the enumeration's rows: A's, then the bounds'.
-		aug := &softpen.Problem{N: n, Loss: "none", Ridge: ridge, Q: p.Q,
+		aug := &softpen.Problem{N: n, Loss: "none", Ridge: p.Ridge, Q: p.Q,
 			A: append([][]float64(nil), p.A...), B: append([]float64(nil), p.B...)}
 		for i := 0; i < n; i++ {
-			kind := int(math.Abs(next()*32)) % 4
-			lo, up := next(), next()
+			kind := int(math.Abs(src.next()*32)) % 4
+			lo, up := src.next(), src.next()
 			if lo > up {
 				lo, up = up, lo
 			}
@@ -65,9 +48,6 @@ func FuzzTinyBoxQP(f *testing.F) {
 				row[i] = 1
 				aug.A, aug.B = append(aug.A, row), append(aug.B, up)
 			}
-		}
-		if m == 0 {
-			p.B = nil
 		}
 		if len(aug.A) == 0 {
 			aug.B = nil

@@ -150,29 +150,8 @@ func FuzzTinyQP(f *testing.F) {
 		if len(data) < 2 {
 			return
 		}
-		n := 1 + int(data[0])%4
-		m := int(data[1]) % 7
 		src := &byteSource{data: data, pos: 2}
-		next := src.next
-		ridge := 0.1 + math.Abs(next())
-		p := &softpen.Problem{N: n, Loss: "none", Ridge: ridge, Q: make([]float64, n)}
-		H := make([][]float64, n)
-		for i := range H {
-			H[i] = make([]float64, n)
-			H[i][i] = ridge
-			p.Q[i] = next()
-		}
-		for j := 0; j < m; j++ {
-			row := make([]float64, n)
-			for i := range row {
-				row[i] = next()
-			}
-			p.A = append(p.A, row)
-			p.B = append(p.B, next())
-		}
-		if m == 0 {
-			p.B = nil
-		}
+		p, H := tinyQP(src, 1+int(data[0])%4, int(data[1])%7)
 		xs, lam, fstar, feasible := enumerateKKT(H, p.Q, p.A, p.B)
 		// The penalty method with polish, the exact path, and the penalty
 		// method held at xi = 1 without polish (which stops on its budget
@@ -190,6 +169,29 @@ func FuzzTinyQP(f *testing.F) {
 			checkTinyQP(t, p, &o, res, xs, lam, fstar, feasible)
 		}
 	})
+}
+
+// tinyQP reads from src a problem of n variables and m rows: the ridge
+// (at least 0.1), q, then each row of A and its b. H is its Hessian,
+// ridge I, for the enumeration.
+func tinyQP(src *byteSource, n, m int) (p *softpen.Problem, H [][]float64) {
+	ridge := 0.1 + math.Abs(src.next())
+	p = &softpen.Problem{N: n, Loss: "none", Ridge: ridge, Q: make([]float64, n)}
+	H = make([][]float64, n)
+	for i := range H {
+		H[i] = make([]float64, n)
+		H[i][i] = ridge
+		p.Q[i] = src.next()
+	}
+	for j := 0; j < m; j++ {
+		row := make([]float64, n)
+		for i := range row {
+			row[i] = src.next()
+		}
+		p.A = append(p.A, row)
+		p.B = append(p.B, src.next())
+	}
+	return p, H
 }
 
 // checkTinyQP checks one answer against the enumerated x* and F*: a claimed
