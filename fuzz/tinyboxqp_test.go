@@ -53,11 +53,7 @@ func FuzzTinyBoxQP(f *testing.F) {
 			aug.B = nil
 		}
 		xs, lam, fstar, feasible := enumerateKKT(H, p.Q, aug.A, aug.B)
-		for _, o := range []softpen.Options{
-			{Tol: 1e-9, MaxSteps: 2e6},
-			{Tol: 1e-9},
-			{Tol: 1e-9, Xi: 1, FixedXi: true, NoPolish: true, MaxSteps: 2e4},
-		} {
+		for _, o := range tinyOptions {
 			res, err := softpen.Solve(context.Background(), p, &o)
 			if err != nil {
 				t.Fatalf("Solve: %v", err)

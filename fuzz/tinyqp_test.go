@@ -153,15 +153,7 @@ func FuzzTinyQP(f *testing.F) {
 		src := &byteSource{data: data, pos: 2}
 		p, H := tinyQP(src, 1+int(data[0])%4, int(data[1])%7)
 		xs, lam, fstar, feasible := enumerateKKT(H, p.Q, p.A, p.B)
-		// The penalty method with polish, the exact path, and the penalty
-		// method held at xi = 1 without polish (which stops on its budget
-		// far from x* whenever ||lambda*||_inf > 1): every certificate must
-		// hold on every status.
-		for _, o := range []softpen.Options{
-			{Tol: 1e-9, MaxSteps: 2e6},
-			{Tol: 1e-9},
-			{Tol: 1e-9, Xi: 1, FixedXi: true, NoPolish: true, MaxSteps: 2e4},
-		} {
+		for _, o := range tinyOptions {
 			res, err := softpen.Solve(context.Background(), p, &o)
 			if err != nil {
 				t.Fatalf("Solve: %v", err)
@@ -169,6 +161,16 @@ func FuzzTinyQP(f *testing.F) {
 			checkTinyQP(t, p, &o, res, xs, lam, fstar, feasible)
 		}
 	})
+}
+
+// tinyOptions are the solves the tiny-QP targets check: the penalty method
+// with polish, the exact path, and the penalty method held at xi = 1
+// without polish (which stops on its budget far from x* whenever
+// ||lambda*||_inf > 1). Every certificate must hold on every status.
+var tinyOptions = []softpen.Options{
+	{Tol: 1e-9, MaxSteps: 2e6},
+	{Tol: 1e-9},
+	{Tol: 1e-9, Xi: 1, FixedXi: true, NoPolish: true, MaxSteps: 2e4},
 }
 
 // tinyQP reads from src a problem of n variables and m rows: the ridge
