@@ -4,8 +4,8 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/softpen/softpen/internal/solver"
 	"github.com/softpen/softpen/mat"
-	"github.com/softpen/softpen/solver"
 	"github.com/softpen/softpen/vec"
 )
 

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/softpen/softpen/internal/solver"
 	"github.com/softpen/softpen/libsvm"
-	"github.com/softpen/softpen/solver"
 )
 
 func validQP() *Problem {

@@ -28,7 +28,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/softpen/softpen/solver"
+	"github.com/softpen/softpen/internal/solver"
 )
 
 // The option, result and status types are those of package solver.

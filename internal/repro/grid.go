@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/softpen/softpen"
-	"github.com/softpen/softpen/baseline"
+	"github.com/softpen/softpen/internal/repro/baseline"
 )
 
 // GridFamily is one method's parameter grid from the paper's appendix

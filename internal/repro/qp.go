@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/softpen/softpen"
-	"github.com/softpen/softpen/baseline"
+	"github.com/softpen/softpen/internal/repro/baseline"
 )
 
 // QPMethods are the methods of section 6.1 at the settings the paper chose

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/softpen/softpen"
-	"github.com/softpen/softpen/baseline"
+	"github.com/softpen/softpen/internal/repro/baseline"
 	"github.com/softpen/softpen/internal/svgplot"
 )
 

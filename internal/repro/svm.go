@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/softpen/softpen"
-	"github.com/softpen/softpen/baseline"
+	"github.com/softpen/softpen/internal/repro/baseline"
+	"github.com/softpen/softpen/internal/solver"
 	"github.com/softpen/softpen/internal/svgplot"
 	"github.com/softpen/softpen/libsvm"
-	"github.com/softpen/softpen/solver"
 )
 
 // SVMMethods are the methods of section 6.2 at the settings of the paper's

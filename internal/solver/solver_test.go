@@ -28,7 +28,7 @@ func dense(rows [][]float64) *mat.Dense {
 
 func loadQP(t testing.TB, seed int) (*Problem, *refSolution) {
 	t.Helper()
-	rp, ref, err := testqp.Paper(filepath.Join("..", "testdata", "qp"), seed)
+	rp, ref, err := testqp.Paper(filepath.Join("..", "..", "testdata", "qp"), seed)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func dense(rows [][]float64) *mat.Dense {
 // paperQP reads seed s of the paper's QP and its reference solution.
 func paperQP(t testing.TB, s int) (*Problem, []float64) {
 	t.Helper()
-	base := filepath.Join("..", "testdata", "qp", fmt.Sprintf("paper-qp-100-s%d", s))
+	base := filepath.Join("..", "..", "..", "testdata", "qp", fmt.Sprintf("paper-qp-100-s%d", s))
 	var q, ref qpFile
 	for _, f := range []struct {
 		path string
