@@ -34,7 +34,10 @@ func TestTinyTolerance(t *testing.T) {
 
 // TestGeneratedQPs solves the generator's families through the public API
 // (MethodAuto, tol 1e-9) and judges every answer by the generator's
-// independent checks: big.Float KKT residuals, or a Farkas certificate.
+// independent checks: big.Float KKT residuals of x with every multiplier
+// the Result reports (rows, equalities and bounds: stationarity, primal and
+// dual feasibility, complementarity and the gap, each relative to the size
+// of its terms), or a Farkas certificate.
 func TestGeneratedQPs(t *testing.T) {
 	for _, fam := range qpgen.Families() {
 		for _, n := range []int{1, 4, 20, 60} {
@@ -48,7 +51,7 @@ func TestGeneratedQPs(t *testing.T) {
 				if q.Infeasible {
 					if res.Status != StatusInfeasible {
 						t.Errorf("%s: status %v on an infeasible problem", name, res.Status)
-					} else if ok, why := qpgen.CheckFarkas(q, res.Farkas[:len(q.A)], res.Farkas[len(q.A):]); !ok {
+					} else if ok, why := qpgen.CheckFarkas(q, res.FarkasA, res.FarkasEq); !ok {
 						t.Errorf("%s: Farkas refused: %s", name, why)
 					}
 					continue
@@ -57,15 +60,13 @@ func TestGeneratedQPs(t *testing.T) {
 					t.Errorf("%s: status %v, gap %.3g (%s)", name, res.Status, res.Gap, res.Message)
 					continue
 				}
-				// The public Result has no bound multipliers; the KKT
-				// check takes the gap and violation of x with the row
-				// multipliers, and bounds are checked directly.
-				r, err := qpgen.KKT(q, res.X, res.Lambda, res.Nu, nil)
+				r, err := qpgen.KKT(q, res.X, res.Lambda, res.Nu, res.LambdaBox)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if r.RelPrimal > 1e-9 || r.RelDual > 0 {
-					t.Errorf("%s: relative violation %.3g, dual %.3g", name, r.RelPrimal, r.RelDual)
+				if r.Worst() > 1e-9 {
+					t.Errorf("%s: KKT %.3g (stationarity %.2g primal %.2g dual %.2g complementarity %.2g gap %.2g)",
+						name, r.Worst(), r.RelStationarity, r.RelPrimal, r.RelDual, r.RelComplementarity, r.RelGap)
 				}
 				if res.Gap > 1e-9*math.Max(1, math.Abs(res.Objective)) {
 					t.Errorf("%s: certified gap %.3g", name, res.Gap)
@@ -166,7 +167,7 @@ func TestPolishNearlyParallelVertex(t *testing.T) {
 
 // TestPenaltyFarkasConfirmed: a problem of R^4 whose solution lies at
 // ||x*|| = 5e6 (FuzzTinyQP): feasible, but nearly not. The penalty method
-// (MaxSteps set) found saturated multipliers y with ||A'y|| below 1e-6 of
+// found saturated multipliers y with ||A'y|| below 1e-6 of
 // sum y and b'y < 0, passed its check, and reported it infeasible. Its
 // certificates are now confirmed by the active-set method on their rows
 // (solver.confirmFarkas): this one is refused, and the solve must not end
@@ -182,13 +183,13 @@ func TestPenaltyFarkasConfirmed(t *testing.T) {
 	}
 	p := &Problem{N: 4, Loss: "none", Ridge: 2.6, Q: []float64{-2.5, -2.5, -2.5, -2.5},
 		A: rows, B: []float64{-2.5, -2.5, -2.5, 0}}
-	opt := &Options{Tol: 1e-9, MaxSteps: 2e6}
+	opt := &Options{Method: MethodAPG, Tol: 1e-9, MaxSteps: 2e6}
 	res, err := Solve(context.Background(), p, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Status == StatusInfeasible {
-		t.Fatalf("reported infeasible (farkas %v); x* = (-3529673.33, 3529858.67, 28356, -28542.67) is feasible", res.Farkas)
+		t.Fatalf("reported infeasible (farkas %v); x* = (-3529673.33, 3529858.67, 28356, -28542.67) is feasible", res.FarkasA)
 	}
 	q := *p
 	q.A = [][]float64{rows[2], rows[3], {-1.875, -1.875, -1.875, -1.875}}
@@ -203,7 +204,7 @@ func TestPenaltyFarkasConfirmed(t *testing.T) {
 	// y >= 0, A'y = 0 to rounding, b'y < 0.
 	g := make([]float64, 4)
 	by, size := 0.0, 0.0
-	for j, y := range res.Farkas {
+	for j, y := range res.FarkasA {
 		if y < 0 {
 			t.Fatalf("farkas[%d] = %g", j, y)
 		}

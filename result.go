@@ -1,178 +1,168 @@
 package softpen
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"math"
-	"strconv"
 	"time"
+
+	"github.com/softpen/softpen/internal/solver"
 )
 
-// resultJSON is the result file of FORMATS.md, in reading form: every
-// number may be null (JSON has no Inf or NaN).
-type resultJSON struct {
-	Status       string     `json:"status"`
-	X            []*float64 `json:"x"`
-	Lambda       []*float64 `json:"lambda"`
-	Nu           []*float64 `json:"nu"`
-	Objective    *float64   `json:"objective"`
-	Gap          *float64   `json:"gap"`
-	DistBound    *float64   `json:"dist_bound"`
-	MaxViolation *float64   `json:"max_violation"`
-	Steps        int64      `json:"steps"`
-	Stages       int        `json:"stages"`
-	Kept         int        `json:"kept"`
-	TimeS        *float64   `json:"time_s"`
-	Method       string     `json:"method"`
-	Impl         string     `json:"impl"`
-	Screened     []int      `json:"screened"`
-	Outside      []int      `json:"outside"`
-	Farkas       []*float64 `json:"farkas"`
-	Xi           *float64   `json:"xi"`
-	Polished     bool       `json:"polished"`
-	Iterations   int        `json:"iterations"`
-	Message      string     `json:"message"`
+// Status says how a solve ended.
+type Status int
+
+const (
+	// StatusSolved: the certified duality gap is at most Options.Tol
+	// (relative to max(1, |F(x)|)) at a point x that satisfies every row,
+	// equality and bound to within rounding of its own data.
+	StatusSolved    Status = iota
+	StatusMaxSteps         // Options.MaxSteps reached; the answer is the best certified point so far
+	StatusTimeLimit        // Options.TimeLimit or the context's deadline passed; likewise
+	// StatusInfeasible: no x satisfies the constraints, and
+	// Solution.FarkasA and FarkasEq prove it.
+	StatusInfeasible
+	StatusCanceled // the context was canceled; the answer is the best certified point so far
+	// StatusPrecisionLimit: the solve reached the best answer float64 can
+	// certify for this problem, and its certified gap is still above Tol;
+	// Info.Message says why.
+	StatusPrecisionLimit
+)
+
+// String is the status's name in the result file: "solved", "max_steps",
+// "time_limit", "infeasible", "canceled" or "precision_limit".
+func (s Status) String() string { return solver.Status(s).String() }
+
+// Result is the answer of a solve: the solution and how it was found.
+// A Result returned by a Solver, and its slices, belong to the Solver and
+// are overwritten by its next Solve; copy what you keep.
+type Result struct {
+	Solution
+	Info
 }
 
-// appendNumber appends v as JSON: the shortest form that reads back
-// exactly, or null when v is NaN or infinite.
-func appendNumber(b []byte, v float64) []byte {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return append(b, "null"...)
-	}
-	return strconv.AppendFloat(b, v, 'g', -1, 64)
+// Solution is the point and the multipliers of a solve. With
+// F(x) = f(x) + l1 ||x||_1, f the smooth part, the multipliers satisfy
+// grad f(x) + A'Lambda + Aeq'Nu + LambdaBox + w = 0 for an l1 subgradient
+// w at an exact answer, and the certified gap of Info bounds how far they
+// are from it otherwise.
+type Solution struct {
+	X      []float64 // length n
+	Lambda []float64 // multipliers of the rows of A, >= 0, length m
+	Nu     []float64 // multipliers of the rows of Aeq, length meq
+	// LambdaBox holds the multipliers of the bounds, length n: > 0 where
+	// x_i is at its upper bound, < 0 at its lower bound, 0 elsewhere
+	// (all 0 without bounds).
+	LambdaBox []float64
+	// FarkasA and FarkasEq are set when the status is StatusInfeasible
+	// (nil otherwise): y >= 0 on the rows of A and any sign on Aeq's,
+	// largest entry 1, with b'y + beq'yeq < min over the box of
+	// (A'y + Aeq'yeq)'x, so that no x in the box satisfies every row. Each
+	// certificate is checked in the caller's data before it is reported.
+	FarkasA, FarkasEq []float64
 }
 
-func jsonNumber(v float64) []byte { return appendNumber(nil, v) }
-
-// jsonNumbers is v as a JSON array (never null: [] for an empty v), with
-// NaN and infinities as null.
-func jsonNumbers(v []float64) []byte {
-	b := make([]byte, 0, 2+20*len(v))
-	b = append(b, '[')
-	for i, x := range v {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendNumber(b, x)
-	}
-	return append(b, ']')
+// Info says how a solve ended and what certifies its answer.
+type Info struct {
+	Status Status
+	// Message says in one line why a solve did not end StatusSolved
+	// (empty when it did).
+	Message string
+	Method  Method // the method that produced the answer (never MethodAuto)
+	Impl    string // the kernel path: "avx2", "neon" or "generic"
+	// Objective is F(x), the caller's objective at the answer.
+	Objective float64
+	// Gap is the certified duality gap: F(x) - F* <= Gap when x is
+	// feasible (and the gap of an exact penalty of the violations
+	// otherwise). +Inf when there is none.
+	Gap float64
+	// DistBound bounds ||x - x*|| by sqrt(2 Gap / mu), mu the objective's
+	// certified strong convexity; +Inf unless x satisfies every row to
+	// within rounding.
+	DistBound float64
+	// MaxViolation is the largest violation of a row, equality or bound
+	// by x on the caller's scale.
+	MaxViolation float64
+	// Steps counts what Options.MaxSteps bounds: component gradients of a
+	// penalty method or Newton, working-set changes of the active-set
+	// method.
+	Steps int64
+	// Iterations counts the active-set method's working-set changes:
+	// those of MethodActiveSet (equal to Steps), of the QPs of Newton
+	// steps, and of a penalty method's exact finish.
+	Iterations int
+	// Time is the solve's wall time (for the one-shot Solve function
+	// counted from the call's start, set-up included).
+	Time time.Duration
+	// Penalty reports the penalty method's stages; nil when no stage ran
+	// (the active-set method, and Newton steps that finished).
+	Penalty *PenaltyInfo
 }
 
-// WriteResult writes r as the result file of FORMATS.md: one JSON object
-// with one key per line, in the order status, x, lambda, nu (when there are
-// equality rows), objective, gap, dist_bound, max_violation, steps, stages,
-// kept, time_s, method, impl, then screened and outside (when not empty),
-// farkas (when the status is infeasible), xi and polished. JSON has no Inf
-// or NaN: such numbers are written as null (a dist_bound of +Inf, "no
-// bound", is null). Numbers are written in the shortest form that reads back
-// exactly. r is not modified.
-func WriteResult(w io.Writer, r *Result) error {
-	if r == nil {
-		return errors.New("softpen: WriteResult: nil result")
-	}
-	var buf bytes.Buffer
-	first := true
-	put := func(key string, val []byte) {
-		if first {
-			buf.WriteString("{\n")
-			first = false
-		} else {
-			buf.WriteString(",\n")
-		}
-		buf.WriteString(` "` + key + `": `)
-		buf.Write(val)
-	}
-	str := func(s string) []byte { b, _ := json.Marshal(s); return b }
-	put("status", str(r.Status.String()))
-	put("x", jsonNumbers(r.X))
-	put("lambda", jsonNumbers(r.Lambda))
-	if len(r.Nu) > 0 {
-		put("nu", jsonNumbers(r.Nu))
-	}
-	put("objective", jsonNumber(r.Objective))
-	put("gap", jsonNumber(r.Gap))
-	put("dist_bound", jsonNumber(r.DistBound))
-	put("max_violation", jsonNumber(r.MaxViolation))
-	put("steps", []byte(strconv.FormatInt(r.Steps, 10)))
-	put("stages", []byte(strconv.Itoa(r.Stages)))
-	put("kept", []byte(strconv.Itoa(r.Kept)))
-	put("time_s", jsonNumber(r.Time.Seconds()))
-	put("method", str(r.Method))
-	put("impl", str(r.Impl))
-	if len(r.Screened) > 0 {
-		d, _ := json.Marshal(r.Screened)
-		put("screened", d)
-	}
-	if len(r.Outside) > 0 {
-		d, _ := json.Marshal(r.Outside)
-		put("outside", d)
-	}
-	if r.Status == StatusInfeasible {
-		put("farkas", jsonNumbers(r.Farkas))
-	}
-	put("xi", jsonNumber(r.Xi))
-	put("polished", []byte(strconv.FormatBool(r.Polished)))
-	if r.Iterations > 0 {
-		put("iterations", []byte(strconv.Itoa(r.Iterations)))
-	}
-	if r.Message != "" {
-		put("message", str(r.Message))
-	}
-	buf.WriteString("\n}\n")
-	_, err := w.Write(buf.Bytes())
-	return err
+// PenaltyInfo is what the nested penalty method reports of its stages.
+type PenaltyInfo struct {
+	Stages int     // stages (outer iterations) run
+	Xi     float64 // the penalty parameter of the answer's certificate
+	// Kept is the number of rows in the problem at the end: those neither
+	// screened nor outside the working set.
+	Kept int
+	// Screened lists the rows of A proven inactive at x*: a_j'x - b_j <
+	// -DistBound ||a_j|| at the answer. Ascending.
+	Screened []int
+	// Outside lists the rows of A outside the final working set that are
+	// not proven inactive. A solved answer satisfies each (they are checked
+	// at the answer) but may hold some with equality, with multiplier 0.
+	// Ascending.
+	Outside []int
+	// Polished reports that the answer comes from the exact finish (the
+	// active-set method hot-started from the stages' working set).
+	Polished bool
 }
 
-// ReadResult reads a result file as WriteResult writes it (keys it does not
-// know are ignored, so later additions to the format still read). A null
-// number comes back as +Inf for gap and dist_bound and as NaN elsewhere; an
-// unknown status is an error. For tests and tools: the Result is freshly
-// allocated and owned by the caller.
-func ReadResult(rd io.Reader) (*Result, error) {
-	var in resultJSON
-	dec := json.NewDecoder(rd)
-	if err := dec.Decode(&in); err != nil {
-		return nil, fmt.Errorf("result: %w", err)
+// fill points r at the solver's result sr (no copy: the slices are sr's)
+// and pen at its stages' report, for a problem with m rows of A and, if
+// box, bounds. It allocates nothing.
+func (r *Result) fill(sr *solver.Result, pen *PenaltyInfo, m int, box bool) {
+	r.Solution = Solution{X: sr.X, Lambda: sr.Lambda, Nu: sr.Nu}
+	if box {
+		r.LambdaBox = sr.Z
 	}
-	r := &Result{
-		X: values(in.X), Lambda: values(in.Lambda), Nu: values(in.Nu),
-		Objective: value(in.Objective, math.NaN()), Gap: value(in.Gap, math.Inf(1)),
-		DistBound: value(in.DistBound, math.Inf(1)), MaxViolation: value(in.MaxViolation, math.NaN()),
-		Steps: in.Steps, Stages: in.Stages, Kept: in.Kept, Screened: in.Screened, Outside: in.Outside, Farkas: values(in.Farkas),
-		Xi: value(in.Xi, math.NaN()), Polished: in.Polished, Iterations: in.Iterations, Message: in.Message,
-		Time:   time.Duration(math.Round(value(in.TimeS, 0) * 1e9)),
-		Method: in.Method, Impl: in.Impl,
+	if sr.Status == solver.StatusInfeasible {
+		r.FarkasA, r.FarkasEq = sr.Farkas[:m], sr.Farkas[m:]
 	}
-	r.Status = -1
-	for s := Status(0); s < 256 && r.Status < 0; s++ {
-		if s.String() == in.Status {
-			r.Status = s
-		}
+	r.Info = Info{Status: Status(sr.Status), Message: sr.Message, Impl: sr.Impl,
+		Objective: sr.Objective, Gap: sr.Gap, DistBound: sr.DistBound, MaxViolation: sr.MaxViolation,
+		Steps: sr.Steps, Iterations: sr.Iterations, Time: sr.Time}
+	switch sr.Method {
+	case "activeset":
+		r.Method = MethodActiveSet
+		r.Steps = int64(sr.Iterations)
+	case "newton":
+		r.Method = MethodNewton
+	default:
+		m, _ := ParseMethod(sr.Method)
+		r.Method = m
 	}
-	if r.Status < 0 {
-		return nil, fmt.Errorf("result: status %q: want solved, max_steps, time_limit, infeasible or canceled", in.Status)
+	if sr.Stages > 0 {
+		*pen = PenaltyInfo{Stages: sr.Stages, Xi: sr.Xi, Kept: sr.Kept, Screened: sr.Screened,
+			Outside: sr.Outside, Polished: sr.Polished}
+		r.Penalty = pen
 	}
-	return r, nil
+	if r.Status != StatusSolved && r.Message == "" {
+		r.Message = statusMessage[r.Status]
+	}
 }
 
-func value(p *float64, none float64) float64 {
-	if p == nil {
-		return none
-	}
-	return *p
+// statusMessage is Info.Message for the statuses whose cause the status
+// itself names.
+var statusMessage = map[Status]string{
+	StatusMaxSteps:       "the step budget (Options.MaxSteps) ran out before the certified gap met the tolerance; the answer is the best certified point so far",
+	StatusTimeLimit:      "the time limit (Options.TimeLimit, or the context's deadline) passed before the certified gap met the tolerance; the answer is the best certified point so far",
+	StatusInfeasible:     "no point satisfies every row, equality and bound: FarkasA and FarkasEq prove it",
+	StatusCanceled:       "the context was canceled; the answer is the best certified point so far",
+	StatusPrecisionLimit: "the certified gap cannot reach the tolerance in float64",
 }
 
-func values(p []*float64) []float64 {
-	if p == nil {
-		return nil
-	}
-	out := make([]float64, len(p))
-	for i := range p {
-		out[i] = value(p[i], math.NaN())
-	}
-	return out
+// String is a one-line summary: status, objective, gap, method and time.
+func (r *Result) String() string {
+	return fmt.Sprintf("%v: objective %.12g, gap %.3g, max violation %.3g, %v in %v", r.Status, r.Objective, r.Gap,
+		r.MaxViolation, r.Method, r.Time)
 }

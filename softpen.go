@@ -1,26 +1,40 @@
 // Package softpen solves strongly convex problems with many linear
-// inequality constraints,
+// constraints,
 //
-//	minimize   (1/l) sum_i f_i(x) + 1/2 x^T P x + q^T x + ridge/2 ||x||^2 + l1 ||x||_1
+//	minimize   (1/l) sum_i f_i(x) + 1/2 x'Px + q'x + ridge/2 ||x||^2 + l1 ||x||_1
 //	subject to A x <= b,  Aeq x = beq,  lower <= x <= upper,
 //
-// by the nested softplus-penalty method of M. Li, P. Grigas and A. Atamtürk,
-// "New Penalized Stochastic Gradient Methods for Linearly Constrained
-// Strongly Convex Optimization": the
-// constraints are replaced by xi * sum_j delta*log(1+exp((a_j^T x - b_j)/delta)),
-// a sequence of smooth problems with delta shrinking geometrically is solved
-// by a first-order or stochastic inner method, multipliers are recovered as
-// lambda_j = xi*sigmoid((a_j^T x - b_j)/delta), every answer carries a
-// certified duality gap, and an active-set polishing step turns the
-// identified active set into a machine-precision answer.
+// with f_i a squared or logistic loss on the rows phi_i of Phi, or none,
+// and certifies every answer with a duality gap computed from the caller's
+// data.
+//
+// What runs by default (MethodAuto, chosen by the problem alone): a
+// quadratic objective goes to an exact dual active-set method (the engine of
+// package activeset, in the family of quadprog and DAQP), which on many
+// rows starts from its answer on a sample of them and answers to the
+// rounding of the data; the logistic loss goes to Newton steps whose
+// quadratic subproblems that method solves. The nested softplus-penalty
+// method of M. Li, P. Grigas and A. Atamtürk ("New Penalized Stochastic
+// Gradient Methods for Linearly Constrained Strongly Convex Optimization")
+// runs above n = 3000, where no n x n matrix is formed, and whenever a
+// caller asks for one of its inner methods (APG, SVRG, catalyst-SVRG, SGD,
+// SGD with momentum): the constraints are replaced by
+// xi sum_j delta log(1 + exp((a_j'x - b_j)/delta)) for a shrinking delta,
+// the multipliers are recovered as xi sigmoid((a_j'x - b_j)/delta), and
+// rows proven inactive are screened out; for a quadratic objective its
+// working set is then handed to the active-set method for an exact finish.
 //
 // Solve is the one-call entry point. A Solver is a reusable workspace: its
-// Solve allocates nothing and starts from the previous solution, which is
-// what a service that re-solves the same problem with new data wants.
+// Solve allocates nothing and starts from the previous answer (SetB
+// changes the right-hand side between solves), which is what a service
+// that re-solves the same problem with new data wants.
 //
-// Results carry a Status; only StatusSolved means the certified gap met the
-// tolerance. Errors are returned for bad input (naming the field and index)
-// and never as panics.
+// A Result is a Solution (x and the multipliers, or a Farkas certificate
+// of infeasibility) and an Info (status, certified gap, distance bound,
+// method, time). Only StatusSolved means the certified gap met the
+// tolerance at a point that satisfies the constraints to rounding; every
+// other status says why in Info.Message. Errors are returned for bad input
+// (naming the field and index) and never as panics.
 package softpen
 
 import (
@@ -31,83 +45,40 @@ import (
 	"github.com/softpen/softpen/internal/solver"
 )
 
-// The option, result and status types are those of package solver.
-type (
-	Options    = solver.Options
-	Result     = solver.Result
-	Status     = solver.Status
-	Stage      = solver.Stage
-	Method     = solver.Method
-	ScreenRule = solver.ScreenRule
-	Schedule   = solver.Schedule
-)
-
-// Status values.
-const (
-	StatusSolved     = solver.StatusSolved
-	StatusMaxSteps   = solver.StatusMaxSteps
-	StatusTimeLimit  = solver.StatusTimeLimit
-	StatusInfeasible = solver.StatusInfeasible
-	StatusCanceled   = solver.StatusCanceled
-	// StatusPrecisionLimit: the best answer float64 can certify for this
-	// problem, with a gap above Tol (Result.Message says why).
-	StatusPrecisionLimit = solver.StatusPrecisionLimit
-)
-
-// Inner methods.
-const (
-	MethodAuto     = solver.MethodAuto
-	MethodSGD      = solver.MethodSGD
-	MethodSGDM     = solver.MethodSGDM
-	MethodSVRG     = solver.MethodSVRG
-	MethodCatalyst = solver.MethodCatalyst
-	MethodAPG      = solver.MethodAPG
-	// MethodActiveSet solves a quadratic objective exactly by the dual
-	// active-set method (package activeset) instead of the penalty method.
-	MethodActiveSet = solver.MethodActiveSet
-)
-
-// Screening rules.
-const (
-	ScreenNone    = solver.ScreenNone
-	ScreenPaper   = solver.ScreenPaper
-	ScreenGapSafe = solver.ScreenGapSafe
-	// ScreenPaperExperiment: the rule of the paper's SVM experiment; not
-	// safe, for reproducing it (see solver.ScreenPaperExperiment).
-	ScreenPaperExperiment = solver.ScreenPaperExperiment
-)
-
-// ParseMethod maps a method name ("auto", "sgd", "sgdm", "svrg",
-// "catalyst-svrg", "apg") to a Method.
-func ParseMethod(name string) (Method, error) { return solver.ParseMethod(name) }
-
 // Solve validates p and solves it once. A nil opt means the defaults. The
-// error is non-nil only for bad input or options; how the solve ended is in
-// Result.Status. Options.TimeLimit and Result.Time count from the call's
-// start: the set-up (validation, scaling, the direct path's row samples)
-// is part of the time.
+// error is non-nil only for bad input or options (an *InputError naming
+// the field and index, a *MemoryError, or an error naming the option);
+// how the solve ended is in Result.Status. Options.TimeLimit and
+// Info.Time count from the call's start: the set-up (validation, scaling,
+// forming and factoring the quadratic model, the active-set method's row
+// samples) is part of the time.
 //
-// Solve does not copy the rows of A when the solver works on a working set
-// of them (many more rows than variables; see solver.Solver.Solve): it reads
-// them where they are, so p must not change during the call.
+// Solve reads the rows of A and Aeq where they are, without a copy, so p
+// must not change during the call. The Result is the caller's.
 func Solve(ctx context.Context, p *Problem, opt *Options) (*Result, error) {
 	start := time.Now()
 	s, err := newSolver(p, opt, false)
 	if err != nil {
 		return nil, err
 	}
-	return s.s.SolveFrom(ctx, start)
+	return s.solveFrom(ctx, start)
 }
 
 // Solver is a reusable workspace for one problem: NewSolver does all the
 // allocation, and each Solve warm-starts from the previous answer without
-// allocating. Not safe for concurrent use.
+// allocating (the active-set method hot-starts from its last working set).
+// A Solver is not safe for concurrent use.
 type Solver struct {
-	s *solver.Solver
+	s   *solver.Solver
+	m   int  // rows of A
+	box bool // the problem has bounds
+	res Result
+	pen PenaltyInfo
 }
 
-// NewSolver validates p, copies what it needs (p may be changed or reused
-// afterwards) and allocates the workspace.
+// NewSolver validates p, copies what it keeps (p may be changed or reused
+// afterwards: a Solver keeps its own copy of A, Aeq, P and the loss's rows
+// as far as the method needs them) and allocates the workspace.
 func NewSolver(p *Problem, opt *Options) (*Solver, error) {
 	return newSolver(p, opt, true)
 }
@@ -116,12 +87,16 @@ func NewSolver(p *Problem, opt *Options) (*Solver, error) {
 // which then must not change while it is in use.
 func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 	// The entries of A are left to solver.New, which checks every row as
-	// it reads it to scale it: one pass over a large A instead of two
-	// (the large QP's 80 MB: 7 ms). Any error, here or from the solver, is
-	// reported as Validate words it, so that no bad data gets through
-	// and the message is the same either way (TestValidateNamesFieldAndIndex).
+	// it reads it to scale it: one pass over a large A instead of two. Any
+	// error, here or from the solver, is reported as Validate words it, so
+	// that no bad data gets through and the message is the same either way
+	// (TestValidateNamesFieldAndIndex).
 	if err := p.validate(false); err != nil {
 		return nil, p.Validate()
+	}
+	so, err := opt.internal()
+	if err != nil {
+		return nil, err
 	}
 	if err := p.CheckMemory(opt); err != nil {
 		return nil, err
@@ -135,25 +110,36 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 		// give it a copy that the caller cannot change.
 		ip.ARows, ip.A = nil, denseOf(p.A, p.N)
 	}
-	s, err := solver.New(ip, opt)
+	s, err := solver.New(ip, so)
 	if err != nil {
 		if verr := p.Validate(); verr != nil {
 			return nil, verr
 		}
 		return nil, err
 	}
-	return &Solver{s: s}, nil
+	return &Solver{s: s, m: len(p.A), box: p.Lower != nil || p.Upper != nil}, nil
 }
 
-// Solve solves the problem, starting from the previous solution if there is
-// one. The Result and its slices belong to the Solver and are overwritten by
-// the next call.
-// A Solver that NewSolver did not make (the zero value) returns an error.
+// errNotBuilt is the error of a Solver that NewSolver did not make.
+var errNotBuilt = errors.New("softpen: Solver not built by NewSolver")
+
+// Solve solves the problem, starting from the previous answer if there is
+// one. The Result and its slices belong to the Solver and are overwritten
+// by the next call. It allocates nothing.
 func (s *Solver) Solve(ctx context.Context) (*Result, error) {
+	return s.solveFrom(ctx, time.Now())
+}
+
+func (s *Solver) solveFrom(ctx context.Context, start time.Time) (*Result, error) {
 	if s == nil || s.s == nil {
-		return nil, errors.New("softpen: Solver not built by NewSolver")
+		return nil, errNotBuilt
 	}
-	return s.s.Solve(ctx)
+	r, err := s.s.SolveFrom(ctx, start)
+	if err != nil {
+		return nil, err
+	}
+	s.res.fill(r, &s.pen, s.m, s.box)
+	return &s.res, nil
 }
 
 // Reset makes the next Solve start cold, from x = 0.
@@ -163,11 +149,11 @@ func (s *Solver) Reset() {
 	}
 }
 
-// SetB replaces the right-hand side b of the inequality rows (length m, all
+// SetB replaces the right-hand side b of the rows of A (length m, all
 // finite) for the next Solve; the warm start is kept. It allocates nothing.
 func (s *Solver) SetB(b []float64) error {
 	if s == nil || s.s == nil {
-		return errors.New("softpen: Solver not built by NewSolver")
+		return errNotBuilt
 	}
 	return s.s.SetB(b)
 }

@@ -108,7 +108,7 @@ func checkUnscaled(t *testing.T, shapes []unscaledShape, first, last uint64) (re
 				case res.Status == StatusInfeasible && !flip:
 					t.Errorf("%s: reported infeasible, but the set is separable by construction", name)
 				case res.Status == StatusInfeasible:
-					if ok, why := qpgen.CheckFarkas(q, res.Farkas, nil); !ok {
+					if ok, why := qpgen.CheckFarkas(q, res.FarkasA, nil); !ok {
 						t.Errorf("%s: Farkas certificate rejected: %s", name, why)
 					} else {
 						reached++

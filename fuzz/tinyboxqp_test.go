@@ -63,7 +63,7 @@ func FuzzTinyBoxQP(f *testing.F) {
 					t.Fatalf("%+v: solved with violation %g on a problem enumeration finds infeasible", o, res.MaxViolation)
 				}
 				if res.Status == softpen.StatusInfeasible {
-					checkFarkasBox(t, p, res.Farkas)
+					checkFarkasBox(t, p, res.FarkasA)
 				}
 				continue
 			}

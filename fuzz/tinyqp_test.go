@@ -168,9 +168,10 @@ func FuzzTinyQP(f *testing.F) {
 // without polish (which stops on its budget far from x* whenever
 // ||lambda*||_inf > 1). Every certificate must hold on every status.
 var tinyOptions = []softpen.Options{
-	{Tol: 1e-9, MaxSteps: 2e6},
+	{Method: softpen.MethodAPG, Tol: 1e-9, MaxSteps: 2e6},
 	{Tol: 1e-9},
-	{Tol: 1e-9, Xi: 1, FixedXi: true, NoPolish: true, MaxSteps: 2e4},
+	{Method: softpen.MethodAPG, Tol: 1e-9, MaxSteps: 2e4,
+		Penalty: &softpen.PenaltyOptions{Xi: 1, FixedXi: true, NoPolish: true}},
 }
 
 // tinyQP reads from src a problem of n variables and m rows: the ridge
@@ -210,7 +211,7 @@ func checkTinyQP(t *testing.T, p *softpen.Problem, o *softpen.Options, res *soft
 			t.Fatalf("%+v: solved with violation %g on a problem enumeration finds infeasible", *o, res.MaxViolation)
 		}
 		if res.Status == softpen.StatusInfeasible {
-			checkFarkas(t, p, res.Farkas)
+			checkFarkas(t, p, res.FarkasA)
 		}
 		return
 	}

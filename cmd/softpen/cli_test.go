@@ -92,7 +92,7 @@ func TestUsageErrorsNameTheFlag(t *testing.T) {
 		{[]string{"solve", "-screen", "foo", "-in", ok}, []string{`-screen "foo"`, "gap-safe", "paper", "none"}},
 		{[]string{"svm", "-data", okSVM, "-screen", "foo"}, []string{`-screen "foo"`, "gap-safe", "paper", "none"}},
 		{[]string{"solve", "-in", ok, "-max-memory", "lots"}, []string{"-max-memory", "512MiB"}},
-		{[]string{"demo", "-method", "newton"}, []string{"-method", "newton"}},
+		{[]string{"demo", "-method", "simplex"}, []string{"-method", "simplex"}},
 		{[]string{"repro", "qp", "-data", "x"}, []string{"-data", "repro qp -h"}},
 	} {
 		code, out, errOut := runCmd(c.args...)
@@ -132,9 +132,9 @@ func TestHelpDocumentsDefaults(t *testing.T) {
 	}
 }
 
-// TestProgressThroughTheSolve: -progress on svm printed the line of stage 0
-// and then nothing through the polish, and no summary. Now every stage has
-// its line, a long stage lines while it runs, and a summary ends it all.
+// TestProgressThroughTheSolve: -progress on svm prints the active-set
+// method's line and a summary; with a penalty method every stage has its
+// line, a long stage lines while it runs, and a summary ends it all.
 func TestProgressThroughTheSolve(t *testing.T) {
 	data := filepath.Join("..", "..", "testdata", "svm", "mushrooms.libsvm")
 	code, _, errOut := runCmd("svm", "-data", data, "-progress")
@@ -142,10 +142,24 @@ func TestProgressThroughTheSolve(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+	if !strings.HasPrefix(lines[len(lines)-2], "activeset  changes ") {
+		t.Errorf("next to last line %q", lines[len(lines)-2])
+	}
+	last := lines[len(lines)-1]
+	for _, w := range []string{"done: solved in ", "activeset", "gap ", "objective ", "steps "} {
+		if !strings.Contains(last, w) {
+			t.Errorf("summary %q lacks %q", last, w)
+		}
+	}
+	code, _, errOut = runCmd("svm", "-data", data, "-progress", "-method", "apg")
+	if code != exitSolved {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines = strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
 	if !strings.HasPrefix(lines[0], "stage   0  delta") {
 		t.Errorf("first line %q", lines[0])
 	}
-	last := lines[len(lines)-1]
+	last = lines[len(lines)-1]
 	for _, w := range []string{"done: solved in ", "gap ", "objective ", "steps ", "stages ", "kept ", "polished true"} {
 		if !strings.Contains(last, w) {
 			t.Errorf("summary %q lacks %q", last, w)
@@ -155,7 +169,7 @@ func TestProgressThroughTheSolve(t *testing.T) {
 	defer func(d time.Duration) { progressEvery = d }(progressEvery)
 	progressEvery = 0
 	in := filepath.Join("..", "..", "testdata", "qp", "paper-qp-100-s1.json")
-	code, _, errOut = runCmd("solve", "-in", in, "-no-polish", "-progress")
+	code, _, errOut = runCmd("solve", "-in", in, "-method", "apg", "-no-polish", "-progress")
 	if code != exitSolved {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

@@ -88,10 +88,10 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "  rel. error    %.3e = ||x - x_ref|| / ||x_ref||, x_ref the stored reference\n", relErr(res.X, ref.X))
 	fmt.Fprintln(stdout, "                (cvxopt at 1e-12, then a KKT solve on its active set: testdata/qp/paper-qp-100-s1.ref.json)")
 	fmt.Fprintf(stdout, "  max violation %.3e\n", res.MaxViolation)
-	if res.Iterations > 0 {
-		fmt.Fprintf(stdout, "  iterations    %d working-set changes of the exact active-set method\n", res.Iterations)
+	if pen := res.Penalty; pen != nil {
+		fmt.Fprintf(stdout, "  steps         %d incremental (%d stages, xi = %g, exact finish: %v)\n", res.Steps, pen.Stages, pen.Xi, pen.Polished)
 	} else {
-		fmt.Fprintf(stdout, "  steps         %d incremental (%d stages, xi = %g, polished: %v)\n", res.Steps, res.Stages, res.Xi, res.Polished)
+		fmt.Fprintf(stdout, "  iterations    %d working-set changes of the exact active-set method\n", res.Iterations)
 	}
 	if res.Message != "" {
 		fmt.Fprintf(stdout, "  note          %s\n", res.Message)

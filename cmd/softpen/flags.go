@@ -35,13 +35,13 @@ type solveFlags struct {
 func (f *solveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "write the result JSON to this file (default: standard output)")
 	fs.Float64Var(&f.tol, "tol", 1e-6, "certified gap tolerance, relative to max(1, |objective|); 0 means the default, 1e-6")
-	fs.StringVar(&f.method, "method", "auto", "method: auto, activeset (exact, quadratic objectives), or a penalty method: sgd, sgdm, svrg, catalyst-svrg, apg")
-	fs.StringVar(&f.screen, "screen", "gap-safe", "constraint screening: gap-safe, paper or none (a bare -screen means gap-safe)")
+	fs.StringVar(&f.method, "method", "auto", "method: auto (chosen by the problem), activeset (exact, quadratic objectives), newton (logistic loss), or a penalty method: apg, svrg, catalyst-svrg, sgd, sgdm")
+	fs.StringVar(&f.screen, "screen", "gap-safe", "a penalty method's constraint screening: gap-safe, paper or none (a bare -screen means gap-safe)")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the solver's random generator")
-	fs.Int64Var(&f.maxSteps, "max-steps", 0, "budget of incremental steps (0: none)")
+	fs.Int64Var(&f.maxSteps, "max-steps", 0, "budget of the method's steps: component gradients of a penalty method or newton, working-set changes of activeset (0: none)")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "wall-time limit, e.g. 500ms or 2m (0: none)")
-	fs.BoolVar(&f.progress, "progress", false, "on standard error: a line per stage, a line at most every second while a stage runs, and a summary at the end")
-	fs.BoolVar(&f.noPolish, "no-polish", false, "skip active-set polishing")
+	fs.BoolVar(&f.progress, "progress", false, "on standard error: a line per stage or Newton step, a line at least every second while the solve runs, and a summary at the end")
+	fs.BoolVar(&f.noPolish, "no-polish", false, "a penalty method's stages answer alone, without the exact finish by the active-set method")
 	f.maxMemory = byteSize(softpen.DefaultMemoryLimit)
 	fs.Var(&f.maxMemory, "max-memory", "refuse a problem whose estimated solver memory (Problem.MemoryEstimate) exceeds this `size`, e.g. 512MiB, 16GiB (0: no limit)")
 }
@@ -145,17 +145,18 @@ func (f *solveFlags) options() (*softpen.Options, error) {
 		return nil, fmt.Errorf("-method: %v", err)
 	}
 	opt := &softpen.Options{Method: m, Tol: f.tol, Seed: f.seed, MaxSteps: f.maxSteps,
-		TimeLimit: f.timeLimit, NoPolish: f.noPolish, MaxMemory: int64(f.maxMemory)}
+		TimeLimit: f.timeLimit, MaxMemory: int64(f.maxMemory),
+		Penalty: &softpen.PenaltyOptions{NoPolish: f.noPolish}}
 	if opt.MaxMemory == 0 {
 		opt.MaxMemory = -1 // -max-memory 0: no limit
 	}
 	switch f.screen {
 	case "none":
-		opt.Screen = softpen.ScreenNone
+		opt.Penalty.Screen = softpen.ScreenNone
 	case "paper":
-		opt.Screen = softpen.ScreenPaper
+		opt.Penalty.Screen = softpen.ScreenPaper
 	case "gap-safe":
-		opt.Screen = softpen.ScreenGapSafe
+		opt.Penalty.Screen = softpen.ScreenGapSafe
 	default:
 		return nil, fmt.Errorf("-screen %q: want gap-safe (the default), paper or none", f.screen)
 	}
@@ -237,11 +238,11 @@ func solveAndWrite(name string, p *softpen.Problem, f *solveFlags, opt *softpen.
 	defer stop()
 	res, err := softpen.Solve(ctx, p, opt)
 	if err != nil {
-		pr.endLine()
+		pr.finish()
 		fmt.Fprintf(stderr, "softpen: %s: %v\n", name, err)
 		return exitInput
 	}
-	pr.done(res)
+	pr.summary(res)
 	if err := softpen.WriteResult(w, res); err != nil {
 		fmt.Fprintln(stderr, "softpen: writing the result:", err)
 		return exitInput
@@ -253,6 +254,7 @@ func solveAndWrite(name string, p *softpen.Problem, f *solveFlags, opt *softpen.
 		}
 	}
 	if res.Status != softpen.StatusSolved {
+		fmt.Fprintf(stderr, "softpen: %s: %v: %s\n", name, res.Status, res.Message)
 		return exitStatus
 	}
 	return exitSolved

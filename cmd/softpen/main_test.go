@@ -46,7 +46,7 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{[]string{"frobnicate"}, exitUsage, "unknown command"},
 		{[]string{"solve"}, exitUsage, "want -in"},
-		{[]string{"solve", "-in", ok, "-method", "newton"}, exitUsage, "unknown method"},
+		{[]string{"solve", "-in", ok, "-method", "simplex"}, exitUsage, "unknown method"},
 		{[]string{"solve", "-in", ok, "-bogus"}, exitUsage, "flag provided but not defined"},
 		{[]string{"solve", "-in", filepath.Join(dir, "missing.json")}, exitInput, "no such file"},
 		{[]string{"solve", "-in", bad}, exitInput, "bad.json: line 2"},

@@ -64,7 +64,7 @@ func TestSolveExitCodes(t *testing.T) {
 		{"negative -max-steps", []string{"solve", "-in", ok, "-max-steps", "-5"}, exitUsage, "-max-steps -5"},
 		{"negative -time-limit", []string{"solve", "-in", ok, "-time-limit", "-1s"}, exitUsage, "-time-limit -1s"},
 		{"bad -time-limit", []string{"solve", "-in", ok, "-time-limit", "5"}, exitUsage, `invalid value "5" for flag -time-limit`},
-		{"unknown method", []string{"solve", "-in", ok, "-method", "newton"}, exitUsage, `-method: unknown method "newton"`},
+		{"unknown method", []string{"solve", "-in", ok, "-method", "simplex"}, exitUsage, `-method: unknown method "simplex"`},
 		{"unknown screen", []string{"solve", "-in", ok, "-screen=always"}, exitUsage, `-screen "always"`},
 		{"missing file", []string{"solve", "-in", missing}, exitInput, "softpen: " + missing + ": no such file or directory\n"},
 		{"malformed JSON", []string{"solve", "-in", malformed}, exitInput,
@@ -119,7 +119,7 @@ func TestSolveExitCodes(t *testing.T) {
 				if res.Status != want {
 					t.Errorf("status %v, want %v", res.Status, want)
 				}
-				if want == softpen.StatusInfeasible && len(res.Farkas) == 0 {
+				if want == softpen.StatusInfeasible && len(res.FarkasA)+len(res.FarkasEq) == 0 {
 					t.Error("infeasible without a farkas certificate")
 				}
 			} else if out != "" {
@@ -130,9 +130,11 @@ func TestSolveExitCodes(t *testing.T) {
 }
 
 // TestSolvePaperQP: `softpen solve` on the paper's QP (seed 1) writes, to
-// -out, a result that matches the reference solution; -progress prints one
-// plain line per stage when stderr is not a terminal, then the summary; -max-steps 1 stops
-// with exit 3 and status max_steps.
+// -out, a result that matches the reference solution. MethodAuto chooses by
+// the problem alone: the same method (activeset) answers with -progress and
+// with -max-steps. -progress prints the method's one line (plain when
+// stderr is not a terminal), then the summary; -max-steps 1 stops with
+// exit 3, status max_steps and the reason on stderr.
 func TestSolvePaperQP(t *testing.T) {
 	in := filepath.Join("..", "..", "testdata", "qp", "paper-qp-100-s1.json")
 	out := filepath.Join(t.TempDir(), "r.json")
@@ -165,13 +167,55 @@ func TestSolvePaperQP(t *testing.T) {
 		d += (res.X[i] - ref.X[i]) * (res.X[i] - ref.X[i])
 		r += ref.X[i] * ref.X[i]
 	}
-	if rel := math.Sqrt(d / r); rel > 1e-6 || len(res.X) != 100 || len(res.Lambda) != 100 {
+	if rel := math.Sqrt(d / r); rel > 1e-12 || len(res.X) != 100 || len(res.Lambda) != 100 {
 		t.Errorf("relative error %.3g against the reference (len x %d, lambda %d)", rel, len(res.X), len(res.Lambda))
+	}
+	if res.Method != softpen.MethodActiveSet {
+		t.Errorf("-progress: method %v, want activeset (the problem's choice)", res.Method)
+	}
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[len(lines)-2], "activeset  changes ") || strings.Contains(stderr, "\r") {
+		t.Errorf("progress:\n%s", stderr)
+	}
+	if !strings.HasPrefix(lines[len(lines)-1], "done: solved") {
+		t.Errorf("no summary at the end of the progress:\n%s", stderr)
+	}
+	for _, key := range []string{"changes", "gap", "rows", "violation"} {
+		if !strings.Contains(lines[len(lines)-2], key) {
+			t.Errorf("progress line lacks %q: %s", key, lines[len(lines)-2])
+		}
+	}
+
+	code, stdout, stderr = execCmd("solve", "-in", in, "-max-steps", "1")
+	res, err = softpen.ReadResult(strings.NewReader(stdout))
+	if code != exitStatus || err != nil || res.Status != softpen.StatusMaxSteps || res.Method != softpen.MethodActiveSet {
+		t.Errorf("-max-steps 1: exit %d, %v, %v", code, res, err)
+	}
+	if !strings.Contains(stderr, "max_steps: ") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("-max-steps 1: stderr %q, want one line with the reason", stderr)
+	}
+	code, stdout, _ = execCmd("solve", "-in", in, "-max-steps", "1000000")
+	if res, err := softpen.ReadResult(strings.NewReader(stdout)); code != exitSolved || err != nil || res.Method != softpen.MethodActiveSet {
+		t.Errorf("-max-steps 1000000: exit %d, %v, %v", code, res, err)
+	}
+}
+
+// TestProgressAPG: with a penalty method, -progress prints a line per
+// stage, then the summary.
+func TestProgressAPG(t *testing.T) {
+	in := filepath.Join("..", "..", "testdata", "qp", "paper-qp-100-s1.json")
+	code, stdout, stderr := execCmd("solve", "-in", in, "-method", "apg", "-tol", "1e-9", "-progress")
+	if code != exitSolved {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	res, err := softpen.ReadResult(strings.NewReader(stdout))
+	if err != nil || res.Penalty == nil {
+		t.Fatalf("%v, %+v", err, res)
 	}
 	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
 	lines, summary := lines[:len(lines)-1], lines[len(lines)-1]
-	if len(lines) != res.Stages || !strings.HasPrefix(lines[0], "stage   0  delta ") || strings.Contains(stderr, "\r") {
-		t.Errorf("%d stages, progress:\n%s", res.Stages, stderr)
+	if len(lines) != res.Penalty.Stages || !strings.HasPrefix(lines[0], "stage   0  delta ") {
+		t.Errorf("%d stages, progress:\n%s", res.Penalty.Stages, stderr)
 	}
 	if !strings.HasPrefix(summary, "done: solved") {
 		t.Errorf("no summary at the end of the progress:\n%s", stderr)
@@ -181,11 +225,6 @@ func TestSolvePaperQP(t *testing.T) {
 			t.Errorf("progress line lacks %q: %s", key, lines[len(lines)-1])
 		}
 	}
-
-	code, stdout, _ = execCmd("solve", "-in", in, "-max-steps", "1")
-	if res, err := softpen.ReadResult(strings.NewReader(stdout)); code != exitStatus || err != nil || res.Status != softpen.StatusMaxSteps {
-		t.Errorf("-max-steps 1: exit %d, %v, %v", code, res, err)
-	}
 }
 
 // TestProgressOnTerminal: on a terminal the progress redraws one line,
@@ -193,12 +232,12 @@ func TestSolvePaperQP(t *testing.T) {
 func TestProgressOnTerminal(t *testing.T) {
 	var buf bytes.Buffer
 	pr := newProgress(&buf, true)
-	pr.stage(softpen.Stage{Index: 0, Delta: 1, Steps: 10, Gap: 1, Kept: 5})
-	pr.stage(softpen.Stage{Index: 1, Delta: 0.25, Steps: 20, Gap: 0.1, Kept: 4})
+	pr.stage(softpen.Progress{Method: softpen.MethodAPG, Index: 0, Delta: 1, Steps: 10, Gap: 1, Kept: 5})
+	pr.stage(softpen.Progress{Method: softpen.MethodAPG, Index: 1, Delta: 0.25, Steps: 20, Gap: 0.1, Kept: 4})
 	if s := buf.String(); strings.Count(s, "\r") != 2 || strings.Contains(s, "\n") {
 		t.Errorf("%q", s)
 	}
-	pr.done(&softpen.Result{Status: softpen.StatusSolved})
+	pr.summary(&softpen.Result{Info: softpen.Info{Status: softpen.StatusSolved}})
 	if s := buf.String(); !strings.Contains(s, "\x1b[K\ndone: solved") || !strings.HasSuffix(s, "\n") {
 		t.Errorf("%q", s)
 	}

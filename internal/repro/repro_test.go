@@ -47,8 +47,8 @@ func TestGap(t *testing.T) {
 		t.Fatalf("gap at x* = %.3g < 0", g)
 	}
 	const delta = 1e-4
-	res, err := softpen.Solve(context.Background(), in.P, &softpen.Options{Method: softpen.MethodAPG, Static: true, Delta0: delta,
-		FixedXi: true, NoPolish: true, Screen: softpen.ScreenNone, Tol: 1e-300, MaxSteps: 2e6})
+	res, err := softpen.Solve(context.Background(), in.P, &softpen.Options{Method: softpen.MethodAPG, Tol: 1e-300, MaxSteps: 2e6,
+		Penalty: &softpen.PenaltyOptions{Static: true, Delta0: delta, FixedXi: true, NoPolish: true, Screen: softpen.ScreenNone}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,12 +43,12 @@ type Method struct {
 	Xi        float64
 	FixedXi   bool
 	Screen    softpen.ScreenRule
-	Schedule  softpen.Schedule // stage targets: the practical mu*delta/4 or the theory's sqrt(2 mu eps_t)
-	StepsFrac float64          // fraction of the step budget (SVRG: 5/6, the paper's SVM setting); 0 means 1
-	StageMult float64          // softpen.Options.StageMult: the paper's multiplier of its inner iteration count; 0 means the solver's
-	Momentum  float64          // softpen.Options.Momentum (SGDM's beta); 0 means the solver's 0.9
-	StepScale float64          // softpen.Options.StepScale: the step in units of 1/(L + mu + m xi/(4 delta)); 0 means the solver's (for SGDM: 1, the paper's step)
-	SVRGEpoch float64          // softpen.Options.SVRGEpoch: stochastic steps between SVRG's full gradients, in units of N; 0 means 2
+	Theory    bool    // stage targets: the practical mu*delta/4, or the theory's sqrt(2 mu eps_t)
+	StepsFrac float64 // fraction of the step budget (SVRG: 5/6, the paper's SVM setting); 0 means 1
+	StageMult float64 // softpen.PenaltyOptions.StageMult: the paper's multiplier of its inner iteration count; 0 means the solver's
+	Momentum  float64 // softpen.PenaltyOptions.Momentum (SGDM's beta); 0 means the solver's 0.9
+	StepScale float64 // softpen.PenaltyOptions.StepScale: the step in units of 1/(L + mu + m xi/(4 delta)); 0 means the solver's (for SGDM: 1, the paper's step)
+	SVRGEpoch float64 // softpen.PenaltyOptions.SVRGEpoch: stochastic steps between SVRG's full gradients, in units of N; 0 means 2
 	Which     StaticWhich
 	SASC      baseline.SASC
 	NT        baseline.NT
@@ -199,16 +199,17 @@ func runNested(r *Run, in *Instance, m Method, budget int64, seed uint64, d0, dL
 		stepScale = 1
 	}
 	opt := &softpen.Options{
-		Method: m.Inner, Tol: 1e-300, MaxSteps: budget, Seed: seed, Xi: xi, FixedXi: m.FixedXi,
-		Eta: eta, Delta0: delta0, Static: static, Screen: m.Screen, Schedule: m.Schedule, NoPolish: true, StageMult: m.StageMult,
-		Momentum: m.Momentum, StepScale: stepScale, SVRGEpoch: m.SVRGEpoch,
-		LastIterate: true, // the paper's methods answer with their last iterate
-		// The paper's algorithms start from every row; our working set
-		// would make the screening variants identical to the plain run
-		// and count never-admitted rows as screened out.
-		AllRows:      true,
+		Method: m.Inner, Tol: 1e-300, MaxSteps: budget, Seed: seed,
+		Penalty: &softpen.PenaltyOptions{Xi: xi, FixedXi: m.FixedXi, Eta: eta, Delta0: delta0, Static: static,
+			Screen: m.Screen, TheorySchedule: m.Theory, NoPolish: true, StageMult: m.StageMult,
+			Momentum: m.Momentum, StepScale: stepScale, SVRGEpoch: m.SVRGEpoch,
+			LastIterate: true, // the paper's methods answer with their last iterate
+			// The paper's algorithms start from every row; our working set
+			// would make the screening variants identical to the plain run
+			// and count never-admitted rows as screened out.
+			AllRows: true},
 		ObserveEvery: observeEvery,
-		Progress: func(st softpen.Stage) {
+		Progress: func(st softpen.Progress) {
 			r.Stages = append(r.Stages, Stage{Index: st.Index, Delta: st.Delta, Xi: st.Xi, Steps: st.Steps, Kept: st.Kept, StageGapCert: st.Gap})
 			cur.xi = st.Xi
 			if !static {
@@ -225,7 +226,9 @@ func runNested(r *Run, in *Instance, m Method, budget int64, seed uint64, d0, dL
 	}
 	// The run's screening rule dropped both kinds: proven at the answer
 	// and set aside during the stages.
-	r.Dropped = append(append([]int(nil), res.Screened...), res.Outside...)
+	if res.Penalty != nil {
+		r.Dropped = append(append([]int(nil), res.Penalty.Screened...), res.Penalty.Outside...)
+	}
 	slices.Sort(r.Dropped)
 	r.Delta0 = delta0
 	if n := len(r.Stages); n > 0 {

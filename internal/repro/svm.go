@@ -12,7 +12,6 @@ import (
 
 	"github.com/softpen/softpen"
 	"github.com/softpen/softpen/internal/repro/baseline"
-	"github.com/softpen/softpen/internal/solver"
 	"github.com/softpen/softpen/internal/svgplot"
 	"github.com/softpen/softpen/libsvm"
 )
@@ -43,15 +42,15 @@ import (
 // included), and with the solver's gap-safe rule.
 func SVMMethods(raiseXi bool) []Method {
 	fixed := !raiseXi
-	th := solver.ScheduleTheory
+	th := true
 	svrg := func(name string, rule softpen.ScreenRule, note string) Method {
 		return Method{Name: name, Kind: KindNested, Inner: softpen.MethodSVRG, Eta: 2, Delta0: 0.005, Xi: 1, FixedXi: fixed,
-			Screen: rule, Schedule: th, StageMult: 0.5, StepScale: 4, SVRGEpoch: 5, StepsFrac: 5.0 / 6, Note: note}
+			Screen: rule, Theory: th, StageMult: 0.5, StepScale: 4, SVRGEpoch: 5, StepsFrac: 5.0 / 6, Note: note}
 	}
 	return colored([]Method{
 		{Name: "SASC-SGD", Kind: KindSASC, SASC: baseline.SASC{Omega: 2, Mult: 0.36}, Note: "omega 2, mult 0.36, gamma0 1/(10L) (QP settings)"},
-		{Name: "Nested-SGD", Kind: KindNested, Inner: softpen.MethodSGD, Eta: 2, Delta0: 0.005, Xi: 1, FixedXi: fixed, Screen: softpen.ScreenNone, Schedule: th, StageMult: 0.3, StepScale: 4, Note: "eta 2, mult 0.3, step 4/L"},
-		{Name: "Nested-SGDM", Kind: KindNested, Inner: softpen.MethodSGDM, Eta: 4, Delta0: 0.005, Xi: 1, FixedXi: fixed, Screen: softpen.ScreenNone, Schedule: th, StageMult: 0.5, Momentum: 0.5, StepScale: 2, Note: "eta 4, mult 0.5 (accelerated count), momentum 0.5, step 2/L"},
+		{Name: "Nested-SGD", Kind: KindNested, Inner: softpen.MethodSGD, Eta: 2, Delta0: 0.005, Xi: 1, FixedXi: fixed, Screen: softpen.ScreenNone, Theory: th, StageMult: 0.3, StepScale: 4, Note: "eta 2, mult 0.3, step 4/L"},
+		{Name: "Nested-SGDM", Kind: KindNested, Inner: softpen.MethodSGDM, Eta: 4, Delta0: 0.005, Xi: 1, FixedXi: fixed, Screen: softpen.ScreenNone, Theory: th, StageMult: 0.5, Momentum: 0.5, StepScale: 2, Note: "eta 4, mult 0.5 (accelerated count), momentum 0.5, step 2/L"},
 		svrg("Nested-SVRG", softpen.ScreenNone, "eta 2, mult 0.5, step 4/L, full gradient every 5m, 5/6 of the budget"),
 		svrg("Nested-SVRG-Screening", softpen.ScreenPaperExperiment, "as Nested-SVRG, the paper's experiment rule -2 sqrt(m_t) delta_t (not safe)"),
 		svrg("Nested-SVRG-Alg2", softpen.ScreenPaper, "as Nested-SVRG-Screening with Algorithm 2's rule, log factor included (not in the paper's runs)"),

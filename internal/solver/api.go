@@ -78,9 +78,13 @@ const (
 	// method of package activeset solves the problem directly (quadratic
 	// objectives only; see direct.go).
 	MethodActiveSet
+	// MethodNewton is Newton (SQP) steps whose QPs the active-set method
+	// solves, for the logistic loss with n <= maxDenseHessian (newton.go);
+	// the penalty method (APG) goes on from their point if they stop short.
+	MethodNewton
 )
 
-var methodNames = [...]string{"auto", "sgd", "sgdm", "svrg", "catalyst-svrg", "apg", "activeset"}
+var methodNames = [...]string{"auto", "sgd", "sgdm", "svrg", "catalyst-svrg", "apg", "activeset", "newton"}
 
 func (m Method) String() string {
 	if m < 0 || int(m) >= len(methodNames) {
@@ -96,7 +100,7 @@ func ParseMethod(s string) (Method, error) {
 			return Method(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown method %q (want one of auto, sgd, sgdm, svrg, catalyst-svrg, apg, activeset)", s)
+	return 0, fmt.Errorf("unknown method %q (want one of auto, activeset, newton, apg, svrg, catalyst-svrg, sgd, sgdm)", s)
 }
 
 // ScreenRule selects how inactive constraints are screened out.
@@ -140,11 +144,6 @@ type Options struct {
 	// stop at it too. 0 means none.
 	TimeLimit time.Duration
 	Seed      uint64 // seed of the solver's own generator
-	// MaxMemory is the memory, in bytes, that the root package's Solve and
-	// NewSolver let a problem take (Problem.MemoryEstimate) before refusing
-	// it with a *MemoryError: 0 means DefaultMemoryLimit (4 GiB), a
-	// negative value no limit. Package solver does not read it.
-	MaxMemory int64
 	// Xi is the initial penalty parameter; 0 means 1 (the paper's choice).
 	// Unless FixedXi, the solve raises it when the multipliers saturate
 	// (xi < ||lambda*||_inf) and lowers it towards 4 max_j lambda_j when
@@ -189,15 +188,19 @@ type Options struct {
 	// gradients as a multiple of the number of components N (loss rows
 	// plus kept constraints); 0 means 2. The paper's SVM runs use 5.
 	SVRGEpoch float64
-	NoPolish  bool        // no exact finish: the penalty method's stages alone answer (handover.go)
-	NoProbe   bool        // no loose first stage before the first handover (see Solve); for measurements and tests
-	AllRows   bool        // no working set: every row is in the problem from the start (see Solve)
-	Progress  func(Stage) // called once per stage, if set; must not retain the Stage
+	NoPolish  bool // no exact finish: the penalty method's stages alone answer (handover.go)
+	NoProbe   bool // no loose first stage before the first handover (see Solve); for measurements and tests
+	AllRows   bool // no working set: every row is in the problem from the start (see Solve)
+	// Progress, if set, is called after each stage of a penalty method,
+	// after each Newton step, and once at the end of a direct active-set
+	// solve.
+	Progress func(Stage)
 	// Observe, if set, is called from the inner methods with the current
 	// iterate about every ObserveEvery incremental steps (once the step
 	// count has passed the next multiple; steps is the count at the call).
 	// For SGD and SGDM that is the stage's running average once it has
-	// begun (see LastIterate).
+	// begun (see LastIterate). The direct path and Newton steps call it
+	// with their answer, once.
 	// It must not retain x. With Observe nil the inner loops do no extra work.
 	Observe      func(steps int64, x []float64)
 	ObserveEvery int64 // 0 means 1000
@@ -205,6 +208,7 @@ type Options struct {
 
 // Stage is what the progress callback sees after each outer iteration.
 type Stage struct {
+	Method    Method // the method that ran the stage (MethodActiveSet, MethodNewton or a penalty method)
 	Index     int
 	Delta, Xi float64
 	Steps     int64   // cumulative incremental steps
@@ -242,12 +246,18 @@ func (s Status) String() string {
 // Result of a solve. Slices are owned by the Solver that returned it and are
 // overwritten by its next Solve; copy them to keep them.
 type Result struct {
-	Status    Status
-	X         []float64 // length N
-	Lambda    []float64 // multipliers of the caller's rows of A, >= 0
-	Nu        []float64 // multipliers of the rows of Aeq
-	Objective float64   // F(x)
-	Gap       float64   // certified duality gap (+Inf when none)
+	Status Status
+	X      []float64 // length N
+	Lambda []float64 // multipliers of the caller's rows of A, >= 0
+	Nu     []float64 // multipliers of the rows of Aeq
+	// Z holds the bounds' multipliers: Z_i > 0 when x_i is at its upper
+	// bound, Z_i < 0 at its lower, 0 otherwise, so that grad f(x) +
+	// A'Lambda + Aeq'Nu + Z (+ an l1 subgradient) = 0 at the answer. From
+	// the active-set method they are its own; for a penalty method's point
+	// they are what that stationarity leaves on the active bounds.
+	Z         []float64
+	Objective float64 // F(x)
+	Gap       float64 // certified duality gap (+Inf when none)
 	// DistBound is the certified bound sqrt(2 Gap/mu) on ||x - x*||, +Inf
 	// unless X satisfies every row to within rounding (an infeasible X
 	// bounds nothing about x*: DESIGN.md, "Certified duality gap").
@@ -292,7 +302,7 @@ type Result struct {
 
 func (o *Options) check() error {
 	switch {
-	case o.Method < MethodAuto || o.Method > MethodActiveSet:
+	case o.Method < MethodAuto || o.Method > MethodNewton:
 		return fmt.Errorf("options: unknown method %d", int(o.Method))
 	case o.Tol < 0 || math.IsNaN(o.Tol):
 		return fmt.Errorf("options: tol = %g, want >= 0", o.Tol)

@@ -112,7 +112,7 @@ func TestLargeMultipliersRaiseXi(t *testing.T) {
 // not claim a solution it cannot certify.
 func TestFixedXiTooSmall(t *testing.T) {
 	p, x, _ := planted(7, 20, 60, 5, 50)
-	res := solveOK(t, p, &Options{Tol: 1e-10, FixedXi: true, MaxSteps: 2e6})
+	res := solveOK(t, p, &Options{Method: MethodAPG, Tol: 1e-10, FixedXi: true, MaxSteps: 2e6})
 	if res.Status == StatusSolved && maxAbsDiff(res.X, x) > 1e-6 {
 		t.Errorf("status solved but max |x - x*| = %.3e", maxAbsDiff(res.X, x))
 	}
@@ -212,7 +212,7 @@ func TestL1Box(t *testing.T) {
 	p := &Problem{N: n, Loss: LossNone, P: P, Q: q, Ridge: ridge, L1: l1, Lower: lo, Upper: hi, A: A, B: b}
 	// Not polishable (l1 and box): the stages alone certify 1e-7 (measured:
 	// 1e-8 within 5e7 steps, short of 1e-9).
-	res := solveOK(t, p, &Options{Tol: 1e-7, MaxSteps: 5e7})
+	res := solveOK(t, p, &Options{Method: MethodAPG, Tol: 1e-7, MaxSteps: 5e7})
 	t.Logf("status %v err %.2e lam %v gap %.2e steps %d", res.Status, maxAbsDiff(res.X, x), res.Lambda, res.Gap, res.Steps)
 	if res.Status != StatusSolved {
 		t.Fatalf("status %v", res.Status)
@@ -244,7 +244,7 @@ func TestLogistic(t *testing.T) {
 	}
 	p := &Problem{N: n, Loss: LossLogistic, Phi: phi, Y: y, Ridge: 0.01, A: A, B: b}
 	// Not polishable (logistic): the stages alone certify 1e-7.
-	res := solveOK(t, p, &Options{Tol: 1e-7, MaxSteps: 5e7})
+	res := solveOK(t, p, &Options{Method: MethodAPG, Tol: 1e-7, MaxSteps: 5e7})
 	// Stationarity: grad F(x) + A' lambda = 0.
 	grad := make([]float64, n)
 	for i := 0; i < l; i++ {
@@ -287,7 +287,7 @@ func TestInfeasible(t *testing.T) {
 	copy(A.Data, []float64{1, 0, -1, 0, 0, 1})
 	b := []float64{-1, -1, 5}
 	p := &Problem{N: 2, Loss: LossNone, Ridge: 1, A: A, B: b}
-	res := solveOK(t, p, &Options{TimeLimit: 0, MaxSteps: 1e7})
+	res := solveOK(t, p, &Options{Method: MethodAPG, TimeLimit: 0, MaxSteps: 1e7})
 	if res.Status != StatusInfeasible {
 		t.Fatalf("status %v, want infeasible", res.Status)
 	}
@@ -381,7 +381,7 @@ func TestNonSeparableSVMStops(t *testing.T) {
 // restores them at the start of the next solve) allocates nothing.
 func TestScreenedResolveAllocs(t *testing.T) {
 	p, _, _ := planted(21, 10, 400, 3, 1)
-	s, err := New(p, &Options{Tol: 1e-9, NoPolish: true, MaxSteps: 3e5})
+	s, err := New(p, &Options{Method: MethodAPG, Tol: 1e-9, NoPolish: true, MaxSteps: 3e5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,7 +453,7 @@ func TestInfeasibleManyRows(t *testing.T) {
 	q.Aeq.Data[0], q.Aeq.Data[1] = 1, -2
 	q.Beq = []float64{0.25}
 	for _, all := range []bool{false, true} {
-		res := solveOK(t, &q, &Options{AllRows: all, MaxSteps: 2e7})
+		res := solveOK(t, &q, &Options{Method: MethodAPG, AllRows: all, MaxSteps: 2e7})
 		checkFarkas(t, &q, res, 1e-8)
 	}
 }
@@ -465,7 +465,7 @@ func TestInfeasibleBox(t *testing.T) {
 	copy(A.Data, []float64{-1, 0, 1, 1})
 	p := &Problem{N: 2, Loss: LossNone, Ridge: 1, A: A, B: []float64{-2, 5},
 		Lower: []float64{math.Inf(-1), -3}, Upper: []float64{1, 3}}
-	res := solveOK(t, p, &Options{MaxSteps: 1e7})
+	res := solveOK(t, p, &Options{Method: MethodAPG, MaxSteps: 1e7})
 	checkFarkas(t, p, res, 1e-8)
 	if res.Farkas[1] != 0 {
 		t.Errorf("farkas %v: the second row plays no part", res.Farkas)
@@ -486,7 +486,7 @@ func TestStageMult(t *testing.T) {
 		t.Errorf("StageMult 1e-3: %d stages, default %d: want more", r1.Stages, r0.Stages)
 	}
 	for _, bad := range []float64{-1, math.NaN(), math.Inf(1)} {
-		if _, err := New(p, &Options{StageMult: bad}); err == nil || !strings.Contains(err.Error(), "stage multiplier") {
+		if _, err := New(p, &Options{Method: MethodAPG, StageMult: bad}); err == nil || !strings.Contains(err.Error(), "stage multiplier") {
 			t.Errorf("StageMult %v: error %v, want one naming the stage multiplier", bad, err)
 		}
 	}
@@ -566,9 +566,9 @@ func TestStepOptions(t *testing.T) {
 		name string
 		opt  Options
 	}{
-		{"momentum", Options{Momentum: 1}}, {"momentum", Options{Momentum: -0.1}}, {"momentum", Options{Momentum: math.NaN()}},
-		{"step scale", Options{StepScale: -1}}, {"step scale", Options{StepScale: math.Inf(1)}}, {"step scale", Options{StepScale: math.NaN()}},
-		{"SVRG epoch", Options{SVRGEpoch: -2}}, {"SVRG epoch", Options{SVRGEpoch: math.Inf(1)}}, {"SVRG epoch", Options{SVRGEpoch: math.NaN()}},
+		{"momentum", Options{Method: MethodAPG, Momentum: 1}}, {"momentum", Options{Method: MethodAPG, Momentum: -0.1}}, {"momentum", Options{Method: MethodAPG, Momentum: math.NaN()}},
+		{"step scale", Options{Method: MethodAPG, StepScale: -1}}, {"step scale", Options{Method: MethodAPG, StepScale: math.Inf(1)}}, {"step scale", Options{Method: MethodAPG, StepScale: math.NaN()}},
+		{"SVRG epoch", Options{Method: MethodAPG, SVRGEpoch: -2}}, {"SVRG epoch", Options{Method: MethodAPG, SVRGEpoch: math.Inf(1)}}, {"SVRG epoch", Options{Method: MethodAPG, SVRGEpoch: math.NaN()}},
 	}
 	for _, b := range bad {
 		if _, err := New(p, &b.opt); err == nil || !strings.Contains(err.Error(), b.name) {
@@ -583,7 +583,7 @@ func TestStepOptions(t *testing.T) {
 // checked at the end. Without polishing the stages run and screen.
 func TestPaperExperimentScreenAnswer(t *testing.T) {
 	p, x, _ := planted(5, 20, 3000, 5, 1)
-	res := solveOK(t, p, &Options{Tol: 1e-7, Screen: ScreenPaperExperiment, AllRows: true, NoPolish: true, NoProbe: true})
+	res := solveOK(t, p, &Options{Method: MethodAPG, Tol: 1e-7, Screen: ScreenPaperExperiment, AllRows: true, NoPolish: true, NoProbe: true})
 	if res.Status != StatusSolved {
 		t.Fatalf("status %v", res.Status)
 	}
@@ -601,11 +601,11 @@ func TestPaperExperimentScreenAnswer(t *testing.T) {
 func TestUnknownScreenRule(t *testing.T) {
 	p, _, _ := planted(3, 5, 10, 2, 1)
 	for _, r := range []ScreenRule{-1, ScreenPaperExperiment + 1} {
-		if _, err := New(p, &Options{Screen: r}); err == nil || !strings.Contains(err.Error(), "screening rule") {
+		if _, err := New(p, &Options{Method: MethodAPG, Screen: r}); err == nil || !strings.Contains(err.Error(), "screening rule") {
 			t.Errorf("rule %d: error %v, want one naming the screening rule", r, err)
 		}
 	}
-	if _, err := New(p, &Options{Screen: ScreenPaperExperiment}); err != nil {
+	if _, err := New(p, &Options{Method: MethodAPG, Screen: ScreenPaperExperiment}); err != nil {
 		t.Errorf("ScreenPaperExperiment refused: %v", err)
 	}
 }

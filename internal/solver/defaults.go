@@ -197,7 +197,9 @@ const (
 // withDefaults returns o with every zero that stands for a default replaced
 // by it. New calls it once, after check.
 func (o Options) withDefaults() Options {
-	if o.Method == MethodAuto {
+	if o.Method == MethodAuto || o.Method == MethodNewton {
+		// The penalty method that runs when the direct path or Newton
+		// steps do not (or stop short).
 		o.Method = defaultMethod
 	}
 	if o.Tol == 0 {

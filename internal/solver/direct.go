@@ -21,30 +21,21 @@ import (
 // against the dual function at the engine's multipliers, with the same
 // rounding allowance (gapOf).
 
-// useDirect reports whether the solve takes the direct path, given the
-// options as the caller set them; it is an error to ask for it on an
-// objective that is not quadratic. MethodAuto keeps the penalty method when
-// an option only it reads is set (a caller tuning or observing it).
-func (s *Solver) useDirect(raw *Options) (bool, error) {
-	switch raw.Method {
+// useDirect reports whether the solve takes the direct path: MethodAuto
+// takes it for every quadratic objective, whatever the other options say
+// (they apply to whichever method runs), and MethodActiveSet asks for it;
+// it is an error to ask for it on an objective that is not quadratic.
+func (s *Solver) useDirect() (bool, error) {
+	switch s.opt.Method {
 	case MethodActiveSet:
 		if !s.quad {
 			return false, fmt.Errorf("options: method activeset needs a quadratic objective (loss none or squared, n <= %d)", maxDenseHessian)
 		}
 		return true, nil
 	case MethodAuto:
-		return s.quad && !raw.tunesPenalty(), nil
+		return s.quad, nil
 	}
 	return false, nil
-}
-
-// tunesPenalty reports whether an option that only the penalty method reads
-// is set.
-func (o *Options) tunesPenalty() bool {
-	return o.Xi != 0 || o.FixedXi || o.Eta != 0 || o.Delta0 != 0 || o.Static ||
-		o.Schedule != SchedulePractical || o.Screen != ScreenGapSafe || o.StageMult != 0 ||
-		o.LastIterate || o.Momentum != 0 || o.StepScale != 0 || o.SVRGEpoch != 0 ||
-		o.NoPolish || o.NoProbe || o.AllRows || o.Observe != nil || o.MaxSteps != 0
 }
 
 // newDirect builds the active-set solver on the quadratic model and the
@@ -67,7 +58,7 @@ func (s *Solver) newDirect(p *Problem, start time.Time) error {
 	}
 	r := s.sample.presolve(s.engineDeadline(context.Background(), start))
 	if r == nil || r.Status == activeset.StatusInfeasible {
-		if s.direct, err = s.newEngine(p, nil); err == nil && r != nil {
+		if s.direct, err = s.newEngine(p, s.directOptions()); err == nil && r != nil {
 			s.direct.HotStart(s.sample.rowsIn, s.sample.upper, s.sample.lower)
 		}
 		return err
@@ -75,6 +66,15 @@ func (s *Solver) newDirect(p *Problem, start time.Time) error {
 	ss := &s.sample
 	s.direct, err = s.newEngineAt(p, r.X, ss.rowsIn, ss.upper, ss.lower)
 	return err
+}
+
+// directOptions are the direct path's engine options: Options.MaxSteps
+// bounds its working-set changes.
+func (s *Solver) directOptions() *activeset.Options {
+	if s.opt.MaxSteps <= 0 || s.opt.MaxSteps > math.MaxInt32 {
+		return nil
+	}
+	return &activeset.Options{MaxIter: int(s.opt.MaxSteps)}
 }
 
 // engineProblem is the engine's problem on the objective 1/2 x'hx + c'x
@@ -97,10 +97,10 @@ func (s *Solver) newEngine(p *Problem, opt *activeset.Options) (*activeset.Solve
 	return engineOrError(activeset.New(s.engineProblem(p, s.h, s.c, &s.chol), opt))
 }
 
-// newEngineAt is newEngine hot-started at x from the rows rowsIn and the
-// bounds upper, lower (activeset.NewAt).
+// newEngineAt is the direct path's engine hot-started at x from the rows
+// rowsIn and the bounds upper, lower (activeset.NewAt).
 func (s *Solver) newEngineAt(p *Problem, x []float64, rowsIn []int, upper, lower []bool) (*activeset.Solver, error) {
-	return engineOrError(activeset.NewAt(s.engineProblem(p, s.h, s.c, &s.chol), nil, x, rowsIn, upper, lower))
+	return engineOrError(activeset.NewAt(s.engineProblem(p, s.h, s.c, &s.chol), s.directOptions(), x, rowsIn, upper, lower))
 }
 
 // engineOrError passes on a new engine, or its error in the solver's terms.
@@ -136,8 +136,25 @@ func (s *Solver) solveDirect(ctx context.Context, start time.Time) (*Result, err
 	res.Kept = s.m + s.meq
 	s.engineAnswer(r)
 	s.polishAnswer(s.direct, r)
+	if r.Status == activeset.StatusIterLimit && s.opt.MaxSteps > 0 && int64(r.Iter) >= s.opt.MaxSteps {
+		res.Status, res.Message = StatusMaxSteps, ""
+	}
 	res.Time = time.Since(start)
+	s.reportAnswer(MethodActiveSet, 0, int64(res.Iterations), res.Kept)
 	return res, nil
+}
+
+// reportAnswer calls the progress and observer callbacks, if set, once
+// with the answer of a method that has no stages of its own (the direct
+// path; Newton steps report each step and then their answer).
+func (s *Solver) reportAnswer(m Method, index int, steps int64, kept int) {
+	res := &s.res
+	if s.opt.Progress != nil {
+		s.opt.Progress(Stage{Method: m, Index: index, Steps: steps, Gap: res.Gap, Violation: res.MaxViolation, Kept: kept})
+	}
+	if s.opt.Observe != nil {
+		s.opt.Observe(steps, res.X)
+	}
 }
 
 // engineAnswer writes the active-set method's answer r into the Result,
@@ -153,6 +170,7 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 	copy(res.X, r.X)
 	copy(res.Lambda, r.Lambda)
 	copy(res.Nu, r.Nu)
+	copy(res.Z, r.Z)
 	// The engine's objective is 1/2 x'Hx + c'x + l1 ||x||_1 of the same H
 	// and c; F adds the model's constant.
 	res.Objective = r.Objective + s.c0

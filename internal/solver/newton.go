@@ -51,23 +51,28 @@ type newtonWork struct {
 	// iters counts the Newton steps of the last solve, changes the
 	// engine's working-set changes.
 	iters, changes int
+	maxViol        float64 // the largest violation newtonAdmit saw, on the caller's scale
 }
 
 // useNewton reports whether New prepares Newton steps: a logistic loss
-// (a quadratic objective goes to the direct path or the polish instead)
-// with a Hessian small enough to form densely, and no option set that only
-// the penalty method reads (the caller tuning or observing it keeps it).
-//
-// Solve takes them from the start, whatever the number of rows. Measured
-// (newton_test.go's generated problems, tol 1e-9, one sitting, loaded
-// machine): from x = 0, l = 200..2000, n = 10..100, m = 10..100: 0.3 ms to
-// 25 ms; after one penalty stage first (its rough point as the start):
-// 1.1 s to 2.8 s, and the stage alone did not end in 30 s on l = 2000,
-// n = 100. With many rows (l = 2000, n = 50, tol 1e-6): m = 2e4 in 0.12 s,
-// m = 1e5 in 0.85 s, where APG was at a certified gap of 1e3 and 3e4 after
-// 60 s.
-func (s *Solver) useNewton(raw *Options) bool {
-	return s.loss == LossLogistic && s.n <= maxDenseHessian && raw.Method == MethodAuto && !raw.tunesPenalty()
+// (a quadratic objective goes to the direct path or the exact finish
+// instead) with a Hessian small enough to form densely, under MethodAuto
+// or MethodNewton (for which anything else is an error). Solve takes them
+// from the start, whatever the number of rows: on newton_test.go's
+// generated problems they reach tol 1e-9 where a penalty stage first, or
+// APG alone, does not end in the time they take (BenchmarkNewton).
+func (s *Solver) useNewton() (bool, error) {
+	ok := s.loss == LossLogistic && s.n <= maxDenseHessian
+	switch s.opt.Method {
+	case MethodNewton:
+		if !ok {
+			return false, fmt.Errorf("options: method newton needs the logistic loss and n <= %d (a quadratic objective is solved exactly by activeset)", maxDenseHessian)
+		}
+		return true, nil
+	case MethodAuto:
+		return ok, nil
+	}
+	return false, nil
 }
 
 // newNewton allocates the SQP's workspace and the engine on the caller's
@@ -222,6 +227,7 @@ func (s *Solver) newtonSteps(rn *run) (Status, bool) {
 		viol = s.newtonAdmit(rn, x, r)
 		s.newtonLambda(r)
 		s.certifyPoint(rn, x, nw.lam[:s.kept])
+		s.newtonReport(rn, x)
 		if s.newtonSolved(rn) && s.newtonChord(rn, viol, rho) {
 			return StatusSolved, true
 		}
@@ -237,6 +243,19 @@ func (s *Solver) newtonSteps(rn *run) (Status, bool) {
 		}
 	}
 	return 0, false
+}
+
+// newtonReport calls the progress and observer callbacks, if set, after a
+// Newton step: the step's index, the steps (component gradients) so far,
+// the best certified gap and the largest violation of the new point x.
+func (s *Solver) newtonReport(rn *run, x []float64) {
+	if s.opt.Progress != nil {
+		s.opt.Progress(Stage{Method: MethodNewton, Index: s.newton.iters - 1, Steps: s.steps, Gap: rn.best.gap,
+			Violation: s.newton.maxViol, Kept: s.kept})
+	}
+	if s.opt.Observe != nil {
+		s.opt.Observe(s.steps, x)
+	}
 }
 
 // newtonChord takes one more step from the certified x with the last
@@ -315,15 +334,18 @@ func (s *Solver) newtonLambda(r *activeset.Result) {
 // violates or that has a multiplier in r (rows the engine holds active; r
 // may be nil), so that the certificate of x and the multipliers covers
 // every row; if one joins, the best pair's gap is forgotten (its primal
-// bound counted fewer rows). It returns x's total violation on the
+// bound counted fewer rows). It leaves x's largest violation in
+// s.newton.maxViol and returns x's total violation on the
 // caller's scale, sum_j (a_j'x - b_j)_+ + sum_i |aeq_i'x - beq_i|, the
 // exact penalty's term.
 func (s *Solver) newtonAdmit(rn *run, x []float64, r *activeset.Result) float64 {
 	viol, joined := 0.0, false
+	s.newton.maxViol = 0
 	for k := 0; k < s.mw; k++ {
 		rk := s.rowResidual(k, x)
 		if rk > 0 {
 			viol += rk * s.norm[k]
+			s.newton.maxViol = math.Max(s.newton.maxViol, rk*s.norm[k])
 		}
 		if k < s.kept {
 			continue

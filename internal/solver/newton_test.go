@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strings"
 	"testing"
 	"time"
 
@@ -326,21 +327,31 @@ func normInfTest(v []float64) float64 {
 	return m
 }
 
-// TestNewtonOptionsKeepPenalty: an option only the penalty method reads,
-// or an explicit method, keeps the penalty method.
-func TestNewtonOptionsKeepPenalty(t *testing.T) {
+// TestNewtonChosenByProblem: MethodAuto prepares Newton steps for the
+// logistic loss whatever the other options say (they apply to whichever
+// method runs), as does MethodNewton; a penalty method asked for keeps the
+// penalty method, and MethodNewton on a quadratic objective is an error.
+func TestNewtonChosenByProblem(t *testing.T) {
 	p := hardLogistic(newtonCases[0], 1)
-	for _, opt := range []*Options{{NoPolish: true}, {Method: MethodSGD}, {Method: MethodAPG}, {MaxSteps: 1e5}, {Xi: 2}} {
-		s, err := New(p, opt)
+	for _, c := range []struct {
+		opt    *Options
+		newton bool
+	}{
+		{nil, true}, {&Options{NoPolish: true}, true}, {&Options{MaxSteps: 1e5}, true}, {&Options{Xi: 2}, true},
+		{&Options{Observe: func(int64, []float64) {}}, true}, {&Options{Method: MethodNewton}, true},
+		{&Options{Method: MethodSGD}, false}, {&Options{Method: MethodAPG}, false},
+	} {
+		s, err := New(p, c.opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s.newton != nil {
-			t.Errorf("%+v: Newton steps prepared", *opt)
+		if (s.newton != nil) != c.newton {
+			t.Errorf("%+v: Newton steps prepared %v, want %v", c.opt, s.newton != nil, c.newton)
 		}
 	}
-	if s, _ := New(p, nil); s.newton == nil {
-		t.Error("default options: no Newton steps")
+	q := &Problem{N: 1, Loss: LossNone, Ridge: 1}
+	if _, err := New(q, &Options{Method: MethodNewton}); err == nil || !strings.Contains(err.Error(), "newton") {
+		t.Errorf("newton on a quadratic objective: %v", err)
 	}
 }
 

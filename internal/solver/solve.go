@@ -150,7 +150,7 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) (*Result, error
 		s.stages++
 		gap, viol, lamMax := s.certify(&rn)
 		if s.opt.Progress != nil {
-			s.opt.Progress(Stage{Index: s.stages - 1, Delta: rn.sched.delta, Xi: rn.sched.xi, Steps: s.steps,
+			s.opt.Progress(Stage{Method: s.opt.Method, Index: s.stages - 1, Delta: rn.sched.delta, Xi: rn.sched.xi, Steps: s.steps,
 				Gap: gap, Violation: viol, Kept: s.kept})
 		}
 		if st != stopConverged {
@@ -311,6 +311,7 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 	res.Time = time.Since(rn.start)
 	clear(res.Lambda)
 	clear(res.Nu)
+	clear(res.Z)
 	if st == StatusInfeasible {
 		res.Kept = s.kept
 		res.Gap, res.DistBound = math.Inf(1), math.Inf(1)
@@ -330,6 +331,7 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 	for k := 0; k < s.kept; k++ {
 		s.scatterLambda(k, s.state.lamBest[k])
 	}
+	s.boundMultipliers(res.Z, res.X, s.state.lamBest[:s.kept])
 	res.Objective = s.objective(res.X)
 	res.Gap = s.wholeGap(rn, res.X)
 	s.lastXi = rn.best.xi

@@ -102,15 +102,18 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	if err := s.opt.check(); err != nil {
 		return nil, err
 	}
-	raw := s.opt
-	s.opt = s.opt.withDefaults()
 	s.copyObjective(p)
 	s.m, s.meq = p.rows()
 	s.quad = s.loss != LossLogistic && s.n <= maxDenseHessian
-	direct, err := s.useDirect(&raw)
+	direct, err := s.useDirect()
 	if err != nil {
 		return nil, err
 	}
+	newton, err := s.useNewton()
+	if err != nil {
+		return nil, err
+	}
+	s.opt = s.opt.withDefaults()
 	if direct {
 		// The direct path keeps none of the penalty method's storage.
 		if err := s.buildModel(s.ridge == 0); err != nil {
@@ -146,7 +149,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		}
 		s.outside.alloc(s)
 		s.state.alloc(s)
-		if s.useNewton(&raw) {
+		if newton {
 			s.newNewton(p)
 		}
 		if !s.useWorkingSet() {
@@ -157,6 +160,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	s.res.X = make([]float64, s.n)
 	s.res.Lambda = make([]float64, s.m)
 	s.res.Nu = make([]float64, s.meq)
+	s.res.Z = make([]float64, s.n)
 	s.res.Farkas = make([]float64, s.m+s.meq)
 	// Only the penalty method (and its finisher) lists rows as Screened
 	// or Outside; the direct path leaves both empty, and its m rows of

@@ -280,7 +280,7 @@ func TestDistBoundNeedsFeasibility(t *testing.T) {
 	p := &Problem{N: 1, Loss: LossNone, Ridge: 1, Q: []float64{-50}, A: mat.NewDense(1, 1), B: []float64{0}}
 	p.A.Row(0)[0] = 1
 	for _, o := range []Options{
-		{Xi: 1, FixedXi: true, NoPolish: true, Tol: 1e-9, MaxSteps: 100000},
+		{Xi: 1, FixedXi: true, NoPolish: true, Tol: 1e-9, Method: MethodAPG, MaxSteps: 100000},
 		{Xi: 1, FixedXi: true, NoPolish: true, Tol: 1e-9, Method: MethodSGD, Seed: 1, MaxSteps: 100000},
 		{Tol: 1e-9},
 		{Tol: 1e-9, Method: MethodActiveSet},

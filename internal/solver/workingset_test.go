@@ -64,7 +64,7 @@ func TestWorkingSet(t *testing.T) {
 // the stages; the answer is still certified and within its distance bound.
 func TestWorkingSetNoPolish(t *testing.T) {
 	p, x, _ := wsProblem()
-	res := solveOK(t, p, &Options{Tol: 1e-6, NoPolish: true})
+	res := solveOK(t, p, &Options{Method: MethodAPG, Tol: 1e-6, NoPolish: true})
 	if res.Status != StatusSolved {
 		t.Fatalf("status %v, gap %.3e", res.Status, res.Gap)
 	}
@@ -80,7 +80,7 @@ func TestWorkingSetBudgetHonest(t *testing.T) {
 	p, x, _ := wsProblem()
 	for steps := int64(1000); steps <= 3e6; steps *= 3 {
 		for _, polish := range []bool{true, false} {
-			res := solveOK(t, p, &Options{Tol: 1e-12, MaxSteps: steps, NoPolish: !polish})
+			res := solveOK(t, p, &Options{Method: MethodAPG, Tol: 1e-12, MaxSteps: steps, NoPolish: !polish})
 			if d := dist(res.X, x); !(d <= res.DistBound*(1+1e-9)+1e-12) {
 				t.Errorf("budget %d polish %v: %v, ||x - x*|| = %.3e > bound %.3e (gap %.3e)",
 					steps, polish, res.Status, d, res.DistBound, res.Gap)
@@ -140,7 +140,7 @@ func TestRowNormOverflow(t *testing.T) {
 // the caller's rows, agree with those of the stored rows.
 func TestWorkingSetStoresKeptRows(t *testing.T) {
 	p, _, _ := wsProblem()
-	full, err := New(p, &Options{AllRows: true})
+	full, err := New(p, &Options{Method: MethodAPG, AllRows: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestWorkingSetEqualities(t *testing.T) {
 	q.Aeq = &mat.Dense{Rows: 1, Cols: n, Stride: n, Data: p.A.Data[:n]}
 	q.Beq = p.B[:1]
 	ws := solveOK(t, &q, &Options{Tol: 1e-10, Method: MethodAPG})
-	all := solveOK(t, &q, &Options{Tol: 1e-10, AllRows: true})
+	all := solveOK(t, &q, &Options{Method: MethodAPG, Tol: 1e-10, AllRows: true})
 	if ws.Status != StatusSolved || all.Status != StatusSolved {
 		t.Fatalf("status %v (working set), %v (all rows)", ws.Status, all.Status)
 	}

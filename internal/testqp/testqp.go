@@ -1,6 +1,7 @@
-// Package testqp reads the paper's reference QPs (testdata/qp) for the tests
-// of the packages below the root, which owns the full problem reader: one
-// reader of the subset of the format those tests need.
+// Package testqp is the test support of every package: the paper's
+// reference QPs (testdata/qp) and the SVM data (testdata/svm) read into
+// plain slices (the root owns the full problem reader, which the packages
+// below it cannot import).
 package testqp
 
 import (
@@ -8,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/softpen/softpen/libsvm"
 )
 
 // Problem is the subset of the problem format the paper's QPs use: the
@@ -49,4 +52,51 @@ func Paper(dir string, seed int) (*Problem, *Solution, error) {
 		}
 	}
 	return &p, &ref, nil
+}
+
+// SVMRef is the reference answer of an SVM data set (testdata/svm).
+type SVMRef struct {
+	X      []float64 `json:"x"`
+	Active []int     `json:"active"`
+}
+
+// Mushrooms reads testdata/svm/mushrooms.libsvm and its reference from
+// dir (the testdata/svm folder): labels in {-1, +1} and dense rows.
+func Mushrooms(dir string) (labels []float64, rows [][]float64, ref *SVMRef, err error) {
+	f, err := os.Open(filepath.Join(dir, "mushrooms.libsvm"))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer f.Close()
+	d, err := libsvm.Read(f, 0)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "mushrooms.ref.json"))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ref = new(SVMRef)
+	if err := json.Unmarshal(b, ref); err != nil {
+		return nil, nil, nil, err
+	}
+	return d.Labels, d.Rows, ref, nil
+}
+
+// HardMarginRows writes the hard-margin SVM's rows y_i a_i'x >= 1 as
+// A x <= b: rows -y_i a_i (fresh copies, padded to the longest) and b = -1.
+func HardMarginRows(labels []float64, rows [][]float64) (a [][]float64, b []float64) {
+	n := 0
+	for _, r := range rows {
+		n = max(n, len(r))
+	}
+	a, b = make([][]float64, len(rows)), make([]float64, len(rows))
+	for i, r := range rows {
+		a[i] = make([]float64, n)
+		for j, v := range r {
+			a[i][j] = -labels[i] * v
+		}
+		b[i] = -1
+	}
+	return a, b
 }
