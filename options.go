@@ -122,8 +122,8 @@ type Options struct {
 // PenaltyOptions tune the nested softplus-penalty method (the paper's
 // sections 2-5): the schedule of the smoothing delta, the penalty xi, the
 // screening of inactive rows and the inner methods' steps. Every zero
-// field means the default the solver measured as best; the non-zero values
-// reproduce the paper's own settings.
+// field means the solver's default (each justified where it is defined);
+// non-zero values reproduce the paper's own settings.
 type PenaltyOptions struct {
 	// Xi is the initial penalty parameter; 0 means 1 (the paper's
 	// choice). Unless FixedXi, the solve raises it when the multipliers

@@ -25,27 +25,12 @@ import (
 //     type float64`, where ReadProblem says
 //     `line 3, column 12: A[1][1]: want a number, got a boolean`.
 //
-// It is also faster. ReadProblem makes two passes: json.Valid over the
-// whole document (so that the rest may trust its syntax), then one of its
-// own that splits the object into keys and values and parses the numbers
-// in place, with one allocation per row. Measured with go1.26 on a 2-core
-// Xeon (amd64), CPU time (user + system, GC included) per read, lowest and
-// median of 5 runs of 10 reads; the machine was shared, so wall time was
-// too noisy to quote:
-//
-//	document                             reader                      CPU/read     bytes/read  allocs/read
-//	A 1e4 x 100 random normals, 20 MB    ReadProblem                 170-172 ms    79 MB      10,071
-//	                                     json.Decoder, tagged struct 213-219 ms    89 MB      80,065
-//	                                     json.Unmarshal, same struct 194-196 ms    22 MB      80,045
-//	mushrooms SVMProblem, 8124 x 126,    ReadProblem                  60-61 ms     30 MB       8,193
-//	5.9 MB                               json.Decoder, tagged struct 114-116 ms    34 MB      65,053
-//	                                     json.Unmarshal, same struct 104-108 ms    18 MB      65,035
-//
-// (json.Decoder with DisallowUnknownFields, lower and upper as []*float64;
-// ReadProblem and json.Decoder read from an io.Reader, json.Unmarshal
-// starts from the bytes in memory.) Most of ReadProblem's bytes are the
-// document itself, held twice: as read (io.ReadAll, grown by doubling) and
-// as the one string whose substrings the fields parse.
+// It also allocates once per row where encoding/json allocates per number
+// (TestReadProblemAllocs), and takes less time. ReadProblem
+// makes two passes: json.Valid over the whole document (so that the rest
+// may trust its syntax), then one of its own that splits the object into
+// keys and values and parses the numbers in place, with one allocation per
+// row.
 
 // ReadProblem reads one problem in the JSON form of FORMATS.md. It is
 // strict, and every error is an *InputError that says where, e.g.

@@ -30,10 +30,10 @@ func main() {
 // in the environment is kept). A run is one solve: it allocates the data
 // and the workspace once, plus the reader's garbage (about the data's size
 // again), so a heap may grow to a few times the live data whatever GOGC
-// is. At the default of 100, from its 4 MB start, the collector ran three
-// times while softpen svm read mushrooms (1 MB file, 8 MB of rows): 5 ms
-// of a 30 ms process, 38 ms at p90. At 400 it runs once: median 24.7-26.0
-// ms, p90 27 ms (1000 and off gain nothing more; median of 41 processes).
+// is. At the default of 100, from its 4 MB start, the collector runs
+// three times while softpen svm reads mushrooms (8 MB of rows), a sixth of
+// the process; at 400 it runs once, and higher values gain nothing more
+// (BenchmarkSVMCommand).
 const gcPercent = 400
 
 // command is one subcommand: its synopsis, a one-line description, its

@@ -83,11 +83,10 @@ func (s *Solver) certify(rn *run) (gap, viol, lamMax float64) {
 // multipliers so far and lam against the best point: a stochastic method's
 // point is noisy, and the multipliers the sigmoid map gives at it are
 // nearly 0 or xi on the active rows and make a poor dual bound, while the
-// point is better than the points before it (measured on the paper QP,
-// seed 3, SGD, 2e8 steps: with each point certified by its own multipliers
-// only, the kept point is at relative error 1.8e-3 while the last is at
-// 5e-4). It returns the gap of the pair (x, lam); rn.best.gap is the best
-// pair's.
+// point is better than the points before it (TestSGDBudgetAnswer: with
+// each point certified by its own multipliers only, the kept point is an
+// early, worse one). It returns the gap of the pair (x, lam); rn.best.gap
+// is the best pair's.
 func (s *Solver) certifyPoint(rn *run, x, lam []float64) float64 {
 	r := s.state.r[:s.kept]
 	s.residual(r, x)

@@ -15,8 +15,7 @@ import (
 // c0, l1 and box allowed) solved exactly by the dual active-set method of
 // package activeset instead of the penalty method. MethodActiveSet forces
 // it; MethodAuto takes it for every quadratic objective, however many the
-// rows (measured: DirectMaxRows, defaults.go; on many rows it starts from
-// samples, sample.go). The answer is certified as the penalty
+// rows (defaults.go; on many rows it starts from samples, sample.go). The answer is certified as the penalty
 // method's is: the gap of the exact penalty F(x) + xr sum of violations
 // against the dual function at the engine's multipliers, with the same
 // rounding allowance (gapOf).
@@ -45,8 +44,9 @@ func (s *Solver) useDirect() (bool, error) {
 // exists (sampledStart.presolve), so that the engine takes the rows'
 // violations at the sample's answer in the pass over the rows it makes
 // anyway (activeset.NewAt): one pass over A fewer than New and a hot start
-// at Solve (the large QP, m = 1e5: 80 MB, 7-9 ms). The Solver is the same
-// bit for bit, and Reset returns to the other way.
+// at Solve (BenchmarkLargeQP: a pass over its 80 MB of rows is a large
+// part of a solve). The Solver is the same bit for bit, and Reset returns
+// to the other way.
 //
 // The samples' solves stop at Options.TimeLimit counted from start (New's
 // start): a user's limit must bound the set-up too, and a sample of a hard

@@ -329,9 +329,9 @@ func (s *Solver) runCatalyst(rn *run) stop {
 //
 // Unless LastIterate, the stage's answer is not its last iterate but the
 // average of its iterates after the first half mixing time (or the second
-// half of its limit, if shorter; measured on the paper QP at 2e7 steps,
-// median relative error after half, one and two mixing times: 2.1e-3,
-// 2.9e-3, 3.5e-3), one every sgdAverageEvery steps: Polyak-Ruppert
+// half of its limit, if shorter: a later start averages fewer iterates
+// and ends farther from x*, TestSGDAveraged), one every sgdAverageEvery
+// steps: Polyak-Ruppert
 // averaging. The checks, the stage's end and a stop inside the stage all use
 // the average once it has begun. A constant step's iterates scatter about
 // sqrt(alpha sigma^2/mu) around x_delta; the average of T of them is within

@@ -23,21 +23,17 @@ import (
 // the pass over the rows that its set-up makes anyway (activeset.NewAt);
 // after Reset, or a SetB before the first Solve, Solve solves them again
 // and hot-starts the engine (start, activeset.HotStartAt), to the same bits.
-// The samples' solves in New stop at New's time limit (newDirect).
-//
-// Measured (separable SVM, n = 50, 5% sample, engine alone): m = 1e6 cold
-// 3.4 s, hot from the sample 0.25 s plus 0.13 s for the sample's solve;
-// m = 62500 cold 77 ms, hot 32 ms plus 5 ms.
+// The samples' solves in New stop at New's time limit (newDirect). A hot
+// start from a 5% sample takes the separable SVM's engine a fraction of
+// its cold solve, the sample's own solve included (BenchmarkSeparableSVM).
 
 const sampleEvery = 20 // one row in sampleEvery is in the next level's sample
 
 // minSampledRows is the number of rows of A from which a cold solve starts
 // from a sample: 10000, or 200 n, so that the sample has at least 10 rows
 // per variable (a sample of fewer has too little of the problem's shape
-// for its active set to help). Measured, the separable SVM (n = 50) at
-// m = 15625 unsampled took 20 ms, 12.9 ms from a sample, more than the
-// 15 ms of m = 31250 from one; lower thresholds (5000, 2500) gained
-// nothing more on either family.
+// for its active set to help). Lower thresholds gain nothing on the
+// separable-SVM and large-QP families (BenchmarkHandoverSweep, auto).
 func minSampledRows(n int) int { return max(10000, 200*n) }
 
 // sampleLevel is the engine on one level's sample of the rows of A (all the

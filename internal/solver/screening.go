@@ -80,8 +80,8 @@ func (s *Solver) screenRows(rn *run, saturated bool) {
 // rows count only when their multiplier in the certificate is exactly 0, so
 // the answer, its multipliers and its gap are those of the reported rows;
 // they stay in the kept block (moving them would make the next solve
-// re-estimate ||A||: on the paper QP that cost 95 us of a 150 us warm
-// solve). Rows outside the final working set that the test cannot prove
+// re-estimate ||A||, which costs more than the rest of a warm re-solve of
+// the paper QP: BenchmarkPaperQPWarm). Rows outside the final working set that the test cannot prove
 // inactive (never admitted, or dropped by a stage's rule) are Outside.
 // Reads the unit residuals callerViolation left in s.state.r. With
 // ScreenNone nothing is proven.
