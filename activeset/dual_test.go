@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
 	"time"
 
@@ -292,60 +291,6 @@ func TestDeterministic(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-// TestHotStartAgrees: a hot start from a wrong guess (rows that are not
-// active) and from the right one reach the cold answer.
-func TestHotStartAgrees(t *testing.T) {
-	p, ref := paperQP(t, "s2")
-	s, err := New(p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cold := append([]float64(nil), s.Solve().X...)
-	var active []int
-	for j, l := range s.Solve().Lambda {
-		if l > 0 {
-			active = append(active, j)
-		}
-	}
-	for _, guess := range [][]int{active, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, nil} {
-		s.HotStart(guess, nil, nil)
-		r := s.Solve()
-		certified(t, "hot start", r, 1e-13)
-		for i := range ref {
-			if math.Abs(r.X[i]-cold[i]) > 1e-13 {
-				t.Fatalf("guess %v: x differs from the cold answer by %g", guess, r.X[i]-cold[i])
-			}
-		}
-	}
-}
-
-// TestBadInput: malformed problems are errors naming the field.
-func TestBadInput(t *testing.T) {
-	id := dense([][]float64{{1, 0}, {0, 1}})
-	for _, tc := range []struct {
-		p     Problem
-		field string
-	}{
-		{Problem{N: 0}, "N"},
-		{Problem{N: 2, C: []float64{0, 0}}, "H"},
-		{Problem{N: 2, H: id}, "C"},
-		{Problem{N: 2, H: id, C: []float64{0, math.NaN()}}, "C[1]"},
-		{Problem{N: 2, H: id, C: []float64{0, 0}, A: dense([][]float64{{1, 1}})}, "B"},
-		{Problem{N: 2, H: id, C: []float64{0, 0}, A: dense([][]float64{{1, math.Inf(1)}}), B: []float64{1}}, "A[0]: column 1"},
-		{Problem{N: 2, H: id, C: []float64{0, 0}, Lower: []float64{1, 0}, Upper: []float64{0, 0}}, "Lower[0]"},
-		{Problem{N: 2, H: id, C: []float64{0, 0}, Upper: []float64{0}}, "Upper"},
-	} {
-		_, err := New(&tc.p, nil)
-		if err == nil || !strings.Contains(err.Error(), tc.field) {
-			t.Errorf("want an error naming %s, got %v", tc.field, err)
-		}
-	}
-	_, err := New(&Problem{N: 2, H: dense([][]float64{{1, 2}, {2, 1}}), C: []float64{0, 0}}, nil)
-	if err == nil {
-		t.Error("an indefinite H was accepted")
 	}
 }
 

@@ -150,3 +150,21 @@ func (f *gramLDL) nullDirection(p []float64) {
 	}
 	p[q] = 1
 }
+
+// refactor rebuilds the factor of the working set's Gram matrix from the
+// stored normals (O(k^2 n)), dropping the rounding that adds and rank-one
+// removes have accumulated.
+func (s *Solver) refactor() {
+	s.fresh, s.lastIndep = true, false
+	s.resBuilt = -1
+	s.fac.k = 0
+	for k := range s.ws {
+		for i := 0; i < k; i++ {
+			s.g[i] = s.normals.gram(i, k)
+		}
+		s.fac.add(s.g, 1)
+		if k >= s.n {
+			s.fac.d[k] = 0 // as in push: n+1 normals in R^n depend
+		}
+	}
+}
