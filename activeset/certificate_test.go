@@ -1,6 +1,7 @@
 package activeset
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -31,11 +32,11 @@ func TestViolationSkipsOnlySatisfiedRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 9))
 	for _, box := range []bool{false, true} {
 		s := mustNew(t, randomQP(rng, 20, 2000, 1e3, box))
-		s.Solve()
+		s.Solve(ctx)
 		check("random QP", s)
 	}
 	s := mustNew(t, separable(20000, 20, 5))
-	s.Solve()
+	s.Solve(ctx)
 	check("separable", s)
 	b := make([]float64, s.m)
 	for j := range b {
@@ -44,11 +45,12 @@ func TestViolationSkipsOnlySatisfiedRows(t *testing.T) {
 	if err := s.SetB(b); err != nil {
 		t.Fatal(err)
 	}
-	s.Solve()
+	s.Solve(ctx)
 	check("separable after SetB", s)
 	s = mustNew(t, separable(20000, 20, 6))
-	s.SetDeadline(time.Now().Add(-time.Second))
-	if r := s.Solve(); r.Status != StatusTimeLimit || r.MaxViolation == 0 {
+	past, cancel := context.WithDeadline(ctx, time.Now().Add(-time.Second))
+	defer cancel()
+	if r := s.Solve(past); r.Status != StatusTimeLimit || r.MaxViolation == 0 {
 		t.Fatalf("past deadline: status %v, violation %v", r.Status, r.MaxViolation)
 	}
 	check("deadline", s)
@@ -69,8 +71,8 @@ func TestDualErrorCoversTheSums(t *testing.T) {
 		h[i][i] = ridge
 	}
 	s := mustNew(t, &Problem{N: n, H: dense(h), C: c, A: dense(rows), B: b})
-	r := s.Solve()
-	if r.Status != StatusOptimal {
+	r := s.Solve(ctx)
+	if r.Status != StatusSolved {
 		t.Fatalf("status %v", r.Status)
 	}
 	exact := testqp.ExactDual(ridge, c, rows, b, r.Lambda)

@@ -186,7 +186,7 @@ func (s *Solver) compensatedResiduals(x, lam []float64) {
 	}
 }
 
-// Polish refines the answer of the last Solve, if it was StatusOptimal,
+// Polish refines the answer of the last Solve, if it was StatusSolved,
 // with Newton steps from compensated residuals (as Solve itself does for
 // an answer that violates rows beyond rounding), and keeps the refined
 // answer if its exact-penalty gap is lower (refineCompensated); it
@@ -198,5 +198,5 @@ func (s *Solver) compensatedResiduals(x, lam []float64) {
 // objective. O(n^2 + k n) per step, and two certificates; the first call
 // allocates n + 2k floats.
 func (s *Solver) Polish() bool {
-	return s.res.Status == StatusOptimal && s.refineCompensated()
+	return s.res.Status == StatusSolved && s.refineCompensated()
 }

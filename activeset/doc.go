@@ -31,7 +31,7 @@
 //     only after the factor is rebuilt (if downdated) and the direction
 //     refined, and it is checked in the caller's data before it is
 //     answered (certificate.go, farkasHolds); a direction that fails
-//     ends the solve with StatusIterLimit, never with a wrong answer;
+//     ends the solve with StatusPrecisionLimit, never with a wrong answer;
 //   - a solve that cannot settle (multipliers past 1e12 that are not a
 //     certificate, or the iteration limit) looks for two rows of opposite
 //     directions whose right-hand sides contradict (opposite.go): the
@@ -115,7 +115,10 @@
 // members, grown when a later one has more). Results are deterministic bit
 // for bit on a given kernel path.
 // Ties (equal violations, equal step ratios) go to the lowest index.
-// A solve ends after Options.MaxIter iterations at the latest, with
-// StatusIterLimit and the certificate of the point it stopped at (or
-// StatusInfeasible, if two opposite rows contradict each other).
+// A solve ends after Options.MaxSteps working-set changes at the latest,
+// with StatusMaxSteps (without MaxSteps, after its safety bound of
+// 50 (n + m + meq) + 100, with StatusPrecisionLimit), and when its context
+// is canceled (StatusCanceled) or its deadline or Options.TimeLimit passes
+// (StatusTimeLimit), each with the certificate of the point it stopped at
+// (or StatusInfeasible, if two opposite rows contradict each other).
 package activeset

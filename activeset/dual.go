@@ -1,6 +1,7 @@
 package activeset
 
 import (
+	"context"
 	"math"
 	"time"
 
@@ -9,9 +10,20 @@ import (
 
 // Solve runs the dual active-set method from the current working set (the
 // last solve's, or the one HotStart set) and returns the certified answer.
-// It allocates nothing.
-func (s *Solver) Solve() *Result {
-	s.res.Iter = 0
+// It ends early, with the certificate of the point it reached, when ctx is
+// canceled (StatusCanceled) or its deadline or Options.TimeLimit passes
+// (StatusTimeLimit); a nil ctx means context.Background(). It is
+// SolveFrom(ctx, time.Now()), and allocates nothing.
+func (s *Solver) Solve(ctx context.Context) *Result {
+	return s.SolveFrom(ctx, time.Now())
+}
+
+// SolveFrom is Solve with Options.TimeLimit counted from start, an instant
+// before the call: for a caller whose time limit bounds its own set-up
+// too.
+func (s *Solver) SolveFrom(ctx context.Context, start time.Time) *Result {
+	s.startBudget(ctx, start)
+	s.res.Steps = 0
 	s.farkasBuilt, s.skipRow, s.skipBound = false, -1, noBound
 	s.short.clear()
 	s.rayTrial = rayStart
@@ -29,13 +41,13 @@ func (s *Solver) Solve() *Result {
 	// The refined x is accurate to its own (smaller) rounding floor, which
 	// can show rows the loop's x could not tell from satisfied: admit the
 	// worst and go on, a bounded number of times.
-	for resume := 0; status == StatusOptimal && resume < maxResumes; resume++ {
+	for resume := 0; status == StatusSolved && resume < maxResumes; resume++ {
 		j, ok := s.mostViolated(s.memberResidual(), normInf(s.x))
 		if !ok {
 			break
 		}
 		s.admit(j)
-		s.res.Iter++
+		s.res.Steps++
 		if status = s.iterate(); status != StatusInfeasible {
 			if !s.xFresh {
 				s.primal()
@@ -45,7 +57,7 @@ func (s *Solver) Solve() *Result {
 	}
 	if status != StatusInfeasible {
 		s.certify()
-		if status == StatusOptimal && !s.res.Feasible {
+		if status == StatusSolved && !s.res.Feasible {
 			// Rows violated beyond rounding may be x's rounding
 			// amplified by nearly dependent members (compensated.go).
 			s.refineCompensated()
@@ -54,7 +66,7 @@ func (s *Solver) Solve() *Result {
 		// (multipliers so large that the factor cannot tell violations
 		// from noise) may be missing a plain contradiction: two opposite
 		// rows, as the loop's own failures look for (undecided).
-		if status == StatusOptimal && !s.res.Feasible && s.oppositeCertificate() {
+		if status == StatusSolved && !s.res.Feasible && s.oppositeCertificate() {
 			status = StatusInfeasible
 		}
 	}
@@ -63,6 +75,7 @@ func (s *Solver) Solve() *Result {
 	}
 	s.res.Status = status
 	s.res.Active = len(s.ws)
+	s.budget.ctx = nil // the Solver keeps no caller's context
 	return &s.res
 }
 
@@ -95,9 +108,10 @@ func (s *Solver) iterate() Status {
 	if s.infeasible != 0 || s.eqInconsistent {
 		return StatusInfeasible
 	}
-	for ; s.res.Iter < s.opt.MaxIter; s.res.Iter++ {
-		if !s.deadline.IsZero() && s.res.Iter%16 == 0 && time.Now().After(s.deadline) {
-			return StatusTimeLimit
+	limit, atLimit := s.stepLimit()
+	for ; s.res.Steps < limit; s.res.Steps++ {
+		if st, ended := s.interrupted(); ended {
+			return st
 		}
 		s.xFresh = false
 		k := len(s.ws)
@@ -110,7 +124,7 @@ func (s *Solver) iterate() Status {
 				return StatusInfeasible
 			}
 			if big > lamLimit {
-				return s.undecided()
+				return s.undecided(StatusPrecisionLimit)
 			}
 			s.rayTrial = big * rayGrowth
 		}
@@ -157,21 +171,21 @@ func (s *Solver) iterate() Status {
 		}
 		j, ok := s.mostViolated(res, xn)
 		if !ok {
-			return StatusOptimal
+			return StatusSolved
 		}
 		s.admit(j)
 	}
-	return s.undecided()
+	return s.undecided(atLimit)
 }
 
 // undecided ends a solve that could not settle its working set:
 // StatusInfeasible if two opposite rows contradict each other (their
-// certificate checked, and left in the Result), StatusIterLimit otherwise.
-func (s *Solver) undecided() Status {
+// certificate checked, and left in the Result), st otherwise.
+func (s *Solver) undecided(st Status) Status {
 	if s.oppositeCertificate() {
 		return StatusInfeasible
 	}
-	return StatusIterLimit
+	return st
 }
 
 // towardsLamStar solves the working set's system for lambda*. If lambda* is

@@ -21,8 +21,8 @@ const (
 )
 
 // lamLimit is the multiplier (unit-normal scale) beyond which a solve
-// stops with StatusIterLimit: v = v_u - N lambda has lost every digit long
-// before, and the next steps would overflow.
+// ends undecided (StatusPrecisionLimit): v = v_u - N lambda has lost every
+// digit long before, and the next steps would overflow.
 const lamLimit = 1e30
 
 // lamMax is the largest |lambda_k| of the working set, +Inf if one is not

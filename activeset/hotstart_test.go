@@ -18,16 +18,16 @@ func TestHotStartAgrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cold := append([]float64(nil), s.Solve().X...)
+	cold := append([]float64(nil), s.Solve(ctx).X...)
 	var active []int
-	for j, l := range s.Solve().Lambda {
+	for j, l := range s.Solve(ctx).Lambda {
 		if l > 0 {
 			active = append(active, j)
 		}
 	}
 	for _, guess := range [][]int{active, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, nil} {
 		s.HotStart(guess, nil, nil)
-		r := s.Solve()
+		r := s.Solve(ctx)
 		certified(t, "hot start", r, 1e-13)
 		for i := range ref {
 			if math.Abs(r.X[i]-cold[i]) > 1e-13 {
@@ -43,7 +43,7 @@ func TestHotStartAgrees(t *testing.T) {
 // at x must only skip rows that stay satisfied); and it allocates nothing.
 func TestHotStartAtAgrees(t *testing.T) {
 	s := mustNew(t, separable(20000, 20, 7))
-	r := s.Solve()
+	r := s.Solve(ctx)
 	certified(t, "cold", r, 1e-9)
 	cold := slices.Clone(r.X)
 	var active []int
@@ -65,7 +65,7 @@ func TestHotStartAtAgrees(t *testing.T) {
 	}{{"near, active rows", near, active}, {"near, no rows", near, nil}, {"far, active rows", far, active},
 		{"zero, wrong rows", make([]float64, len(cold)), []int{0, 1, 2, 3}}} {
 		s.HotStartAt(c.x, c.rows, nil, nil)
-		r := s.Solve()
+		r := s.Solve(ctx)
 		certified(t, c.name, r, 1e-9)
 		for i := range cold {
 			if math.Abs(r.X[i]-cold[i]) > 1e-9*(1+vec.Dot(cold, cold)) {
@@ -75,7 +75,7 @@ func TestHotStartAtAgrees(t *testing.T) {
 	}
 	if a := testing.AllocsPerRun(5, func() {
 		s.HotStartAt(near, active, nil, nil)
-		s.Solve()
+		s.Solve(ctx)
 	}); a != 0 {
 		t.Errorf("HotStartAt + Solve: %v allocations", a)
 	}
@@ -120,9 +120,9 @@ func TestNewAtIsNewThenHotStartAt(t *testing.T) {
 		if !slices.Equal(a.pool, b.pool) || a.poolOK != b.poolOK {
 			t.Fatalf("n %d m %d: pools differ", c.n, c.m)
 		}
-		ra, rb := a.Solve(), b.Solve()
-		if ra.Status != rb.Status || ra.Iter != rb.Iter || !slices.Equal(ra.X, rb.X) {
-			t.Fatalf("n %d m %d: NewAt then Solve: %v %d, New, HotStartAt, Solve: %v %d", c.n, c.m, ra.Status, ra.Iter, rb.Status, rb.Iter)
+		ra, rb := a.Solve(ctx), b.Solve(ctx)
+		if ra.Status != rb.Status || ra.Steps != rb.Steps || !slices.Equal(ra.X, rb.X) {
+			t.Fatalf("n %d m %d: NewAt then Solve: %v %d, New, HotStartAt, Solve: %v %d", c.n, c.m, ra.Status, ra.Steps, rb.Status, rb.Steps)
 		}
 	}
 	if _, err := NewAt(separable(10, 4, 1), nil, make([]float64, 3), nil, nil, nil); err == nil {

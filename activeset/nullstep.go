@@ -24,7 +24,7 @@ func (s *Solver) noNullStep() (Status, bool) {
 	s.farkasBuilt = false
 	last := s.ws[k-1]
 	if !consistent || !(last.kind == kindRow || last.kind == kindUpper || last.kind == kindLower) {
-		return s.undecided(), true
+		return s.undecided(StatusPrecisionLimit), true
 	}
 	// Consistent along p: the row's violation is the members' residuals
 	// amplified by p, not a contradiction. It leaves, and is not admitted

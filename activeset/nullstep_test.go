@@ -25,10 +25,10 @@ func TestConsistentDependentNoCycle(t *testing.T) {
 		{-2.5, 0, 0, 0},
 		{0, 0, 0, 0},
 	}), B: []float64{-2.5, -2.5, 2.71875, -2.5, 0, 0}}
-	r := mustNew(t, p).Solve()
+	r := mustNew(t, p).Solve(ctx)
 	certified(t, "degenerate vertex", r, 1e-12)
-	if r.Iter > 50 {
-		t.Errorf("%d working-set changes for 6 rows in R^4", r.Iter)
+	if r.Steps > 50 {
+		t.Errorf("%d working-set changes for 6 rows in R^4", r.Steps)
 	}
 }
 
@@ -62,10 +62,10 @@ func TestNullStepIgnoresRounding(t *testing.T) {
 		if given {
 			p.Factor = &f
 		}
-		r := mustNew(t, p).Solve()
+		r := mustNew(t, p).Solve(ctx)
 		certified(t, "degenerate vertex, factor given", r, 1e-12)
-		if r.Iter > 50 {
-			t.Errorf("factor given %v: %d working-set changes for 6 rows in R^4", given, r.Iter)
+		if r.Steps > 50 {
+			t.Errorf("factor given %v: %d working-set changes for 6 rows in R^4", given, r.Steps)
 		}
 	}
 }
@@ -82,7 +82,7 @@ func TestConsistentDependentBound(t *testing.T) {
 	p := &Problem{N: 2, H: h, C: []float64{-10, 15.75},
 		A: dense([][]float64{{-2.46875, -0.03125}}), B: []float64{0},
 		Lower: []float64{0, math.Inf(-1)}, Upper: []float64{0, 0}}
-	r := mustNew(t, p).Solve()
+	r := mustNew(t, p).Solve(ctx)
 	certified(t, "fixed x_0, row and bound on x_1", r, 1e-12)
 	if r.X[0] != 0 || math.Abs(r.X[1]) > 1e-15 {
 		t.Errorf("x = %v, want 0", r.X)

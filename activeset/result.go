@@ -6,24 +6,38 @@ import "fmt"
 type Status int
 
 const (
-	StatusOptimal    Status = iota // KKT conditions hold to the tolerances
-	StatusInfeasible               // no x satisfies the constraints; Result.FarkasA/FarkasEq prove it
-	StatusIterLimit                // Options.MaxIter reached (cycling), or a Farkas direction failed its check in the caller's data (infeasibility undecided in float64); the certificate says how good the point is
-	StatusTimeLimit                // the deadline (SetDeadline) passed; the certificate says how good the point is
+	// StatusSolved: the KKT conditions hold to the tolerances; the
+	// certificate (Gap, MaxViolation, Feasible) says how well.
+	StatusSolved Status = iota
+	// StatusMaxSteps: Options.MaxSteps working-set changes were made; the
+	// certificate says how good the point is.
+	StatusMaxSteps
+	// StatusTimeLimit: Options.TimeLimit or the context's deadline passed;
+	// the certificate says how good the point is.
+	StatusTimeLimit
+	// StatusInfeasible: no x satisfies the constraints; Result.FarkasA and
+	// FarkasEq prove it.
+	StatusInfeasible
+	// StatusCanceled: the context was canceled; the certificate says how
+	// good the point is.
+	StatusCanceled
+	// StatusPrecisionLimit: undecided in float64. Without
+	// Options.MaxSteps, the safety bound on the working-set changes was
+	// reached (cycling on a degenerate vertex); or multipliers grew past
+	// what float64 follows, or a Farkas direction failed its check in the
+	// caller's data. The certificate says how good the point is.
+	StatusPrecisionLimit
 )
 
+var statusNames = [...]string{"solved", "max_steps", "time_limit", "infeasible", "canceled", "precision_limit"}
+
+// String returns the status's name, as the root package softpen names its
+// statuses.
 func (s Status) String() string {
-	switch s {
-	case StatusOptimal:
-		return "optimal"
-	case StatusInfeasible:
-		return "infeasible"
-	case StatusIterLimit:
-		return "iter_limit"
-	case StatusTimeLimit:
-		return "time_limit"
+	if s < 0 || int(s) >= len(statusNames) {
+		return fmt.Sprintf("Status(%d)", int(s))
 	}
-	return fmt.Sprintf("Status(%d)", int(s))
+	return statusNames[s]
 }
 
 // Result of a solve. Its slices belong to the Solver and are overwritten by
@@ -72,7 +86,7 @@ type Result struct {
 	// Complementarity is max_k |multiplier_k * slack_k| over every
 	// constraint, Stationarity is ||Hx + c + A'Lambda + Aeq'Nu + Z||_inf.
 	Complementarity, Stationarity float64
-	Iter                          int // working-set changes
+	Steps                         int // working-set changes
 	Active                        int // constraints in the final working set
 	// FarkasA and FarkasEq (StatusInfeasible) are y >= 0 on the rows of A
 	// and y on Aeq, largest entry 1, with b'y + beq'yeq < min over the box

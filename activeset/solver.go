@@ -3,7 +3,6 @@ package activeset
 import (
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/softpen/softpen/mat"
 	"github.com/softpen/softpen/vec"
@@ -15,7 +14,7 @@ import (
 type Solver struct {
 	n, m, meq int
 	opt       Options
-	deadline  time.Time // zero: none (SetDeadline)
+	budget    budget // what may end a solve early (budget.go)
 
 	chol hFactor // H = L L', and H itself for the refinement and the certificate
 	c    []float64
@@ -119,7 +118,7 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 		return nil, err
 	}
 	n, m, meq := p.N, p.rowsA(), rows(p.Aeq)
-	s := &Solver{n: n, m: m, meq: meq, opt: opt.resolved(n, m+meq)}
+	s := &Solver{n: n, m: m, meq: meq, opt: opt.resolved()}
 	if p.Factor != nil && p.Factor.N() != n {
 		return nil, &InputError{"Factor", -1, fmt.Sprintf("order %d, want %d", p.Factor.N(), n)}
 	}

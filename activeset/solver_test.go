@@ -97,8 +97,8 @@ func TestFamilies(t *testing.T) {
 					}
 					t.Fatalf("%s: %v", name, err)
 				}
-				r := s.Solve()
-				iters = max(iters, r.Iter)
+				r := s.Solve(ctx)
+				iters = max(iters, r.Steps)
 				if q.Infeasible {
 					if r.Status != StatusInfeasible {
 						t.Errorf("%s: status %v on an infeasible problem (viol %g)", name, r.Status, r.MaxViolation)
@@ -109,8 +109,8 @@ func TestFamilies(t *testing.T) {
 					}
 					continue
 				}
-				if r.Status != StatusOptimal {
-					t.Errorf("%s: status %v after %d iterations", name, r.Status, r.Iter)
+				if r.Status != StatusSolved {
+					t.Errorf("%s: status %v after %d iterations", name, r.Status, r.Steps)
 					continue
 				}
 				res, err := qpgen.KKT(q, r.X, r.Lambda, r.Nu, r.Z)
@@ -120,7 +120,7 @@ func TestFamilies(t *testing.T) {
 				worst = math.Max(worst, res.Worst())
 				if res.Worst() > 1e-9 {
 					t.Errorf("%s: KKT %.3g (stat %.2g primal %.2g dual %.2g comp %.2g gap %.2g), iter %d",
-						name, res.Worst(), res.RelStationarity, res.RelPrimal, res.RelDual, res.RelComplementarity, res.RelGap, r.Iter)
+						name, res.Worst(), res.RelStationarity, res.RelPrimal, res.RelDual, res.RelComplementarity, res.RelGap, r.Steps)
 				}
 			}
 		}
@@ -138,7 +138,7 @@ func TestL1SoftThreshold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := s.Solve()
+	r := s.Solve(ctx)
 	for i := range c {
 		want := -math.Copysign(math.Max(math.Abs(c[i])-l1, 0), c[i]) / h[i]
 		if math.Abs(r.X[i]-want) > 1e-15 {
@@ -170,9 +170,9 @@ func TestL1Families(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s: %v", name, err)
 					}
-					r := s.Solve()
-					if r.Status != StatusOptimal {
-						t.Errorf("%s: status %v after %d iterations", name, r.Status, r.Iter)
+					r := s.Solve(ctx)
+					if r.Status != StatusSolved {
+						t.Errorf("%s: status %v after %d iterations", name, r.Status, r.Steps)
 						continue
 					}
 					for i, w := range r.W {
@@ -206,7 +206,7 @@ func checkKKTWithL1(t *testing.T, name string, q *qpgen.QP, r *Result) float64 {
 	}
 	if res.Worst() > 1e-9 {
 		t.Errorf("%s: KKT %.3g (stat %.2g primal %.2g dual %.2g comp %.2g), iter %d",
-			name, res.Worst(), res.RelStationarity, res.RelPrimal, res.RelDual, res.RelComplementarity, r.Iter)
+			name, res.Worst(), res.RelStationarity, res.RelPrimal, res.RelDual, res.RelComplementarity, r.Steps)
 	}
 	return res.Worst()
 }

@@ -2,7 +2,6 @@ package activeset
 
 import (
 	"math"
-	"time"
 
 	"github.com/softpen/softpen/mat"
 	"github.com/softpen/softpen/vec"
@@ -26,11 +25,6 @@ func (s *Solver) SetB(b []float64) error {
 	s.forgetViolations()
 	return nil
 }
-
-// SetDeadline makes the following solves stop, with StatusTimeLimit and the
-// certificate of the point reached, once t has passed (checked every 16
-// working-set changes); the zero time removes the limit.
-func (s *Solver) SetDeadline(t time.Time) { s.deadline = t }
 
 // Reset empties the working set down to the equalities (the next Solve
 // starts cold).

@@ -17,14 +17,14 @@ func TestSetBRefusesOverflow(t *testing.T) {
 	p.ARows[7] = []float64{1e-300, 0, 0, 0}
 	p.B[7] = 1
 	s := mustNew(t, p)
-	x := slices.Clone(s.Solve().X)
+	x := slices.Clone(s.Solve(ctx).X)
 	b := slices.Clone(p.B)
 	b[7] = 1e10
 	if err := s.SetB(b); err == nil || !strings.Contains(err.Error(), "B[7]") {
 		t.Fatalf("SetB with b[7] = 1e10 over a row of norm 1e-300: %v, want an error naming B[7]", err)
 	}
 	s.Reset()
-	if r := s.Solve(); !slices.Equal(r.X, x) {
+	if r := s.Solve(ctx); !slices.Equal(r.X, x) {
 		t.Error("a refused SetB changed the answer")
 	}
 }
@@ -51,7 +51,7 @@ func TestPivotWithinRounding(t *testing.T) {
 		{-1.96875, 3.96875, 3.96875},
 		{-2.5, 0, 0},
 	}), B: []float64{-2.5, -2.5, 0}}
-	r := mustNew(t, p).Solve()
+	r := mustNew(t, p).Solve(ctx)
 	if r.Status != StatusInfeasible {
 		t.Fatalf("status %v (x %v, violation %g), want infeasible", r.Status, r.X, r.MaxViolation)
 	}
@@ -69,7 +69,7 @@ func TestEqualityImpliedByFixed(t *testing.T) {
 	p := &Problem{N: 2, H: h, C: []float64{-10, -10},
 		Aeq: dense([][]float64{{-2.5, -0.1875}, {-2.5, 0}}), Beq: []float64{3.96875, 0},
 		Lower: []float64{0, math.Inf(-1)}, Upper: []float64{0, 0}}
-	r := mustNew(t, p).Solve()
+	r := mustNew(t, p).Solve(ctx)
 	certified(t, "fixed x_0 repeated by an equality", r, 1e-12)
 	if want := -3.96875 / 0.1875; r.X[0] != 0 || math.Abs(r.X[1]-want) > 1e-12*math.Abs(want) {
 		t.Errorf("x = %v, want (0, %v)", r.X, want)
