@@ -132,7 +132,8 @@ func (s *Solver) dualError(r *Result, lamAbs, linAbs, stat2 float64) {
 // violation plus the drift since (mostViolated's bound) is below zero by
 // more than their rounding is satisfied at x and adds nothing to any of
 // them: it is skipped. After the last scan of mostViolated that is most
-// rows (the large QP, m = 1e5: a pass over 80 MB of rows, 7 ms).
+// rows, and on many rows the pass over them is most of the certificate's
+// cost (BenchmarkLargeQP).
 func (s *Solver) violation() {
 	r := &s.res
 	viol, sum, comp := 0.0, 0.0, 0.0

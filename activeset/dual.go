@@ -81,29 +81,29 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) *Result {
 
 // driftTol is the members' residual, relative to 1 + ||x||_inf, above which
 // the working set's factor is rebuilt: rounding, even with multipliers of
-// 1e8, stays orders of magnitude below it (1e-8 seen on the generator's
-// many-rows family), while a factor downdated hundreds of times was seen
-// 3e-2 off (a separable SVM with m = 1e5, n = 50, 886 changes).
+// 1e8, stays orders of magnitude below it, while a factor downdated
+// hundreds of times (a long solve on many rows, TestLongSolveStaysExact)
+// can drift far above it.
 const driftTol = 1e-6
 
 // driftGrowth is how many times the members' residual on the factor as
 // built from the normals (resBuilt) it may grow to, after downdates, before
 // the factor is rebuilt even below driftTol: with multipliers of 1e9 (an
-// unscaled SVM, n = 10, a full working set changed by null steps) the
-// residual grew from 4e-13 to 2e-4 over 60 changes, still below driftTol
-// (1 + ||x||_inf) = 8e-4, and the loop could then neither take the next
-// null step nor certify its failure (precision_limit, gap 1e8). Rounding
-// alone moves the residual by far less than this factor between two
-// rebuilds; a rebuild costs O(k^2 n), rare at this growth.
+// unscaled SVM whose full working set changes by null steps, the root
+// package's TestUnscaledSVMWide) the residual can grow by orders of magnitude and stay
+// below driftTol (1 + ||x||_inf), and the loop could then neither take the
+// next null step nor certify its failure. Rounding alone moves the
+// residual by far less than this factor between two rebuilds; a rebuild
+// costs O(k^2 n), rare at this growth.
 const driftGrowth = 1e3
 
 // maxResumes bounds the rounds of refinement and admission after the loop
 // first finds its point optimal (the loop refines its own x when it is
-// noisy, so a resume is rare: none was needed in the generator's families).
+// noisy, so a resume is rare).
 const maxResumes = 8
 
 // iterate is the loop of the method (see the package comment). Every
-// iteration changes the working set once.
+// round changes the working set once (a step, counted in Result.Steps).
 func (s *Solver) iterate() Status {
 	if s.infeasible != 0 || s.eqInconsistent {
 		return StatusInfeasible
@@ -118,8 +118,8 @@ func (s *Solver) iterate() Status {
 		if big := s.lamMax(); k > 0 && big > s.rayTrial {
 			// Multipliers this large are the dual objective running off
 			// along a ray: their direction is a Farkas certificate if the
-			// rows are infeasible. Tried (and checked) every time they
-			// grow by rayGrowth; past lamLimit the point is noise.
+			// rows are infeasible. It is checked every time they grow
+			// by rayGrowth; past lamLimit the point is noise.
 			if s.rayCertificate() {
 				return StatusInfeasible
 			}

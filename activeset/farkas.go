@@ -8,12 +8,12 @@ import (
 )
 
 // rayStart is the largest multiplier (unit-normal scale) at which the
-// multipliers are first tried as a Farkas certificate, and rayGrowth the
-// factor by which they must grow before the next try. Feasible problems
-// with multipliers of 1e10 exist (separable raw-feature SVMs): the start
-// stays above them, where a try (O(k^2 n) when it gets to the polish)
-// cost 4% of such a solve at 1e6. rayPrecheck is the relative size of
-// N lambda below which the multipliers are tried at all.
+// multipliers are first checked as a Farkas certificate, and rayGrowth the
+// factor by which they must grow before the next check. Feasible problems
+// with multipliers of 1e10 exist (separable raw-feature SVMs, the root
+// package's TestUnscaledSVM): the start stays above them, since a check
+// costs O(k^2 n) when it gets to the polish. rayPrecheck is the relative
+// size of N lambda below which the multipliers are checked at all.
 const (
 	rayStart    = 1e12
 	rayGrowth   = 100
@@ -60,7 +60,7 @@ func (s *Solver) multiplierCertificate() bool {
 	// Along a ray N lambda = v_u - v grows slower than lambda; if it is
 	// not yet far below sum |lambda_i| ||n_i||, the certificate's polish
 	// (O(k^2 n)) is not worth its cost: the large multipliers of a
-	// feasible problem (|c| large, or nearly parallel active rows) stop
+	// feasible problem (|c| large, or nearly parallel active rows) end
 	// here.
 	clear(s.t)
 	size := 0.0
@@ -209,8 +209,8 @@ func (s *Solver) farkasHolds() (ok, consistent bool) {
 // member fixed at 1) null in the caller's variables, not only through L:
 // the residual rho = sum_i p_i/sigma_i ahat_i is removed in the least-squares
 // sense by the other members, G delta = -N' L^{-1} rho (ahat_i = sigma_i L
-// n_i), three times. Without it, A'y misses zero on unbounded coordinates by the
-// error of the transformation (1e-9 seen at n = 300).
+// n_i), three times. Without it, A'y misses zero on unbounded coordinates
+// by the error of the transformation, which grows with n and cond(H).
 func (s *Solver) refineFarkas() {
 	k := len(s.ws)
 	p := s.dir[:k]

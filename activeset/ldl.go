@@ -2,15 +2,15 @@ package activeset
 
 // gramLDL is the factor L D L' of the Gram matrix G = N'N of the working
 // set's unit normals, in working-set order: L unit lower triangular, stored
-// by rows, packed (row i holds L[i][0..i-1] at l[i(i-1)/2:]), D in d. The last member
-// may have a zero pivot (it depends on the others); every other pivot is
-// positive.
+// by rows, packed (row i holds L[i][0..i-1] at l[i(i-1)/2:]), D in d. The
+// last member may have a zero pivot (it depends on the others); every
+// other pivot is positive.
 //
 // Row i of L is zero before first[i] (a lower bound on its first nonzero),
 // and every product with the row starts there. Normals with disjoint
 // supports (bounds of a diagonal H, sparse rows) are orthogonal, so L is
-// mostly zero: in the generator's cond-diag family about 10% of L is
-// nonzero and the spans from first[i] cover 30%.
+// mostly zero where bounds are many (the generator's cond-diag family,
+// BenchmarkFamilies), and the spans from first[i] skip most of it.
 type gramLDL struct {
 	k     int
 	l, d  []float64

@@ -29,11 +29,10 @@ func (s *Solver) noNullStep() (Status, bool) {
 	// Consistent along p: the row's violation is the members' residuals
 	// amplified by p, not a contradiction. It leaves, and is not admitted
 	// again until the objective has risen: allowed back as soon as the
-	// working set changed, it was admitted again at the same point and
-	// the loop cycled (FuzzTinyQP: a degenerate vertex of R^4 where three
-	// rows fix x_1 = 0, 600 changes). A bound likewise (FuzzActiveSet: x_0
-	// fixed at 0 and a row make x_1 >= 0, and x_1 <= 0 is violated by
-	// rounding; it ended undecided).
+	// working set changes, it would be admitted again at the same point
+	// and the loop would cycle on the degenerate vertex
+	// (TestConsistentDependentNoCycle). A bound likewise
+	// (TestConsistentDependentBound).
 	s.pop(k - 1)
 	if !s.vFresh {
 		s.primalV()
@@ -65,10 +64,9 @@ func (s *Solver) nullStep() bool {
 	}
 	// A member's entry of p at the rounding of p itself is zero: a step
 	// that such an entry blocks is a step of 1/eps, multipliers of 1e17
-	// and more, and v lost (FuzzTinyQP: rows 3 and 4 tight imply row 2;
-	// p's entries on two other members were 5e-15 of noise against 25, the
-	// step set multipliers of 6e17, and the loop cycled). Without them
-	// the row is found consistent-dependent (the caller's Farkas check).
+	// and more, and v lost, after which the loop cycles
+	// (TestNullStepIgnoresRounding). Without them the row is found
+	// consistent-dependent (the caller's Farkas check).
 	tiny := indepRatio * normOne(p)
 	for i := range p[:k-1] {
 		if math.Abs(p[i]) <= tiny {
@@ -113,8 +111,8 @@ func (s *Solver) nullBlock(p []float64) (block int, alpha, at float64) {
 // p = (-G^{-1}g, 1), refined in the caller's variables, in s.dir. The
 // pivot is the squared distance of the member's normal from the others'
 // span, formed with an absolute rounding of a few k eps that a factor
-// downdated many times can raise far above that (a pivot of -1.6e-11 was
-// seen): it cannot tell a distance below 1e-7 from zero. The direction
+// downdated many times can raise far above that (to a negative pivot): it
+// cannot tell a distance below 1e-7 from zero. The direction
 // can: r = N p is that distance's vector, computed to about eps ||p||_1.
 // A member of at most n whose ||r|| is far above that rounding is
 // independent: its pivot becomes ||r||^2 (lastIndep) and dependent

@@ -16,11 +16,11 @@ import (
 // violated row: the pair's violation is the fixed amount
 // -(bhat_i + bhat_j), which other rows can exceed until the multipliers
 // have grown past what float64 can follow (a raw-feature SVM with one
-// point repeated with the opposite label reached multipliers of 1e13, and
-// a members' residual of 1e-3, without ever admitting the pair, whose
-// violation is 3e-5, and cycled to the iteration limit). So a solve that
-// cannot settle, at a try of its large multipliers as a certificate or
-// at the iteration limit, looks for such a pair (oppositeCertificate).
+// point repeated with the opposite label, the root package's
+// TestUnscaledSVM): the loop then cycles without admitting the pair. So a
+// solve that cannot settle, at a check of its large multipliers as a
+// certificate or at its bound on working-set changes, looks for such a
+// pair (oppositeCertificate; TestOppositeAtRayTry, TestOppositeAtMaxSteps).
 
 // oppositeRows is the index of the rows of A that have an opposite: the
 // classes of rows with the same direction to the last bit (the entries
@@ -79,8 +79,8 @@ func (s *Solver) sameDirection(i, j, f int) bool {
 // that notes the signs seen in each bucket; only the rows of a bucket
 // with both signs (an opposite, or a collision) are hashed in full,
 // sorted by that hash, and split into classes by comparing their
-// directions. On m = 1e6 random rows of n = 50 it took 190 ms, five
-// times a product with every row.
+// directions: on random rows, a few times the cost of a product with
+// every row.
 func (s *Solver) buildOpposites() {
 	o := &s.opp
 	o.start = make([]int32, 0, 1)

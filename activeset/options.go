@@ -17,7 +17,7 @@ type Options struct {
 	// Solve (or the instant SolveFrom is given); 0 means none. A solve
 	// past it ends with StatusTimeLimit and the certificate of its point.
 	TimeLimit time.Duration
-	// PrimalTol is the largest violation a_j'x - b_j, measured on the row
+	// PrimalTol is the largest violation a_j'x - b_j, taken on the row
 	// scaled to unit norm, that does not admit row j into the working set,
 	// relative to 1 + ||x||_inf; 0 means 1e-12 (a few hundred ulp of the
 	// residual of a row of unit norm at |x| ~ 1).

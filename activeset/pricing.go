@@ -7,14 +7,12 @@ import (
 )
 
 // poolSize is the number of rows scanned first (rebuildPool): enough for
-// the rows a solve admits (at most n are active) and those it tries, and
+// the rows a solve admits (at most n are active) and those it drops, and
 // 4 sqrt(m), which balances the pool's scan at every working-set change
-// against the full scans that follow once no pool row is violated.
-// Measured on separable SVMs (n = 50) hot-started from a 5% sample's
-// active set, the best pool was 1024 at m = 62500 and 125000, 2048 at
-// 250000, 1024..4096 at 1e6, where the fixed 512 took 2.5 s instead of
-// 0.24 s (more full scans of 400 MB of rows); the large QP (n = 100,
-// m = 1e5) does not mind (800, 1265, 2048: within noise).
+// against the full scans that follow once no pool row is violated: a pool
+// too small for m (a fixed 512 at m = 1e6) makes a hot-started separable
+// SVM scan every row many times more often (BenchmarkSeparableSVM), while
+// the large QP is indifferent to the pool's size (BenchmarkLargeQP).
 func poolSize(n, m int) int { return max(512, 8*n, 4*int(math.Sqrt(float64(m)))) }
 
 // mostViolated returns, given the working set's residual res (memberResidual
@@ -37,7 +35,7 @@ func (s *Solver) mostViolated(res, xn float64) (constraint, bool) {
 	// threshold is not recomputed (drift.go). Late in a solve x moves
 	// little and most rows are skipped.
 	s.measureDrift(xn)
-	// The last scan's most violated rows are tried first (shortlist.go).
+	// The last scan's most violated rows come first (shortlist.go).
 	// Then the rows most likely to be violated (the pool) are scanned;
 	// all rows only when none of them is, and then the pool is rebuilt.
 	// Optimality is declared only after a scan of every row. A full scan
@@ -96,8 +94,8 @@ func (s *Solver) forgetViolations() {
 // violation plus the drift since), and makes the first largest above worst
 // the best so far. The rows to compute are taken four at a time
 // (violations): a scan's rows come from memory, and four dense rows in one
-// vec.Dot4 overlap their loads and read x once (the large QP's 1e5 rows of
-// 100: 25.5 -> 22.4 ms of the engine's scans per solve). A row chosen while
+// vec.Dot4 overlap their loads and read x once (BenchmarkLargeQP,
+// BenchmarkDot4). A row chosen while
 // worst was lower than it becomes before the four are computed is computed
 // for nothing, never skipped wrongly.
 func (s *Solver) checkRows(js []int32, worst float64, best constraint, found bool) (float64, constraint, bool) {
@@ -186,8 +184,9 @@ func (s *Solver) violationBound(j int) float64 {
 // The k-th largest bound of all rows is estimated first as the
 // (k/poolStride)-th largest of every poolStride-th row; only the rows at or
 // above that estimate are then ranked (up to 4k of them, else all rows
-// are). A selection over all m bounds was half the cost of a rebuild, and a
-// solve of the large QP (m = 1e5) rebuilds after each of its ~8 full scans.
+// are). A selection over all m bounds would be half the cost of a
+// rebuild, and a solve on many rows rebuilds after each of its full scans
+// (BenchmarkLargeQP).
 func (s *Solver) rebuildPool() {
 	k := cap(s.pool)
 	if k == 0 || s.m <= k {

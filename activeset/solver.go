@@ -49,10 +49,10 @@ type Solver struct {
 	fresh   bool // fac has had no downdate since it was built from the normals
 	// resBuilt: the members' residual at the first point on the factor
 	// as last built from the normals (New, Reset, refactor); -1 until
-	// measured.
+	// the loop has computed it.
 	resBuilt float64
 	// lastIndep: the last member's pivot is at most singularPivot, but
-	// dependent measured it independent and set its pivot.
+	// dependent found it independent and set its pivot.
 	lastIndep bool
 	rowIn     []bool // row j of A is in ws
 
@@ -74,7 +74,7 @@ type Solver struct {
 	// other; s.dir holds the Farkas direction over s.ws.
 	eqInconsistent bool
 	farkasBuilt    bool         // the Result holds the certificate of s.dir (this solve)
-	rayTrial       float64      // multipliers above this are tried as a certificate (dual.go)
+	rayTrial       float64      // multipliers above this are checked as a certificate (farkas.go)
 	skipRow        int32        // a row found consistent-dependent, not admitted until the objective rises (skipLevel); -1 none
 	skipBound      constraint   // a bound found so; noBound none
 	skipLevel      float64      // ||v - v_u||^2 (2 f(x) + const) when skipRow or skipBound was set
@@ -212,8 +212,8 @@ func denseRows(a *mat.Dense, rows [][]float64) [][]float64 {
 // With x not nil it also sets dots[j] = a_j'x for every row (NewAt), by
 // guessDot, a dense row's product taken in the same read of the row as its
 // norm (vec.SumSqDot). On rows that do not fit in the cache the pass runs
-// at the speed of the stream (the large QP, m = 250000: 200 MB of rows,
-// 22 ms in SumSqDot of the 30 ms of this function).
+// at the speed of the stream, most of it in SumSqDot (BenchmarkLargeQP,
+// BenchmarkSumSqDot).
 func inverseNorms(field string, rows [][]float64, asRows bool, sb *sparseBuilder, x, dots []float64) ([]float64, error) {
 	if asRows {
 		field = "ARows"

@@ -124,11 +124,10 @@ func (s *Solver) pushEquality(c constraint) {
 	p := s.dir[:k]
 	s.fac.nullDirection(p)
 	// p through the factor is off by about eps over the pivots: with two
-	// equalities nearly parallel in H's metric (pivot 6.5e-4) an entry
-	// that is exactly zero came out 5e-13, and b'p on a consistent set
-	// looked like a contradiction (FuzzActiveSet: x_0 fixed at 0 and an
-	// equality -2.5 x_0 = 0, reported infeasible). Refined in the caller's
-	// variables it is accurate to their rounding.
+	// equalities nearly parallel in H's metric an entry that is exactly
+	// zero comes out of the order of 1e-13, and b'p on a consistent set
+	// looks like a contradiction (TestEqualityImpliedByFixed). Refined in
+	// the caller's variables it is accurate to their rounding.
 	s.refineNull(p)
 	rate, size := 0.0, 0.0
 	for i, c := range s.ws {
@@ -163,9 +162,9 @@ func (s *Solver) pushEquality(c constraint) {
 // dependent on the working set: its distance from their span is below
 // 1e-7 (the pivot is the squared distance), where the pivot's own rounding
 // (about k eps for k members) is still two orders of magnitude smaller.
-// In the loop it only flags the member: dependent (dual.go) decides by the
-// distance measured directly, since a downdated factor's pivot can be far
-// off (negative pivots were seen).
+// In the loop it only flags the member: dependent (nullstep.go) decides by
+// the distance computed directly, since a downdated factor's pivot can be
+// far off, even negative.
 const singularPivot = 1e-14
 
 // nearPivot is the pivot (squared distance of a new member's unit normal
@@ -184,11 +183,10 @@ const pivotRounding = 16
 // pushChecked is push, and a pivot below nearPivot that is within its
 // rounding (pivotRounding k eps ||p||^2) counts as zero: it returns 0 and
 // sets the factor's pivot to 0, so that the loop asks dependent, which
-// measures the distance directly (FuzzActiveSet: three rows of a plane in
-// R^3, the third's pivot 3.4e-13 = 0.3 eps ||p||^2; taken as independent,
-// the step put x at 3.5e15 and the loop called an infeasible problem
-// optimal). It overwrites s.dir; O(k^2) more than push, only for pivots
-// below nearPivot.
+// computes the distance directly: taken as independent, such a member's
+// step puts x at 1/eps scale and the loop can call an infeasible problem
+// solved (TestPivotWithinRounding). It overwrites s.dir; O(k^2) more than
+// push, only for pivots below nearPivot.
 func (s *Solver) pushChecked(c constraint) float64 {
 	d := s.push(c)
 	k := len(s.ws)
