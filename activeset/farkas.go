@@ -230,10 +230,10 @@ func (s *Solver) refineFarkas() {
 //
 //	min || sum_{i in R} delta_i ahat_i|_U + w_U ||,  w = sum_k p_k/sigma_k ahat_k,
 //
-// by its normal equations in the caller's variables, twice: refineFarkas
-// works through L and stalls at its rounding (1e-11 on n = 300), this does
-// not. It allocates its workspace (O(|R|^2 + |R| n)): only infeasible
-// answers come here.
+// weighted (farkasWeights), by its normal equations in the caller's
+// variables, twice: refineFarkas works through L and stalls at its
+// rounding, which grows with cond(H); this does not. It allocates its
+// workspace (O(|R|^2 + |R| n)): only infeasible answers come here.
 func (s *Solver) polishFarkas() {
 	k := len(s.ws)
 	var R []int
@@ -245,55 +245,14 @@ func (s *Solver) polishFarkas() {
 	if len(R) == 0 {
 		return
 	}
-	covered := func(i int) bool { return s.boundIn[i] != 0 }
-	rowU := func(i int, dst []float64) {
-		clear(dst)
-		s.addNormal(1, s.ws[i], dst)
-		for c := range dst {
-			if covered(c) {
-				dst[c] = 0
-			}
-		}
-	}
-	// Each coordinate is weighted by the inverse of the size of the terms
-	// that make up its component of w (as a checker measures it): with
-	// column scales far apart, the plain 2-norm leaves the small columns
-	// relatively inexact.
 	p := s.dir[:k]
-	wt := make([]float64, s.n)
-	for i, c := range s.ws {
-		clear(s.t)
-		s.addNormal(p[i]/s.sigma[i], c, s.t)
-		for c, v := range s.t {
-			wt[c] += math.Abs(v)
-		}
-	}
-	top := normInf(wt)
-	for c, v := range wt {
-		wt[c] = 1 / math.Max(v, 0x1p-52*top)
-	}
-	if top == 0 {
+	wt := s.farkasWeights(p)
+	if wt == nil {
 		return
 	}
-	rows := mat.NewDense(len(R), s.n)
-	for a, i := range R {
-		rowU(i, rows.Row(a))
-		for c := range wt {
-			rows.Row(a)[c] *= wt[c]
-		}
-	}
-	rr := mat.NewDense(len(R), len(R))
-	trace := 0.0
-	for a := range R {
-		for b := 0; b <= a; b++ {
-			v := vec.Dot(rows.Row(a), rows.Row(b))
-			rr.Row(a)[b], rr.Row(b)[a] = v, v
-		}
-		trace = max(trace, rr.Row(a)[a])
-	}
-	rr.AddDiag(1e-15 * trace)
+	rows := s.farkasRows(R, wt)
 	var chol mat.Cholesky
-	if chol.Factor(rr) != nil {
+	if !factorGram(rows, &chol) {
 		return
 	}
 	w, rhs := make([]float64, s.n), make([]float64, len(R))
@@ -303,7 +262,7 @@ func (s *Solver) polishFarkas() {
 			s.addNormal(p[i]/s.sigma[i], c, w)
 		}
 		for c := range w {
-			if covered(c) {
+			if s.boundIn[c] != 0 {
 				w[c] = 0
 			}
 			w[c] *= wt[c]
@@ -321,4 +280,66 @@ func (s *Solver) polishFarkas() {
 			p[i] = 0
 		}
 	}
+}
+
+// farkasWeights returns the weight of each coordinate in polishFarkas's
+// least-squares problem, the inverse of the size of the terms that make up
+// its component of w = sum_k p_k/sigma_k ahat_k (as a checker measures
+// it): with column scales far apart, the plain 2-norm leaves the small
+// columns relatively inexact. It returns nil when w has no terms.
+func (s *Solver) farkasWeights(p []float64) []float64 {
+	wt := make([]float64, s.n)
+	for i, c := range s.ws {
+		clear(s.t)
+		s.addNormal(p[i]/s.sigma[i], c, s.t)
+		for c, v := range s.t {
+			wt[c] += math.Abs(v)
+		}
+	}
+	top := normInf(wt)
+	for c, v := range wt {
+		wt[c] = 1 / math.Max(v, 0x1p-52*top)
+	}
+	if top == 0 {
+		return nil
+	}
+	return wt
+}
+
+// farkasRows returns, for each member i of R, its unit row ahat_i on the
+// coordinates no bound of the working set covers (zero on the others),
+// weighted by wt.
+func (s *Solver) farkasRows(R []int, wt []float64) *mat.Dense {
+	rows := mat.NewDense(len(R), s.n)
+	for a, i := range R {
+		dst := rows.Row(a)
+		s.addNormal(1, s.ws[i], dst)
+		for c := range dst {
+			if s.boundIn[c] != 0 {
+				dst[c] = 0
+			}
+		}
+		for c := range wt {
+			dst[c] *= wt[c]
+		}
+	}
+	return rows
+}
+
+// factorGram factors rows' Gram matrix, its diagonal raised by 1e-15 of
+// the largest entry, into chol, and reports whether it is positive
+// definite.
+func factorGram(rows *mat.Dense, chol *mat.Cholesky) bool {
+	k := rows.Rows
+	rr := mat.NewDense(k, k)
+	trace := 0.0
+	for a := 0; a < k; a++ {
+		for b := 0; b <= a; b++ {
+			v := vec.Dot(rows.Row(a), rows.Row(b))
+			rr.Row(a)[b], rr.Row(b)[a] = v, v
+		}
+		trace = max(trace, rr.Row(a)[a])
+	}
+	rr.AddDiag(1e-15 * trace)
+	return chol.Factor(rr) == nil
 }
