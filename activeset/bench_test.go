@@ -21,7 +21,7 @@ func BenchmarkPaperQPCold(b *testing.B) {
 			for b.Loop() {
 				s := mustNew(b, p)
 				t0 := time.Now()
-				if r := s.Solve(); r.Status != StatusOptimal {
+				if r := s.Solve(ctx); r.Status != StatusSolved {
 					b.Fatal(r.Status)
 				}
 				solve += time.Since(t0)
@@ -38,7 +38,7 @@ func BenchmarkPaperQPCold(b *testing.B) {
 func BenchmarkPaperQPWarm(b *testing.B) {
 	p, _ := paperQP(b, "s1")
 	s := mustNew(b, p)
-	s.Solve()
+	s.Solve(ctx)
 	rng := rand.New(rand.NewPCG(7, 7))
 	const k = 64
 	rhs := make([][]float64, k)
@@ -53,7 +53,7 @@ func BenchmarkPaperQPWarm(b *testing.B) {
 	for b.Loop() {
 		t0 := time.Now()
 		s.SetB(rhs[i%k])
-		if r := s.Solve(); r.Status != StatusOptimal {
+		if r := s.Solve(ctx); r.Status != StatusSolved {
 			b.Fatal(r.Status)
 		}
 		times = append(times, time.Since(t0))
@@ -81,9 +81,9 @@ func BenchmarkFamilies(b *testing.B) {
 						b.Fatal(err)
 					}
 					t0 := time.Now()
-					r := s.Solve()
+					r := s.Solve(ctx)
 					solve += time.Since(t0)
-					if (r.Status == StatusInfeasible) != q.Infeasible || r.Status == StatusIterLimit {
+					if (r.Status == StatusInfeasible) != q.Infeasible || r.Status == StatusPrecisionLimit {
 						b.Fatalf("status %v", r.Status)
 					}
 				}

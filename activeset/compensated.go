@@ -5,14 +5,14 @@ import "math"
 // Refinement with compensated residuals: the last resort of a solve whose
 // answer violates rows beyond rounding.
 //
-// Newton steps on the KKT system (refine, refineOrtho) stop at the rounding
+// Newton steps on the KKT system (refine, refineOrtho) end at the rounding
 // floor of the residuals they are computed from, about eps times the
 // residual's terms. At a vertex fixed by two nearly parallel rows a
-// coordinate of x is that floor amplified by the rows' near-dependence: in
-// FuzzTinyQP's corpus rows 0 and 1 tight imply x_1 = 0 through a
-// coefficient of 0.0074, the members' residuals were 1e-14 (terms of 40),
-// x_1 came out -1.9e-13, and x_1 >= 0 was violated beyond rounding; with
-// multipliers of 1.9e6 the certificate charged 1.8e-6 for it. Residuals
+// coordinate of x is that floor amplified by the rows' near-dependence:
+// two rows tight that imply x_1 = 0 through a small coefficient leave x_1
+// off zero by the floor over that coefficient, which can violate a bound
+// x_1 >= 0 beyond rounding, and with large multipliers the certificate
+// charges much for it (TestCompensatedRefinement). Residuals
 // computed with error-free transformations (the sum and dot product in
 // twice the working precision of Ogita, Rump and Oishi, 2005) are exact to
 // about eps times the residual itself, and the same factors' steps then
@@ -42,8 +42,8 @@ func (e *exactSum) add(a float64) {
 func (e *exactSum) value() float64 { return e.hi + e.lo }
 
 // compensatedRounds is the number of compensated Newton steps: each gains
-// the factors' -log10(cond * eps) digits, and x at working accuracy was
-// reached in two or three on the vertices that needed them.
+// the factors' -log10(cond * eps) digits, so a few reach x at working
+// accuracy wherever cond * eps is well below 1.
 const compensatedRounds = 4
 
 // refineCompensated takes compensatedRounds Newton steps on the final
@@ -58,8 +58,8 @@ const compensatedRounds = 4
 //
 // Every step starts from the latest iterate, whatever a residual measure
 // says of it: near-parallel members make the KKT residual a poor judge of
-// x (FuzzTinyQP: x_1 went from -5.6e-13 to 1e-22 while the compensated
-// KKT residual rose from 3.1e-17 to 6.1e-17); the certificate decides.
+// x (a step can bring x to its exact value while the compensated KKT
+// residual rises at its own rounding); the certificate decides.
 func (s *Solver) refineCompensated() bool {
 	k := len(s.ws)
 	if k == 0 || s.fac.d[k-1] <= singularPivot && !s.lastIndep {
@@ -186,7 +186,7 @@ func (s *Solver) compensatedResiduals(x, lam []float64) {
 	}
 }
 
-// Polish refines the answer of the last Solve, if it was StatusOptimal,
+// Polish refines the answer of the last Solve, if it was StatusSolved,
 // with Newton steps from compensated residuals (as Solve itself does for
 // an answer that violates rows beyond rounding), and keeps the refined
 // answer if its exact-penalty gap is lower (refineCompensated); it
@@ -198,5 +198,5 @@ func (s *Solver) compensatedResiduals(x, lam []float64) {
 // objective. O(n^2 + k n) per step, and two certificates; the first call
 // allocates n + 2k floats.
 func (s *Solver) Polish() bool {
-	return s.res.Status == StatusOptimal && s.refineCompensated()
+	return s.res.Status == StatusSolved && s.refineCompensated()
 }

@@ -55,8 +55,8 @@ func TestCompensatedRefinement(t *testing.T) {
 				}
 				p.Factor = &f
 			}
-			r := mustNew(t, p).Solve()
-			if r.Status != StatusOptimal || !r.Feasible {
+			r := mustNew(t, p).Solve(ctx)
+			if r.Status != StatusSolved || !r.Feasible {
 				t.Fatalf("%s, factor given %v: status %v, feasible %v, violation %g", tc.name, given, r.Status, r.Feasible, r.MaxViolation)
 			}
 			for i := range tc.xs {

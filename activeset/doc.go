@@ -24,54 +24,55 @@
 //   - otherwise lambda moves towards lambda* until an inequality multiplier
 //     reaches zero, and that constraint leaves W;
 //   - a constraint whose normal depends on W's normals makes G singular:
-//     lambda then moves along the null direction (the primal point does not
-//     move, the dual objective rises at the rate of the violation) until a
-//     multiplier in W reaches zero; if none can, no x satisfies the
-//     constraints, and the direction is a Farkas certificate. It is taken
-//     only after the factor is rebuilt (if downdated) and the direction
-//     refined, and it is checked in the caller's data before it is
-//     answered (certificate.go, farkasHolds); a direction that fails
-//     ends the solve with StatusIterLimit, never with a wrong answer;
+//     lambda then moves along the null direction (nullstep.go; the primal
+//     point does not move, the dual objective rises at the rate of the
+//     violation) until a multiplier in W reaches zero; if none can, no x
+//     satisfies the constraints, and the direction is a Farkas certificate. It
+//     is taken only after the factor is rebuilt (if downdated) and the
+//     direction refined, and it is checked in the caller's data before it is
+//     answered (farkas.go, farkasHolds); a direction that fails ends the solve
+//     with StatusPrecisionLimit, never with a wrong answer;
 //   - a solve that cannot settle (multipliers past 1e12 that are not a
-//     certificate, or the iteration limit) looks for two rows of opposite
-//     directions whose right-hand sides contradict (opposite.go): the
-//     loop admits the most violated row, and the pair's fixed violation
-//     can stay below the others' until x has lost the digits to see it.
-//     Their certificate is exact, and checked like any other.
+//     certificate, or the bound on working-set changes) looks for two rows of
+//     opposite directions whose right-hand sides contradict (opposite.go): the
+//     loop admits the most violated row, and the pair's fixed violation can
+//     stay below the others' until x has lost the digits to see it. Their
+//     certificate is exact, and checked like any other.
 //
 // G_W is kept as an LDL' factor (ldl.go), updated when a constraint enters
 // (one forward solve) and downdated when one leaves (a rank-one update of the
 // trailing block); it is rebuilt from the stored normals only when the
 // members drift from equality (past driftTol, or 1000 times their residual
-// on the factor as last built: dual.go). Normals are scaled to
+// on the factor as last built: dual.go, driftTol). Normals are scaled to
 // unit length, so G has a unit diagonal and its pivots measure how far each
 // new normal is from the span of the others.
 //
 // Simple bounds are not stored as rows: their normals are columns of L^{-1}
 // (mat.Cholesky.UnitColumn), computed when a bound enters W, and their slacks
 // are read off x. Every normal of W is kept with its support (normals.go) and
-// every product with it runs over the support only: a bound's normal is
-// zero above its index and, for a diagonal H (which New neither copies nor
-// factors densely, hfactor.go), a single entry; a row with few nonzeros
-// (sparse.go) has a normal as sparse as itself for a diagonal H. The Gram
-// factor's rows start at their first nonzero, which for such orthogonal
-// normals skips most of it. A variable with lo = up is an equality. Equalities are in
-// W from the start and never leave it; a dependent equality that is
-// consistent is dropped, an inconsistent one proves infeasibility.
+// every product with it runs over the support only: a bound's normal is zero
+// above its index and, for a diagonal H (which New neither copies nor factors
+// densely, hfactor.go), a single entry; a row with few nonzeros (sparse.go)
+// has a normal as sparse as itself for a diagonal H. The Gram factor's rows
+// start at their first nonzero, which for such orthogonal normals skips most
+// of it. A variable with lo = up is an equality. Equalities are in W from the
+// start and never leave it; a dependent equality that is consistent is
+// dropped, an inconsistent one proves infeasibility.
 //
 // # Many rows
 //
-// Finding the most violated row is a pass over every row, which on many
-// rows costs more than the rest of a working-set change. The rows most
-// likely to be violated (the pool, about 4 sqrt(m) of them) are scanned
-// first, all rows only when none of the pool is violated; a scan skips a
-// row whose stored violation plus how far x can have moved it since
-// (drift.go: the smaller of the path length and the distance through
-// anchors set at full scans) is below the threshold, and computes the
-// others four rows per vec.Dot4. HotStartAt stores every row's violation
-// at a guess of the answer (softpen's solver passes the answer on a
-// sample of the rows), so that the solve's first scans skip most rows;
-// NewAt does the same within New's pass over the rows, one pass fewer.
+// Finding the most violated row is a pass over every row, which on many rows
+// costs more than the rest of a working-set change. The rows most likely to be
+// violated (the pool, about 4 sqrt(m) of them) are scanned first (pricing.go),
+// after the last scan's most violated rows (shortlist.go), all rows only when
+// none of the pool is violated; a scan skips a row whose stored violation plus
+// how far x can have moved it since (drift.go: the smaller of the path length
+// and the distance through anchors set at full scans) is below the threshold,
+// and computes the others four rows per vec.Dot4. HotStartAt stores every
+// row's violation at a guess of the answer (hotstart.go; softpen's solver
+// passes the answer on a sample of the rows), so that the solve's first scans
+// skip most rows; NewAt does the same within New's pass over the rows, one
+// pass fewer.
 //
 // # The l1 term
 //
@@ -82,9 +83,9 @@
 // (x_i held at 0, w_i free in its box) or capped at w_i = +-l1, where it
 // adds +-l1 to the linear term and asks x_i to have its sign; a capped kink
 // whose x_i has the wrong sign is admitted like a violated row, and a
-// member whose w_i reaches +-l1 leaves capped there (dual.go,
-// multiplierRange). This is the dual active-set method on a dual with box
-// constraints, and keeps its monotone dual objective.
+// member whose w_i reaches +-l1 leaves capped there (workingset.go, leave;
+// dual.go, multiplierRange). This is the dual active-set method on a dual
+// with box constraints, and keeps its monotone dual objective.
 //
 // # Answers
 //
@@ -97,25 +98,59 @@
 // and the steps go through a QR factorisation of the normals instead
 // (orthorefine.go), whose primal part is accurate to cond(N) eps; a member
 // whose multiplier comes out of such a step with the wrong sign (the Gram
-// factor had it wrong) leaves too. The
-// answer is then certified (certificate.go): the duality gap F(x) -
-// g(lambda) from the dual function at the returned multipliers, the largest
-// primal violation, the largest complementarity product and the
-// stationarity residual, all computed from the caller's data.
+// factor had it wrong) leaves too. The answer is then certified
+// (certificate.go): the duality gap F(x) - g(lambda) from the dual function
+// at the returned multipliers, the largest primal violation, the largest
+// complementarity product and the stationarity residual, all computed from
+// the caller's data.
 //
 // # Guarantees
 //
-// New and NewAt allocate everything a solve needs; Solve, SetB, Reset,
-// HotStart and HotStartAt allocate nothing, except that an infeasible answer allocates the
-// workspace of its certificate's final least-squares polish, as does every
-// try of multipliers beyond 1e12 (unit rows) as a certificate (dual.go,
-// rayCertificate), the first such try or iteration limit of a Solver
-// builds its index of opposite rows (O(m n), opposite.go), and the first
-// refinement of a Solver through QR allocates its workspace (k n for k
-// members, grown when a later one has more). Results are deterministic bit
-// for bit on a given kernel path.
-// Ties (equal violations, equal step ratios) go to the lowest index.
-// A solve ends after Options.MaxIter iterations at the latest, with
-// StatusIterLimit and the certificate of the point it stopped at (or
-// StatusInfeasible, if two opposite rows contradict each other).
+// New and NewAt allocate everything a solve needs; Solve, SolveFrom, SetB,
+// Reset, SetObjective, HotStart and HotStartAt allocate nothing, except that
+// an infeasible answer allocates the workspace of its certificate's final
+// least-squares polish, as does every check of multipliers beyond 1e12 (unit
+// rows) as a certificate (farkas.go, rayCertificate), the first such check or
+// bound on working-set changes of a Solver builds its index of opposite rows
+// (O(m n), opposite.go), and the first refinement of a Solver through QR
+// allocates its workspace (k n for k members, grown when a later one has
+// more). Results are deterministic bit for bit on a given kernel path. Ties
+// (equal violations, equal step ratios) go to the lowest index.
+//
+// A solve ends after Options.MaxSteps working-set changes at the latest,
+// with StatusMaxSteps (without MaxSteps, after its safety bound of
+// 50 (n + m + meq) + 100 changes, with StatusPrecisionLimit), and when its
+// context is canceled (StatusCanceled) or its deadline or Options.TimeLimit
+// passes (StatusTimeLimit), each with the certificate of the point it
+// stopped at (or StatusInfeasible, if two opposite rows contradict each
+// other). The clock and the context are looked at every 16 changes
+// (budget.go).
+//
+// # Files
+//
+//	doc.go          this overview
+//	problem.go      Problem, its validation, InputError
+//	options.go      Options
+//	result.go       Result and Status
+//	solver.go       the Solver type, New and its one allocation
+//	budget.go       what ends a solve early: steps, time limit, context
+//	dual.go         the dual loop: Solve, iterate, the step towards lambda*
+//	nullstep.go     a dependent member: its null direction and null step
+//	workingset.go   membership: SetB, Reset, push and pop, admit and leave
+//	hotstart.go     HotStart, HotStartAt, NewAt: a working set from a guess
+//	objective.go    SetObjective: a new H and c for the same constraints
+//	constraint.go   the kinds of constraint a working set holds
+//	pricing.go      the search for the most violated row: scan and pool
+//	shortlist.go    the last scan's most violated rows, searched first
+//	drift.go        bounds on how far the rows' violations have moved
+//	sparse.go       rows with few nonzeros, held as lists
+//	normals.go      the members' normals in v = L'x, with their supports
+//	hfactor.go      H = L L', dense or diagonal
+//	ldl.go          the LDL' factor of the members' Gram matrix, refactor
+//	refine.go       Newton steps on the final working set's KKT system
+//	orthorefine.go  the same steps through a QR factor of the normals
+//	compensated.go  the same steps from residuals in twice the precision; Polish
+//	certificate.go  the optimality certificate: gap, violations, WithinRounding
+//	farkas.go       the Farkas certificate of infeasibility, and ray certificates
+//	opposite.go     two opposite rows that contradict each other
 package activeset

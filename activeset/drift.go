@@ -7,12 +7,10 @@ import "math"
 // anchor, v + min(path - pathStamp, anchor - anchorStamp) bounds the row's
 // violation, and that is min(p + path, a + anchor). Stored as one pair a
 // row, a scan reads 16 bytes a row from one array, and the scans'
-// bookkeeping of m = 125000 rows fits a 2 MB L2. Tried and not kept: the
-// componentwise largest pair of each block of 16 rows, to pass over a
-// block at once. Full scans of the large QP then read 28-31% of the
-// blocks, but keeping the blocks up cost 3-4% where the rows fit in
-// cache (mushrooms 7.45 -> 7.78 ms a solve) and gained no more than the
-// noise at m = 500000 (123-129 ms against 126-130).
+// bookkeeping of m = 125000 rows fits a 2 MB L2. There is no bound per
+// block of rows: keeping one up costs more where the rows fit in cache
+// (BenchmarkMushroomsSVM) than passing over blocks saves on many rows
+// (BenchmarkLargeQP).
 //
 // Rounding: p + path is v + (path - pathStamp) to about 2 ulp(|v| + path),
 // and the offsets stay below 1 + ||x||_inf (they restart there): far
@@ -38,8 +36,8 @@ var (
 // the point y where it was computed by at most ||x - y||. No y is stored
 // per row; two bounds on ||x - y|| are kept, and the smaller is used:
 //
-//   - the path: the sum of the lengths of the steps x took between the
-//     points measured (every scan). A row computed at y is stamped with the
+//   - the path: the sum of the lengths of the steps x made between the
+//     points visited (every scan). A row computed at y is stamped with the
 //     path at y (pathStamp); at x, path - stamp >= ||x - y||. Tight while
 //     x moves straight.
 //   - the anchors: an anchor point xa, moved to x at every full scan, and
@@ -47,9 +45,9 @@ var (
 //     stamped chain - ||y - xa|| (anchorStamp); at x,
 //     chain + ||x - xa|| - stamp >= ||x - y|| by the triangle inequality
 //     through the anchors between y and x. Tight while x zigzags about
-//     the anchor: the dual method's x does, and on a separable SVM
-//     (m = 125000, n = 50) the path was 4 where the direct distance was
-//     0.25, and 37x the distance late in the solve.
+//     the anchor, as the dual method's x does: on a separable SVM the
+//     path grows to many times the direct distance late in a solve
+//     (BenchmarkSeparableSVM).
 //
 // Rounding: each offset minus its stamp is exact to ulp(offset). Once an
 // offset exceeds 1 + ||x||_inf its bound restarts at x, so that the
@@ -59,7 +57,7 @@ var (
 // every stored violation dropped.
 type drift struct {
 	seen   []float64 // the point of the last measure
-	path   float64   // length of the path of the points measured, to seen
+	path   float64   // length of the path of the points visited, to seen
 	anchor []float64 // xa
 	chain  float64   // length of the anchors' path, to xa
 	dist   float64   // ||seen - xa||

@@ -2,15 +2,15 @@ package activeset
 
 // gramLDL is the factor L D L' of the Gram matrix G = N'N of the working
 // set's unit normals, in working-set order: L unit lower triangular, stored
-// by rows, packed (row i holds L[i][0..i-1] at l[i(i-1)/2:]), D in d. The last member
-// may have a zero pivot (it depends on the others); every other pivot is
-// positive.
+// by rows, packed (row i holds L[i][0..i-1] at l[i(i-1)/2:]), D in d. The
+// last member may have a zero pivot (it depends on the others); every
+// other pivot is positive.
 //
 // Row i of L is zero before first[i] (a lower bound on its first nonzero),
 // and every product with the row starts there. Normals with disjoint
 // supports (bounds of a diagonal H, sparse rows) are orthogonal, so L is
-// mostly zero: in the generator's cond-diag family about 10% of L is
-// nonzero and the spans from first[i] cover 30%.
+// mostly zero where bounds are many (the generator's cond-diag family,
+// BenchmarkFamilies), and the spans from first[i] skip most of it.
 type gramLDL struct {
 	k     int
 	l, d  []float64
@@ -149,4 +149,22 @@ func (f *gramLDL) nullDirection(p []float64) {
 		p[i] = -p[i]
 	}
 	p[q] = 1
+}
+
+// refactor rebuilds the factor of the working set's Gram matrix from the
+// stored normals (O(k^2 n)), dropping the rounding that adds and rank-one
+// removes have accumulated.
+func (s *Solver) refactor() {
+	s.fresh, s.lastIndep = true, false
+	s.resBuilt = -1
+	s.fac.k = 0
+	for k := range s.ws {
+		for i := 0; i < k; i++ {
+			s.g[i] = s.normals.gram(i, k)
+		}
+		s.fac.add(s.g, 1)
+		if k >= s.n {
+			s.fac.d[k] = 0 // as in push: n+1 normals in R^n depend
+		}
+	}
 }

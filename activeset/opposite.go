@@ -16,11 +16,11 @@ import (
 // violated row: the pair's violation is the fixed amount
 // -(bhat_i + bhat_j), which other rows can exceed until the multipliers
 // have grown past what float64 can follow (a raw-feature SVM with one
-// point repeated with the opposite label reached multipliers of 1e13, and
-// a members' residual of 1e-3, without ever admitting the pair, whose
-// violation is 3e-5, and cycled to the iteration limit). So a solve that
-// cannot settle, at a try of its large multipliers as a certificate or
-// at the iteration limit, looks for such a pair (oppositeCertificate).
+// point repeated with the opposite label, the root package's
+// TestUnscaledSVM): the loop then cycles without admitting the pair. So a
+// solve that cannot settle, at a check of its large multipliers as a
+// certificate or at its bound on working-set changes, looks for such a
+// pair (oppositeCertificate; TestOppositeAtRayTry, TestOppositeAtMaxSteps).
 
 // oppositeRows is the index of the rows of A that have an opposite: the
 // classes of rows with the same direction to the last bit (the entries
@@ -74,16 +74,49 @@ func (s *Solver) sameDirection(i, j, f int) bool {
 	return true
 }
 
-// buildOpposites builds the index of opposite rows. A first pass hashes
-// each row's first nonzeros (directionHash, oppositeSample) into a table
-// that notes the signs seen in each bucket; only the rows of a bucket
-// with both signs (an opposite, or a collision) are hashed in full,
-// sorted by that hash, and split into classes by comparing their
-// directions. On m = 1e6 random rows of n = 50 it took 190 ms, five
-// times a product with every row.
+// buildOpposites builds the index of opposite rows: the rows that may
+// have an opposite (oppositeCandidates), sorted by their direction's hash,
+// split into classes (oppositeClasses), in the order of each class's
+// lowest row. On random rows it costs a few times a product with every
+// row.
 func (s *Solver) buildOpposites() {
 	o := &s.opp
 	o.start = make([]int32, 0, 1)
+	keys := s.oppositeCandidates()
+	slices.SortFunc(keys, func(x, y directionKey) int {
+		if c := cmp.Compare(x.h, y.h); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.f, y.f); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.j, y.j)
+	})
+	found := s.oppositeClasses(keys)
+	// Both sides are in increasing row order (the sort's tie-break).
+	lowest := func(c oppositeClass) int32 { return min(c.rows[0], c.rows[c.mid]) }
+	slices.SortFunc(found, func(x, y oppositeClass) int { return cmp.Compare(lowest(x), lowest(y)) })
+	for _, c := range found {
+		o.start = append(o.start, int32(len(o.rows)))
+		o.mid = append(o.mid, int32(len(o.rows)+c.mid))
+		o.rows = append(o.rows, c.rows...)
+	}
+	o.start = append(o.start, int32(len(o.rows)))
+}
+
+// directionKey is a row j, the hash h of its whole direction and its
+// first nonzero f (directionHash).
+type directionKey struct {
+	h    uint64
+	f, j int32
+}
+
+// oppositeCandidates returns the keys of the rows that may have an
+// opposite. A first pass hashes each row's first nonzeros (directionHash,
+// oppositeSample) into a table that notes the signs seen in each bucket;
+// only the rows of a bucket with both signs (an opposite, or a collision)
+// are hashed in full.
+func (s *Solver) oppositeCandidates() []directionKey {
 	size := 1
 	for size < 8*s.m {
 		size *= 2
@@ -104,34 +137,29 @@ func (s *Solver) buildOpposites() {
 		sample[j] = h
 		signs[h&uint64(size-1)] |= sign(j, f)
 	}
-	type key struct {
-		h    uint64
-		f, j int32
-	}
-	var keys []key
+	var keys []directionKey
 	for j := 0; j < s.m; j++ {
 		if s.ainv[j] != 0 && signs[sample[j]&uint64(size-1)] == 3 {
 			h, f := s.directionHash(j, s.n)
-			keys = append(keys, key{h, int32(f), int32(j)})
+			keys = append(keys, directionKey{h, int32(f), int32(j)})
 		}
 	}
-	slices.SortFunc(keys, func(x, y key) int {
-		if c := cmp.Compare(x.h, y.h); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(x.f, y.f); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.j, y.j)
-	})
-	// Each run of equal hash and first nonzero holds one class, or a few
-	// if the hash collided: split off the rows of the first row's
-	// direction until the run is empty.
-	type class struct {
-		rows []int32 // the positive side, then the negative side
-		mid  int     // where the negative side starts
-	}
-	var found []class
+	return keys
+}
+
+// oppositeClass is one class of rows of the same direction up to sign:
+// the rows pointing the positive way, then the others from mid on.
+type oppositeClass struct {
+	rows []int32
+	mid  int
+}
+
+// oppositeClasses splits the sorted keys into classes of rows with the
+// same direction that have both signs. Each run of equal hash and first
+// nonzero holds one class, or a few if the hash collided: the rows of the
+// first row's direction are split off until the run is empty.
+func (s *Solver) oppositeClasses(keys []directionKey) []oppositeClass {
+	var found []oppositeClass
 	var pos, neg, rest []int32
 	for lo := 0; lo < len(keys); {
 		hi := lo + 1
@@ -160,20 +188,12 @@ func (s *Solver) buildOpposites() {
 			}
 			rest = rest[:n]
 			if len(pos) > 0 && len(neg) > 0 {
-				found = append(found, class{slices.Concat(pos, neg), len(pos)})
+				found = append(found, oppositeClass{slices.Concat(pos, neg), len(pos)})
 			}
 		}
 		lo = hi
 	}
-	// Both sides are in increasing row order (the sort's tie-break).
-	lowest := func(c class) int32 { return min(c.rows[0], c.rows[c.mid]) }
-	slices.SortFunc(found, func(x, y class) int { return cmp.Compare(lowest(x), lowest(y)) })
-	for _, c := range found {
-		o.start = append(o.start, int32(len(o.rows)))
-		o.mid = append(o.mid, int32(len(o.rows)+c.mid))
-		o.rows = append(o.rows, c.rows...)
-	}
-	o.start = append(o.start, int32(len(o.rows)))
+	return found
 }
 
 // oppositeCertificate looks for two opposite rows whose right-hand sides

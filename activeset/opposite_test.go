@@ -24,7 +24,7 @@ func oppositeProblem(rows [][]float64, b []float64) (*Problem, *qpgen.QP) {
 func wantOpposite(t *testing.T, q *qpgen.QP, r *Result, want []int) {
 	t.Helper()
 	if r.Status != StatusInfeasible {
-		t.Fatalf("status %v after %d iterations (violation %.3g), want infeasible", r.Status, r.Iter, r.MaxViolation)
+		t.Fatalf("status %v after %d working-set changes (violation %.3g), want infeasible", r.Status, r.Steps, r.MaxViolation)
 	}
 	var got []int
 	for j, y := range r.FarkasA {
@@ -40,17 +40,17 @@ func wantOpposite(t *testing.T, q *qpgen.QP, r *Result, want []int) {
 	}
 }
 
-// TestOppositeAtIterLimit: a solve stopped by MaxIter before it admits
+// TestOppositeAtMaxSteps: a solve stopped by MaxSteps before it admits
 // either row of a contradicting pair (violated by 1e-4 on the unit rows,
 // against 10 for the row it admits first) ends infeasible with the pair's
-// certificate, not with StatusIterLimit.
-func TestOppositeAtIterLimit(t *testing.T) {
+// certificate, not with StatusMaxSteps.
+func TestOppositeAtMaxSteps(t *testing.T) {
 	p, q := oppositeProblem([][]float64{{0, 1}, {1e4, 1}, {-1e4, -1}}, []float64{-10, -1, -1})
-	s, err := New(p, &Options{MaxIter: 1})
+	s, err := New(p, &Options{MaxSteps: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantOpposite(t, q, s.Solve(), []int{1, 2})
+	wantOpposite(t, q, s.Solve(ctx), []int{1, 2})
 }
 
 // TestOppositeAtRayTry: two rows push x to (1e13, 0, 1e13), where the
@@ -62,10 +62,10 @@ func TestOppositeAtIterLimit(t *testing.T) {
 func TestOppositeAtRayTry(t *testing.T) {
 	p, q := oppositeProblem([][]float64{{-1, 0, 0}, {0, 0, -1}, {0, 1, 0}, {0, -1, 0}}, []float64{-1e13, -1e13, -1, -1})
 	s := mustNew(t, p)
-	r := s.Solve()
+	r := s.Solve(ctx)
 	wantOpposite(t, q, r, []int{2, 3})
-	if r.Iter != 2 {
-		t.Errorf("found after %d iterations, want 2 (at the first try)", r.Iter)
+	if r.Steps != 2 {
+		t.Errorf("found after %d working-set changes, want 2 (at the first try)", r.Steps)
 	}
 }
 
@@ -110,7 +110,7 @@ func TestOppositeIndex(t *testing.T) {
 	if s.oppositeCertificate() {
 		t.Errorf("certificate %v for consistent rows", s.res.FarkasA)
 	}
-	if r := s.Solve(); r.Status != StatusOptimal {
+	if r := s.Solve(ctx); r.Status != StatusSolved {
 		t.Errorf("status %v, want optimal", r.Status)
 	}
 }

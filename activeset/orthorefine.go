@@ -144,11 +144,10 @@ func (s *Solver) refineOrtho(final bool) bool {
 			// The step asks a member for a multiplier of the wrong sign,
 			// beyond DualTol: the loop, whose multipliers come through
 			// the Gram factor (cond(N)^2), kept a member that the
-			// optimum does not hold (an unscaled SVM on the generic
-			// path: multiplier 0 in the loop, -5e6 here, among others
-			// of 1e9; the clamped step left a gap of 1e13). It leaves,
-			// and the round is taken again on the smaller set; if x
-			// then violates a row, Solve's resumes admit it.
+			// optimum does not hold, and the clamped step would leave a
+			// huge gap (TestRefineOrthoDropsWrongSign). It leaves, and
+			// the round is taken again on the smaller set; if x then
+			// violates a row, Solve's resumes admit it.
 			s.leave(i)
 			drops++
 			round--

@@ -42,9 +42,9 @@ func rawSVM(m, n int, margin float64, seed uint64) (*Problem, *qpgen.QP) {
 func TestRefineOrtho(t *testing.T) {
 	p, q := rawSVM(400, 30, 1e-4, 6)
 	s := mustNew(t, p)
-	s.res.Iter = 0
+	s.res.Steps = 0
 	s.farkasBuilt, s.skipRow, s.rayTrial = false, -1, rayStart
-	if st := s.iterate(); st != StatusOptimal {
+	if st := s.iterate(); st != StatusSolved {
 		t.Fatalf("loop ended %v", st)
 	}
 	s.primal()
@@ -66,8 +66,8 @@ func TestRefineOrtho(t *testing.T) {
 
 	// The whole solve: optimal, feasible to rounding, and the KKT
 	// conditions hold in big.Float.
-	r := mustNew(t, p).Solve()
-	if r.Status != StatusOptimal || !r.Feasible {
+	r := mustNew(t, p).Solve(ctx)
+	if r.Status != StatusSolved || !r.Feasible {
 		t.Fatalf("status %v, feasible %v, max violation %.3g", r.Status, r.Feasible, r.MaxViolation)
 	}
 	k, err := qpgen.KKT(q, r.X, r.Lambda, nil, nil)

@@ -74,16 +74,16 @@ func (s *Solver) takeStep(dl []float64, best float64, final bool) (float64, bool
 }
 
 // refineAnswer refines the answer on the common scale, then against the
-// members' own terms. The own-terms measure alone can stop early: a member
-// with tiny terms makes it noisy, a step that cuts the others' error a
-// thousandfold is then rejected, and x stayed 1e-9 from x* on an
-// ill-conditioned vertex (multipliers 1e7, FuzzTinyQP's corpus); the
-// common-scale steps come first, so the second pass only improves on them.
-// The second pass runs only when some member's terms are that small.
+// members' own terms. The own-terms measure alone can end too early: a
+// member with tiny terms makes it noisy, and a step that cuts the others'
+// error a thousandfold is then rejected, which leaves x far from x* on an
+// ill-conditioned vertex (TestIllConditionedVertex); the common-scale
+// steps come first, so the second pass only improves on them. The second
+// pass runs only when some member's terms are that small.
 //
 // Newton steps through the Gram factor gain about -log10(cond(N)^2 eps)
 // digits each, and none once the members' normals are nearly dependent
-// (unit-row multipliers of 1e9, whose x violated rows by 1e-3): an answer
+// (unit-row multipliers of 1e9, TestRefineOrtho): an answer
 // they leave above orthoTrigger is refined through a QR factorisation of
 // the normals instead (refineOrtho), whose error grows with cond(N) only.
 func (s *Solver) refineAnswer() {
@@ -99,8 +99,9 @@ func (s *Solver) refineAnswer() {
 
 // orthoTrigger is the scaled KKT residual after refineAnswer's Newton
 // steps above which the answer is refined through QR: 64 times the steps'
-// own floor. Below it the Gram factor has done its work (in the package's
-// tests 3 answers of 1409 are above it, none in its benchmarks).
+// own floor. Below it the Gram factor has done its work; above it are
+// only answers whose members are nearly dependent, a few of the package's
+// tests and none of its benchmarks.
 const orthoTrigger = 64 * refineFloor
 
 // ownScaleApplies reports whether kktResidual(own) would measure some row or
@@ -207,7 +208,7 @@ func (s *Solver) kktResidual(x, lam []float64, own bool) float64 {
 	// terms it is made of, |ahat|'|x| + |bhat|, are below ownScale of
 	// that, relative to them, the scale of its rounding: rows of raw
 	// features see only the small entries of x, and against 1 + ||x||_inf
-	// their residual looked converged a thousand times above its floor.
+	// their residual can look converged a thousand times above its floor.
 	// (Bounds and kinks keep 1 + ||x||_inf: a kink's terms are zero.) The
 	// sum is at least lo = max(|ahat'x|, |bhat|): it is formed only when
 	// lo is below ownScale of the common scale and the residual could beat

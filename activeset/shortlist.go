@@ -6,24 +6,19 @@ package activeset
 // Each working-set change of the method admits the most violated row, and
 // finding it costs a scan of the pool (rebuildPool) in which every row
 // whose stored violation plus the drift of x since (drift.go) exceeds the
-// largest violation found is recomputed: a quarter of the pool per change
-// on the large-QP family (270 of 1,000 rows at m = 62500, 870 of 4,000 at
-// m = 1e6), because the rows near the optimal face are within the drift of
-// x's steps. Any violated row keeps the dual method correct (its objective
+// largest violation found is recomputed: on the large-QP family a good
+// part of the pool per change, because the rows near the optimal face are
+// within the drift of x's steps. Any violated row keeps the dual method correct (its objective
 // rises with any of them); the most violated is a heuristic for fewer
 // changes. The simplex codes' partial pricing takes the same view: the
 // rows most violated at the last scan stay the best candidates for a few
 // changes. So a scan keeps its shortlistSize most violated rows; the next
 // searches recompute only those, and admit the most violated of them while
 // it is violated by at least shortlistRatio of what the last scan found;
-// otherwise they scan as before (and refill the list). Optimality is
-// still declared only after a scan of every row.
-//
-// Measured (counts of this engine, MethodAuto; changes / row products per
-// solve in units of m, before -> after): large QP (n = 100) m = 62500
-// 180 / 0.90 -> 172 / 0.32, 250000 371 / 0.77 -> 357 / 0.26, 1e6 601 /
-// 0.56 -> 599 / 0.18; separable SVM (n = 50) 62500 500 / 3.32 -> 548 /
-// 1.53, 250000 556 / 1.65 -> 496 / 0.71, 1e6 506 / 0.81 -> 488 / 0.34.
+// otherwise they scan (and refill the list). Optimality is still declared
+// only after a scan of every row. The list cuts the row products of a
+// solve several times over for about as many working-set changes
+// (BenchmarkLargeQP, BenchmarkSeparableSVM).
 
 // shortlistSize is the number of rows a scan keeps for the next searches:
 // enough to hold the rows a few changes admit, few enough that
@@ -79,7 +74,7 @@ func (l *shortlist) findLowest() {
 // outside the working set and not skipped) and returns the most violated
 // of them, with its violation, if it exceeds worst and shortlistRatio of
 // the last scan's largest violation; otherwise it empties the list and
-// reports false. The drift must have been measured at s.x.
+// reports false. The drift must be at s.x (measureDrift).
 func (s *Solver) fromShortlist(worst float64) (constraint, float64, bool) {
 	l := &s.short
 	var js [4]int32

@@ -23,8 +23,8 @@ func sparseLimit(n int) int { return n / 8 }
 
 // sparseBuilder collects the sparse rows one row at a time (add), so that
 // the listing shares New's one pass over the rows with inverseNorms: a
-// second pass over a large A cost as much again (every row fetched from
-// memory twice; the large QP's 80 MB of rows: 11 ms).
+// second pass over a large A would cost as much again (every row fetched
+// from memory twice; BenchmarkLargeQP).
 type sparseBuilder struct {
 	limit    int
 	pos      []int32
@@ -54,16 +54,15 @@ func (b *sparseBuilder) add(j int, r []float64) {
 	limit := b.limit
 	at := len(b.idx)
 	if len(r) > limit && noZeros(r[:limit+1]) {
-		// Dense at a glance: nonzeros' stores into the lists (16
-		// entries a row) took a third of New's pass over a dense A
-		// (the large QP, 1e5 rows: 12 ms with them, 8 ms without).
+		// Dense at a glance: storing the nonzeros into the lists (up
+		// to limit+1 entries a row) would add about half to New's pass
+		// over a dense A (BenchmarkLargeQP).
 		b.pos[j+1] = int32(at)
 		return
 	}
 	// Each slice is checked on its own: growing rounds their capacities
-	// up to allocation size classes, which differ for int32 and float64
-	// (checking idx alone once let val run short: a panic on mushrooms
-	// with a limit of n/4).
+	// up to allocation size classes, which differ for int32 and float64,
+	// so idx's room says nothing of val's (TestSparseRowsEveryShape).
 	if cap(b.idx)-at < limit+9 {
 		b.idx = slices.Grow(b.idx, limit+9)
 	}

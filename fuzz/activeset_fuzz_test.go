@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -138,10 +139,10 @@ func checkActiveSet(t *testing.T, data []byte) {
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	res := s.Solve()
+	res := s.Solve(context.Background())
 	switch {
-	case res.Status == activeset.StatusIterLimit:
-		t.Fatalf("iteration limit after %d iterations", res.Iter)
+	case res.Status == activeset.StatusPrecisionLimit:
+		t.Fatalf("precision limit after %d working-set changes", res.Steps)
 	case res.Status == activeset.StatusInfeasible:
 		if feasible {
 			t.Fatalf("reported infeasible, but x* = %v is feasible", xs)
@@ -156,7 +157,7 @@ func checkActiveSet(t *testing.T, data []byte) {
 	default:
 		for i := range xs {
 			if math.Abs(res.X[i]-xs[i]) > 1e-9*(1+math.Abs(xs[i])) {
-				t.Fatalf("x = %v, exact x* = %v (iter %d)", res.X, xs, res.Iter)
+				t.Fatalf("x = %v, exact x* = %v (%d working-set changes)", res.X, xs, res.Steps)
 			}
 		}
 	}

@@ -49,16 +49,17 @@ func (s *Solver) useDirect() (bool, error) {
 // to the other way.
 //
 // The samples' solves stop at Options.TimeLimit counted from start (New's
-// start): a user's limit must bound the set-up too, and a sample of a hard
-// problem is itself hard. A sample cut short still gives a valid hot start.
+// start), with no context (New has none): a user's limit must bound the
+// set-up too, and a sample of a hard problem is itself hard. A sample cut
+// short still gives a valid hot start.
 func (s *Solver) newDirect(p *Problem, start time.Time) error {
 	var err error
 	if s.sample, err = s.newSampledStart(p); err != nil {
 		return err
 	}
-	r := s.sample.presolve(s.engineDeadline(context.Background(), start))
+	r := s.sample.presolve(start)
 	if r == nil || r.Status == activeset.StatusInfeasible {
-		if s.direct, err = s.newEngine(p, s.directOptions()); err == nil && r != nil {
+		if s.direct, err = s.newEngine(p, s.directMaxSteps()); err == nil && r != nil {
 			s.direct.HotStart(s.sample.rowsIn, s.sample.upper, s.sample.lower)
 		}
 		return err
@@ -68,13 +69,10 @@ func (s *Solver) newDirect(p *Problem, start time.Time) error {
 	return err
 }
 
-// directOptions are the direct path's engine options: Options.MaxSteps
-// bounds its working-set changes.
-func (s *Solver) directOptions() *activeset.Options {
-	if s.opt.MaxSteps <= 0 || s.opt.MaxSteps > math.MaxInt32 {
-		return nil
-	}
-	return &activeset.Options{MaxIter: int(s.opt.MaxSteps)}
+// directMaxSteps is the direct path's bound on the engine's working-set
+// changes: Options.MaxSteps (0: none but the engine's own safety bound).
+func (s *Solver) directMaxSteps() int {
+	return int(min(max(s.opt.MaxSteps, 0), math.MaxInt32))
 }
 
 // engineProblem is the engine's problem on the objective 1/2 x'hx + c'x
@@ -92,15 +90,24 @@ func (s *Solver) engineProblem(p *Problem, h *mat.Dense, c []float64, f *mat.Cho
 }
 
 // newEngine builds an active-set solver on the quadratic model (its factor
-// shared) and the caller's rows, which it reads in place.
-func (s *Solver) newEngine(p *Problem, opt *activeset.Options) (*activeset.Solver, error) {
-	return engineOrError(activeset.New(s.engineProblem(p, s.h, s.c, &s.chol), opt))
+// shared) and the caller's rows, which it reads in place, with at most
+// maxSteps working-set changes a solve (0: the engine's safety bound).
+func (s *Solver) newEngine(p *Problem, maxSteps int) (*activeset.Solver, error) {
+	return engineOrError(activeset.New(s.engineProblem(p, s.h, s.c, &s.chol), s.engineOptions(maxSteps)))
 }
 
 // newEngineAt is the direct path's engine hot-started at x from the rows
 // rowsIn and the bounds upper, lower (activeset.NewAt).
 func (s *Solver) newEngineAt(p *Problem, x []float64, rowsIn []int, upper, lower []bool) (*activeset.Solver, error) {
-	return engineOrError(activeset.NewAt(s.engineProblem(p, s.h, s.c, &s.chol), s.directOptions(), x, rowsIn, upper, lower))
+	return engineOrError(activeset.NewAt(s.engineProblem(p, s.h, s.c, &s.chol), s.engineOptions(s.directMaxSteps()), x, rowsIn, upper, lower))
+}
+
+// engineOptions are the options of every engine a Solver builds: the
+// solver's time limit, which each engine solve counts from the start of
+// the Solve it is part of (SolveFrom), and at most maxSteps working-set
+// changes (0: the engine's safety bound).
+func (s *Solver) engineOptions(maxSteps int) *activeset.Options {
+	return &activeset.Options{MaxSteps: maxSteps, TimeLimit: s.opt.TimeLimit}
 }
 
 // engineOrError passes on a new engine, or its error in the solver's terms.
@@ -128,17 +135,12 @@ func (s *Solver) solveDirect(ctx context.Context, start time.Time) (*Result, err
 		res.Time = time.Since(start)
 		return res, nil
 	}
-	deadline := s.engineDeadline(ctx, start)
-	s.sample.start(s.direct, deadline)
-	s.direct.SetDeadline(deadline)
-	r := s.direct.Solve()
-	res.Iterations = r.Iter
+	s.sample.start(s.direct, ctx, start)
+	r := s.direct.SolveFrom(ctx, start)
+	res.Iterations = r.Steps
 	res.Kept = s.m + s.meq
 	s.engineAnswer(r)
 	s.polishAnswer(s.direct, r)
-	if r.Status == activeset.StatusIterLimit && s.opt.MaxSteps > 0 && int64(r.Iter) >= s.opt.MaxSteps {
-		res.Status, res.Message = StatusMaxSteps, ""
-	}
 	res.Time = time.Since(start)
 	s.reportAnswer(MethodActiveSet, 0, int64(res.Iterations), res.Kept)
 	return res, nil
@@ -165,6 +167,8 @@ func (s *Solver) reportAnswer(m Method, index int, steps int64, kept int) {
 // engine's Farkas certificate), time limit, or precision limit (an engine
 // that cycled, or a Tol below the certificate's rounding floor). The
 // direct path and the penalty method's finisher (handover.go) share it.
+// An engine stopped by its MaxSteps or by the context ends with the
+// solver's StatusMaxSteps or StatusCanceled.
 func (s *Solver) engineAnswer(r *activeset.Result) {
 	res := &s.res
 	copy(res.X, r.X)
@@ -199,9 +203,13 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 	switch {
 	case r.Status == activeset.StatusTimeLimit:
 		res.Status = StatusTimeLimit
-	case r.Status == activeset.StatusIterLimit:
+	case r.Status == activeset.StatusCanceled:
+		res.Status = StatusCanceled
+	case r.Status == activeset.StatusMaxSteps:
+		res.Status = StatusMaxSteps
+	case r.Status == activeset.StatusPrecisionLimit:
 		res.Status = StatusPrecisionLimit
-		res.Message = fmt.Sprintf("the active-set method stopped after %d working-set changes without settling its working set (cycling on a degenerate vertex, or rows it could neither satisfy nor prove infeasible in float64); the answer is certified to gap %.3g", r.Iter, res.Gap)
+		res.Message = fmt.Sprintf("the active-set method stopped after %d working-set changes without settling its working set (cycling on a degenerate vertex, or rows it could neither satisfy nor prove infeasible in float64); the answer is certified to gap %.3g", r.Steps, res.Gap)
 	case res.Gap <= s.opt.Tol*math.Max(1, math.Abs(res.Objective)):
 		res.Status = StatusSolved
 	case !r.Feasible:
@@ -228,25 +236,11 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 // again.
 func (s *Solver) polishAnswer(e *activeset.Solver, r *activeset.Result) {
 	res := &s.res
-	if res.Status != StatusPrecisionLimit || r.Status != activeset.StatusOptimal ||
+	if res.Status != StatusPrecisionLimit || r.Status != activeset.StatusSolved ||
 		!(res.Xi*r.SumViolation > res.Gap/2) {
 		return
 	}
 	if e.Polish() {
 		s.engineAnswer(r)
 	}
-}
-
-// engineDeadline is when an active-set solve that is part of a Solve begun
-// at start must stop: the time limit or the context's deadline, whichever
-// is first (zero: none). The engine does not watch the context otherwise.
-func (s *Solver) engineDeadline(ctx context.Context, start time.Time) time.Time {
-	deadline := time.Time{}
-	if s.opt.TimeLimit > 0 {
-		deadline = start.Add(s.opt.TimeLimit)
-	}
-	if d, ok := ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
-		deadline = d
-	}
-	return deadline
 }

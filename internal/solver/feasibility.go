@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"math"
 
 	"github.com/softpen/softpen/activeset"
@@ -256,7 +257,7 @@ func (s *Solver) confirmFarkas(y []float64) bool {
 	if err != nil {
 		return false
 	}
-	r := eng.Solve()
+	r := eng.Solve(context.Background())
 	if r.Status != activeset.StatusInfeasible {
 		return false
 	}

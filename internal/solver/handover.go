@@ -22,7 +22,7 @@ import (
 // members whose multipliers turn negative, so the guess only decides how
 // many working-set changes it takes, never the answer. The answer is
 // certified as the direct path's is (engineAnswer). If the engine stops on
-// its iteration bound (cycling), the stages go on and the engine is tried
+// its bound on working-set changes (cycling), the stages go on and the engine is tried
 // again once the penalty method's gap has fallen by handoverRetry.
 //
 // The engine is built in New, on the caller's rows (read in place) and the
@@ -49,7 +49,7 @@ func (s *Solver) newFinisher(p *Problem) error {
 	if !s.quad || s.opt.NoPolish || s.m+s.meq == 0 {
 		return nil
 	}
-	eng, err := s.newEngine(p, &activeset.Options{MaxIter: handoverMaxIter(s.n, s.m, s.meq)})
+	eng, err := s.newEngine(p, handoverMaxSteps(s.n, s.m, s.meq))
 	if err != nil {
 		return err
 	}
@@ -91,10 +91,9 @@ func (s *Solver) handover(rn *run) (Status, bool) {
 	rn.handSteps = s.steps
 	s.guessWorkingSet()
 	f.eng.HotStart(f.rows, f.upper, f.lower)
-	f.eng.SetDeadline(s.engineDeadline(rn.ctx, rn.start))
-	r := f.eng.Solve()
-	rn.engineIter += r.Iter
-	if r.Status == activeset.StatusIterLimit {
+	r := f.eng.SolveFrom(rn.ctx, rn.start)
+	rn.engineIter += r.Steps
+	if r.Status == activeset.StatusPrecisionLimit || r.Status == activeset.StatusMaxSteps {
 		rn.handNext = rn.best.gap / handoverRetry
 		return 0, false
 	}
@@ -102,6 +101,9 @@ func (s *Solver) handover(rn *run) (Status, bool) {
 	s.polishAnswer(f.eng, r)
 	if r.Status == activeset.StatusTimeLimit && !(s.res.Gap < s.wholeGap(rn, s.state.best)) {
 		return StatusTimeLimit, true // finish reports the best penalty point
+	}
+	if r.Status == activeset.StatusCanceled && !(s.res.Gap < s.wholeGap(rn, s.state.best)) {
+		return StatusCanceled, true // finish reports the best penalty point
 	}
 	rn.engine = true
 	return s.res.Status, true
@@ -207,7 +209,7 @@ func (s *Solver) finishEngine(rn *run) *Result {
 	return res
 }
 
-// handoverMaxIter bounds the working-set changes of one engine solve of
+// handoverMaxSteps bounds the working-set changes of one engine solve of
 // the handover. With at most DirectMaxRows rows the probe hands over a
 // rough working set and the engine does what the direct path would: it
 // gets the direct path's bound (0: the engine's default, 50 (n + m + meq)
@@ -215,7 +217,7 @@ func (s *Solver) finishEngine(rn *run) *Result {
 // a certified gap of handoverGap needs far fewer changes than (108 on the
 // separable SVM with m = 1e6, n = 50, whose cold solve takes 1,190): an
 // engine cycling there hands back to the stages after 50 (n + meq) + 100.
-func handoverMaxIter(n, m, meq int) int {
+func handoverMaxSteps(n, m, meq int) int {
 	if m+meq <= DirectMaxRows {
 		return 0
 	}

@@ -3,7 +3,6 @@ package solver
 import (
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/softpen/softpen/activeset"
 	"github.com/softpen/softpen/mat"
@@ -91,7 +90,7 @@ func (s *Solver) newNewton(p *Problem) {
 	if nw.chol.Factor(ident) != nil {
 		return
 	}
-	eng, err := activeset.New(s.engineProblem(p, ident, make([]float64, n), &nw.chol), nil)
+	eng, err := activeset.New(s.engineProblem(p, ident, make([]float64, n), &nw.chol), s.engineOptions(0))
 	if err != nil {
 		return
 	}
@@ -187,7 +186,6 @@ func (s *Solver) newtonSteps(rn *run) (Status, bool) {
 	nw := s.newton
 	nw.iters, nw.changes = 0, 0
 	x := s.state.x
-	nw.eng.SetDeadline(newtonDeadline(rn))
 	viol := s.newtonAdmit(rn, x, nil)
 	stall, last := 0, rn.best.gap
 	for nw.iters < newtonMaxIter {
@@ -197,9 +195,9 @@ func (s *Solver) newtonSteps(rn *run) (Status, bool) {
 		if s.newtonModel(x) != nil || nw.eng.SetObjective(nw.h, nw.c, &nw.chol) != nil {
 			return 0, false // H_k not numerically positive definite
 		}
-		r := nw.eng.Solve()
+		r := nw.eng.SolveFrom(rn.ctx, rn.start)
 		nw.iters++
-		nw.changes += r.Iter
+		nw.changes += r.Steps
 		switch r.Status {
 		case activeset.StatusInfeasible:
 			copy(s.res.Farkas, r.FarkasA)
@@ -208,7 +206,10 @@ func (s *Solver) newtonSteps(rn *run) (Status, bool) {
 		case activeset.StatusTimeLimit:
 			rn.stopped = stopTime
 			return StatusTimeLimit, true
-		case activeset.StatusIterLimit:
+		case activeset.StatusCanceled:
+			rn.stopped = stopCanceled
+			return StatusCanceled, true
+		case activeset.StatusPrecisionLimit, activeset.StatusMaxSteps:
 			return 0, false
 		}
 		rho := 0.0
@@ -283,10 +284,10 @@ func (s *Solver) newtonChord(rn *run, viol, rho float64) bool {
 	if nw.eng.SetObjective(nw.h, nw.c, &nw.chol) != nil {
 		return true
 	}
-	r := nw.eng.Solve()
+	r := nw.eng.SolveFrom(rn.ctx, rn.start)
 	nw.iters++
-	nw.changes += r.Iter
-	if r.Status != activeset.StatusOptimal || s.newtonStep(x, r.X, viol, rho) == 0 {
+	nw.changes += r.Steps
+	if r.Status != activeset.StatusSolved || s.newtonStep(x, r.X, viol, rho) == 0 {
 		copy(x, nw.xSave)
 		return true
 	}
@@ -407,14 +408,4 @@ func (s *Solver) newtonStep(x, xq []float64, viol, rho float64) float64 {
 		}
 	}
 	return 0
-}
-
-// newtonDeadline is the engine's deadline: the time limit or the
-// context's, whichever comes first.
-func newtonDeadline(rn *run) time.Time {
-	deadline := rn.deadline
-	if d, ok := rn.ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
-		deadline = d
-	}
-	return deadline
 }

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"time"
 
 	"github.com/softpen/softpen/activeset"
@@ -81,7 +82,7 @@ func (s *Solver) newSampledStart(p *Problem) (sampledStart, error) {
 		}
 		sp := *p
 		sp.A, sp.ARows, sp.B = nil, sub, lv.b
-		eng, err := s.newEngine(&sp, nil)
+		eng, err := s.newEngine(&sp, 0)
 		if err != nil {
 			// The samples are read before the engine on all rows:
 			// a bad row is named by its index in A.
@@ -137,13 +138,14 @@ func (ss *sampledStart) setB(b []float64) error {
 }
 
 // start hot-starts full (the engine on all rows) from the largest
-// sample's answer (solveLevels), unless the direct engine is not cold.
-func (ss *sampledStart) start(full *activeset.Solver, deadline time.Time) {
+// sample's answer (solveLevels, under ctx, Options.TimeLimit counted from
+// start), unless the direct engine is not cold.
+func (ss *sampledStart) start(full *activeset.Solver, ctx context.Context, start time.Time) {
 	if !ss.cold || len(ss.levels) == 0 {
 		return
 	}
 	ss.cold, ss.presolved = false, false
-	r := ss.solveLevels(deadline)
+	r := ss.solveLevels(ctx, start)
 	ss.guess(r)
 	ss.mapRows(0)
 	if r.Status == activeset.StatusInfeasible {
@@ -159,8 +161,9 @@ func (ss *sampledStart) start(full *activeset.Solver, deadline time.Time) {
 // from the answer of the one below, and returns the largest sample's
 // answer. A level that ends infeasible passes on the rows of its Farkas
 // certificate (the whole problem is infeasible too, and the engine above
-// finds it again from them).
-func (ss *sampledStart) solveLevels(deadline time.Time) *activeset.Result {
+// finds it again from them). Each level's solve runs under ctx, with
+// Options.TimeLimit counted from start.
+func (ss *sampledStart) solveLevels(ctx context.Context, start time.Time) *activeset.Result {
 	var below *activeset.Result
 	for i := len(ss.levels) - 1; i >= 0; i-- {
 		eng := ss.levels[i].eng
@@ -173,8 +176,7 @@ func (ss *sampledStart) solveLevels(deadline time.Time) *activeset.Result {
 				eng.HotStartAt(below.X, ss.rowsIn, ss.upper, ss.lower)
 			}
 		}
-		eng.SetDeadline(deadline)
-		below = eng.Solve()
+		below = eng.SolveFrom(ctx, start)
 	}
 	return below
 }
@@ -207,16 +209,16 @@ func (ss *sampledStart) mapRows(i int) {
 }
 
 // presolve solves the levels (New, before the engine on all rows exists),
-// stopping at deadline (zero: none), and returns the largest sample's
+// with no context and Options.TimeLimit counted from start, and returns the largest sample's
 // answer, with the hot start's rows and bounds in rowsIn, upper and lower;
 // nil without levels. The next Solve
 // then starts from the engine's hot start as it stands (start does
 // nothing), unless SetB or Reset comes first.
-func (ss *sampledStart) presolve(deadline time.Time) *activeset.Result {
+func (ss *sampledStart) presolve(start time.Time) *activeset.Result {
 	if len(ss.levels) == 0 {
 		return nil
 	}
-	r := ss.solveLevels(deadline)
+	r := ss.solveLevels(context.Background(), start)
 	ss.guess(r)
 	ss.mapRows(0)
 	ss.cold, ss.presolved = false, true

@@ -43,12 +43,12 @@ func TestSampledStart(t *testing.T) {
 		}
 		x := slices.Clone(res.X)
 		// The engine alone, cold on all rows.
-		eng, err := s.newEngine(c.p, nil)
+		eng, err := s.newEngine(c.p, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := eng.Solve()
-		if r.Status != activeset.StatusOptimal {
+		r := eng.Solve(ctx)
+		if r.Status != activeset.StatusSolved {
 			t.Fatalf("%s: cold engine %v", c.name, r.Status)
 		}
 		if d := dist(x, r.X); d > 1e-9*(1+math.Sqrt(dotSelf(r.X))) {

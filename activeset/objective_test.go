@@ -55,19 +55,19 @@ func TestSetObjective(t *testing.T) {
 					}
 					var r *Result
 					for round := 0; round < 2; round++ {
-						s.Solve()
+						s.Solve(ctx)
 						if err := s.SetObjective(h, c, &f); err != nil {
 							t.Fatalf("%s: %v", name, err)
 						}
-						r = s.Solve()
+						r = s.Solve(ctx)
 						if round == 0 {
 							if err := s.SetObjective(h2, c2, f2); err != nil {
 								t.Fatalf("%s: %v", name, err)
 							}
 						}
 					}
-					if r.Status != StatusOptimal {
-						t.Errorf("%s: status %v after %d iterations", name, r.Status, r.Iter)
+					if r.Status != StatusSolved {
+						t.Errorf("%s: status %v after %d iterations", name, r.Status, r.Steps)
 						continue
 					}
 					worst = math.Max(worst, checkKKTWithL1(t, name, q, r))
@@ -90,7 +90,7 @@ func TestSetObjectiveAllocs(t *testing.T) {
 	if err := f.Factor(h); err != nil {
 		t.Fatal(err)
 	}
-	s.Solve()
+	s.Solve(ctx)
 	flip := false
 	allocs := testing.AllocsPerRun(20, func() {
 		flip = !flip
@@ -103,7 +103,7 @@ func TestSetObjectiveAllocs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.Solve()
+		s.Solve(ctx)
 	})
 	if allocs != 0 {
 		t.Errorf("SetObjective + Solve: %v allocations, want 0", allocs)
@@ -117,10 +117,10 @@ func TestSetObjectiveBadInput(t *testing.T) {
 	q := qpgen.Generate("cond-dense", 10, 1)
 	// want: the second solve of a solver that was never refused anything.
 	ref := mustNew(t, fromGen(q))
-	ref.Solve()
-	want := ref.Solve().Objective
+	ref.Solve(ctx)
+	want := ref.Solve(ctx).Objective
 	s := mustNew(t, fromGen(q))
-	s.Solve()
+	s.Solve(ctx)
 	h, c := dense(q.H), append([]float64(nil), q.C...)
 	var f mat.Cholesky
 	if err := f.Factor(h); err != nil {
@@ -149,7 +149,7 @@ func TestSetObjectiveBadInput(t *testing.T) {
 			t.Errorf("%s: error %v, want field %s index %d", tc.name, err, tc.field, tc.index)
 		}
 	}
-	if got := s.Solve().Objective; got != want {
+	if got := s.Solve(ctx).Objective; got != want {
 		t.Errorf("after the refused calls the objective is %.17g, want %.17g", got, want)
 	}
 }

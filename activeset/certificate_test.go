@@ -1,0 +1,87 @@
+package activeset
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/softpen/softpen/internal/testqp"
+)
+
+// TestViolationSkipsOnlySatisfiedRows: the certificate's violation pass
+// skips rows that mostViolated's stored bounds prove satisfied; the
+// figures must be those of a pass over every row, bit for bit: at the
+// optimum of problems with many inactive rows, at a point stopped by a
+// deadline (violated rows), and at a warm re-solve after SetB.
+func TestViolationSkipsOnlySatisfiedRows(t *testing.T) {
+	check := func(name string, s *Solver) {
+		t.Helper()
+		r := s.res
+		s.forgetViolations() // every row recomputed
+		s.violation()
+		f := s.res
+		if f.MaxViolation != r.MaxViolation || f.SumViolation != r.SumViolation ||
+			f.Complementarity != r.Complementarity || f.Feasible != r.Feasible {
+			t.Errorf("%s: with skipping max %v sum %v comp %v feasible %v; every row %v %v %v %v",
+				name, r.MaxViolation, r.SumViolation, r.Complementarity, r.Feasible,
+				f.MaxViolation, f.SumViolation, f.Complementarity, f.Feasible)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 9))
+	for _, box := range []bool{false, true} {
+		s := mustNew(t, randomQP(rng, 20, 2000, 1e3, box))
+		s.Solve(ctx)
+		check("random QP", s)
+	}
+	s := mustNew(t, separable(20000, 20, 5))
+	s.Solve(ctx)
+	check("separable", s)
+	b := make([]float64, s.m)
+	for j := range b {
+		b[j] = -1 + 0.01*rng.Float64()
+	}
+	if err := s.SetB(b); err != nil {
+		t.Fatal(err)
+	}
+	s.Solve(ctx)
+	check("separable after SetB", s)
+	s = mustNew(t, separable(20000, 20, 6))
+	past, cancel := context.WithDeadline(ctx, time.Now().Add(-time.Second))
+	defer cancel()
+	if r := s.Solve(past); r.Status != StatusTimeLimit || r.MaxViolation == 0 {
+		t.Fatalf("past deadline: status %v, violation %v", r.Status, r.MaxViolation)
+	}
+	check("deadline", s)
+}
+
+// TestDualErrorCoversTheSums: with multipliers of 2e14 on rows of norm 5
+// (testqp.HugeMultipliers: H = 2.6 I, x* ~ 7e6), q = c + A'lambda is
+// ~1e7 built from terms ~1e15, and the computed Dual is off by far more
+// than its own rounding: the exact dual value of the engine's multipliers
+// (testqp.ExactDual) differs from Dual by more than 1e5, and DualError +
+// DualResidualError / mu (mu = 2.6) bounds the difference.
+func TestDualErrorCoversTheSums(t *testing.T) {
+	ridge, c, rows, b := testqp.HugeMultipliers()
+	n := len(c)
+	h := make([][]float64, n)
+	for i := range h {
+		h[i] = make([]float64, n)
+		h[i][i] = ridge
+	}
+	s := mustNew(t, &Problem{N: n, H: dense(h), C: c, A: dense(rows), B: b})
+	r := s.Solve(ctx)
+	if r.Status != StatusSolved {
+		t.Fatalf("status %v", r.Status)
+	}
+	exact := testqp.ExactDual(ridge, c, rows, b, r.Lambda)
+	diff := math.Abs(r.Dual - exact)
+	t.Logf("Dual %.17g, exact %.17g: off by %.3g; DualError %.3g; multipliers up to %.3g", r.Dual, exact, diff, r.DualError, max(r.Lambda[0], r.Lambda[1]))
+	if diff < 1e5 {
+		t.Errorf("Dual is off by %.3g only: the test no longer exercises the sums' rounding", diff)
+	}
+	if bound := r.DualError + r.DualResidualError/ridge; !(diff <= bound) {
+		t.Errorf("Dual is off by %.3g, the bound %.3g does not cover it", diff, bound)
+	}
+}

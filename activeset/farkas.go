@@ -1,0 +1,345 @@
+package activeset
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
+)
+
+// rayStart is the largest multiplier (unit-normal scale) at which the
+// multipliers are first checked as a Farkas certificate, and rayGrowth the
+// factor by which they must grow before the next check. Feasible problems
+// with multipliers of 1e10 exist (separable raw-feature SVMs, the root
+// package's TestUnscaledSVM): the start stays above them, since a check
+// costs O(k^2 n) when it gets to the polish. rayPrecheck is the relative
+// size of N lambda below which the multipliers are checked at all.
+const (
+	rayStart    = 1e12
+	rayGrowth   = 100
+	rayPrecheck = 1e-6
+)
+
+// lamLimit is the multiplier (unit-normal scale) beyond which a solve
+// ends undecided (StatusPrecisionLimit): v = v_u - N lambda has lost every
+// digit long before, and the next steps would overflow.
+const lamLimit = 1e30
+
+// lamMax is the largest |lambda_k| of the working set, +Inf if one is not
+// finite.
+func (s *Solver) lamMax() float64 {
+	m := 0.0
+	for _, l := range s.lam[:len(s.ws)] {
+		a := math.Abs(l)
+		if !(a <= math.MaxFloat64) {
+			return math.Inf(1)
+		}
+		m = max(m, a) // builtin: inlined (a is not NaN here)
+	}
+	return m
+}
+
+// rayCertificate tries the direction of the multipliers as the Farkas
+// certificate (refined, polished and checked like a null direction's),
+// and if it fails, two opposite rows (oppositeCertificate: multipliers
+// this large are where the loop loses track of such a pair), and reports
+// whether one holds. On failure the Result's certificate is cleared.
+func (s *Solver) rayCertificate() bool {
+	return s.multiplierCertificate() || s.oppositeCertificate()
+}
+
+// multiplierCertificate tries the direction of the multipliers as the
+// Farkas certificate (see rayCertificate).
+func (s *Solver) multiplierCertificate() bool {
+	k := len(s.ws)
+	for _, c := range s.ws {
+		if c.kind == kindKink {
+			return false // a capped or held kink is not a constraint
+		}
+	}
+	// Along a ray N lambda = v_u - v grows slower than lambda; if it is
+	// not yet far below sum |lambda_i| ||n_i||, the certificate's polish
+	// (O(k^2 n)) is not worth its cost: the large multipliers of a
+	// feasible problem (|c| large, or nearly parallel active rows) end
+	// here.
+	clear(s.t)
+	size := 0.0
+	for i, l := range s.lam[:k] {
+		vec.Axpy(l, s.normals.full(i), s.t)
+		size += math.Abs(l)
+	}
+	if math.Sqrt(vec.Dot(s.t, s.t)) > rayPrecheck*size {
+		return false
+	}
+	copy(s.dir[:k], s.lam[:k])
+	s.buildFarkas()
+	if ok, _ := s.farkasHolds(); ok {
+		return true
+	}
+	clear(s.res.FarkasA)
+	clear(s.res.FarkasEq)
+	s.farkasBuilt = false
+	return false
+}
+
+// answerInfeasible writes the Farkas certificate: a zero row that cannot
+// hold, or the null direction of the last step (s.dir), whose bound entries
+// make up the box part of the certificate. Largest row entry 1.
+func (s *Solver) answerInfeasible() {
+	r := &s.res
+	if s.infeasible > 0 {
+		clear(r.FarkasA)
+		clear(r.FarkasEq)
+	}
+	switch {
+	case s.infeasible > s.m:
+		i := s.infeasible - s.m - 1
+		r.FarkasEq[i] = math.Copysign(1, -s.beqOrig[i])
+	case s.infeasible > 0:
+		r.FarkasA[s.infeasible-1] = 1
+	case !s.farkasBuilt:
+		s.buildFarkas()
+	}
+	s.primal()
+	copy(r.X, s.x)
+	r.Objective, r.Dual, r.Gap = math.NaN(), math.NaN(), math.Inf(1)
+	s.multipliers()
+	s.violation()
+}
+
+// buildFarkas writes the certificate of the null direction s.dir (whose
+// bound entries make up its box part) into the Result, refined and
+// polished in the caller's variables. Largest row entry 1.
+func (s *Solver) buildFarkas() {
+	r := &s.res
+	clear(r.FarkasA)
+	clear(r.FarkasEq)
+	s.refineFarkas()
+	s.polishFarkas()
+	for i, c := range s.ws {
+		y := s.dir[i] / s.sigma[i]
+		switch c.kind {
+		case kindRow:
+			r.FarkasA[c.i] = y * s.ainv[c.i]
+		case kindEq:
+			r.FarkasEq[c.i] = y * s.eqinv[c.i]
+		}
+	}
+	big := math.Max(normInf(r.FarkasA), normInf(r.FarkasEq))
+	if big > 0 {
+		vec.Scale(1/big, r.FarkasA)
+		vec.Scale(1/big, r.FarkasEq)
+	}
+	// Entries at the rounding level of the largest are noise.
+	for _, y := range [][]float64{r.FarkasA, r.FarkasEq} {
+		for i, v := range y {
+			if math.Abs(v) < 1e-15 {
+				y[i] = 0
+			}
+		}
+	}
+	s.farkasBuilt = true
+}
+
+// farkasTol is the relative size, against the terms it is made of, of a
+// component of w = A'y + Aeq'yeq on a coordinate without the bound its
+// sign needs that farkasHolds counts as zero, and the margin it requires
+// when there is one: an order below the 1e-12 an independent check allows,
+// above the rounding of computing w in float64.
+const farkasTol = 1e-13
+
+// farkasHolds checks the certificate in the Result in the caller's data:
+// y >= 0 on the rows, and with w = A'y + Aeq'yeq, b'y + beq'yeq below the
+// minimum of w'x over the box, every component of w on a coordinate
+// without the bound its sign needs zero to farkasTol. O(n) per nonzero of y.
+// consistent reports a direction that fails only by its margin: A'y
+// vanishes where it must but b'y is not below the box's minimum, so the
+// rows are consistent along it (a dependent member at a degenerate vertex).
+func (s *Solver) farkasHolds() (ok, consistent bool) {
+	r := &s.res
+	w, ws := s.t, s.r
+	clear(w)
+	clear(ws)
+	rhs, size := 0.0, 0.0
+	add := func(rows [][]float64, b, y []float64, signed bool) bool {
+		for j, yj := range y {
+			if yj == 0 {
+				continue
+			}
+			if signed && yj < 0 || math.IsNaN(yj) || math.IsInf(yj, 0) {
+				return false
+			}
+			for c, a := range rows[j] {
+				w[c] += yj * a
+				ws[c] += math.Abs(yj * a)
+			}
+			rhs += yj * b[j]
+			size += math.Abs(yj * b[j])
+		}
+		return true
+	}
+	if !add(s.a, s.bOrig, r.FarkasA, true) || !add(s.aeq, s.beqOrig, r.FarkasEq, false) {
+		return false, false
+	}
+	minBox := 0.0
+	for c, wc := range w {
+		var bound float64
+		switch {
+		case wc > 0:
+			bound = s.lo[c]
+		case wc < 0:
+			bound = s.up[c]
+		default:
+			continue
+		}
+		if math.IsInf(bound, 0) {
+			if math.Abs(wc) > farkasTol*ws[c] {
+				return false, false
+			}
+			continue
+		}
+		minBox += wc * bound
+		size += math.Abs(wc * bound)
+	}
+	ok = minBox-rhs > farkasTol*size
+	return ok, !ok
+}
+
+// refineFarkas makes the null direction p (s.dir over the working set, last
+// member fixed at 1) null in the caller's variables, not only through L:
+// the residual rho = sum_i p_i/sigma_i ahat_i is removed in the least-squares
+// sense by the other members, G delta = -N' L^{-1} rho (ahat_i = sigma_i L
+// n_i), three times. Without it, A'y misses zero on unbounded coordinates
+// by the error of the transformation, which grows with n and cond(H).
+func (s *Solver) refineFarkas() {
+	k := len(s.ws)
+	p := s.dir[:k]
+	s.refineNull(p)
+	for i, c := range s.ws[:k-1] {
+		if !c.isEquality() && p[i] < 0 {
+			p[i] = 0
+		}
+	}
+}
+
+// polishFarkas finishes the certificate where it matters: on the
+// coordinates U that no bound of the working set covers, A'y + Aeq'yeq must
+// vanish (a bound absorbs any value on its own coordinate). With the rows
+// and equalities R among the members other than the last (whose entry stays
+// fixed), it solves the least-squares problem
+//
+//	min || sum_{i in R} delta_i ahat_i|_U + w_U ||,  w = sum_k p_k/sigma_k ahat_k,
+//
+// weighted (farkasWeights), by its normal equations in the caller's
+// variables, twice: refineFarkas works through L and stalls at its
+// rounding, which grows with cond(H); this does not. It allocates its
+// workspace (O(|R|^2 + |R| n)): only infeasible answers come here.
+func (s *Solver) polishFarkas() {
+	k := len(s.ws)
+	var R []int
+	for i, c := range s.ws[:k-1] {
+		if !c.isBound() {
+			R = append(R, i)
+		}
+	}
+	if len(R) == 0 {
+		return
+	}
+	p := s.dir[:k]
+	wt := s.farkasWeights(p)
+	if wt == nil {
+		return
+	}
+	rows := s.farkasRows(R, wt)
+	var chol mat.Cholesky
+	if !factorGram(rows, &chol) {
+		return
+	}
+	w, rhs := make([]float64, s.n), make([]float64, len(R))
+	for round := 0; round < 2; round++ {
+		clear(w)
+		for i, c := range s.ws {
+			s.addNormal(p[i]/s.sigma[i], c, w)
+		}
+		for c := range w {
+			if s.boundIn[c] != 0 {
+				w[c] = 0
+			}
+			w[c] *= wt[c]
+		}
+		for a := range R {
+			rhs[a] = -vec.Dot(rows.Row(a), w)
+		}
+		chol.Solve(rhs, rhs)
+		for a, i := range R {
+			p[i] += rhs[a] * s.sigma[i]
+		}
+	}
+	for i, c := range s.ws[:k-1] {
+		if !c.isEquality() && p[i] < 0 {
+			p[i] = 0
+		}
+	}
+}
+
+// farkasWeights returns the weight of each coordinate in polishFarkas's
+// least-squares problem, the inverse of the size of the terms that make up
+// its component of w = sum_k p_k/sigma_k ahat_k (as a checker measures
+// it): with column scales far apart, the plain 2-norm leaves the small
+// columns relatively inexact. It returns nil when w has no terms.
+func (s *Solver) farkasWeights(p []float64) []float64 {
+	wt := make([]float64, s.n)
+	for i, c := range s.ws {
+		clear(s.t)
+		s.addNormal(p[i]/s.sigma[i], c, s.t)
+		for c, v := range s.t {
+			wt[c] += math.Abs(v)
+		}
+	}
+	top := normInf(wt)
+	for c, v := range wt {
+		wt[c] = 1 / math.Max(v, 0x1p-52*top)
+	}
+	if top == 0 {
+		return nil
+	}
+	return wt
+}
+
+// farkasRows returns, for each member i of R, its unit row ahat_i on the
+// coordinates no bound of the working set covers (zero on the others),
+// weighted by wt.
+func (s *Solver) farkasRows(R []int, wt []float64) *mat.Dense {
+	rows := mat.NewDense(len(R), s.n)
+	for a, i := range R {
+		dst := rows.Row(a)
+		s.addNormal(1, s.ws[i], dst)
+		for c := range dst {
+			if s.boundIn[c] != 0 {
+				dst[c] = 0
+			}
+		}
+		for c := range wt {
+			dst[c] *= wt[c]
+		}
+	}
+	return rows
+}
+
+// factorGram factors rows' Gram matrix, its diagonal raised by 1e-15 of
+// the largest entry, into chol, and reports whether it is positive
+// definite.
+func factorGram(rows *mat.Dense, chol *mat.Cholesky) bool {
+	k := rows.Rows
+	rr := mat.NewDense(k, k)
+	trace := 0.0
+	for a := 0; a < k; a++ {
+		for b := 0; b <= a; b++ {
+			v := vec.Dot(rows.Row(a), rows.Row(b))
+			rr.Row(a)[b], rr.Row(b)[a] = v, v
+		}
+		trace = max(trace, rr.Row(a)[a])
+	}
+	rr.AddDiag(1e-15 * trace)
+	return chol.Factor(rr) == nil
+}

@@ -1,0 +1,201 @@
+package activeset
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/vec"
+)
+
+// noNullStep handles a dependent last member along whose null direction no
+// multiplier blocks: infeasible, if the certificate holds in the caller's
+// data; the member leaves and is skipped, if it is consistent along p;
+// otherwise the solve ends undecided. It reports the status and whether
+// the solve ends. The certificate fails when p is not null to the accuracy
+// a certificate needs, and the method cannot decide in float64.
+func (s *Solver) noNullStep() (Status, bool) {
+	k := len(s.ws)
+	s.buildFarkas()
+	ok, consistent := s.farkasHolds()
+	if ok {
+		return StatusInfeasible, true
+	}
+	clear(s.res.FarkasA)
+	clear(s.res.FarkasEq)
+	s.farkasBuilt = false
+	last := s.ws[k-1]
+	if !consistent || !(last.kind == kindRow || last.kind == kindUpper || last.kind == kindLower) {
+		return s.undecided(StatusPrecisionLimit), true
+	}
+	// Consistent along p: the row's violation is the members' residuals
+	// amplified by p, not a contradiction. It leaves, and is not admitted
+	// again until the objective has risen: allowed back as soon as the
+	// working set changes, it would be admitted again at the same point
+	// and the loop would cycle on the degenerate vertex
+	// (TestConsistentDependentNoCycle). A bound likewise
+	// (TestConsistentDependentBound).
+	s.pop(k - 1)
+	if !s.vFresh {
+		s.primalV()
+	}
+	if last.kind == kindRow {
+		s.skipRow = last.i
+	} else {
+		s.skipBound = last
+	}
+	s.skipLevel = s.level()
+	return 0, false
+}
+
+// nullStep handles a last member whose normal depends on the others. Along
+// p = (-G^{-1}g, 1) the primal point does not move and the dual objective
+// rises at the rate of the member's violation, so lambda moves along p until
+// an inequality multiplier of the others reaches zero and that member
+// leaves. If none can, it returns false: the rows are infeasible (p is the
+// Farkas direction, left in s.dir). Equalities never get here: Reset
+// settles their dependencies (pushEquality).
+func (s *Solver) nullStep() bool {
+	k := len(s.ws)
+	p := s.dir[:k] // dependent left it
+	// The dual objective rises along p at the rate of the last member's
+	// violation n'v - beta, positive for a row or bound (it entered
+	// violated); a kink enters from a cap and must move away from it.
+	if last := s.ws[k-1]; last.kind == kindKink && s.lam[k-1] > 0 {
+		vec.Scale(-1, p)
+	}
+	// A member's entry of p at the rounding of p itself is zero: a step
+	// that such an entry blocks is a step of 1/eps, multipliers of 1e17
+	// and more, and v lost, after which the loop cycles
+	// (TestNullStepIgnoresRounding). Without them the row is found
+	// consistent-dependent (the caller's Farkas check).
+	tiny := indepRatio * normOne(p)
+	for i := range p[:k-1] {
+		if math.Abs(p[i]) <= tiny {
+			p[i] = 0
+		}
+	}
+	block, alpha, at := s.nullBlock(p)
+	if block < 0 {
+		return false
+	}
+	vec.Axpy(alpha, p, s.lam[:k])
+	s.vFresh = false
+	s.lam[block] = at
+	s.leave(block)
+	return true
+}
+
+// nullBlock returns the member whose multiplier first reaches its bound
+// along p, the step and the bound, or block -1 if none does.
+func (s *Solver) nullBlock(p []float64) (block int, alpha, at float64) {
+	block = -1
+	for i, c := range s.ws {
+		lo, hi := s.multiplierRange(i, c)
+		var target float64
+		switch {
+		case p[i] < 0 && !math.IsInf(lo, -1):
+			target = lo
+		case p[i] > 0 && !math.IsInf(hi, 1):
+			target = hi
+		default:
+			continue
+		}
+		if a := (target - s.lam[i]) / p[i]; block < 0 || a < alpha {
+			block, alpha, at = i, a, target
+		}
+	}
+	return block, alpha, at
+}
+
+// dependent decides whether the last member, whose pivot is at most
+// singularPivot, depends on the others, and leaves the null direction
+// p = (-G^{-1}g, 1), refined in the caller's variables, in s.dir. The
+// pivot is the squared distance of the member's normal from the others'
+// span, formed with an absolute rounding of a few k eps that a factor
+// downdated many times can raise far above that (to a negative pivot): it
+// cannot tell a distance below 1e-7 from zero. The direction
+// can: r = N p is that distance's vector, computed to about eps ||p||_1.
+// A member of at most n whose ||r|| is far above that rounding is
+// independent: its pivot becomes ||r||^2 (lastIndep) and dependent
+// returns false, once a factor rebuilt from the stored normals confirms it
+// if this one was downdated (a small ||r|| needs no confirmation: it bounds
+// the distance whatever p's accuracy). n+1 normals in R^n always depend.
+func (s *Solver) dependent() bool {
+	k := len(s.ws)
+	if i := s.twin(k - 1); i >= 0 {
+		// A repeated or negated row: the null direction is exact,
+		// p = e_last -+ e_i, whatever the conditioning of the others.
+		p := s.dir[:k]
+		clear(p)
+		p[k-1], p[i] = 1, -vec.Dot(s.normals.full(i), s.normals.full(k-1))
+		s.fac.d[k-1] = 0
+		return true
+	}
+	p := s.dir[:k]
+	s.fac.nullDirection(p)
+	s.refineNull(p)
+	if k > s.n {
+		return true
+	}
+	r := s.nullResidual(p)
+	if r > indepRatio*normOne(p) && !s.fresh {
+		s.refactor()
+		s.fac.nullDirection(p)
+		s.refineNull(p)
+		r = s.nullResidual(p)
+	}
+	if !(r > indepRatio*normOne(p)) {
+		s.fac.d[k-1] = 0
+		return true
+	}
+	r *= r
+	s.fac.d[k-1] = r
+	s.lastIndep = true
+	return false
+}
+
+// nullResidual is ||N p||_2, computed from the stored normals.
+func (s *Solver) nullResidual(p []float64) float64 {
+	clear(s.t)
+	for i, pi := range p {
+		vec.Axpy(pi, s.normals.full(i), s.t)
+	}
+	return math.Sqrt(vec.Dot(s.t, s.t))
+}
+
+// normOne is ||p||_1.
+func normOne(p []float64) float64 {
+	t := 0.0
+	for _, v := range p {
+		t += math.Abs(v)
+	}
+	return t
+}
+
+// indepRatio is the distance from the others' span, relative to the null
+// direction's 1-norm, above which dependent counts a member independent:
+// a thousand times the rounding of the residual.
+const indepRatio = 1e3 * 0x1p-52
+
+// refineNull refines a null direction p of the working set (last entry
+// fixed) by three rounds of iterative refinement in the caller's variables
+// (see refineFarkas).
+func (s *Solver) refineNull(p []float64) {
+	k := len(s.ws)
+	q := k - 1
+	if q == 0 {
+		return
+	}
+	d := s.lamTry[:q]
+	for round := 0; round < 3; round++ {
+		clear(s.r)
+		for i, c := range s.ws {
+			s.addNormal(p[i]/s.sigma[i], c, s.r)
+		}
+		s.chol.SolveL(s.t, s.r)
+		for i := range d {
+			d[i] = -s.normals.dot(i, s.t)
+		}
+		s.fac.solve(d, q)
+		vec.Axpy(1, d, p[:q])
+	}
+}

@@ -1,0 +1,50 @@
+package activeset
+
+import "time"
+
+// Options tune a solve; the zero value (or nil) means the defaults below.
+type Options struct {
+	// MaxSteps bounds the working-set changes of one solve: a solve that
+	// makes that many ends with StatusMaxSteps and the certificate of its
+	// point. 0 means no budget of the caller's; the solve is then bounded
+	// by a safety bound of 50 (n + m + meq) + 100 changes, which a
+	// positive MaxSteps replaces: every change either raises the dual
+	// objective or removes a constraint whose multiplier reached zero, so
+	// a solve that has not ended by then is cycling on a degenerate
+	// vertex, and it ends with StatusPrecisionLimit.
+	MaxSteps int
+	// TimeLimit bounds the time of one solve, counted from the start of
+	// Solve (or the instant SolveFrom is given); 0 means none. A solve
+	// past it ends with StatusTimeLimit and the certificate of its point.
+	TimeLimit time.Duration
+	// PrimalTol is the largest violation a_j'x - b_j, taken on the row
+	// scaled to unit norm, that does not admit row j into the working set,
+	// relative to 1 + ||x||_inf; 0 means 1e-12 (a few hundred ulp of the
+	// residual of a row of unit norm at |x| ~ 1).
+	PrimalTol float64
+	// DualTol is how negative a multiplier of the working set's system may
+	// be, relative to 1 + the largest multiplier, before its constraint
+	// leaves the set; 0 means 1e-12. Multipliers in [-DualTol, 0) are
+	// reported as 0.
+	DualTol float64
+}
+
+func (o *Options) resolved() Options {
+	var r Options
+	if o != nil {
+		r = *o
+	}
+	if r.MaxSteps < 0 {
+		r.MaxSteps = 0
+	}
+	if r.TimeLimit < 0 {
+		r.TimeLimit = 0
+	}
+	if r.PrimalTol <= 0 {
+		r.PrimalTol = 1e-12
+	}
+	if r.DualTol <= 0 {
+		r.DualTol = 1e-12
+	}
+	return r
+}

@@ -1,0 +1,257 @@
+package activeset
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/vec"
+)
+
+// poolSize is the number of rows scanned first (rebuildPool): enough for
+// the rows a solve admits (at most n are active) and those it drops, and
+// 4 sqrt(m), which balances the pool's scan at every working-set change
+// against the full scans that follow once no pool row is violated: a pool
+// too small for m (a fixed 512 at m = 1e6) makes a hot-started separable
+// SVM scan every row many times more often (BenchmarkSeparableSVM), while
+// the large QP is indifferent to the pool's size (BenchmarkLargeQP).
+func poolSize(n, m int) int { return max(512, 8*n, 4*int(math.Sqrt(float64(m)))) }
+
+// mostViolated returns, given the working set's residual res (memberResidual
+// at s.x) and ||s.x||_inf, the constraint outside the working set with the
+// largest violation of the unit rows and bounds at x, if one exceeds both
+// PrimalTol (1 + ||x||_inf) and twice the largest residual of the working
+// set's own constraints. The latter is the rounding floor of this x: with
+// large multipliers v = v_u - N lambda cancels, and the members, which the
+// method holds at equality, are off by that much. A row violated by less
+// is within rounding of satisfied, and admitting it makes the method cycle
+// on rows whose multiplier comes out of the noise with either sign. Ties go
+// to the lowest index, rows first.
+func (s *Solver) mostViolated(res, xn float64) (constraint, bool) {
+	// The floor from the members' residual is capped at driftTol: above it
+	// the residual is not rounding (iterate refactors then), and it must
+	// never hide a real violation.
+	worst := max(s.opt.PrimalTol*(1+xn), min(2*res, driftTol*(1+xn)))
+	best, found := constraint{}, false
+	// A row whose stored violation plus the drift since is below the
+	// threshold is not recomputed (drift.go). Late in a solve x moves
+	// little and most rows are skipped.
+	s.measureDrift(xn)
+	// The last scan's most violated rows come first (shortlist.go).
+	// Then the rows most likely to be violated (the pool) are scanned;
+	// all rows only when none of them is, and then the pool is rebuilt.
+	// Optimality is declared only after a scan of every row. A full scan
+	// moves the anchor to x first: the rows it computes are stamped exact.
+	if c, v, ok := s.fromShortlist(worst); ok {
+		worst, best, found = v, c, true
+	} else {
+		s.short.filling = true
+		if s.poolOK {
+			worst, best, found = s.checkRows(s.pool, worst, best, found)
+		}
+		if !found {
+			s.drift.reanchor()
+			worst, best, found = s.checkRows(nil, worst, best, found)
+			s.rebuildPool()
+		}
+		s.short.filling, s.short.max = false, worst
+	}
+	for i, x := range s.x {
+		if s.boundIn[i] != 0 {
+			continue
+		}
+		if v := x - s.up[i]; v > worst && s.skipBound != (constraint{kindUpper, int32(i)}) {
+			worst, best, found = v, constraint{kindUpper, int32(i)}, true
+		}
+		if v := s.lo[i] - x; v > worst && s.skipBound != (constraint{kindLower, int32(i)}) {
+			worst, best, found = v, constraint{kindLower, int32(i)}, true
+		}
+	}
+	if s.l1 > 0 {
+		// A kink capped at +l1 needs x_i >= 0, at -l1 x_i <= 0.
+		for i, x := range s.x {
+			if v := -float64(s.capSign[i]) * x; !s.kinkIn[i] && v > worst {
+				worst, best, found = v, constraint{kindKink, int32(i)}, true
+			}
+		}
+	}
+	return best, found
+}
+
+// forgetViolations marks every row's stored violation as unknown (after
+// the right-hand sides change, or when a row leaves the working set).
+func (s *Solver) forgetViolations() {
+	for j := range s.rowBnd {
+		s.rowBnd[j] = unknownBound
+		if s.ainv[j] == 0 {
+			s.rowBnd[j] = zeroRowBound // never computed: its bound never passes
+		}
+	}
+	s.poolOK = false
+	s.short.clear()
+}
+
+// checkRows computes the violation of each row of js (nil: every row) unless
+// it is in the working set, zero, or provably below worst (its stored
+// violation plus the drift since), and makes the first largest above worst
+// the best so far. The rows to compute are taken four at a time
+// (violations): a scan's rows come from memory, and four dense rows in one
+// vec.Dot4 overlap their loads and read x once (BenchmarkLargeQP,
+// BenchmarkDot4). A row chosen while
+// worst was lower than it becomes before the four are computed is computed
+// for nothing, never skipped wrongly.
+func (s *Solver) checkRows(js []int32, worst float64, best constraint, found bool) (float64, constraint, bool) {
+	rowIn, ainv, bnd := s.rowIn, s.ainv, s.rowBnd
+	path, anchor := s.drift.offsets()
+	count := s.m
+	if js != nil {
+		count = len(js)
+	}
+	var four [4]int32
+	k := 0
+	for t := 0; t < count; t++ {
+		j := int32(t)
+		if js != nil {
+			j = js[t]
+		}
+		// The bound first: it alone rules out most rows, and a scan then
+		// reads 16 bytes a row from one array.
+		if b := bnd[j]; min(b.p+path, b.a+anchor) <= worst || rowIn[j] || ainv[j] == 0 || j == s.skipRow {
+			continue
+		}
+		four[k] = j
+		if k++; k == 4 {
+			worst, best, found = s.violations(four[:], worst, best, found)
+			k = 0
+		}
+	}
+	return s.violations(four[:k], worst, best, found)
+}
+
+// violations computes and stores the violations at s.x of the rows js (at
+// most four; vec.Dot4 when there are four dense ones) and, in the order of
+// js, makes the first largest above worst the best so far.
+func (s *Solver) violations(js []int32, worst float64, best constraint, found bool) (float64, constraint, bool) {
+	var d [4]float64
+	sparse := s.sp.sparse
+	if len(js) == 4 && (sparse == nil || !sparse[js[0]] && !sparse[js[1]] && !sparse[js[2]] && !sparse[js[3]]) {
+		d[0], d[1], d[2], d[3] = vec.Dot4(s.x, s.a[js[0]], s.a[js[1]], s.a[js[2]], s.a[js[3]])
+	} else {
+		for i, j := range js {
+			d[i] = s.rowDot(int(j), s.x)
+		}
+	}
+	path, anchor := s.drift.stamps()
+	for i, j := range js {
+		v := d[i]*s.ainv[j] - s.b[j]
+		s.rowBnd[j] = computedBound(v, path, anchor)
+		if v > 0 && s.short.filling {
+			s.short.add(j, v)
+		}
+		if v > worst {
+			worst, best, found = v, constraint{kindRow, j}, true
+		}
+	}
+	return worst, best, found
+}
+
+// measureDrift moves the drift bounds to s.x (||s.x||_inf = xn) and
+// restarts those that have grown too long (drift.go).
+func (s *Solver) measureDrift(xn float64) {
+	path, anchors := s.drift.measure(s.x, xn)
+	switch {
+	case anchors:
+		s.forgetViolations()
+		s.drift.restart(s.x)
+	case path:
+		s.drift.restartPath()
+		for j := range s.rowBnd {
+			s.rowBnd[j].p = math.Inf(1) // the path bound no longer holds
+		}
+	}
+}
+
+// violationBound is an upper bound on row j's violation at the current
+// point: its stored value plus the drift since (drift.go).
+func (s *Solver) violationBound(j int) float64 {
+	path, anchor := s.drift.offsets()
+	return s.rowBnd[j].at(path, anchor)
+}
+
+// rebuildPool keeps in the pool the cap(s.pool) rows outside the working
+// set whose violation bound (stored violation plus drift) is largest: the
+// rows the next iterations are likely to admit. The pool only orders the
+// scan, so any choice is correct.
+//
+// The k-th largest bound of all rows is estimated first as the
+// (k/poolStride)-th largest of every poolStride-th row; only the rows at or
+// above that estimate are then ranked (up to 4k of them, else all rows
+// are). A selection over all m bounds would be half the cost of a
+// rebuild, and a solve on many rows rebuilds after each of its full scans
+// (BenchmarkLargeQP).
+func (s *Solver) rebuildPool() {
+	k := cap(s.pool)
+	if k == 0 || s.m <= k {
+		s.poolOK = false
+		return
+	}
+	path, anchor := s.drift.offsets()
+	bnd := s.rowBnd
+	bound := func(j int) float64 { return min(bnd[j].p+path, bnd[j].a+anchor) } // violationBound, inlined
+	score := s.poolScore[:0]
+	for j := 0; j < s.m; j += poolStride {
+		if !s.rowIn[j] && s.ainv[j] != 0 {
+			score = append(score, bound(j))
+		}
+	}
+	if len(score) <= k/poolStride {
+		s.poolOK = false // nearly every row is in the working set or zero
+		return
+	}
+	cut := vec.SelectLargest(score, k/poolStride)
+	// The rows at or above the estimated cut, and their bounds.
+	cand, score := s.poolCand[:0], s.poolScore[:0]
+	all := false // too many of them (ties after forgetViolations): rank all rows
+	for j := 0; j < s.m && !all; j++ {
+		if v := bound(j); v >= cut && !s.rowIn[j] && s.ainv[j] != 0 {
+			if all = len(cand) == cap(cand); !all {
+				cand, score = append(cand, int32(j)), append(score, v)
+			}
+		}
+	}
+	if all {
+		score = s.poolScore[:0]
+		for j := 0; j < s.m; j++ {
+			if !s.rowIn[j] && s.ainv[j] != 0 {
+				score = append(score, bound(j))
+			}
+		}
+	}
+	s.pool = s.pool[:0]
+	if !all && len(cand) <= k {
+		s.pool = append(s.pool, cand...)
+		s.poolOK = true
+		return
+	}
+	if len(score) <= k {
+		s.poolOK = false
+		return
+	}
+	cut = vec.SelectLargest(score, k)
+	if !all {
+		for _, j := range cand {
+			if len(s.pool) < k && bound(int(j)) >= cut {
+				s.pool = append(s.pool, j)
+			}
+		}
+	} else {
+		for j := 0; j < s.m && len(s.pool) < k; j++ {
+			if !s.rowIn[j] && s.ainv[j] != 0 && bound(j) >= cut {
+				s.pool = append(s.pool, int32(j))
+			}
+		}
+	}
+	s.poolOK = true
+}
+
+// poolStride is the spacing of the rows whose bounds estimate the pool's
+// cut (rebuildPool).
+const poolStride = 8

@@ -1,0 +1,34 @@
+package activeset
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestBadInput: malformed problems are errors naming the field.
+func TestBadInput(t *testing.T) {
+	id := dense([][]float64{{1, 0}, {0, 1}})
+	for _, tc := range []struct {
+		p     Problem
+		field string
+	}{
+		{Problem{N: 0}, "N"},
+		{Problem{N: 2, C: []float64{0, 0}}, "H"},
+		{Problem{N: 2, H: id}, "C"},
+		{Problem{N: 2, H: id, C: []float64{0, math.NaN()}}, "C[1]"},
+		{Problem{N: 2, H: id, C: []float64{0, 0}, A: dense([][]float64{{1, 1}})}, "B"},
+		{Problem{N: 2, H: id, C: []float64{0, 0}, A: dense([][]float64{{1, math.Inf(1)}}), B: []float64{1}}, "A[0]: column 1"},
+		{Problem{N: 2, H: id, C: []float64{0, 0}, Lower: []float64{1, 0}, Upper: []float64{0, 0}}, "Lower[0]"},
+		{Problem{N: 2, H: id, C: []float64{0, 0}, Upper: []float64{0}}, "Upper"},
+	} {
+		_, err := New(&tc.p, nil)
+		if err == nil || !strings.Contains(err.Error(), tc.field) {
+			t.Errorf("want an error naming %s, got %v", tc.field, err)
+		}
+	}
+	_, err := New(&Problem{N: 2, H: dense([][]float64{{1, 2}, {2, 1}}), C: []float64{0, 0}}, nil)
+	if err == nil {
+		t.Error("an indefinite H was accepted")
+	}
+}

@@ -1,0 +1,285 @@
+package activeset
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
+)
+
+// Solver holds a factored problem and the working set of its last solve,
+// which the next Solve starts from (a hot start: after SetB only the
+// multipliers change).
+type Solver struct {
+	n, m, meq int
+	opt       Options
+	budget    budget // what may end a solve early (budget.go)
+
+	chol hFactor // H = L L', and H itself for the refinement and the certificate
+	c    []float64
+
+	// The l1 term: the kink of |x_i| is either in the working set (x_i = 0
+	// held, its multiplier w_i in [-l1, l1]) or capped, w_i = capSign_i l1
+	// fixed, which adds w_i to the linear term: cEff = c + sum of the
+	// capped w_i e_i. Without l1, cEff = c.
+	l1      float64
+	capSign []int8
+	cEff    []float64
+	vu      []float64 // -L^{-1} cEff, the minimiser of the capped objective in v = L'x
+
+	// The caller's rows, read in place (New copies none of them): row j
+	// a_j'x <= b_j is used scaled to unit norm, ahat_j = a_j ainv_j,
+	// bhat_j = b_j ainv_j, ainv_j = 1/||a_j||. Zero rows (ainv_j = 0) are
+	// checked once and never enter the working set.
+	a, aeq         [][]float64
+	b, beq         []float64
+	ainv, eqinv    []float64
+	sp             sparseRows // the rows of A with few nonzeros, as lists
+	bOrig, beqOrig []float64
+	lo, up         []float64 // length n, -Inf / +Inf where absent
+
+	ws      []constraint // the working set, in factor order
+	wsPrev  []constraint // SetObjective's copy of ws
+	lam     []float64    // multipliers of ws on the unit-normal scale
+	sigma   []float64    // ||L^{-1} ahat_k|| of each member
+	beta    []float64    // rhs / sigma of each member (its right-hand side for n_k'v)
+	normals normalSet    // member i: L^{-1} ahat_k / sigma_k of ws[i]
+	fac     gramLDL
+	fresh   bool // fac has had no downdate since it was built from the normals
+	// resBuilt: the members' residual at the first point on the factor
+	// as last built from the normals (New, Reset, refactor); -1 until
+	// the loop has computed it.
+	resBuilt float64
+	// lastIndep: the last member's pivot is at most singularPivot, but
+	// dependent found it independent and set its pivot.
+	lastIndep bool
+	rowIn     []bool // row j of A is in ws
+
+	// The rows' violation bounds (rowBound, drift.go).
+	rowBnd []rowBound
+	drift  drift
+	// pool: the rows scanned first (rebuildPool), valid when poolOK;
+	// poolCand and poolScore are its scratch.
+	pool       []int32
+	poolCand   []int32
+	poolScore  []float64
+	poolOK     bool
+	short      shortlist // the last scan's most violated rows (shortlist.go)
+	kinkIn     []bool    // the kink of x_i is in ws (l1 only)
+	boundIn    []int8    // +1 upper, -1 lower, 2 fixed, 0 none in ws
+	eqRedund   []bool    // equality i depends on the others consistently
+	infeasible int       // index+1 of a zero row that cannot hold (rows then equalities), 0 if none
+	// eqInconsistent: the equalities (and fixed variables) contradict each
+	// other; s.dir holds the Farkas direction over s.ws.
+	eqInconsistent bool
+	farkasBuilt    bool         // the Result holds the certificate of s.dir (this solve)
+	rayTrial       float64      // multipliers above this are checked as a certificate (farkas.go)
+	skipRow        int32        // a row found consistent-dependent, not admitted until the objective rises (skipLevel); -1 none
+	skipBound      constraint   // a bound found so; noBound none
+	skipLevel      float64      // ||v - v_u||^2 (2 f(x) + const) when skipRow or skipBound was set
+	opp            oppositeRows // built when first needed (opposite.go)
+
+	// scratch of length n, n+1 or rows
+	v, x, t, r, xTry []float64
+	hx               []float64 // H x, valid for s.x when hxOK
+	hxOK             bool
+	// xFresh: s.x is what primal would compute from the current working
+	// set, multipliers and v_u (set by primal; cleared by every change of
+	// them and by a refinement step), so the primal after the loop can be
+	// skipped. vFresh: s.v is v_u - N lambda for them (set by primalV,
+	// cleared by every change but the admission of a member with a zero
+	// multiplier, which primalV skips).
+	xFresh, vFresh          bool
+	g, lamStar, dir, lamTry []float64
+	// ortho, orthoW (n) and orthoY (capacity): refineOrtho's workspace,
+	// allocated on first use.
+	ortho          orthoQR
+	orthoW, orthoY []float64
+	// memberRes, keptLam (capacity) and keptX (n): refineCompensated's
+	// members' residuals and the answer it started from, allocated on
+	// first use.
+	memberRes, keptLam, keptX []float64
+	res                       Result
+}
+
+// New checks and factors p. It returns an *InputError for malformed data
+// and a *mat.NotPDError when H is not numerically positive definite.
+func New(p *Problem, opt *Options) (*Solver, error) { return newSolver(p, opt, guess{}) }
+
+// guess is NewAt's x and the scratch for the rows' products with it.
+type guess struct{ x, dots []float64 }
+
+// newSolver is New; with at.x set it also leaves every row's product with
+// at.x in at.dots, computed in the same pass as the rows' norms.
+func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
+	diagH, err := p.check()
+	if err != nil {
+		return nil, err
+	}
+	n, m, meq := p.N, p.rowsA(), rows(p.Aeq)
+	s := &Solver{n: n, m: m, meq: meq, opt: opt.resolved()}
+	if p.Factor != nil && p.Factor.N() != n {
+		return nil, &InputError{"Factor", -1, fmt.Sprintf("order %d, want %d", p.Factor.N(), n)}
+	}
+	if err := s.chol.setup(p.H, p.Factor, diagH); err != nil {
+		return nil, err
+	}
+	capacity := n + 1
+	// Every float64 vector of the solver comes from one allocation.
+	fl := slab(make([]float64, 17*n+7*capacity+4*m+4*meq))
+	s.c = fl.take(n)
+	copy(s.c, p.C)
+	s.l1 = p.L1
+	s.capSign, s.cEff, s.kinkIn = make([]int8, n), fl.take(n), make([]bool, n)
+	s.a, s.aeq = denseRows(p.A, p.ARows), denseRows(p.Aeq, nil)
+	sb := newSparseBuilder(m, n)
+	if s.ainv, err = inverseNorms("A", s.a, p.A == nil, sb, at.x, at.dots); err != nil {
+		return nil, err
+	}
+	if s.eqinv, err = inverseNorms("Aeq", s.aeq, false, nil, nil, nil); err != nil {
+		return nil, err
+	}
+	s.sp = sb.rows()
+	s.bOrig, s.beqOrig = fl.take(m), fl.take(meq)
+	copy(s.bOrig, p.B)
+	copy(s.beqOrig, p.Beq)
+	if err := checkScaled("B", s.bOrig, s.ainv); err != nil {
+		return nil, err
+	}
+	if err := checkScaled("Beq", s.beqOrig, s.eqinv); err != nil {
+		return nil, err
+	}
+	s.b, s.beq = fl.take(m), fl.take(meq)
+	s.lo, s.up = fl.take(n), fl.take(n)
+	for i := 0; i < n; i++ {
+		s.lo[i], s.up[i] = bound(p.Lower, i, math.Inf(-1)), bound(p.Upper, i, math.Inf(1))
+	}
+	s.ws = make([]constraint, 0, capacity)
+	s.wsPrev = make([]constraint, 0, capacity)
+	s.lam, s.sigma, s.beta = fl.take(capacity), fl.take(capacity), fl.take(capacity)
+	s.normals = newNormalSet(capacity, n)
+	s.fac = newGramLDL(capacity)
+	s.rowIn, s.boundIn, s.eqRedund = make([]bool, m), make([]int8, n), make([]bool, meq)
+	s.rowBnd = make([]rowBound, m)
+	s.drift.seen, s.drift.anchor = fl.take(n), fl.take(n)
+	if k := poolSize(n, m); m > k {
+		s.pool, s.poolCand, s.poolScore = make([]int32, 0, k), make([]int32, 0, 4*k), make([]float64, 0, m)
+	}
+	s.v, s.x, s.t, s.r, s.xTry = fl.take(n), fl.take(n), fl.take(n), fl.take(n), fl.take(n)
+	s.hx = fl.take(n)
+	s.g, s.lamStar, s.dir, s.lamTry = fl.take(capacity), fl.take(capacity), fl.take(capacity), fl.take(capacity)
+	s.res = Result{X: fl.take(n), Lambda: fl.take(m), Nu: fl.take(meq),
+		Z: fl.take(n), FarkasA: fl.take(m), FarkasEq: fl.take(meq)}
+	if s.l1 > 0 {
+		s.res.W = fl.take(n)
+	}
+	s.vu = fl.take(n)
+	s.setRHS()
+	s.Reset()
+	return s, nil
+}
+
+// slab hands out consecutive pieces of one allocation.
+type slab []float64
+
+// take returns the next k entries (capacity k, so an append cannot reach
+// the next piece).
+func (p *slab) take(k int) []float64 {
+	s := (*p)[:k:k]
+	*p = (*p)[k:]
+	return s
+}
+
+// denseRows lists the rows of a, or returns rows when a is nil.
+func denseRows(a *mat.Dense, rows [][]float64) [][]float64 {
+	if a == nil {
+		return rows
+	}
+	out := make([][]float64, a.Rows)
+	for i := range out {
+		out[i] = a.Row(i)
+	}
+	return out
+}
+
+// inverseNorms returns 1/||a_j|| for every row (0 for a zero row), and
+// adds each row to sb when sb is not nil (while the row is in cache). A row
+// whose norm is not finite (a NaN or infinite entry, or an overflow) or
+// whose inverse overflows is an *InputError naming the row (field "ARows"
+// when the rows came as ARows).
+//
+// With x not nil it also sets dots[j] = a_j'x for every row (NewAt), by
+// guessDot, a dense row's product taken in the same read of the row as its
+// norm (vec.SumSqDot). On rows that do not fit in the cache the pass runs
+// at the speed of the stream, most of it in SumSqDot (BenchmarkLargeQP,
+// BenchmarkSumSqDot).
+func inverseNorms(field string, rows [][]float64, asRows bool, sb *sparseBuilder, x, dots []float64) ([]float64, error) {
+	if asRows {
+		field = "ARows"
+	}
+	inv := make([]float64, len(rows))
+	for j, r := range rows {
+		y := x
+		if y == nil {
+			y = r // the sum of squares does not depend on y
+		}
+		ss, dense := vec.SumSqDot(r, y)
+		nr := math.Sqrt(ss)
+		if !(ss > 0x1p-900 && ss < 0x1p900) {
+			nr = mat.Norm(r) // scaled, so that no entry's square overflows or underflows
+		}
+		switch {
+		case nr == 0:
+		case math.IsNaN(nr) || math.IsInf(nr, 0) || math.IsInf(1/nr, 0):
+			for k, x := range r {
+				if x-x != 0 {
+					return nil, &InputError{field, j, fmt.Sprintf("column %d is %v", k, x)}
+				}
+			}
+			return nil, &InputError{field, j, fmt.Sprintf("the row's norm overflows when the row is scaled to unit norm (norm %v)", nr)}
+		default:
+			inv[j] = 1 / nr
+		}
+		if sb != nil {
+			sb.add(j, r)
+		}
+		if x != nil {
+			sp := sb.view()
+			dots[j] = guessDot(inv[j], &sp, j, x, dense)
+		}
+	}
+	return inv, nil
+}
+
+// checkScaled checks that every right-hand side b_j over its row's norm
+// (b_j inv_j, inv_j = 1/||a_j||) is finite: a row too short for its b_j
+// (1e-300 with b_j = 1e10) is an *InputError naming the entry.
+func checkScaled(field string, b, inv []float64) error {
+	for j, v := range inv {
+		if q := b[j] * v; math.IsInf(q, 0) {
+			return &InputError{field, j, fmt.Sprintf("%v over the row's norm %v overflows", b[j], 1/v)}
+		}
+	}
+	return nil
+}
+
+// setRHS scales the right-hand sides to the unit rows and notes the first
+// zero row that cannot hold (0 <= b_j < 0, or 0 = beq_i != 0).
+func (s *Solver) setRHS() {
+	s.infeasible = 0
+	for j, inv := range s.ainv {
+		if inv > 0 {
+			s.b[j] = s.bOrig[j] * inv
+		} else if s.bOrig[j] < 0 && s.infeasible == 0 {
+			s.infeasible = j + 1
+		}
+	}
+	for i, inv := range s.eqinv {
+		if inv > 0 {
+			s.beq[i] = s.beqOrig[i] * inv
+		} else if s.beqOrig[i] != 0 && s.infeasible == 0 {
+			s.infeasible = s.m + i + 1
+		}
+	}
+}

@@ -1,0 +1,336 @@
+package activeset
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
+)
+
+// SetB replaces the right-hand side of the rows of A (length m). The
+// working set and its factor are kept: the next Solve starts from them.
+// It allocates nothing.
+func (s *Solver) SetB(b []float64) error {
+	if err := checkVec("B", b, s.m, false); err != nil {
+		return err
+	}
+	if err := checkScaled("B", b, s.ainv); err != nil {
+		return err
+	}
+	copy(s.bOrig, b)
+	s.setRHS()
+	for i, c := range s.ws {
+		s.beta[i] = s.rhs(c) / s.sigma[i]
+	}
+	s.forgetViolations()
+	return nil
+}
+
+// Reset empties the working set down to the equalities (the next Solve
+// starts cold).
+func (s *Solver) Reset() {
+	s.ws = s.ws[:0]
+	s.normals.reset()
+	s.fac.k = 0
+	s.fresh, s.lastIndep, s.skipRow, s.skipBound = true, false, -1, noBound
+	s.resBuilt = -1
+	s.forgetViolations()
+	// The drift bookkeeping as New leaves it: where the stored bounds next
+	// expire decides the pool's content and so the order of admissions,
+	// and a Reset solve must repeat a new Solver's bit for bit.
+	clear(s.drift.seen) // the drift as New leaves it: at the origin
+	s.drift.restart(s.drift.seen)
+	s.capKinks()
+	clear(s.rowIn)
+	clear(s.boundIn)
+	clear(s.eqRedund)
+	s.eqInconsistent = false
+	for i := 0; i < s.meq && !s.eqInconsistent; i++ {
+		if s.eqinv[i] > 0 {
+			s.pushEquality(constraint{kindEq, int32(i)})
+		}
+	}
+	for i := 0; i < s.n && !s.eqInconsistent; i++ {
+		if s.lo[i] == s.up[i] {
+			s.pushEquality(constraint{kindFixed, int32(i)})
+		}
+	}
+}
+
+// capKinks caps every l1 kink on the side of the sign of the unconstrained
+// minimiser -H^{-1}c (a guess; kinks on the wrong side are admitted by the
+// loop) and sets cEff and v_u to match. Without l1, v_u = -L^{-1}c.
+func (s *Solver) capKinks() {
+	s.vFresh = false
+	copy(s.cEff, s.c)
+	clear(s.kinkIn)
+	if s.l1 > 0 {
+		s.chol.Solve(s.t, s.c)
+		for i, v := range s.t {
+			s.capSign[i] = 1
+			if v > 0 { // x_u = -t
+				s.capSign[i] = -1
+			}
+			s.cEff[i] += float64(s.capSign[i]) * s.l1
+		}
+	}
+	s.chol.SolveL(s.vu, s.cEff)
+	vec.Scale(-1, s.vu)
+}
+
+// admit adds c to the working set; a capped kink enters with its capped
+// multiplier, which leaves cEff and v_u (so v does not move).
+func (s *Solver) admit(c constraint) float64 {
+	d := s.pushChecked(c)
+	if c.kind == kindKink {
+		s.vFresh = false
+		k := len(s.ws) - 1
+		w := float64(s.capSign[c.i]) * s.l1
+		s.lam[k] = w * s.sigma[k]
+		s.cEff[c.i] -= w
+		s.normals.axpy(s.lam[k], k, s.vu)
+		s.capSign[c.i] = 0
+	}
+	return d
+}
+
+// leave removes member p from the working set; a kink whose multiplier
+// reached +-l1 becomes capped there and moves its term into cEff and v_u.
+func (s *Solver) leave(p int) {
+	c := s.ws[p]
+	if c.kind == kindKink {
+		sign := int8(1)
+		if s.lam[p] < 0 {
+			sign = -1
+		}
+		w := float64(sign) * s.l1
+		s.capSign[c.i] = sign
+		s.cEff[c.i] += w
+		s.normals.axpy(-w*s.sigma[p], p, s.vu)
+	}
+	s.pop(p)
+}
+
+// pushEquality adds an equality to a working set of equalities. If its
+// normal depends on theirs, the null direction p (N p = 0, p_last = 1)
+// decides: b'p = 0 means the equality is implied by the others and it is
+// left out (eqRedund); otherwise no x satisfies them all, and p, signed so
+// that b'p < 0, is the Farkas certificate (eqInconsistent, left in s.dir).
+func (s *Solver) pushEquality(c constraint) {
+	if d := s.push(c); d > singularPivot {
+		return
+	}
+	k := len(s.ws)
+	p := s.dir[:k]
+	s.fac.nullDirection(p)
+	// p through the factor is off by about eps over the pivots: with two
+	// equalities nearly parallel in H's metric an entry that is exactly
+	// zero comes out of the order of 1e-13, and b'p on a consistent set
+	// looks like a contradiction (TestEqualityImpliedByFixed). Refined in
+	// the caller's variables it is accurate to their rounding.
+	s.refineNull(p)
+	rate, size := 0.0, 0.0
+	for i, c := range s.ws {
+		t := p[i] * s.rhs(c) / s.sigma[i]
+		rate += t
+		size += math.Abs(t)
+	}
+	if rate > 0 {
+		vec.Scale(-1, p)
+	}
+	if math.Abs(rate) > s.opt.PrimalTol*(1+size) {
+		// A contradiction is claimed only with its certificate checked in
+		// the caller's data; one that fails by its margin alone is the
+		// rounding of an implied equality.
+		s.buildFarkas()
+		ok, consistent := s.farkasHolds()
+		clear(s.res.FarkasA)
+		clear(s.res.FarkasEq)
+		s.farkasBuilt = false
+		if ok || !consistent {
+			s.eqInconsistent = true
+			return
+		}
+	}
+	if c.kind == kindEq {
+		s.eqRedund[c.i] = true
+	}
+	s.pop(k - 1)
+}
+
+// singularPivot is the pivot below which a new unit normal counts as
+// dependent on the working set: its distance from their span is below
+// 1e-7 (the pivot is the squared distance), where the pivot's own rounding
+// (about k eps for k members) is still two orders of magnitude smaller.
+// In the loop it only flags the member: dependent (nullstep.go) decides by
+// the distance computed directly, since a downdated factor's pivot can be
+// far off, even negative.
+const singularPivot = 1e-14
+
+// nearPivot is the pivot (squared distance of a new member's unit normal
+// from the others' span) below which pushChecked compares it with its
+// rounding.
+const nearPivot = 1e-6
+
+// pivotRounding is the multiple of k eps ||p||^2 that a pivot's rounding
+// can reach: the factor is exact for G + E with ||E|| about k eps, and the
+// last pivot, 1/(G^{-1})_kk, moves by about p'Ep under such an E, where
+// p = (-G^{-1}g, 1) is the direction that is null when the member depends
+// on the others. Nearly parallel members make ||p|| large and the pivot's
+// rounding far larger than singularPivot.
+const pivotRounding = 16
+
+// pushChecked is push, and a pivot below nearPivot that is within its
+// rounding (pivotRounding k eps ||p||^2) counts as zero: it returns 0 and
+// sets the factor's pivot to 0, so that the loop asks dependent, which
+// computes the distance directly: taken as independent, such a member's
+// step puts x at 1/eps scale and the loop can call an infeasible problem
+// solved (TestPivotWithinRounding). It overwrites s.dir; O(k^2) more than
+// push, only for pivots below nearPivot.
+func (s *Solver) pushChecked(c constraint) float64 {
+	d := s.push(c)
+	k := len(s.ws)
+	if d <= singularPivot || d >= nearPivot || k < 2 {
+		return d
+	}
+	p := s.dir[:k]
+	s.fac.nullDirection(p)
+	if d > pivotRounding*float64(k)*0x1p-52*vec.Dot(p, p) {
+		return d
+	}
+	s.fac.d[k-1] = 0
+	return 0
+}
+
+// normal makes the unit normal of c in the v = L'x coordinates member k's
+// normal and returns its scale sigma = ||L^{-1} ahat_c|| (= ||L^{-1} a_c|| /
+// ||a_c|| for a row, solved with the caller's row).
+func (s *Solver) normal(c constraint, k int) float64 {
+	dst := s.normals.take(k)
+	scale := 1.0 // ||ahat|| / ||the vector solved with||
+	from := 0    // dst is zero before from
+	switch c.kind {
+	case kindRow:
+		s.chol.SolveL(dst, s.a[c.i])
+		scale = s.ainv[c.i]
+	case kindEq:
+		s.chol.SolveL(dst, s.aeq[c.i])
+		scale = s.eqinv[c.i]
+	default: // bounds and kinks: e_i or -e_i
+		s.chol.UnitColumn(dst, int(c.i))
+		from = int(c.i)
+	}
+	s.normals.trim(k, from)
+	_, r := s.normals.support(k)
+	if c.kind == kindLower {
+		vec.Scale(-1, r)
+	}
+	nrm := mat.Norm(r)
+	vec.Scale(1/nrm, r)
+	s.normals.setOne(k)
+	return nrm * scale
+}
+
+// rhs is the right-hand side of c on the unit-row scale (bhat for rows,
+// the bound itself for bounds, negated for lower bounds).
+func (s *Solver) rhs(c constraint) float64 {
+	switch c.kind {
+	case kindRow:
+		return s.b[c.i]
+	case kindEq:
+		return s.beq[c.i]
+	case kindLower:
+		return -s.lo[c.i]
+	case kindKink:
+		return 0
+	default:
+		return s.up[c.i]
+	}
+}
+
+// push appends c to the working set and its factor, with multiplier zero,
+// and returns its pivot.
+func (s *Solver) push(c constraint) float64 {
+	s.xFresh = false
+	k := len(s.ws)
+	s.sigma[k] = s.normal(c, k)
+	s.beta[k] = s.rhs(c) / s.sigma[k]
+	s.normals.gramAll(k, s.g[:k])
+	near := false
+	for _, g := range s.g[:k] {
+		near = near || math.Abs(g) > 1-1e-12
+	}
+	d := s.fac.add(s.g, 1)
+	if k >= s.n || near && s.twin(k) >= 0 {
+		// n+1 normals in n dimensions depend on each other, and so does
+		// a repeated (or negated) row, whatever the rounded pivot says.
+		d, s.fac.d[k] = 0, 0
+	}
+	s.ws = append(s.ws, c)
+	s.lastIndep = false
+	s.lam[k] = 0
+	s.mark(c, true)
+	return d
+}
+
+// twin returns a member before k whose unit normal is that of member k or
+// its negation, bit for bit (a repeated row, or a row and its negation:
+// L^{-1} is applied to both alike), or -1.
+func (s *Solver) twin(k int) int {
+	nk := s.normals.full(k)
+	for i := 0; i < k; i++ {
+		ni := s.normals.full(i)
+		same, neg := true, true
+		for c, v := range nk {
+			same = same && ni[c] == v
+			neg = neg && ni[c] == -v
+			if !same && !neg {
+				break
+			}
+		}
+		if same || neg {
+			return i
+		}
+	}
+	return -1
+}
+
+// pop removes member p from the working set and its factor.
+func (s *Solver) pop(p int) {
+	s.xFresh, s.vFresh = false, false
+	s.fresh, s.lastIndep = false, false // the downdate's rounding is in the factor
+	s.mark(s.ws[p], false)
+	if c := s.ws[p]; c.kind == kindRow {
+		s.rowBnd[c.i] = unknownBound
+	}
+	s.fac.remove(p)
+	k := len(s.ws)
+	copy(s.ws[p:], s.ws[p+1:])
+	s.ws = s.ws[:k-1]
+	copy(s.lam[p:k-1], s.lam[p+1:k])
+	copy(s.sigma[p:k-1], s.sigma[p+1:k])
+	copy(s.beta[p:k-1], s.beta[p+1:k])
+	s.normals.remove(p, k)
+}
+
+func (s *Solver) mark(c constraint, in bool) {
+	switch c.kind {
+	case kindRow:
+		s.rowIn[c.i] = in
+	case kindEq:
+	case kindKink:
+		s.kinkIn[c.i] = in
+	default:
+		var v int8
+		switch {
+		case !in:
+		case c.kind == kindUpper:
+			v = 1
+		case c.kind == kindLower:
+			v = -1
+		default:
+			v = 2
+		}
+		s.boundIn[c.i] = v
+	}
+}
