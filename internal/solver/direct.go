@@ -146,19 +146,6 @@ func (s *Solver) solveDirect(ctx context.Context, start time.Time) (*Result, err
 	return res, nil
 }
 
-// reportAnswer calls the progress and observer callbacks, if set, once
-// with the answer of a method that has no stages of its own (the direct
-// path; Newton steps report each step and then their answer).
-func (s *Solver) reportAnswer(m Method, index int, steps int64, kept int) {
-	res := &s.res
-	if s.opt.Progress != nil {
-		s.opt.Progress(Stage{Method: m, Index: index, Steps: steps, Gap: res.Gap, Violation: res.MaxViolation, Kept: kept})
-	}
-	if s.opt.Observe != nil {
-		s.opt.Observe(steps, res.X)
-	}
-}
-
 // engineAnswer writes the active-set method's answer r into the Result,
 // certified as the penalty method's answers are: the gap of the exact
 // penalty F(x) + xr (sum of violations) against the dual function at the

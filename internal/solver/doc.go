@@ -33,7 +33,7 @@
 // Files, one concept each:
 //
 //	api.go          Problem, Options (and their check), Result, Status
-//	defaults.go     every default and tuning constant, with its measurement
+//	defaults.go     every default and tuning constant, with its reason
 //	solver.go       the Solver, New, the workspace
 //	model.go        the objective's data, the quadratic model, mu and L
 //	workingset.go   row storage (unit rows, rowCode), the working set, ||A||_2
@@ -42,8 +42,11 @@
 //	                3.2), the paper's stage counts, lowering xi
 //	oracle.go       gradients, F, the gradient mapping (Lemma 3.1), the prox
 //	inner.go        the inner methods: APG, SVRG, catalyst-SVRG, SGD, SGDM
-//	certificate.go  multipliers (4.3), the dual bound, the certified gap
+//	certificate.go  multipliers (4.3), the bounds' multipliers, the dual
+//	                bound, the certified gap
 //	screening.go    the screening rules at stage ends and at the answer
+//	outside.go      bounds on the residuals of the rows outside the working
+//	                set, so that a check need not read every row
 //	handover.go     the exact finish: the working set handed to the
 //	                active-set method (package activeset)
 //	feasibility.go  phase one and the Farkas certificates of infeasibility
@@ -52,6 +55,7 @@
 //	sample.go       the direct path's start from samples of many rows
 //	newton.go       Newton steps (SQP) for the logistic loss, their QPs
 //	                solved by the active-set method, certified here
-//	observe.go      the Options.Observe callback
+//	observe.go      the Options.Observe callback, and the Progress report of
+//	                the direct path's answer
 //	rng.go          the solver's own generator and the alias sampler
 package solver

@@ -23,3 +23,16 @@ func (s *Solver) observe(steps int64, x []float64) {
 	s.opt.Observe(steps, x)
 	s.obsNext = (steps/s.obsEvery + 1) * s.obsEvery
 }
+
+// reportAnswer calls the progress and observer callbacks, if set, once
+// with the answer of a method that has no stages of its own (the direct
+// path; Newton steps report each of theirs: newtonReport).
+func (s *Solver) reportAnswer(m Method, index int, steps int64, kept int) {
+	res := &s.res
+	if s.opt.Progress != nil {
+		s.opt.Progress(Stage{Method: m, Index: index, Steps: steps, Gap: res.Gap, Violation: res.MaxViolation, Kept: kept})
+	}
+	if s.opt.Observe != nil {
+		s.opt.Observe(steps, res.X)
+	}
+}
