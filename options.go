@@ -91,8 +91,12 @@ type Options struct {
 	MaxSteps int64
 	// TimeLimit bounds the wall time of each Solve call, counted from its
 	// start; for the one-shot Solve function that includes the set-up
-	// (validation, scaling, forming and factoring the quadratic model).
-	// 0 means none. A solve that reaches it ends with StatusTimeLimit.
+	// (validation, scaling, forming and factoring the quadratic model, the
+	// active-set method's solves of row samples), and a limit that passes
+	// there ends the call before the method reads every row, with the
+	// sample's point and no certificate (the set-up's first reads of the
+	// rows are not interrupted). 0 means none. A solve that reaches it
+	// ends with StatusTimeLimit.
 	TimeLimit time.Duration
 	// MaxMemory is the memory, in bytes, Solve and NewSolver let a problem
 	// take (Problem.MemoryEstimate) before refusing it with a

@@ -51,13 +51,24 @@ func (s *Solver) useDirect() (bool, error) {
 // The samples' solves stop at Options.TimeLimit counted from start (New's
 // start), with no context (New has none): a user's limit must bound the
 // set-up too, and a sample of a hard problem is itself hard. A sample cut
-// short still gives a valid hot start.
+// short still gives a valid hot start. If the limit has passed when the
+// samples are done, the engine on every row (whose set-up reads every row)
+// is left for the first Solve with time for it (buildDirect), and a Solve
+// with none answers the sample's point, uncertified (cutShort).
 func (s *Solver) newDirect(p *Problem, start time.Time) error {
 	var err error
 	if s.sample, err = s.newSampledStart(p); err != nil {
 		return err
 	}
 	r := s.sample.presolve(start)
+	if s.opt.TimeLimit > 0 && time.Since(start) >= s.opt.TimeLimit {
+		s.pending = p
+		s.cutX = make([]float64, s.n)
+		if r != nil {
+			copy(s.cutX, r.X)
+		}
+		return nil
+	}
 	if r == nil || r.Status == activeset.StatusInfeasible {
 		if s.direct, err = s.newEngine(p, s.directMaxSteps()); err == nil && r != nil {
 			s.direct.HotStart(s.sample.rowsIn, s.sample.upper, s.sample.lower)
@@ -67,6 +78,36 @@ func (s *Solver) newDirect(p *Problem, start time.Time) error {
 	ss := &s.sample
 	s.direct, err = s.newEngineAt(p, r.X, ss.rowsIn, ss.upper, ss.lower)
 	return err
+}
+
+// buildDirect builds the engine that newDirect left for later. The samples
+// are solved again at the next Solve, which hot-starts the engine from
+// them (sampledStart.start): the same bits as when New had the time. It
+// allocates the engine, once.
+func (s *Solver) buildDirect() error {
+	d, err := s.newEngine(s.pending, s.directMaxSteps())
+	if err != nil {
+		return err
+	}
+	s.sample.reset()
+	s.direct, s.pending, s.cutX = d, nil, nil
+	return nil
+}
+
+// cutShort is the answer of a Solve whose time limit passed in the set-up,
+// before the engine on every row was built: the sample's point (0 without
+// one), with no certificate.
+func (s *Solver) cutShort(start time.Time) *Result {
+	res := &s.res
+	copy(res.X, s.cutX)
+	clear(res.Lambda)
+	clear(res.Nu)
+	clear(res.Z)
+	res.Status, res.Gap, res.DistBound, res.MaxViolation = StatusTimeLimit, math.Inf(1), math.Inf(1), math.NaN()
+	res.Objective = s.objective(res.X)
+	res.Message = "the time limit passed in the set-up, before the active-set method could start on every row: x is its answer on a sample of the rows, not checked against the others (max_violation unknown) and not certified"
+	res.Time = time.Since(start)
+	return res
 }
 
 // directMaxSteps is the direct path's bound on the engine's working-set
@@ -134,6 +175,14 @@ func (s *Solver) solveDirect(ctx context.Context, start time.Time) (*Result, err
 		res.Status = StatusCanceled
 		res.Time = time.Since(start)
 		return res, nil
+	}
+	if s.pending != nil {
+		if s.opt.TimeLimit > 0 && time.Since(start) >= s.opt.TimeLimit {
+			return s.cutShort(start), nil
+		}
+		if err := s.buildDirect(); err != nil {
+			return nil, err
+		}
 	}
 	s.sample.start(s.direct, ctx, start)
 	r := s.direct.SolveFrom(ctx, start)

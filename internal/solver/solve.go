@@ -111,7 +111,7 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) (*Result, error
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if s.direct != nil {
+	if s.direct != nil || s.pending != nil {
 		return s.solveDirect(ctx, start)
 	}
 	rn := run{budget: budget{ctx: ctx, start: start, maxSteps: s.opt.MaxSteps}, best: noCertificate(), handNext: math.Inf(1)}

@@ -425,6 +425,11 @@ func (s *Solver) SetB(b []float64) error {
 			return fmt.Errorf("b[%d]: %g is not finite", i, v)
 		}
 	}
+	if s.pending != nil {
+		if err := s.buildDirect(); err != nil {
+			return err
+		}
+	}
 	if s.direct != nil {
 		if err := s.direct.SetB(b); err != nil {
 			return err
