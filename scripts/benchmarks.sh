@@ -5,6 +5,8 @@
 #
 #   bash scripts/benchmarks.sh            # every section but the sweeps (about 15 minutes)
 #   bash scripts/benchmarks.sh -sweeps    # and the row sweeps (about 20 more)
+#   bash scripts/benchmarks.sh -peers     # and the kernels beside OpenBLAS, SLEEF and gonum
+#                                         # (cgo: apt-get install libopenblas-dev libsleef-dev)
 #   COUNT=3 bash scripts/benchmarks.sh    # fewer runs per benchmark (default 5)
 #
 # Run it on a quiet machine: every figure in a table comes from one run of
@@ -14,7 +16,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${COUNT:-5}
 sweeps=false
-[ "${1:-}" = "-sweeps" ] && sweeps=true
+peers=false
+for a in "$@"; do
+  case $a in
+  -sweeps) sweeps=true ;;
+  -peers) peers=true ;;
+  *) echo "usage: $0 [-sweeps] [-peers]" >&2; exit 2 ;;
+  esac
+done
 
 commit=$(git rev-parse --short HEAD)
 if [ -n "$(git status --porcelain --untracked-files=no)" ]; then commit="$commit (modified)"; fi
@@ -23,14 +32,17 @@ out=$(mktemp)
 tab=$(mktemp -d)/benchtab
 go build -o "$tab" ./scripts/benchtab
 
-# section TITLE NOTE PACKAGE ARGS...: runs go test -bench in PACKAGE and
-# appends the section's table.
+# section TITLE NOTE PACKAGE ARGS...: runs go test -bench in PACKAGE (a
+# directory of its own module when it holds a go.mod) and appends the
+# section's table.
 section() {
-  local title=$1 note=$2 pkg=$3
+  local title=$1 note=$2 pkg=$3 dir=.
   shift 3
+  if [ -f "$pkg/go.mod" ]; then dir=$pkg pkg=.; fi
   local cmd="go test -run '^\$' $* -count $count $pkg"
+  [ "$dir" != . ] && cmd="(cd $dir && $cmd)"
   echo "== $title: $cmd" >&2
-  go test -run '^$' "$@" -count "$count" "$pkg" |
+  (cd "$dir" && go test -run '^$' "$@" -count "$count" "$pkg") |
     "$tab" -title "$title" -note "$note" -cmd "$cmd" -commit "$commit" -date "$date" >>"$out"
 }
 
@@ -69,6 +81,11 @@ section "Newton steps for the logistic loss" \
 section "Kernels" \
   "Every kernel path this CPU has (generic, avx2, neon) at n = 1000 and n = 1e6." \
   ./vec -bench '^Benchmark(Dot|Dot4|Axpy|Step|Softplus|Sigmoid|SoftplusSum)$/.*/n=(1000|1000000)$' -benchtime 200ms
+if $peers; then
+  section "Kernels beside their peers" \
+    "scripts/peers: OpenBLAS's ddot and daxpy (one thread), a softplus and a sigmoid made of SLEEF's 1-ulp AVX2 exp and log1p, gonum's assembly; the same inputs as vec's benchmarks." \
+    scripts/peers -bench '^Benchmark(Dot|Axpy|Softplus|Sigmoid)$/.*/n=(1000|1000000)$' -benchtime 200ms
+fi
 if $sweeps; then
   section "Rows sweep: the exact method and the penalty method as m grows" \
     "m = 1e6 / 2^(k/2), four instances a size; ns/solve is their mean." \

@@ -29,10 +29,10 @@ func TestTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	write(&buf, tb, "Title", "go test -bench .", "abc123", "2026-01-02", "")
+	write(&buf, tb, "Title", "go test -bench .", "abc123", "DATE", "")
 	out := buf.String()
 	for _, want := range []string{
-		"## Title", "commit abc123, 2026-01-02, Some CPU @ 3GHz (linux/amd64)", "`go test -bench .`",
+		"## Title", "commit abc123, DATE, Some CPU @ 3GHz (linux/amd64)", "`go test -bench .`",
 		"Median of 3 runs", "| benchmark | time/op | steps | MB/s |",
 		"| A/n=1 | 2 (1-3) µs | 4 |  |", "| B | 2.5 s |  | 7.5 |",
 	} {
