@@ -1,6 +1,8 @@
 package softpen
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"strconv"
 
@@ -85,11 +87,15 @@ func bad(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
 //     ||a_j||, 1/||a_j|| and b_j/||a_j|| must be finite (a norm above
 //     about 1.8e308 or below about 5.6e-309, or too small for b_j, is an
 //     error naming the row).
+//   - P positive semidefinite: its symmetric part plus delta I has a
+//     Cholesky factor, delta = 4 (n+1) eps ||P|| the rounding of such a
+//     factorisation (n^3/3 flops).
 //   - strong convexity, where it is plain from the fields: ridge = 0 needs
 //     P or the squared loss.
 //
-// Whether the quadratic part is positive definite (and so the constant mu
-// of strong convexity) takes a factorisation: the solver finds it, once.
+// Whether the whole quadratic part is positive definite when ridge = 0 (and
+// so the constant mu of strong convexity) takes a factorisation of it: the
+// solver finds it, once, and returns an *InputError naming ridge if not.
 // Validate does not modify p and never panics, whatever the lengths.
 func (p *Problem) Validate() error { return p.validate(true) }
 
@@ -181,10 +187,48 @@ func (p *Problem) checkQuadratic() error {
 	if err := checkSymmetric(p.P); err != nil {
 		return err
 	}
+	if err := checkSemidefinite(p.P); err != nil {
+		return err
+	}
 	if p.Q != nil && len(p.Q) != p.N {
 		return inputErr("q", nil, "length "+strconv.Itoa(len(p.Q))+", want n = "+strconv.Itoa(p.N))
 	}
 	return checkVector("q", p.Q)
+}
+
+// checkSemidefinite checks that P (symmetric, checked) is positive
+// semidefinite: its symmetric part plus delta I has a Cholesky factor,
+// delta = mat.SemidefiniteShift, the rounding such a factorisation
+// carries. The solver's strong convexity constant relies on it (P adds at
+// least -delta to the ridge). It takes n^3/3 flops and 3 n^2 floats.
+func checkSemidefinite(pm [][]float64) error {
+	if len(pm) == 0 {
+		return nil
+	}
+	d := symmetricPart(pm)
+	var nd *mat.NotPDError
+	if err := mat.CheckSemidefinite(d); errors.As(err, &nd) {
+		return inputErr("P", nil, fmt.Sprintf("not positive semidefinite: the Cholesky factor of P + %.3g I fails at pivot %d (an eigenvalue below %.3g); the objective would not be convex",
+			mat.SemidefiniteShift(d), nd.Pivot, -mat.SemidefiniteShift(d)))
+	}
+	return nil
+}
+
+// symmetricPart is (P + P')/2 as a dense matrix (nil for no P): the
+// solver's P, which gives the same x'Px.
+func symmetricPart(pm [][]float64) *mat.Dense {
+	n := len(pm)
+	if n == 0 {
+		return nil
+	}
+	d := denseOf(pm, n)
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			s := 0.5 * (pm[i][j] + pm[j][i])
+			d.Data[i*n+j], d.Data[j*n+i] = s, s
+		}
+	}
+	return d
 }
 
 // checkConstraints checks A, b, Aeq and beq; with entriesOfA false, only
@@ -388,17 +432,8 @@ func denseOf(rows [][]float64, cols int) *mat.Dense {
 func (p *Problem) internal() (*solver.Problem, error) {
 	ip := &solver.Problem{
 		N: p.N, PhiRows: p.Phi, Y: p.Y, Ridge: p.Ridge, L1: p.L1,
-		P: denseOf(p.P, p.N), Q: p.Q, Offset: p.Offset,
+		P: symmetricPart(p.P), Q: p.Q, Offset: p.Offset,
 		ARows: p.A, B: p.B, Aeq: denseOf(p.Aeq, p.N), Beq: p.Beq,
-	}
-	if ip.P != nil {
-		n := p.N
-		for i := 0; i < n; i++ {
-			for j := i + 1; j < n; j++ {
-				s := 0.5 * (p.P[i][j] + p.P[j][i])
-				ip.P.Data[i*n+j], ip.P.Data[j*n+i] = s, s
-			}
-		}
 	}
 	if p.Lower != nil {
 		ip.Lower = make([]float64, p.N)

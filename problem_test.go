@@ -645,3 +645,72 @@ func TestWarmResolveNoAllocs(t *testing.T) {
 		t.Errorf("warm re-solve allocates %v times", allocs)
 	}
 }
+
+// TestValidateSemidefinite: P must be positive semidefinite for every loss,
+// checked before solving with an *InputError naming P: an indefinite P
+// with the logistic loss, and one that ridge I makes positive definite
+// (the solver took mu = ridge for both, 100 times the truth in the
+// second), are refused; positive semidefinite P of every rank are
+// accepted; a singular quadratic part with ridge 0 is refused naming ridge.
+func TestValidateSemidefinite(t *testing.T) {
+	refuse := map[string]*Problem{
+		"logistic, P = -2": {N: 1, Loss: "logistic", Phi: [][]float64{{1}, {1}}, Y: []float64{1, -1}, Ridge: 1,
+			P: [][]float64{{-2}}, A: [][]float64{{1}, {-1}}, B: []float64{1, 1}},
+		"P = -0.99, ridge 1": {N: 1, Loss: "none", Ridge: 1, P: [][]float64{{-0.99}}, Q: []float64{-1},
+			Upper: []float64{1000}, A: [][]float64{{1}}, B: []float64{500}},
+		"eigenvalue -1e-9": {N: 2, Loss: "none", Ridge: 1, P: [][]float64{{1, 1}, {1, 1 - 4e-9}}},
+	}
+	for name, p := range refuse {
+		var ie *InputError
+		if err := p.Validate(); !errors.As(err, &ie) || ie.Field != "P" || !strings.Contains(ie.Msg, "semidefinite") {
+			t.Errorf("%s: Validate %v", name, err)
+		}
+		if _, err := Solve(context.Background(), p, nil); !errors.As(err, &ie) || ie.Field != "P" {
+			t.Errorf("%s: Solve %v", name, err)
+		}
+	}
+	norm := lcgNormal(2)
+	for _, rank := range []int{0, 1, 7, 40} {
+		n := 40
+		b := make([][]float64, n)
+		for i := range b {
+			b[i] = make([]float64, rank)
+			for k := range b[i] {
+				b[i][k] = norm() * math.Pow(10, float64(k%5-2))
+			}
+		}
+		p := &Problem{N: n, Loss: "none", Ridge: 1, P: make([][]float64, n)}
+		for i := range p.P {
+			p.P[i] = make([]float64, n)
+			for j := range p.P[i] {
+				for k := 0; k < rank; k++ {
+					p.P[i][j] += b[i][k] * b[j][k]
+				}
+			}
+		}
+		if err := p.Validate(); err != nil {
+			t.Errorf("rank %d: %v", rank, err)
+		}
+	}
+	var ie *InputError
+	singular := &Problem{N: 2, Loss: "none", P: [][]float64{{1, 1}, {1, 1}}, Q: []float64{-1, 0}}
+	if _, err := Solve(context.Background(), singular, nil); !errors.As(err, &ie) || ie.Field != "ridge" {
+		t.Errorf("singular P, ridge 0: %v", err)
+	}
+}
+
+// TestDistBoundWithSemidefiniteP: with a positive semidefinite P the
+// strong convexity the certificate uses is proven (ridge less P's
+// rounding), and the distance bound holds on the penalty path without
+// polish: x* = 100 (unconstrained: the row x <= 500 is inactive).
+func TestDistBoundWithSemidefiniteP(t *testing.T) {
+	p := &Problem{N: 1, Loss: "none", Ridge: 0.01, P: [][]float64{{0}}, Q: []float64{-1},
+		Upper: []float64{1000}, A: [][]float64{{1}}, B: []float64{500}}
+	res, err := Solve(context.Background(), p, &Options{Method: MethodAPG, Tol: 1e-3, Penalty: &PenaltyOptions{NoPolish: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := math.Abs(res.X[0] - 100); d > res.DistBound {
+		t.Errorf("|x - x*| = %.3g above the bound %.3g (%v)", d, res.DistBound, res.Status)
+	}
+}

@@ -115,6 +115,10 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 		if verr := p.Validate(); verr != nil {
 			return nil, verr
 		}
+		var nc *solver.NotConvexError
+		if errors.As(err, &nc) {
+			return nil, inputErr("ridge", nil, nc.Error()+"; a larger ridge makes it so")
+		}
 		return nil, err
 	}
 	return &Solver{s: s, m: len(p.A), box: p.Lower != nil || p.Upper != nil}, nil

@@ -142,3 +142,42 @@ func (c *Cholesky) MinEigen(iters int) float64 {
 	}
 	return 1 / ev
 }
+
+// SemidefiniteShift returns delta = 4 (n+1) eps ||a||, ||a|| bounded by the
+// largest absolute row sum of the symmetric n x n matrix a: the computed
+// Cholesky factor of a + delta I is exact for a + delta I + E with ||E||
+// below about n eps ||a||, so a positive semidefinite a always factors with
+// this shift, and a factor of a + delta I proves lambda_min(a) > -delta.
+// (CheckSemidefinite does the factorisation.)
+func SemidefiniteShift(a *Dense) float64 {
+	var g float64
+	for i := 0; i < a.Rows; i++ {
+		var s float64
+		for _, v := range a.Row(i) {
+			s += math.Abs(v)
+		}
+		g = math.Max(g, s)
+	}
+	return 4 * float64(a.Rows+1) * 0x1p-52 * g
+}
+
+// CheckSemidefinite factors a + delta I, delta = SemidefiniteShift(a), in
+// a copy: nil proves lambda_min(a) > -delta (a is positive semidefinite to
+// within its rounding); a *NotPDError says at which pivot it fails, and
+// then a has an eigenvalue below -delta. The zero matrix (delta = 0) is
+// positive semidefinite. It allocates 2 n^2 floats.
+func CheckSemidefinite(a *Dense) error {
+	n := a.Rows
+	check("CheckSemidefinite", a.Cols, n, "cols")
+	d := SemidefiniteShift(a)
+	if d == 0 {
+		return nil // a = 0
+	}
+	s := NewDense(n, n)
+	copy(s.Data, a.Data)
+	for i := 0; i < n; i++ {
+		s.Data[i*n+i] += d
+	}
+	var c Cholesky
+	return c.Factor(s)
+}

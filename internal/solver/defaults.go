@@ -148,10 +148,15 @@ const (
 
 // Phase one (feasibility.go).
 const (
-	phaseOneMaxN   = 512 // phase one factors an n x n matrix per Newton step
-	phaseOneIters  = 100 // Newton steps
-	farkasRelTol   = 1e-9
-	phaseOneRegRel = 1e-12 // regularisation of the Newton matrix, relative to its diagonal
+	phaseOneMaxN = 512 // phase one factors an n x n matrix per Newton step
+	// farkasEngineMaxN is the largest n for which a Farkas certificate of
+	// the penalty method is confirmed by the active-set method on its rows
+	// (with an n x n identity as H: 32 MiB at this n); above, it is checked
+	// to the rounding of its sums (holdsToRounding).
+	farkasEngineMaxN = 2048
+	phaseOneIters    = 100 // Newton steps
+	farkasRelTol     = 1e-9
+	phaseOneRegRel   = 1e-12 // regularisation of the Newton matrix, relative to its diagonal
 )
 
 // withDefaults returns o with every zero that stands for a default replaced

@@ -155,7 +155,7 @@ func (s *Solver) engineOptions(maxSteps int) *activeset.Options {
 func engineOrError(d *activeset.Solver, err error) (*activeset.Solver, error) {
 	if err != nil {
 		if e, ok := err.(*mat.NotPDError); ok {
-			return nil, fmt.Errorf("objective is not strongly convex: %v", e)
+			return nil, &NotConvexError{fmt.Sprintf("the quadratic model is not positive definite (%v)", e)}
 		}
 		if e, ok := err.(*activeset.InputError); ok && e.Field == "ARows" {
 			e.Field = "A" // ARows is how the caller's A arrives
@@ -246,16 +246,20 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 	case r.Status == activeset.StatusPrecisionLimit:
 		res.Status = StatusPrecisionLimit
 		res.Message = fmt.Sprintf("the active-set method stopped after %d working-set changes without settling its working set (cycling on a degenerate vertex, or rows it could neither satisfy nor prove infeasible in float64); the answer is certified to gap %.3g", r.Steps, res.Gap)
+	case math.IsNaN(res.Gap) || math.IsNaN(res.Objective):
+		res.Status, res.Gap, res.DistBound = StatusPrecisionLimit, math.Inf(1), math.Inf(1)
+		res.Message = "the answer's objective or its certificate is not finite in float64 (x or the multipliers are too large for their products and sums): no certificate"
 	case res.Gap <= s.opt.Tol*math.Max(1, math.Abs(res.Objective)):
 		res.Status = StatusSolved
 	case !r.Feasible:
-		// Not a rounding floor: rows are violated beyond what x's own
-		// rounding explains. Seen with multipliers of 1e9..1e10 on unit
-		// rows, where the working set's factor cannot resolve the
-		// violations from the noise of x.
+		// Rows are violated beyond what x's own rounding explains. Seen
+		// with multipliers of 1e9..1e10 on unit rows, where the working
+		// set's factor cannot resolve the violations from the noise of
+		// x. A small gap would then hold only with xr >= ||lambda*||_inf,
+		// which nothing proves: such a point is never solved.
 		res.Status = StatusPrecisionLimit
-		res.Message = fmt.Sprintf("the active-set method stopped at a point that violates rows by up to %.3g, beyond rounding (multipliers up to %.3g: the working set is too ill-conditioned for float64 here); the answer is certified to gap %.3g (relative %.3g), above tol %.3g",
-			res.MaxViolation, xr/2, res.Gap, res.Gap/math.Max(1, math.Abs(res.Objective)), s.opt.Tol)
+		res.Message = fmt.Sprintf("the active-set method stopped at a point that violates rows by up to %.3g, beyond rounding (multipliers up to %.3g: the working set is too ill-conditioned for float64 here); its gap %.3g (relative %.3g) would hold only if %.3g bounds the multipliers, which nothing proves",
+			res.MaxViolation, xr/2, res.Gap, res.Gap/math.Max(1, math.Abs(res.Objective)), xr)
 	default:
 		res.Status = StatusPrecisionLimit
 		res.Message = fmt.Sprintf("the exact answer is certified to gap %.3g (relative %.3g), the rounding floor of this problem in float64; tol %.3g is below it",

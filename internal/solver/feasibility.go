@@ -228,15 +228,16 @@ func (s *Solver) verifyFarkas(y []float64) bool {
 // and was reported infeasible. The engine answers exactly: infeasible,
 // with a certificate it checked to 1e-13 of its terms, which replaces y
 // (on the same rows); or a point satisfying them, and y proved nothing.
-// It reports whether the rows are infeasible. Without the engine (n above
-// phaseOneMaxN, whose n x n identity it would need) y stands as checked.
-// It allocates (the rows, an n x n identity, an engine): it runs only
-// after a check has passed, at most once per raise of xi past the point
-// where certificates are tried, and such solves end soon after.
+// It reports whether the rows are infeasible. Above farkasEngineMaxN,
+// where the engine's n x n identity would take too much memory, y must
+// hold to the rounding of its own sums instead (holdsToRounding). It
+// allocates (the rows, an n x n identity, an engine): it runs only after a
+// check has passed, at most once per raise of xi past the point where
+// certificates are tried, and such solves end soon after.
 func (s *Solver) confirmFarkas(y []float64) bool {
 	n := s.n
-	if n > phaseOneMaxN {
-		return true
+	if n > farkasEngineMaxN {
+		return s.holdsToRounding(y)
 	}
 	var support []int
 	for k, v := range y {
@@ -266,6 +267,63 @@ func (s *Solver) confirmFarkas(y []float64) bool {
 		y[k] = r.FarkasA[i]
 	}
 	return true
+}
+
+// holdsToRounding checks y >= 0 on the working rows as a certificate in
+// float64 with the rounding of its sums charged: with g = A'y and
+// u = sum_k y_k |a_k| (entrywise), every g_i whose needed bound is
+// infinite must vanish to within gamma u_i, gamma = (k + 4) eps for k rows
+// in y's support (the rounding of a sum of k products of unit rows scaled
+// in float64), and b'y must lie below the box's minimum of g'x by more than
+// both sides' rounding. A y that cancels only to a tolerance (the rows
+// (1, 1e-7) and (-1, 1e-7) with b = (-1, -1): g = (0, 2e-7), which a
+// relative test of 1e-6 passes, but x = (-1.1e7, 0) satisfies both) fails
+// it. It allocates a row's worth of scratch twice.
+func (s *Solver) holdsToRounding(y []float64) bool {
+	n := s.n
+	g, u, row := make([]float64, n), make([]float64, n), make([]float64, n)
+	var by, byAbs float64
+	k := 0
+	for j, v := range y {
+		if v == 0 {
+			continue
+		}
+		if !(v > 0) || math.IsInf(v, 0) {
+			return false
+		}
+		k++
+		clear(row)
+		s.addUnitRow(j, 1, row)
+		for i, a := range row {
+			g[i] += v * a
+			u[i] += v * math.Abs(a)
+		}
+		by += v * s.b[j]
+		byAbs += v * math.Abs(s.b[j])
+	}
+	if k == 0 {
+		return false
+	}
+	gamma := float64(k+4) * 0x1p-52
+	low, lowAbs := 0.0, 0.0 // min over the box of g'x, and the size of its terms
+	for i, gi := range g {
+		var bound float64
+		switch {
+		case gi > 0 && s.lower != nil:
+			bound = s.lower[i]
+		case gi < 0 && s.upper != nil:
+			bound = s.upper[i]
+		}
+		if math.IsInf(bound, 0) || gi != 0 && s.lower == nil {
+			if math.Abs(gi) > gamma*u[i] {
+				return false
+			}
+			continue
+		}
+		low += gi * bound
+		lowAbs += (math.Abs(gi) + gamma*u[i]) * math.Abs(bound)
+	}
+	return by+gamma*byAbs < low-gamma*lowAbs
 }
 
 // farkas looks for a certificate of infeasibility in the saturated

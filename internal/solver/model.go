@@ -1,7 +1,6 @@
 package solver
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -62,14 +61,30 @@ func cloneDense(m *mat.Dense) *mat.Dense {
 	return out
 }
 
+// NotConvexError says that the objective is not strongly convex: the
+// quadratic part (P, the squared loss's Phi'Phi/l and ridge I) has no
+// certified positive lower bound on its eigenvalues.
+type NotConvexError struct{ Msg string }
+
+func (e *NotConvexError) Error() string { return "not strongly convex: " + e.Msg }
+
 // buildModel forms the quadratic model when it applies (s.quad), certifies
 // the strong convexity constant mu and bounds the smoothness constants.
-// Without sharpMu, mu of the quadratic model is ridge, a valid lower bound
-// that costs nothing, and the smoothness bounds are not computed (the direct
-// path uses mu only for the distance bound of an answer whose gap is at
-// rounding level, and takes no gradient steps).
+//
+// mu is always proven: the quadratic part is P + ridge I plus a positive
+// semidefinite term (Phi'Phi/l, or Phi'DPhi/l for the logistic loss), and P
+// is positive semidefinite to within delta = mat.SemidefiniteShift(P) (the
+// root's Validate factors P + delta I), so ridge - delta is a lower bound
+// that costs nothing. Where it is not positive, or with sharpMu (the
+// penalty method's steps need a sharp mu and L), the bound is sharpened by
+// Cholesky factors of the shifted model (certifyMinEig), and an objective
+// with no certified positive bound is a *NotConvexError.
 func (s *Solver) buildModel(sharpMu bool) error {
 	n := s.n
+	floor := s.ridge // a proven lower bound on the eigenvalues of the Hessian
+	if s.pm != nil {
+		floor -= mat.SemidefiniteShift(s.pm)
+	}
 	if s.quad {
 		// H = phi^T phi / l + P + ridge I,  c = -phi^T y / l + q,
 		// c0 = ||y||^2 / (2l) + offset.
@@ -96,27 +111,30 @@ func (s *Solver) buildModel(sharpMu bool) error {
 		}
 		s.c0 += s.offset
 		if err := s.chol.Factor(s.h); err != nil {
-			return fmt.Errorf("not strongly convex: the quadratic part phi^T phi/l + P + ridge I is not positive definite (%v)", err)
+			return &NotConvexError{fmt.Sprintf("the quadratic part phi'phi/l + P + ridge I is not positive definite (%v)", err)}
 		}
-		s.mu = s.ridge
+		s.mu = floor
+		if sharpMu || !(floor > 0) {
+			s.mu = s.certifyMinEig(s.h, math.Max(floor, 0))
+		}
 		if sharpMu {
-			// The penalty method's path: its steps need mu and L.
-			s.mu = s.certifyMinEig(s.h, s.ridge)
+			// The penalty method's path: its steps need L too.
 			s.lf = symNormUpper(s.h)
 			s.lfCert = gershgorin(s.h)
 		}
 	} else {
-		// Logistic loss (or a very large n): mu comes from ridge and P only.
-		s.mu = s.ridge
+		// Logistic loss (or a very large n): the loss's curvature may
+		// vanish, so mu comes from P + ridge I alone.
+		s.mu = floor
 		if s.pm != nil {
-			var c mat.Cholesky
 			hp := mat.NewDense(n, n)
 			copy(hp.Data, s.pm.Data)
 			for i := 0; i < n; i++ {
 				hp.Data[i*n+i] += s.ridge
 			}
-			if err := c.Factor(hp); err == nil {
-				s.mu = s.certifyMinEig(hp, s.ridge)
+			var c mat.Cholesky
+			if c.Factor(hp) == nil {
+				s.mu = s.certifyMinEig(hp, math.Max(floor, 0))
 			}
 			s.lf = symNormUpper(hp)
 			s.lfCert = gershgorin(hp)
@@ -135,7 +153,10 @@ func (s *Solver) buildModel(sharpMu bool) error {
 		}
 	}
 	if !(s.mu > 0) {
-		return errors.New("not strongly convex: ridge = 0 and the quadratic part is singular")
+		if s.quad {
+			return &NotConvexError{"the quadratic part phi'phi/l + P + ridge I has no certified positive eigenvalue bound"}
+		}
+		return &NotConvexError{"P + ridge I has no certified positive eigenvalue bound (the logistic loss's own curvature can vanish)"}
 	}
 	return nil
 }

@@ -269,7 +269,8 @@ func (s *Solver) raiseXi(rn *run) (Status, bool) {
 		if rn.sched.xi >= xiMax {
 			// No certificate, and xi cannot usefully grow: stop
 			// rather than loop (the best certified point stands).
-			return StatusMaxSteps, true
+			s.res.Message = fmt.Sprintf("the multipliers saturate at xi = %.3g with rows still violated and no Farkas certificate that holds: the rows are infeasible, or feasible only at points float64 cannot reach from here", rn.sched.xi)
+			return StatusPrecisionLimit, true
 		}
 	}
 	rn.sched.xi *= xiRaise
@@ -339,6 +340,10 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 	res.MaxViolation, feasible = s.callerViolation(res.X)
 	res.DistBound = s.distBound(res.Gap, feasible)
 	res.Kept = s.kept - s.screenFinal(res.DistBound)
+	if math.IsNaN(res.Gap) || math.IsNaN(res.Objective) {
+		res.Status, res.Gap, res.DistBound = StatusPrecisionLimit, math.Inf(1), math.Inf(1)
+		res.Message = "the answer's objective or its certificate is not finite in float64 (x or the multipliers are too large for their products and sums): no certificate"
+	}
 	return res
 }
 
