@@ -171,7 +171,11 @@ func svmSummary(sum io.Writer, cfg SVMConfig, in *Instance, methods []Method, gr
 	fmt.Fprintf(sum, "\nat x* (unit rows): %d constraints with slack < 1e-7, %d with slack > 1e-3 (paper: 2,358 and 5,536 of 8,198); ||lambda*||_inf = %.3g (our multipliers; they are not unique, so this only bounds xi_bar from above), xi = 1%s\n",
 		nTight, nLoose, in.LambdaInf, map[bool]string{true: ", raised by the solver when saturated", false: " fixed (the paper's setting)"}[cfg.RaiseXi])
 	if !cfg.RaiseXi {
-		fmt.Fprintln(sum, "note: if xi < xi_bar the penalised problems' solutions tend to the wrong point, and the solver screens no row while the multipliers saturate at xi, except by the paper's experimental rule of Nested-SVRG-Screening, which screens regardless as the paper's run did and may then drop active rows (try -raise-xi, or -scale=false: xi_bar = 1.83 on unit rows of mushrooms.libsvm)")
+		hint := "try -raise-xi"
+		if cfg.Scale {
+			hint += ", or leave out -scale: xi_bar = 1.83 on the unscaled rows of mushrooms.libsvm"
+		}
+		fmt.Fprintf(sum, "note: if xi < xi_bar the penalised problems' solutions tend to the wrong point, and the solver screens no row while the multipliers saturate at xi, except by the paper's experimental rule of Nested-SVRG-Screening, which screens regardless as the paper's run did and may then drop active rows (%s)\n", hint)
 	}
 	for i, mm := range methods {
 		for _, r := range groups[i] {
