@@ -2,22 +2,20 @@ package softpen
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/softpen/softpen/internal/qpgen"
+	"github.com/softpen/softpen/internal/testqp"
 )
 
 // TestTinyTolerance: a tolerance below what float64 can certify ends at
 // once with StatusPrecisionLimit, a message, and the exact answer, on the
 // direct path and on the penalty path.
 func TestTinyTolerance(t *testing.T) {
-	p := readQP(t, 1)
-	ref := readRef(t, 1)
+	p, ref := readQP(t, 1)
 	for _, m := range []Method{MethodAuto, MethodAPG} {
 		res, err := Solve(context.Background(), p, &Options{Tol: 1e-16, Method: m})
 		if err != nil {
@@ -26,7 +24,7 @@ func TestTinyTolerance(t *testing.T) {
 		if res.Status != StatusPrecisionLimit || res.Message == "" {
 			t.Errorf("%v: status %v, message %q", m, res.Status, res.Message)
 		}
-		if e := relErrTo(res.X, ref); e > 1e-12 || res.Gap > 1e-12 {
+		if e := testqp.RelErr(res.X, ref.X); e > 1e-12 || res.Gap > 1e-12 {
 			t.Errorf("%v: relative error %.3g, gap %.3g", m, e, res.Gap)
 		}
 	}
@@ -72,7 +70,7 @@ func TestGeneratedQPs(t *testing.T) {
 					t.Errorf("%s: certified gap %.3g", name, res.Gap)
 				}
 				if q.XStar != nil {
-					if e := relErrTo(res.X, q.XStar); e > 1e-6 && normOf(q.XStar) > 0 {
+					if e := testqp.RelErr(res.X, q.XStar); e > 1e-6 && normOf(q.XStar) > 0 {
 						t.Errorf("%s: ||x - x*|| / ||x*|| = %.3g", name, e)
 					}
 				}
@@ -85,19 +83,6 @@ func TestGeneratedQPs(t *testing.T) {
 func problemOf(q *qpgen.QP) *Problem {
 	return &Problem{N: q.N, Loss: "none", P: q.H, Q: q.C, A: q.A, B: q.B, Aeq: q.Aeq, Beq: q.Beq,
 		Lower: q.Lower, Upper: q.Upper}
-}
-
-// readRef is the reference x* of paper QP s<seed>.
-func readRef(t testing.TB, seed int) []float64 {
-	data, err := os.ReadFile(fmt.Sprintf("testdata/qp/paper-qp-100-s%d.ref.json", seed))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ref struct{ X []float64 }
-	if err := json.Unmarshal(data, &ref); err != nil {
-		t.Fatal(err)
-	}
-	return ref.X
 }
 
 func normOf(v []float64) float64 {

@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/softpen/softpen/internal/solver"
+	"github.com/softpen/softpen/internal/testqp"
 	"github.com/softpen/softpen/libsvm"
 )
 
@@ -317,7 +319,8 @@ func TestProblemJSONRoundTrip(t *testing.T) {
 		Y: []float64{-1}, Ridge: 1.0 / 3, Lower: []float64{-inf, 0, -2}, Upper: []float64{inf, math.SmallestNonzeroFloat64, 1e19},
 		Aeq: [][]float64{{1, 2, 3}}, Beq: []float64{0.7}}}
 	for s := 1; s <= 5; s++ {
-		probs = append(probs, readQP(t, s))
+		p, _ := readQP(t, s)
+		probs = append(probs, p)
 	}
 	for _, p := range probs {
 		var buf bytes.Buffer
@@ -348,24 +351,39 @@ func TestProblemJSONRoundTrip(t *testing.T) {
 	}
 }
 
-func readQP(t testing.TB, seed int) *Problem {
-	f, err := os.Open(fmt.Sprintf("testdata/qp/paper-qp-100-s%d.json", seed))
+// readQP is the paper's QP s<seed> (testqp.Paper) and its reference.
+func readQP(t testing.TB, seed int) (*Problem, *testqp.Solution) {
+	t.Helper()
+	q, ref, err := testqp.Paper(filepath.Join("testdata", "qp"), seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	p, err := ReadProblem(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return fromTestQP(q), ref
 }
 
-// TestPaperQPFiles: the five QPs of section 6.1 read, validate and have the
-// documented shape (l = m = n = 100, ridge 0.1, unit rows of A, b >= 0).
+// fromTestQP is q in the root's form.
+func fromTestQP(q *testqp.Problem) *Problem {
+	return &Problem{Name: q.Name, N: q.N, Loss: q.Loss, Phi: q.Phi, Y: q.Y, Ridge: q.Ridge, A: q.A, B: q.B}
+}
+
+// TestPaperQPFiles: the five QPs of section 6.1 read (ReadProblem gives
+// the tests' readQP problem), validate and have the documented shape
+// (l = m = n = 100, ridge 0.1, unit rows of A, b >= 0).
 func TestPaperQPFiles(t *testing.T) {
 	for s := 1; s <= 5; s++ {
-		p := readQP(t, s)
+		p, _ := readQP(t, s)
+		f, err := os.Open(fmt.Sprintf("testdata/qp/paper-qp-100-s%d.json", s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		read, err := ReadProblem(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("seed %d: %v", s, err)
+		}
+		if !reflect.DeepEqual(read, p) {
+			t.Errorf("seed %d: ReadProblem differs from testqp.Paper", s)
+		}
 		if err := p.Validate(); err != nil {
 			t.Fatalf("seed %d: %v", s, err)
 		}

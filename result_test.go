@@ -5,13 +5,16 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/softpen/softpen/internal/testqp"
 )
 
 // portfolio is the minimum-variance portfolio of 50 assets with an
 // expected-return tilt, fully invested (sum x = 1) with 0 <= x_i <= 0.1:
 // P = F F' + diag(d) from 3 factors, q = -0.1 mu.
 func portfolio() *Problem {
-	norm := lcgNormal(5)
+	g := testqp.LCG(5)
+	norm := g.Normal
 	n := 50
 	f := make([][]float64, n)
 	for i := range f {
@@ -83,7 +86,7 @@ func TestLambdaBox(t *testing.T) {
 func TestMessageEveryStatus(t *testing.T) {
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
-	qp := readQP(t, 1)
+	qp, _ := readQP(t, 1)
 	for _, c := range []struct {
 		name string
 		ctx  context.Context

@@ -2,38 +2,20 @@ package softpen
 
 import (
 	"context"
-	"encoding/json"
-	"math"
-	"os"
+	"path/filepath"
 	"testing"
 
-	"github.com/softpen/softpen/libsvm"
+	"github.com/softpen/softpen/internal/testqp"
 )
 
-type svmRef struct {
-	X      []float64 `json:"x"`
-	Active []int     `json:"active"`
-}
-
-func loadMushrooms(t testing.TB) (*Problem, *svmRef) {
-	f, err := os.Open("testdata/svm/mushrooms.libsvm")
+// loadMushrooms is testqp.Mushrooms as a hard-margin SVM (SVMProblem).
+func loadMushrooms(t testing.TB) (*Problem, *testqp.SVMRef) {
+	t.Helper()
+	labels, rows, ref, err := testqp.Mushrooms(filepath.Join("testdata", "svm"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	d, err := libsvm.Read(f, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile("testdata/svm/mushrooms.ref.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ref svmRef
-	if err := json.Unmarshal(b, &ref); err != nil {
-		t.Fatal(err)
-	}
-	return SVMProblem(d.Labels, d.Rows, false), &ref
+	return SVMProblem(labels, rows, false), ref
 }
 
 // TestMushroomsSVM: the hard-margin SVM on mushrooms (section 6.2) through
@@ -46,17 +28,7 @@ func TestMushroomsSVM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if re := relErrTo(res.X, ref.X); res.Status != StatusSolved || re > 1e-13 || res.MaxViolation > 1e-12 {
+	if re := testqp.RelErr(res.X, ref.X); res.Status != StatusSolved || re > 1e-13 || res.MaxViolation > 1e-12 {
 		t.Errorf("status %v, relative error %.3g, max violation %.3g", res.Status, re, res.MaxViolation)
 	}
-}
-
-// relErrTo is ||x - ref|| / ||ref||.
-func relErrTo(x, ref []float64) float64 {
-	var d, r float64
-	for i := range ref {
-		d += (x[i] - ref[i]) * (x[i] - ref[i])
-		r += ref[i] * ref[i]
-	}
-	return math.Sqrt(d / r)
 }
