@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/softpen/softpen/internal/qpgen"
+	"github.com/softpen/softpen/internal/testqp"
 	"github.com/softpen/softpen/mat"
-	"github.com/softpen/softpen/vec"
 )
 
 // lcg is a tiny deterministic generator for building test problems.
@@ -395,51 +396,21 @@ func TestScreenedResolveAllocs(t *testing.T) {
 	}
 }
 
-// checkFarkas verifies res.Farkas as a certificate that no x in the box
-// has A x <= b and Aeq x = beq: y >= 0 on the rows of A (any sign on Aeq),
-// and b^T y + beq^T nu < min over the box of (A^T y + Aeq^T nu)^T x, with
-// the components whose bound is infinite within tol of zero.
-func checkFarkas(t *testing.T, p *Problem, res *Result, tol float64) {
+// checkFarkas requires res to be infeasible with res.Farkas (A's rows,
+// then Aeq's) a certificate that no x in the box has A x <= b and
+// Aeq x = beq, checked exactly by qpgen.CheckFarkas: y >= 0 on the rows of
+// A, and b'y + beq'nu below the minimum over the box of
+// (A'y + Aeq'nu)'x, whose components on unbounded variables must vanish to
+// qpgen.FarkasRelTol.
+func checkFarkas(t *testing.T, p *Problem, res *Result) {
 	t.Helper()
 	if res.Status != StatusInfeasible {
 		t.Fatalf("status %v, want infeasible", res.Status)
 	}
-	m := p.A.Rows
-	g := make([]float64, p.N)
-	var by, size float64
-	for j, v := range res.Farkas {
-		if j < m && v < 0 {
-			t.Errorf("farkas[%d] = %g < 0", j, v)
-		}
-		row, b := p.A.Row(min(j, m-1)), 0.0
-		if j < m {
-			b = p.B[j]
-		} else {
-			row, b = p.Aeq.Row(j-m), p.Beq[j-m]
-		}
-		vec.Axpy(v, row, g)
-		by += v * b
-		size += math.Abs(v) * math.Sqrt(vec.Dot(row, row))
-	}
-	low := 0.0
-	for i, gi := range g {
-		bound := math.Inf(1)
-		switch {
-		case gi > 0 && p.Lower != nil:
-			bound = p.Lower[i]
-		case gi < 0 && p.Upper != nil:
-			bound = p.Upper[i]
-		}
-		if math.IsInf(bound, 0) {
-			if math.Abs(gi) > tol*size {
-				t.Errorf("(A^T y)[%d] = %g with no bound to pay for it (sum |y_j| ||a_j|| = %g)", i, gi, size)
-			}
-			continue
-		}
-		low += gi * bound
-	}
-	if !(by < low) {
-		t.Errorf("not a certificate: b^T y = %g, min over the box of (A^T y)^T x = %g", by, low)
+	q := &qpgen.QP{N: p.N, A: testqp.RowsOf(p.A), B: p.B, Aeq: testqp.RowsOf(p.Aeq), Beq: p.Beq, Lower: p.Lower, Upper: p.Upper}
+	m := min(p.A.Rows, len(res.Farkas))
+	if ok, why := qpgen.CheckFarkas(q, res.Farkas[:m], res.Farkas[m:]); !ok {
+		t.Errorf("farkas %v: %s", res.Farkas, why)
 	}
 }
 
@@ -454,7 +425,7 @@ func TestInfeasibleManyRows(t *testing.T) {
 	q.Beq = []float64{0.25}
 	for _, all := range []bool{false, true} {
 		res := solveOK(t, &q, &Options{Method: MethodAPG, AllRows: all, MaxSteps: 2e7})
-		checkFarkas(t, &q, res, 1e-8)
+		checkFarkas(t, &q, res)
 	}
 }
 
@@ -466,7 +437,7 @@ func TestInfeasibleBox(t *testing.T) {
 	p := &Problem{N: 2, Loss: LossNone, Ridge: 1, A: A, B: []float64{-2, 5},
 		Lower: []float64{math.Inf(-1), -3}, Upper: []float64{1, 3}}
 	res := solveOK(t, p, &Options{Method: MethodAPG, MaxSteps: 1e7})
-	checkFarkas(t, p, res, 1e-8)
+	checkFarkas(t, p, res)
 	if res.Farkas[1] != 0 {
 		t.Errorf("farkas %v: the second row plays no part", res.Farkas)
 	}

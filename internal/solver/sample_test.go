@@ -158,7 +158,7 @@ func TestSampledStartInfeasible(t *testing.T) {
 			last[i] = -last[i]
 		}
 		res := solveOK(t, p, nil)
-		checkFarkas(t, p, res, 1e-9)
+		checkFarkas(t, p, res)
 	}
 }
 
