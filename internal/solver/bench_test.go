@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/softpen/softpen/internal/testqp"
 )
 
 // BenchmarkPaperQP times a cold solve (Reset before each) of the paper's QP
@@ -27,7 +29,7 @@ func BenchmarkPaperQP(b *testing.B) {
 				res, _ = s.Solve(ctx)
 			}
 			b.ReportMetric(float64(res.Steps), "steps")
-			b.ReportMetric(relErr(res.X, ref.X), "relerr")
+			b.ReportMetric(testqp.RelErr(res.X, ref.X), "relerr")
 			if res.Status != StatusSolved {
 				b.Fatalf("status %v", res.Status)
 			}
@@ -54,7 +56,7 @@ func BenchmarkPaperQPToAccuracy(b *testing.B) {
 				start := time.Now()
 				opt := &Options{Method: m, Tol: 1e-15, Seed: 1, NoPolish: true, MaxSteps: 2e7, ObserveEvery: 100,
 					Observe: func(n int64, x []float64) {
-						e := relErr(x, ref.X)
+						e := testqp.RelErr(x, ref.X)
 						for i, target := range []float64{1e-3, 1e-6} {
 							if e <= target && steps[i] < 0 {
 								steps[i], took[i] = n, time.Since(start)
@@ -129,7 +131,7 @@ func BenchmarkPaperQPSGDTo1e4(b *testing.B) {
 				steps[k] = -1
 				opt := &Options{Method: j.m, Tol: 1e-15, Seed: 1, NoPolish: true, MaxSteps: 5e10, ObserveEvery: 1e6,
 					Observe: func(n int64, x []float64) {
-						if steps[k] < 0 && relErr(x, ref.X) <= 1e-4 {
+						if steps[k] < 0 && testqp.RelErr(x, ref.X) <= 1e-4 {
 							steps[k] = n
 							cancel()
 						}
@@ -142,7 +144,7 @@ func BenchmarkPaperQPSGDTo1e4(b *testing.B) {
 				if err != nil {
 					panic(err)
 				}
-				answers[k] = relErr(res.X, ref.X)
+				answers[k] = testqp.RelErr(res.X, ref.X)
 			}()
 		}
 		wg.Wait()

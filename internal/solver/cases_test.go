@@ -11,22 +11,11 @@ import (
 	"github.com/softpen/softpen/mat"
 )
 
-// lcg is a tiny deterministic generator for building test problems.
-type lcg uint64
-
-func (g *lcg) norm() float64 {
-	// Box-Muller on two uniforms.
-	u := func() float64 {
-		*g = *g*6364136223846793005 + 1442695040888963407
-		return (float64(uint64(*g)>>11) + 0.5) * 0x1p-53
-	}
-	return math.Sqrt(-2*math.Log(u())) * math.Cos(2*math.Pi*u())
-}
-
-func randDense(g *lcg, r, c int) *mat.Dense {
+// randDense is an r x c matrix of g's normal draws, row by row.
+func randDense(g *testqp.LCG, r, c int) *mat.Dense {
 	d := mat.NewDense(r, c)
 	for i := range d.Data {
-		d.Data[i] = g.norm()
+		d.Data[i] = g.Normal()
 	}
 	return d
 }
@@ -36,14 +25,14 @@ func randDense(g *lcg, r, c int) *mat.Dense {
 // and slack on the others: q = -(P + ridge I) x* - A_S' lam*, b_S = A_S x*,
 // b_j = a_j'x* + slack_j. The reference is exact by construction.
 func planted(seed uint64, n, m, k int, lamScale float64) (*Problem, []float64, []float64) {
-	g := lcg(seed)
+	g := testqp.LCG(seed)
 	M := randDense(&g, n, n)
 	P := mat.NewDense(n, n)
 	M.Gram(P, 1/float64(n)) // P = M'M/n, PSD
 	A := randDense(&g, m, n)
 	x := make([]float64, n)
 	for i := range x {
-		x[i] = g.norm()
+		x[i] = g.Normal()
 	}
 	lam := make([]float64, m)
 	q := make([]float64, n)
@@ -56,13 +45,13 @@ func planted(seed uint64, n, m, k int, lamScale float64) (*Problem, []float64, [
 	A.MulVec(b, x)
 	for j := 0; j < m; j++ {
 		if j < k {
-			lam[j] = lamScale * (0.5 + math.Abs(g.norm()))
+			lam[j] = lamScale * (0.5 + math.Abs(g.Normal()))
 			row := A.Row(j)
 			for i := range q {
 				q[i] -= lam[j] * row[i]
 			}
 		} else {
-			b[j] += 0.1 + math.Abs(g.norm())
+			b[j] += 0.1 + math.Abs(g.Normal())
 		}
 	}
 	return &Problem{N: n, Loss: LossNone, P: P, Q: q, Ridge: ridge, A: A, B: b}, x, lam
@@ -121,26 +110,7 @@ func TestFixedXiTooSmall(t *testing.T) {
 
 // TestEqualityConstraints: Aeq x = beq with multipliers of both signs.
 func TestEqualityConstraints(t *testing.T) {
-	p, x, lam := planted(11, 15, 30, 6, 1)
-	// Turn the first 3 active rows into equalities, one with a negative
-	// multiplier: flip its sign in the stationarity by moving it to Aeq
-	// with nu = -lam (row negated, same hyperplane).
-	n := p.N
-	aeq := mat.NewDense(3, n)
-	beq := make([]float64, 3)
-	nu := make([]float64, 3)
-	for k := 0; k < 3; k++ {
-		copy(aeq.Row(k), p.A.Row(k))
-		beq[k] = p.B[k]
-		nu[k] = lam[k]
-	}
-	// Negate equality 2: a -> -a, b -> -b, multiplier -> -lam.
-	for i := range aeq.Row(2) {
-		aeq.Row(2)[i] = -aeq.Row(2)[i]
-	}
-	beq[2], nu[2] = -beq[2], -nu[2]
-	rest := &mat.Dense{Rows: p.A.Rows - 3, Cols: n, Stride: n, Data: p.A.Data[3*n:]}
-	p.A, p.B, p.Aeq, p.Beq = rest, p.B[3:], aeq, beq
+	p, x, lam, nu := plantedEqualities()
 	res := solveOK(t, p, &Options{Tol: 1e-10})
 	t.Logf("status %v err %.2e nu %v want %v", res.Status, maxAbsDiff(res.X, x), res.Nu, nu)
 	if res.Status != StatusSolved {
@@ -152,7 +122,7 @@ func TestEqualityConstraints(t *testing.T) {
 	if d := maxAbsDiff(res.Nu, nu); d > 1e-6 {
 		t.Errorf("max |nu - nu*| = %.3e", d)
 	}
-	if d := maxAbsDiff(res.Lambda, lam[3:]); d > 1e-6 {
+	if d := maxAbsDiff(res.Lambda, lam); d > 1e-6 {
 		t.Errorf("max |lambda - lambda*| = %.3e", d)
 	}
 }
@@ -163,7 +133,7 @@ func TestEqualityConstraints(t *testing.T) {
 // the generator for the rows.
 type l1BoxPoint struct {
 	n              int
-	g              lcg
+	g              testqp.LCG
 	P              *mat.Dense
 	ridge, l1      float64
 	lo, hi, x, sub []float64
@@ -171,7 +141,7 @@ type l1BoxPoint struct {
 
 func newL1BoxPoint() l1BoxPoint {
 	n := 12
-	k := l1BoxPoint{n: n, g: lcg(5), ridge: 0.3, l1: 0.2}
+	k := l1BoxPoint{n: n, g: testqp.LCG(5), ridge: 0.3, l1: 0.2}
 	M := randDense(&k.g, n, n)
 	k.P = mat.NewDense(n, n)
 	M.Gram(k.P, 1/float64(n))
@@ -228,11 +198,11 @@ func TestL1Box(t *testing.T) {
 // returned multipliers, feasibility and complementarity.
 func TestLogistic(t *testing.T) {
 	n, l, m := 8, 200, 20
-	g := lcg(9)
+	g := testqp.LCG(9)
 	phi := randDense(&g, l, n)
 	y := make([]float64, l)
 	for i := range y {
-		if g.norm() > 0 {
+		if g.Normal() > 0 {
 			y[i] = 1
 		} else {
 			y[i] = -1
@@ -241,7 +211,7 @@ func TestLogistic(t *testing.T) {
 	A := randDense(&g, m, n)
 	b := make([]float64, m)
 	for j := range b {
-		b[j] = 0.05 * math.Abs(g.norm())
+		b[j] = 0.05 * math.Abs(g.Normal())
 	}
 	p := &Problem{N: n, Loss: LossLogistic, Phi: phi, Y: y, Ridge: 0.01, A: A, B: b}
 	// Not polishable (logistic): the stages alone certify 1e-7.
@@ -354,7 +324,7 @@ func TestCancel(t *testing.T) {
 // through the origin separates (the same point with both labels, plus a
 // noisy cloud) is reported infeasible without a step budget, not looped on.
 func TestNonSeparableSVMStops(t *testing.T) {
-	g := lcg(3)
+	g := testqp.LCG(3)
 	m, n := 40, 3
 	A := mat.NewDense(m, n)
 	b := make([]float64, m)
@@ -364,7 +334,7 @@ func TestNonSeparableSVMStops(t *testing.T) {
 			y = -1
 		}
 		for i := 0; i < n; i++ {
-			A.Data[j*n+i] = -y * g.norm()
+			A.Data[j*n+i] = -y * g.Normal()
 		}
 		b[j] = -1
 	}

@@ -3,55 +3,17 @@ package solver
 import (
 	"context"
 	"fmt"
-	"math"
 	"testing"
+
+	"github.com/softpen/softpen/internal/testqp"
 )
 
-// largeQPProblem is largeQP of the root benchmarks, the same draws: l loss
-// rows phi ~ N(0,1), m rows a ~ N(0,1) scaled to unit norm, y ~ N(0,1),
-// b = |N(0,1)|, ridge 0.1.
-func largeQPProblem(l, m, n int) *Problem {
-	g := lcg(1)
-	phi := randDense(&g, l, n)
-	A := randDense(&g, m, n)
-	for j := 0; j < m; j++ {
-		row := A.Row(j)
-		s := 0.0
-		for _, v := range row {
-			s += v * v
-		}
-		for i := range row {
-			row[i] /= math.Sqrt(s)
-		}
-	}
-	y := make([]float64, l)
-	for i := range y {
-		y[i] = g.norm()
-	}
-	b := make([]float64, m)
-	for j := range b {
-		b[j] = math.Abs(g.norm())
-	}
-	return &Problem{N: n, Loss: LossSquared, Phi: phi, Y: y, Ridge: 0.1, A: A, B: b}
-}
+// largeQPProblem is the root benchmarks' largeQP: testqp.LargeQP, seed 1.
+func largeQPProblem(l, m, n int) *Problem { return fromTestQP(testqp.LargeQP(l, m, n, 1)) }
 
-// separableSVMProblem is separableSVM of the root benchmarks, the same
-// draws: m points a ~ N(0, I) in R^n labelled by a random hyperplane
-// through 0, those within 0.1 of it pushed 0.1 further out; the rows are
-// -y_j a_j'x <= -1, ridge 1.
-func separableSVMProblem(m, n int) *Problem {
-	g := lcg(7)
-	w := make([]float64, n)
-	ww := 0.0
-	for i := range w {
-		w[i] = g.norm()
-		ww += w[i] * w[i]
-	}
-	for i := range w {
-		w[i] /= math.Sqrt(ww)
-	}
-	return svmOn(randDense(&g, m, n), w, 0.1)
-}
+// separableSVMProblem is the root benchmarks' separableSVM:
+// testqp.SeparableSVM, seed 7, as a hard-margin SVM.
+func separableSVMProblem(m, n int) *Problem { return hardMarginSVM(testqp.SeparableSVM(m, n, 7)) }
 
 // BenchmarkHandoverGap is the measurement behind handoverGap: the penalty
 // method (apg, no probe) to a certified 1e-9, handing over to the engine

@@ -1,7 +1,6 @@
 package solver
 
 import (
-	"context"
 	"math"
 	"path/filepath"
 	"testing"
@@ -32,15 +31,8 @@ func TestMushroomsScreening(t *testing.T) {
 		active[j] = true
 	}
 	for _, rule := range []ScreenRule{ScreenNone, ScreenGapSafe, ScreenPaper} {
-		s, err := New(p, &Options{Method: MethodAPG, Tol: 1e-9, Screen: rule, AllRows: true, NoProbe: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := s.Solve(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		re := relErr(res.X, ref.X)
+		res := solveOK(t, p, &Options{Method: MethodAPG, Tol: 1e-9, Screen: rule, AllRows: true, NoProbe: true})
+		re := testqp.RelErr(res.X, ref.X)
 		var tight, loose int
 		for j, row := range rows {
 			var nrm, ax float64

@@ -15,34 +15,20 @@ import (
 
 type refSolution = testqp.Solution
 
-func dense(rows [][]float64) *mat.Dense {
-	if len(rows) == 0 {
-		return nil
-	}
-	d := mat.NewDense(len(rows), len(rows[0]))
-	for i, r := range rows {
-		copy(d.Row(i), r)
-	}
-	return d
-}
-
+// loadQP is the paper's QP s<seed> (testqp.Paper) and its reference.
 func loadQP(t testing.TB, seed int) (*Problem, *refSolution) {
 	t.Helper()
 	rp, ref, err := testqp.Paper(filepath.Join("..", "..", "testdata", "qp"), seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Problem{N: rp.N, Loss: LossSquared, Phi: dense(rp.Phi), Y: rp.Y, Ridge: rp.Ridge, A: dense(rp.A), B: rp.B}
-	return p, ref
+	return fromTestQP(rp), ref
 }
 
-func relErr(x, ref []float64) float64 {
-	var d, r float64
-	for i := range x {
-		d += (x[i] - ref[i]) * (x[i] - ref[i])
-		r += ref[i] * ref[i]
-	}
-	return math.Sqrt(d / r)
+// fromTestQP is q (the squared loss, as the paper's QPs and testqp.LargeQP
+// have) in the solver's form.
+func fromTestQP(q *testqp.Problem) *Problem {
+	return &Problem{N: q.N, Loss: LossSquared, Phi: testqp.Dense(q.Phi), Y: q.Y, Ridge: q.Ridge, A: testqp.Dense(q.A), B: q.B}
 }
 
 func dist(x, y []float64) float64 {
@@ -77,15 +63,8 @@ func TestPaperQPPolished(t *testing.T) {
 		p, ref := loadQP(t, seed)
 		for _, m := range allMethods {
 			t.Run(fmt.Sprintf("s%d/%v", seed, m), func(t *testing.T) {
-				s, err := New(p, &Options{Method: m, Tol: 1e-10, MaxSteps: 2e7, Seed: 1})
-				if err != nil {
-					t.Fatal(err)
-				}
-				res, err := s.Solve(context.Background())
-				if err != nil {
-					t.Fatal(err)
-				}
-				re := relErr(res.X, ref.X)
+				res := solveOK(t, p, &Options{Method: m, Tol: 1e-10, MaxSteps: 2e7, Seed: 1})
+				re := testqp.RelErr(res.X, ref.X)
 				t.Logf("status %v rel err %.2e gap %.2e viol %.2e steps %d stages %d polished %v xi %g",
 					res.Status, re, res.Gap, res.MaxViolation, res.Steps, res.Stages, res.Polished, res.Xi)
 				if res.Status != StatusSolved {
@@ -135,7 +114,7 @@ func TestPaperQPUnpolished(t *testing.T) {
 			p, ref := loadQP(t, seed)
 			const steps = 2e7
 			res := solveOK(t, p, &Options{Method: m, Tol: 1e-9, NoPolish: true, MaxSteps: steps, Seed: 1})
-			re := relErr(res.X, ref.X)
+			re := testqp.RelErr(res.X, ref.X)
 			t.Logf("%v s%d: status %v rel err %.2e gap %.2e steps %d stages %d xi %.3g", m, seed, res.Status, re, res.Gap, res.Steps, res.Stages, res.Xi)
 			// SGD and SGDM cannot reach 1e-4 in 2e7 steps: no uniformly
 			// sampled SGD gets below sgdFloor (7e-4 to 1e-3 here). They
@@ -166,7 +145,7 @@ func TestCatalystAccelerates(t *testing.T) {
 		var errs [2]float64
 		for i, m := range []Method{MethodSVRG, MethodCatalyst} {
 			res := solveOK(t, p, &Options{Method: m, Tol: 1e-15, NoPolish: true, MaxSteps: 3e6, Seed: 1})
-			errs[i] = relErr(res.X, ref.X)
+			errs[i] = testqp.RelErr(res.X, ref.X)
 		}
 		t.Logf("s%d: svrg %.2e, catalyst-svrg %.2e (%.1fx)", seed, errs[0], errs[1], errs[0]/errs[1])
 		if !(errs[1] <= errs[0]/3) {
@@ -211,15 +190,8 @@ func TestStochasticConverges(t *testing.T) {
 		var errs [2]float64
 		for i, budget := range []int64{2e5, 2e7} {
 			// Without screening, as the paper runs Nested-SGD/SGDM/SVRG.
-			s, err := New(p, &Options{Method: m, Tol: 1e-12, NoPolish: true, MaxSteps: budget, Seed: 1, Screen: ScreenNone, FixedXi: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := s.Solve(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			errs[i] = relErr(res.X, ref.X)
+			res := solveOK(t, p, &Options{Method: m, Tol: 1e-12, NoPolish: true, MaxSteps: budget, Seed: 1, Screen: ScreenNone, FixedXi: true})
+			errs[i] = testqp.RelErr(res.X, ref.X)
 		}
 		t.Logf("%v: rel err %.2e at 2e5 steps, %.2e at 2e7", m, errs[0], errs[1])
 		factor := 10.0
@@ -286,14 +258,7 @@ func TestDistBoundNeedsFeasibility(t *testing.T) {
 		{Tol: 1e-9, Method: MethodActiveSet},
 		{Tol: 1e-9, Method: MethodAPG},
 	} {
-		s, err := New(p, &o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := s.Solve(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := solveOK(t, p, &o)
 		d := math.Abs(res.X[0])
 		t.Logf("%v fixed xi %v: status %v x %.6g gap %.3g bound %.3g violation %.3g", o.Method, o.FixedXi, res.Status, res.X[0], res.Gap, res.DistBound, res.MaxViolation)
 		if d > res.DistBound*(1+1e-9)+1e-15 {
