@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/softpen/softpen/vec"
 )
 
+// runCmd runs the command line in-process.
 func runCmd(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
 	code = run(args, &o, &e)
@@ -29,16 +29,11 @@ func TestDemo(t *testing.T) {
 // no stack trace.
 func TestExitCodes(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		os.WriteFile(p, []byte(body), 0o644)
-		return p
-	}
-	bad := write("bad.json", "{\"n\": 2,\n \"loss\": }")
-	nan := write("nan.json", `{"n": 1, "loss": "none", "ridge": 1, "A": [[1]], "b": [1], "lower": [3], "upper": [2]}`)
-	infeas := write("inf.json", `{"n": 1, "loss": "none", "ridge": 1, "A": [[1], [-1]], "b": [-1, -1]}`)
-	ok := write("ok.json", `{"n": 2, "loss": "none", "ridge": 1, "q": [-1, -1], "A": [[1, 1]], "b": [1]}`)
-	badsvm := write("bad.libsvm", "1 1:1\n-1 1:x\n")
+	bad := writeFile(t, dir, "bad.json", "{\"n\": 2,\n \"loss\": }")
+	nan := writeFile(t, dir, "nan.json", `{"n": 1, "loss": "none", "ridge": 1, "A": [[1]], "b": [1], "lower": [3], "upper": [2]}`)
+	infeas := writeFile(t, dir, "inf.json", `{"n": 1, "loss": "none", "ridge": 1, "A": [[1], [-1]], "b": [-1, -1]}`)
+	ok := writeFile(t, dir, "ok.json", `{"n": 2, "loss": "none", "ridge": 1, "q": [-1, -1], "A": [[1, 1]], "b": [1]}`)
+	badsvm := writeFile(t, dir, "bad.libsvm", "1 1:1\n-1 1:x\n")
 	cases := []struct {
 		args []string
 		code int

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
-	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -13,14 +11,8 @@ import (
 	"time"
 
 	"github.com/softpen/softpen"
+	"github.com/softpen/softpen/internal/testqp"
 )
-
-// execCmd runs the command line in-process.
-func execCmd(args ...string) (code int, stdout, stderr string) {
-	var o, e bytes.Buffer
-	code = run(args, &o, &e)
-	return code, o.String(), e.String()
-}
 
 func writeFile(t *testing.T, dir, name, body string) string {
 	t.Helper()
@@ -93,7 +85,7 @@ func TestSolveExitCodes(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			code, out, errOut := execCmd(c.args...)
+			code, out, errOut := runCmd(c.args...)
 			if code != c.code {
 				t.Errorf("exit %d, want %d; stderr:\n%s", code, c.code, errOut)
 			}
@@ -138,7 +130,7 @@ func TestSolveExitCodes(t *testing.T) {
 func TestSolvePaperQP(t *testing.T) {
 	in := filepath.Join("..", "..", "testdata", "qp", "paper-qp-100-s1.json")
 	out := filepath.Join(t.TempDir(), "r.json")
-	code, stdout, stderr := execCmd("solve", "-in", in, "-out", out, "-tol", "1e-9", "-progress")
+	code, stdout, stderr := runCmd("solve", "-in", in, "-out", out, "-tol", "1e-9", "-progress")
 	if code != exitSolved || stdout != "" {
 		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
@@ -151,23 +143,11 @@ func TestSolvePaperQP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	refData, err := os.ReadFile(filepath.Join("..", "..", "testdata", "qp", "paper-qp-100-s1.ref.json"))
+	_, ref, err := testqp.Paper(filepath.Join("..", "..", "testdata", "qp"), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ref struct {
-		X         []float64 `json:"x"`
-		Objective float64   `json:"objective"`
-	}
-	if err := json.Unmarshal(refData, &ref); err != nil {
-		t.Fatal(err)
-	}
-	var d, r float64
-	for i := range ref.X {
-		d += (res.X[i] - ref.X[i]) * (res.X[i] - ref.X[i])
-		r += ref.X[i] * ref.X[i]
-	}
-	if rel := math.Sqrt(d / r); rel > 1e-12 || len(res.X) != 100 || len(res.Lambda) != 100 {
+	if rel := testqp.RelErr(res.X, ref.X); rel > 1e-12 || len(res.X) != 100 || len(res.Lambda) != 100 {
 		t.Errorf("relative error %.3g against the reference (len x %d, lambda %d)", rel, len(res.X), len(res.Lambda))
 	}
 	if res.Method != softpen.MethodActiveSet {
@@ -186,7 +166,7 @@ func TestSolvePaperQP(t *testing.T) {
 		}
 	}
 
-	code, stdout, stderr = execCmd("solve", "-in", in, "-max-steps", "1")
+	code, stdout, stderr = runCmd("solve", "-in", in, "-max-steps", "1")
 	res, err = softpen.ReadResult(strings.NewReader(stdout))
 	if code != exitStatus || err != nil || res.Status != softpen.StatusMaxSteps || res.Method != softpen.MethodActiveSet {
 		t.Errorf("-max-steps 1: exit %d, %v, %v", code, res, err)
@@ -194,7 +174,7 @@ func TestSolvePaperQP(t *testing.T) {
 	if !strings.Contains(stderr, "max_steps: ") || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("-max-steps 1: stderr %q, want one line with the reason", stderr)
 	}
-	code, stdout, _ = execCmd("solve", "-in", in, "-max-steps", "1000000")
+	code, stdout, _ = runCmd("solve", "-in", in, "-max-steps", "1000000")
 	if res, err := softpen.ReadResult(strings.NewReader(stdout)); code != exitSolved || err != nil || res.Method != softpen.MethodActiveSet {
 		t.Errorf("-max-steps 1000000: exit %d, %v, %v", code, res, err)
 	}
@@ -204,7 +184,7 @@ func TestSolvePaperQP(t *testing.T) {
 // stage, then the summary.
 func TestProgressAPG(t *testing.T) {
 	in := filepath.Join("..", "..", "testdata", "qp", "paper-qp-100-s1.json")
-	code, stdout, stderr := execCmd("solve", "-in", in, "-method", "apg", "-tol", "1e-9", "-progress")
+	code, stdout, stderr := runCmd("solve", "-in", in, "-method", "apg", "-tol", "1e-9", "-progress")
 	if code != exitSolved {
 		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 	}
@@ -266,7 +246,7 @@ func TestInterruptCancels(t *testing.T) {
 	go func() {
 		// Plain SGD, unpolished, to 1e-12 does not finish within the time
 		// limit (polished, it would reach the precision floor at once).
-		code, out, err := execCmd("solve", "-in", in, "-method", "sgd", "-no-polish", "-tol", "1e-12", "-time-limit", "60s")
+		code, out, err := runCmd("solve", "-in", in, "-method", "sgd", "-no-polish", "-tol", "1e-12", "-time-limit", "60s")
 		done <- ret{code, out, err}
 	}()
 	tick := time.NewTicker(50 * time.Millisecond)
