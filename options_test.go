@@ -12,7 +12,6 @@ import (
 // rows of n = 5 features, labels by a noisy hyperplane, two rows of A.
 func logisticProblem() *Problem {
 	g := testqp.LCG(11)
-	norm := g.Normal
 	n, l := 5, 200
 	p := &Problem{N: n, Loss: "logistic", Ridge: 1e-2, Phi: make([][]float64, l), Y: make([]float64, l),
 		A: [][]float64{{1, 1, 0, 0, 0}, {0, 0, 1, -1, 0}}, B: []float64{0.5, 0.2}}
@@ -20,11 +19,11 @@ func logisticProblem() *Problem {
 		p.Phi[i] = make([]float64, n)
 		s := 0.0
 		for j := range p.Phi[i] {
-			p.Phi[i][j] = norm()
+			p.Phi[i][j] = g.Normal()
 			s += p.Phi[i][j] * float64(j+1)
 		}
 		p.Y[i] = 1
-		if s+norm() < 0 {
+		if s+g.Normal() < 0 {
 			p.Y[i] = -1
 		}
 	}

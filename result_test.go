@@ -14,11 +14,10 @@ import (
 // P = F F' + diag(d) from 3 factors, q = -0.1 mu.
 func portfolio() *Problem {
 	g := testqp.LCG(5)
-	norm := g.Normal
 	n := 50
 	f := make([][]float64, n)
 	for i := range f {
-		f[i] = []float64{norm(), norm(), norm()}
+		f[i] = []float64{g.Normal(), g.Normal(), g.Normal()}
 	}
 	p := &Problem{N: n, Loss: "none", P: make([][]float64, n), Q: make([]float64, n),
 		Aeq: [][]float64{make([]float64, n)}, Beq: []float64{1}, Lower: make([]float64, n), Upper: make([]float64, n)}
@@ -30,7 +29,7 @@ func portfolio() *Problem {
 			}
 		}
 		p.P[i][i] += 0.1 + 0.01*float64(i%7)
-		p.Q[i] = -0.1 * (1 + norm())
+		p.Q[i] = -0.1 * (1 + g.Normal())
 		p.Aeq[0][i] = 1
 		p.Upper[i] = 0.1
 	}
