@@ -60,6 +60,20 @@ func vtWide(seed, i int) float64 {
 	return math.Sin(float64(i*31+seed)) * math.Exp(float64((i+seed)%9-4))
 }
 
+// vtExactDot is x'y computed exactly (big.Float) and rounded once, with
+// sum |x_i y_i| (in float64) for the rounding bounds.
+func vtExactDot(x, y []float64) (dot, abs float64) {
+	sum := new(big.Float).SetPrec(2000)
+	for i := range x {
+		pr := new(big.Float).SetPrec(2000).SetFloat64(x[i])
+		pr.Mul(pr, new(big.Float).SetFloat64(y[i]))
+		sum.Add(sum, pr)
+		abs += math.Abs(x[i] * y[i])
+	}
+	dot, _ = sum.Float64()
+	return dot, abs
+}
+
 func TestDotAxpyScaleExactOnIntegers(t *testing.T) {
 	for _, p := range Paths() {
 		for _, n := range vtLengths() {
@@ -140,15 +154,7 @@ func TestDotWithinSummationBound(t *testing.T) {
 			for i := range x {
 				x[i], y[i] = vtWide(1, i), vtWide(2, i)
 			}
-			exact := new(big.Float).SetPrec(2000)
-			var abs float64
-			for i := range x {
-				pr := new(big.Float).SetPrec(2000).SetFloat64(x[i])
-				pr.Mul(pr, new(big.Float).SetFloat64(y[i]))
-				exact.Add(exact, pr)
-				abs += math.Abs(x[i] * y[i])
-			}
-			e, _ := exact.Float64()
+			e, abs := vtExactDot(x, y)
 			got := p.Dot(x, y)
 			if bound := float64(n) * 0x1p-53 * abs * 1.01; math.Abs(got-e) > bound {
 				t.Errorf("%s n=%d: |dot - exact| = %.3e > %.3e", p.Name, n, math.Abs(got-e), bound)
