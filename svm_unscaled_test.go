@@ -9,14 +9,6 @@ import (
 	"github.com/softpen/softpen/vec"
 )
 
-func dotOf(x, y []float64) float64 {
-	var s float64
-	for i := range x {
-		s += x[i] * y[i]
-	}
-	return s
-}
-
 // TestUnscaledSVM: hard-margin SVMs on raw, badly scaled features (held-out
 // sets of this kind timed out at relative error 1.0 with xi raised to
 // 2.6e5). What it asserts is that no answer is wrong (checkUnscaled), and

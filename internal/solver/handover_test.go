@@ -163,7 +163,7 @@ func TestHandover(t *testing.T) {
 			if res.MaxViolation > 1e-9 {
 				t.Errorf("max violation %.3e", res.MaxViolation)
 			}
-			if d := dist(res.X, refX); d > res.DistBound*(1+1e-9)+1e-12 {
+			if d := testqp.Dist(res.X, refX); d > res.DistBound*(1+1e-9)+1e-12 {
 				t.Errorf("||x - x_engine|| = %.3e above the distance bound %.3e", d, res.DistBound)
 			}
 			ctx := context.Background()
@@ -192,7 +192,7 @@ func TestHandoverNoPolish(t *testing.T) {
 	if res.Status != StatusSolved || res.Polished || res.Iterations != 0 {
 		t.Errorf("status %v, polished %v, %d engine changes", res.Status, res.Polished, res.Iterations)
 	}
-	if d := dist(res.X, x); d > res.DistBound {
+	if d := testqp.Dist(res.X, x); d > res.DistBound {
 		t.Errorf("||x - x*|| = %.3e above the bound %.3e", d, res.DistBound)
 	}
 }

@@ -31,14 +31,6 @@ func fromTestQP(q *testqp.Problem) *Problem {
 	return &Problem{N: q.N, Loss: LossSquared, Phi: testqp.Dense(q.Phi), Y: q.Y, Ridge: q.Ridge, A: testqp.Dense(q.A), B: q.B}
 }
 
-func dist(x, y []float64) float64 {
-	var d float64
-	for i := range x {
-		d += (x[i] - y[i]) * (x[i] - y[i])
-	}
-	return math.Sqrt(d)
-}
-
 // seeds are the reference problems a test runs on: all five, or two under
 // -short (the qemu run of CI, where the point is the kernel path).
 func seeds() []int {
@@ -84,7 +76,7 @@ func TestPaperQPPolished(t *testing.T) {
 				if lerr > 1e-8*math.Max(1, ref.LambdaInf) {
 					t.Errorf("max |lambda - lambda_ref| = %.3e", lerr)
 				}
-				if d := dist(res.X, ref.X); d > res.DistBound*(1+1e-9)+1e-15 {
+				if d := testqp.Dist(res.X, ref.X); d > res.DistBound*(1+1e-9)+1e-15 {
 					t.Errorf("distance %.3e exceeds the certified bound %.3e", d, res.DistBound)
 				}
 			})
@@ -126,7 +118,7 @@ func TestPaperQPUnpolished(t *testing.T) {
 			if re > want {
 				t.Errorf("%v s%d: relative error %.3e > %.3e", m, seed, re, want)
 			}
-			if d := dist(res.X, ref.X); d > res.DistBound*(1+1e-9)+1e-15 {
+			if d := testqp.Dist(res.X, ref.X); d > res.DistBound*(1+1e-9)+1e-15 {
 				t.Errorf("%v s%d: distance %.3e exceeds the certified bound %.3e", m, seed, d, res.DistBound)
 			}
 		}
@@ -234,7 +226,7 @@ func TestCertificatesHonest(t *testing.T) {
 				if res.Gap < trueGap-1e-12*math.Abs(ref.Objective) {
 					t.Errorf("s%d %v budget %d: gap %.3e < true %.3e", seed, m, budget, res.Gap, trueGap)
 				}
-				if d := dist(res.X, ref.X); d > res.DistBound*(1+1e-9)+1e-15 {
+				if d := testqp.Dist(res.X, ref.X); d > res.DistBound*(1+1e-9)+1e-15 {
 					t.Errorf("s%d %v budget %d: distance %.3e > bound %.3e", seed, m, budget, d, res.DistBound)
 				}
 			}

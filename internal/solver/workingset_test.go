@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/softpen/softpen/internal/testqp"
 	"github.com/softpen/softpen/mat"
 	"github.com/softpen/softpen/vec"
 )
@@ -68,7 +69,7 @@ func TestWorkingSetNoPolish(t *testing.T) {
 	if res.Status != StatusSolved {
 		t.Fatalf("status %v, gap %.3e", res.Status, res.Gap)
 	}
-	if d := dist(res.X, x); d > res.DistBound || d > 1e-3 {
+	if d := testqp.Dist(res.X, x); d > res.DistBound || d > 1e-3 {
 		t.Errorf("||x - x*|| = %.3e, bound %.3e", d, res.DistBound)
 	}
 }
@@ -81,7 +82,7 @@ func TestWorkingSetBudgetHonest(t *testing.T) {
 	for steps := int64(1000); steps <= 3e6; steps *= 3 {
 		for _, polish := range []bool{true, false} {
 			res := solveOK(t, p, &Options{Method: MethodAPG, Tol: 1e-12, MaxSteps: steps, NoPolish: !polish})
-			if d := dist(res.X, x); !(d <= res.DistBound*(1+1e-9)+1e-12) {
+			if d := testqp.Dist(res.X, x); !(d <= res.DistBound*(1+1e-9)+1e-12) {
 				t.Errorf("budget %d polish %v: %v, ||x - x*|| = %.3e > bound %.3e (gap %.3e)",
 					steps, polish, res.Status, d, res.DistBound, res.Gap)
 			}

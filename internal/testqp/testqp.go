@@ -2,7 +2,7 @@
 // reference QPs (testdata/qp) and the SVM data (testdata/svm) read into
 // plain slices, the generated families of the benchmarks (LargeQP,
 // SeparableSVM) drawn from the one seeded generator (LCG), and the small
-// helpers every package's tests need (Dense, RowsOf, RelErr).
+// helpers every package's tests need (Dense, RowsOf, Norm, Dist, RelErr).
 //
 // It returns plain slices and imports nothing of the packages that use it
 // but mat and libsvm (the root's own tests import it, and the root owns the
@@ -134,6 +134,25 @@ func RowsOf(d *mat.Dense) [][]float64 {
 		rows[i] = d.Row(i)
 	}
 	return rows
+}
+
+// Norm is the Euclidean norm ||v||, summed in order (independent of vec's
+// kernels).
+func Norm(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x * x
+	}
+	return math.Sqrt(s)
+}
+
+// Dist is the Euclidean distance ||x - y|| (over x's length).
+func Dist(x, y []float64) float64 {
+	var d float64
+	for i := range x {
+		d += (x[i] - y[i]) * (x[i] - y[i])
+	}
+	return math.Sqrt(d)
 }
 
 // RelErr is the relative error ||x - ref|| / ||ref|| (over ref's length).
