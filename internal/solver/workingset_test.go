@@ -293,3 +293,39 @@ func TestPrecisionFloorWholeProblem(t *testing.T) {
 		t.Errorf("%v: violation %.3g, gap %.3g, max |x - x*| %.3g (%s)", res.Status, res.MaxViolation, res.Gap, d, res.Message)
 	}
 }
+
+// TestEqualityConstraints: Aeq x = beq with multipliers of both signs.
+func TestEqualityConstraints(t *testing.T) {
+	p, x, lam, nu := plantedEqualities()
+	res := solveOK(t, p, &Options{Tol: 1e-10})
+	t.Logf("status %v err %.2e nu %v want %v", res.Status, maxAbsDiff(res.X, x), res.Nu, nu)
+	if res.Status != StatusSolved {
+		t.Fatalf("status %v", res.Status)
+	}
+	if d := maxAbsDiff(res.X, x); d > 1e-8 {
+		t.Errorf("max |x - x*| = %.3e", d)
+	}
+	if d := maxAbsDiff(res.Nu, nu); d > 1e-6 {
+		t.Errorf("max |nu - nu*| = %.3e", d)
+	}
+	if d := maxAbsDiff(res.Lambda, lam); d > 1e-6 {
+		t.Errorf("max |lambda - lambda*| = %.3e", d)
+	}
+}
+
+// TestZeroRows: a zero row with b >= 0 is dropped; with b < 0 the problem is
+// infeasible and the certificate is that row.
+func TestZeroRows(t *testing.T) {
+	A := mat.NewDense(2, 2)
+	copy(A.Data, []float64{0, 0, 1, 1})
+	p := &Problem{N: 2, Loss: LossNone, Ridge: 1, Q: []float64{-1, -1}, A: A, B: []float64{0, 1}}
+	res := solveOK(t, p, nil)
+	if res.Status != StatusSolved || math.Abs(res.X[0]-0.5) > 1e-9 || res.Lambda[0] != 0 {
+		t.Errorf("zero row with b = 0: status %v x %v lambda %v", res.Status, res.X, res.Lambda)
+	}
+	p.B = []float64{-1, 1}
+	res = solveOK(t, p, nil)
+	if res.Status != StatusInfeasible || res.Farkas[0] != 1 {
+		t.Errorf("zero row with b < 0: status %v farkas %v", res.Status, res.Farkas)
+	}
+}
