@@ -233,3 +233,37 @@ func TestCPUModel(t *testing.T) {
 		t.Error("cpuModel returned an empty string")
 	}
 }
+
+// TestBenchJSON: the bench JSON parses and has a row per kernel per path;
+// bad flags are usage errors.
+func TestBenchJSON(t *testing.T) {
+	code, out, errOut := runCmd("bench", "-json", "-n", "64", "-time", "2ms")
+	if code != exitSolved {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep benchReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Schema != "softpen-bench/2" || len(rep.Results) != len(benchKernels)*len(vecPathNames()) {
+		t.Errorf("schema %q, %d rows", rep.Schema, len(rep.Results))
+	}
+	for _, r := range rep.Results {
+		if !(r.NsPerOp > 0) || !(r.GBPerS > 0) {
+			t.Errorf("row %+v", r)
+		}
+	}
+	for _, bad := range [][]string{{"bench", "-n", "0"}, {"bench", "-kernels", "fft"}, {"bench", "-x"}} {
+		if code, _, _ := runCmd(bad...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", bad, code, exitUsage)
+		}
+	}
+}
+
+func vecPathNames() []string {
+	var out []string
+	for _, p := range vec.Paths() {
+		out = append(out, p.Name)
+	}
+	return out
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -177,52 +176,6 @@ func TestSolvePaperQP(t *testing.T) {
 	code, stdout, _ = runCmd("solve", "-in", in, "-max-steps", "1000000")
 	if res, err := softpen.ReadResult(strings.NewReader(stdout)); code != exitSolved || err != nil || res.Method != softpen.MethodActiveSet {
 		t.Errorf("-max-steps 1000000: exit %d, %v, %v", code, res, err)
-	}
-}
-
-// TestProgressAPG: with a penalty method, -progress prints a line per
-// stage, then the summary.
-func TestProgressAPG(t *testing.T) {
-	in := filepath.Join("..", "..", "testdata", "qp", "paper-qp-100-s1.json")
-	code, stdout, stderr := runCmd("solve", "-in", in, "-method", "apg", "-tol", "1e-9", "-progress")
-	if code != exitSolved {
-		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
-	}
-	res, err := softpen.ReadResult(strings.NewReader(stdout))
-	if err != nil || res.Penalty == nil {
-		t.Fatalf("%v, %+v", err, res)
-	}
-	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
-	lines, summary := lines[:len(lines)-1], lines[len(lines)-1]
-	if len(lines) != res.Penalty.Stages || !strings.HasPrefix(lines[0], "stage   0  delta ") {
-		t.Errorf("%d stages, progress:\n%s", res.Penalty.Stages, stderr)
-	}
-	if !strings.HasPrefix(summary, "done: solved") {
-		t.Errorf("no summary at the end of the progress:\n%s", stderr)
-	}
-	for _, key := range []string{"delta", "steps", "gap", "kept", "violation"} {
-		if !strings.Contains(lines[len(lines)-1], key) {
-			t.Errorf("progress line lacks %q: %s", key, lines[len(lines)-1])
-		}
-	}
-}
-
-// TestProgressOnTerminal: on a terminal the progress redraws one line,
-// and the summary ends it.
-func TestProgressOnTerminal(t *testing.T) {
-	var buf bytes.Buffer
-	pr := newProgress(&buf, true)
-	pr.stage(softpen.Progress{Method: softpen.MethodAPG, Index: 0, Delta: 1, Steps: 10, Gap: 1, Kept: 5})
-	pr.stage(softpen.Progress{Method: softpen.MethodAPG, Index: 1, Delta: 0.25, Steps: 20, Gap: 0.1, Kept: 4})
-	if s := buf.String(); strings.Count(s, "\r") != 2 || strings.Contains(s, "\n") {
-		t.Errorf("%q", s)
-	}
-	pr.summary(&softpen.Result{Info: softpen.Info{Status: softpen.StatusSolved}})
-	if s := buf.String(); !strings.Contains(s, "\x1b[K\ndone: solved") || !strings.HasSuffix(s, "\n") {
-		t.Errorf("%q", s)
-	}
-	if isTerminal(&buf) {
-		t.Error("a buffer is not a terminal")
 	}
 }
 
