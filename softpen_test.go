@@ -200,3 +200,27 @@ func TestPenaltyFarkasConfirmed(t *testing.T) {
 		t.Errorf("b'y = %g", by)
 	}
 }
+
+// TestWarmResolveNoAllocs: a Solver re-solving after SetB allocates nothing.
+func TestWarmResolveNoAllocs(t *testing.T) {
+	p := &Problem{N: 2, Loss: "none", Ridge: 1, Q: []float64{-1, -1}, A: [][]float64{{1, 1}, {1, -1}}, B: []float64{1, 0.2}}
+	s, err := NewSolver(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	b := []float64{1, 0.2}
+	s.Solve(ctx)
+	allocs := testing.AllocsPerRun(20, func() {
+		b[0] = 0.9 + 0.1*b[0]
+		if err := s.SetB(b); err != nil {
+			t.Fatal(err)
+		}
+		if res, _ := s.Solve(ctx); res.Status != StatusSolved {
+			t.Fatalf("status %v", res.Status)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("warm re-solve allocates %v times", allocs)
+	}
+}

@@ -2,12 +2,17 @@ package softpen
 
 import (
 	"context"
+	"errors"
 	"math"
+	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/softpen/softpen/internal/qpgen"
 	"github.com/softpen/softpen/internal/testqp"
+	"github.com/softpen/softpen/libsvm"
 	"github.com/softpen/softpen/vec"
 )
 
@@ -162,4 +167,99 @@ func identity(n int) [][]float64 {
 		h[i][i] = 1
 	}
 	return h
+}
+
+// TestSVMProblem: the hard-margin SVM of section 6.2 on both copies of
+// mushrooms: one row -y_i a_i per example, b = -1, ridge 1, no loss; with
+// normalizeFeatures every non-zero column has unit norm. It validates.
+func TestSVMProblem(t *testing.T) {
+	for _, c := range []struct {
+		file   string
+		n, nnz int
+	}{{"mushrooms.libsvm", 126, 22}, {"mushrooms112.libsvm", 112, 21}} {
+		f, err := os.Open("testdata/svm/" + c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := libsvm.Read(f, 0)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, norm := range []bool{false, true} {
+			p := SVMProblem(d.Labels, d.Rows, norm)
+			if err := p.Validate(); err != nil {
+				t.Fatalf("%s: %v", c.file, err)
+			}
+			if p.N != c.n || len(p.A) != 8124 || p.Ridge != 1 || p.Loss != "none" || len(p.Phi) != 0 {
+				t.Fatalf("%s: n %d m %d ridge %g loss %q", c.file, p.N, len(p.A), p.Ridge, p.Loss)
+			}
+			colNorm := make([]float64, p.N)
+			for i, a := range p.A {
+				nnz := 0
+				for j, v := range a {
+					colNorm[j] += v * v
+					if v != 0 {
+						nnz++
+						if !norm && v != -d.Labels[i]*d.Rows[i][j] {
+							t.Fatalf("%s: A[%d][%d] = %v, want -y a = %v", c.file, i, j, v, -d.Labels[i]*d.Rows[i][j])
+						}
+					}
+				}
+				if nnz != c.nnz || p.B[i] != -1 {
+					t.Fatalf("%s row %d: %d non-zeros, b = %v", c.file, i, nnz, p.B[i])
+				}
+			}
+			for j, s := range colNorm {
+				if norm && s != 0 && math.Abs(s-1) > 1e-12 {
+					t.Errorf("%s: column %d has squared norm %v after normalising", c.file, j, s)
+				}
+			}
+		}
+	}
+	// Bad data in the SVM's rows stops at Validate, naming the row of A.
+	bad := SVMProblem([]float64{1, -1}, [][]float64{{1, 0}, {0, math.NaN()}}, false)
+	var ie *InputError
+	if _, err := Solve(context.Background(), bad, nil); !errors.As(err, &ie) || err.Error() != "A[1][1]: NaN" {
+		t.Errorf("SVM with a NaN feature: %v", err)
+	}
+	// Ragged rows are padded; the input is not modified.
+	rows := [][]float64{{1}, {0, 2}}
+	p := SVMProblem([]float64{1, -1}, rows, true)
+	if p.N != 2 || !reflect.DeepEqual(p.A, [][]float64{{-1, 0}, {0, 1}}) || rows[1][1] != 2 {
+		t.Errorf("ragged: %+v", p)
+	}
+}
+
+// TestSVMProblemInPlace: the same Problem as SVMProblem, bit for bit, on
+// mushrooms with and without normalised features; full-length rows become
+// p.A's rows themselves (overwritten), a short row is copied and padded and
+// left as it was.
+func TestSVMProblemInPlace(t *testing.T) {
+	for _, norm := range []bool{false, true} {
+		p0, _ := loadMushrooms(t)
+		labels := make([]float64, len(p0.A))
+		for i := range labels {
+			labels[i] = float64(i%2*2 - 1)
+		}
+		rows := make([][]float64, len(p0.A))
+		for i, r := range p0.A {
+			rows[i] = slices.Clone(r)
+		}
+		want := SVMProblem(labels, rows, norm)
+		got := SVMProblemInPlace(labels, rows, norm)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("norm %v: in place differs from SVMProblem", norm)
+		}
+		for i := range rows {
+			if &got.A[i][0] != &rows[i][0] {
+				t.Fatalf("norm %v: row %d was copied", norm, i)
+			}
+		}
+	}
+	rows := [][]float64{{1}, {0, 2}}
+	p := SVMProblemInPlace([]float64{1, -1}, rows, true)
+	if p.N != 2 || !reflect.DeepEqual(p.A, [][]float64{{-1, 0}, {0, 1}}) || rows[0][0] != 1 || &p.A[1][0] != &rows[1][0] {
+		t.Errorf("ragged: %+v, rows now %v", p, rows)
+	}
 }
