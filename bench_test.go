@@ -8,6 +8,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/softpen/softpen/internal/testqp"
 )
 
 // End-to-end benchmarks: time and incremental steps to a certified answer,
@@ -21,7 +23,7 @@ import (
 // standing start costs, the figure to set beside another solver's whole
 // call.
 func BenchmarkPaperQP(b *testing.B) {
-	p := readQP(b, 1)
+	p, _ := readQP(b, 1)
 	for _, tol := range []float64{1e-3, 1e-6, 1e-9} {
 		b.Run("solve-only/"+tolName(tol), func(b *testing.B) {
 			s, err := NewSolver(p, &Options{Tol: tol})
@@ -102,7 +104,7 @@ func BenchmarkMushroomsSVM(b *testing.B) {
 				}
 				reportSolved(b, res, err)
 				b.ReportMetric(float64(keptOf(res)), "kept")
-				b.ReportMetric(relErrTo(res.X, ref.X), "relerr")
+				b.ReportMetric(testqp.RelErr(res.X, ref.X), "relerr")
 			})
 		}
 	}
@@ -121,8 +123,8 @@ func keptOf(r *Result) int {
 
 // BenchmarkLargeQP is the large instance: l = 2000, m = 1e5, n = 100,
 // phi, y, A ~ N(0,1) with unit rows, b = |N(0,1)|, ridge 0.1 (the paper's
-// generator at scale; drawn with a fixed LCG here, not numpy), solved with
-// the default options (tol 1e-6, polished). It fails unless the answer is
+// generator at scale, testqp.LargeQP: drawn with testqp.LCG, not numpy),
+// solved with the default options (tol 1e-6, polished). It fails unless the answer is
 // solved, and reports the certified gap ("gap") beside the steps and the
 // rows kept. One solve takes a tenth of a second, the set-up seconds: run
 // it with -benchtime 1x.
@@ -137,95 +139,22 @@ func BenchmarkLargeQP(b *testing.B) {
 	b.ReportMetric(float64(keptOf(res)), "kept")
 }
 
-// lcgNormal returns a generator of N(0,1) draws (Box-Muller on a 64-bit
-// LCG) from seed: fixed test data without math/rand's version dependence.
-func lcgNormal(seed uint64) func() float64 {
-	state := seed
-	return func() float64 {
-		u := func() float64 {
-			state = state*6364136223846793005 + 1442695040888963407
-			return (float64(state>>11) + 0.5) * 0x1p-53
-		}
-		return math.Sqrt(-2*math.Log(u())) * math.Cos(2*math.Pi*u())
-	}
-}
-
+// largeQP is the large-QP family's first instance (seed 1).
 func largeQP(l, m, n int) *Problem { return largeQPSeed(l, m, n, 1) }
 
-// largeQPSeed is largeQP drawn from lcgNormal(seed).
+// largeQPSeed is testqp.LargeQP in the root's form.
 func largeQPSeed(l, m, n int, seed uint64) *Problem {
-	norm := lcgNormal(seed)
-	rows := func(r int, unit bool) [][]float64 {
-		out := make([][]float64, r)
-		for i := range out {
-			out[i] = make([]float64, n)
-			var s float64
-			for j := range out[i] {
-				out[i][j] = norm()
-				s += out[i][j] * out[i][j]
-			}
-			if unit {
-				for j := range out[i] {
-					out[i][j] /= math.Sqrt(s)
-				}
-			}
-		}
-		return out
-	}
-	p := &Problem{N: n, Loss: "squared", Ridge: 0.1, Phi: rows(l, false), A: rows(m, true)}
-	p.Y = make([]float64, l)
-	for i := range p.Y {
-		p.Y[i] = norm()
-	}
-	p.B = make([]float64, m)
-	for j := range p.B {
-		p.B[j] = math.Abs(norm())
-	}
-	return p
+	return fromTestQP(testqp.LargeQP(l, m, n, seed))
 }
 
-// separableSVM draws m points in R^n, a_i ~ N(0, I), labelled by the side of
-// a fixed random hyperplane through the origin, with the points within 0.1
-// of it moved 0.1 further out (to distances in [0.1, 0.2)): separable with
-// margin at least 0.1, and no two points tied on the margin, so the support
-// vectors stay few as m grows. (Pushing them to exactly 0.1 put 8% of all
-// points on the margin.)
+// separableSVM is the separable-SVM family's instance of seed 7.
 func separableSVM(m, n int) *Problem { return separableSVMSeed(m, n, 7) }
 
-// separableSVMSeed is separableSVM drawn from lcgNormal(seed).
+// separableSVMSeed is testqp.SeparableSVM as a hard-margin SVM (SVMProblem:
+// rows -y_i a_i'x <= -1, ridge 1).
 func separableSVMSeed(m, n int, seed uint64) *Problem {
-	norm := lcgNormal(seed)
-	w := make([]float64, n)
-	var ww float64
-	for i := range w {
-		w[i] = norm()
-		ww += w[i] * w[i]
-	}
-	for i := range w {
-		w[i] /= math.Sqrt(ww)
-	}
-	flat := make([]float64, m*n)
-	rows := make([][]float64, m)
-	labels := make([]float64, m)
-	for j := range rows {
-		r := flat[j*n : (j+1)*n : (j+1)*n]
-		var s float64
-		for i := range r {
-			r[i] = norm()
-			s += w[i] * r[i]
-		}
-		labels[j] = 1
-		if s < 0 {
-			labels[j] = -1
-		}
-		if math.Abs(s) < 0.1 {
-			for i := range r {
-				r[i] += labels[j] * 0.1 * w[i]
-			}
-		}
-		rows[j] = r
-	}
-	return SVMProblem(labels, rows, false)
+	labels, points := testqp.SeparableSVM(m, n, seed)
+	return SVMProblem(labels, points, false)
 }
 
 // BenchmarkSeparableSVM: time to tol 1e-4 on the synthetic separable set
@@ -264,7 +193,7 @@ func BenchmarkSeparableSVM(b *testing.B) {
 // reports its status as max_steps in the "solved" metric (1 solved, 0 not).
 // Run with -benchtime 1x: the stochastic methods take seconds.
 func BenchmarkMethods(b *testing.B) {
-	qp := readQP(b, 1)
+	qp, _ := readQP(b, 1)
 	svm, _ := loadMushrooms(b)
 	large := largeQP(2000, 100000, 100)
 	for _, pr := range []struct {
@@ -312,17 +241,17 @@ func BenchmarkDirectCrossover(b *testing.B) {
 // method from the last working set), with the median and p99 of the solve
 // times seen.
 func BenchmarkPaperQPWarm(b *testing.B) {
-	p := readQP(b, 1)
+	p, _ := readQP(b, 1)
 	s, err := NewSolver(p, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	rhs := make([][]float64, 64)
-	u := lcgNormal(3)
+	g := testqp.LCG(3)
 	for i := range rhs {
 		rhs[i] = make([]float64, len(p.B))
 		for j, v := range p.B {
-			rhs[i][j] = v * (1 + 0.01*math.Tanh(u()))
+			rhs[i][j] = v * (1 + 0.01*math.Tanh(g.Normal()))
 		}
 	}
 	var times []time.Duration
@@ -349,7 +278,7 @@ func BenchmarkPaperQPWarm(b *testing.B) {
 // (solved) and 1e-16 (below the certificate's rounding floor: it must end
 // as quickly, with StatusPrecisionLimit), on the direct and penalty paths.
 func BenchmarkPaperQPTolerance(b *testing.B) {
-	p := readQP(b, 1)
+	p, _ := readQP(b, 1)
 	for _, m := range []Method{MethodAuto, MethodAPG} {
 		for _, tc := range []struct {
 			tol  float64

@@ -14,7 +14,7 @@ import (
 // states: 0.7x to 1.3x on dense problems, at least 0.7x and at most 6x with
 // a working set.
 func TestMemoryEstimate(t *testing.T) {
-	qp := readQP(t, 1)
+	qp, _ := readQP(t, 1)
 	svm, _ := loadMushrooms(t)
 	cases := []struct {
 		name   string

@@ -4,12 +4,14 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/softpen/softpen/internal/testqp"
 )
 
 // logisticProblem is a small constrained logistic regression: l = 200
 // rows of n = 5 features, labels by a noisy hyperplane, two rows of A.
 func logisticProblem() *Problem {
-	norm := lcgNormal(11)
+	g := testqp.LCG(11)
 	n, l := 5, 200
 	p := &Problem{N: n, Loss: "logistic", Ridge: 1e-2, Phi: make([][]float64, l), Y: make([]float64, l),
 		A: [][]float64{{1, 1, 0, 0, 0}, {0, 0, 1, -1, 0}}, B: []float64{0.5, 0.2}}
@@ -17,11 +19,11 @@ func logisticProblem() *Problem {
 		p.Phi[i] = make([]float64, n)
 		s := 0.0
 		for j := range p.Phi[i] {
-			p.Phi[i][j] = norm()
+			p.Phi[i][j] = g.Normal()
 			s += p.Phi[i][j] * float64(j+1)
 		}
 		p.Y[i] = 1
-		if s+norm() < 0 {
+		if s+g.Normal() < 0 {
 			p.Y[i] = -1
 		}
 	}
@@ -42,11 +44,12 @@ func TestAutoChoosesByProblem(t *testing.T) {
 		"time":      {TimeLimit: time.Hour},
 		"penalty":   {Penalty: &PenaltyOptions{Screen: ScreenNone, NoPolish: true, Xi: 3}},
 	}
+	qp, _ := readQP(t, 1)
 	for _, c := range []struct {
 		name string
 		p    *Problem
 		want Method
-	}{{"paper QP", readQP(t, 1), MethodActiveSet}, {"logistic", logisticProblem(), MethodNewton}} {
+	}{{"paper QP", qp, MethodActiveSet}, {"logistic", logisticProblem(), MethodNewton}} {
 		for on, opt := range opts {
 			res, err := Solve(context.Background(), c.p, opt)
 			if err != nil {
@@ -74,10 +77,11 @@ func TestAutoChoosesByProblem(t *testing.T) {
 // each Newton step, after each stage of a penalty method; Observe sees the
 // answer of the exact methods and the iterates of the penalty method.
 func TestProgressAndObserveEveryMethod(t *testing.T) {
+	qp, _ := readQP(t, 1)
 	for _, c := range []struct {
 		p      *Problem
 		method Method
-	}{{readQP(t, 1), MethodAuto}, {logisticProblem(), MethodAuto}, {readQP(t, 1), MethodAPG}, {readQP(t, 1), MethodSVRG}} {
+	}{{qp, MethodAuto}, {logisticProblem(), MethodAuto}, {qp, MethodAPG}, {qp, MethodSVRG}} {
 		var reports []Progress
 		var observed int
 		var lastX []float64

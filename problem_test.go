@@ -1,20 +1,17 @@
 package softpen
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
-	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/softpen/softpen/internal/solver"
-	"github.com/softpen/softpen/libsvm"
+	"github.com/softpen/softpen/internal/testqp"
 )
 
 func validQP() *Problem {
@@ -212,177 +209,19 @@ func TestValidateAccepts(t *testing.T) {
 	}
 }
 
-// TestReadProblemErrors: malformed documents say where (line and column of
-// the offending byte), unknown and repeated keys are named, numbers out of
-// range and non-numbers in numeric arrays name the field and index.
-func TestReadProblemErrors(t *testing.T) {
-	cases := []struct{ in, want string }{
-		{"", "empty input: want a JSON problem object"},
-		{" \n\t", "empty input: want a JSON problem object"},
-		{`{"n": 2, "loss": "none",`, "line 1, column 25: malformed JSON: unexpected end of JSON input"},
-		{"{\"n\": 2,\n \"loss\": none}", "line 2, column 11: malformed JSON: invalid character 'o' in literal null (expecting 'u')"},
-		{"{\"n\": 2,\n \"loss\": }", "line 2, column 10: malformed JSON: invalid character '}' looking for beginning of value"},
-		{`{"n": 2, "loss": "none"} {}`, "line 1, column 26: data after the problem object"},
-		{`  [1]`, "line 1, column 3: want a JSON object, got an array"},
-		{`"n"`, "line 1, column 1: want a JSON object, got a string"},
-		{`{"n": 2, "loss": "none", "colour": 1}`, `line 1, column 26: unknown field "colour" (want one of ` + problemFields + ")"},
-		{`{"n": 2, "loss": "none", "a": [[1, 1]]}`, `line 1, column 26: unknown field "a"`},
-		{`{"n": 2, "loss": "none", "n": 3}`, `line 1, column 26: field "n" given twice`},
-		{`{"n": "two", "loss": "none"}`, "line 1, column 7: n: want a number, got a string"},
-		{`{"n": 2.5, "loss": "none"}`, "line 1, column 7: n: 2.5: want an integer"},
-		{`{"n": 1e300, "loss": "none"}`, "line 1, column 7: n: 1e300: want an integer"},
-		{`{"loss": "none"}`, "n: missing: the number of variables is required"},
-		{`{"n": 2}`, `loss: missing: want "squared", "logistic" or "none"`},
-		{`{"n": 2, "loss": null}`, `loss: missing`},
-		{`{"n": 2, "loss": ""}`, `line 1, column 18: loss: "": want squared, logistic or none`},
-		{`{"n": 2, "loss": 3}`, `line 1, column 18: loss: want a string, got a number`},
-		{`{"n": 2, "loss": "none", "b": [1e400]}`, "line 1, column 32: b[0]: 1e400 is out of range for float64"},
-		{`{"n": 2, "loss": "none", "ridge": -1e309}`, "line 1, column 35: ridge: -1e309 is out of range for float64"},
-		{`{"n": 2, "loss": "none", "ridge": [1]}`, "line 1, column 35: ridge: want a number, got an array"},
-		{"{\"n\": 2, \"loss\": \"none\",\n \"A\": [[1, 2],\n       [3, true]]}", "line 3, column 12: A[1][1]: want a number, got a boolean"},
-		{`{"n": 2, "loss": "none", "A": [[1, null]]}`, "line 1, column 36: A[0][1]: want a number, got null"},
-		{`{"n": 2, "loss": "none", "A": [1, 2]}`, "line 1, column 32: A[0]: want an array of numbers, got a number"},
-		{`{"n": 2, "loss": "none", "A": [[[1]]]}`, "line 1, column 33: A[0][0]: want a number, got an array"},
-		{`{"n": 2, "loss": "none", "A": {"0": 1}}`, "line 1, column 31: A: want an array of rows, got an object"},
-		{`{"n": 2, "loss": "none", "b": [1, "2"]}`, `line 1, column 35: b[1]: want a number, got a string`},
-		{`{"n": 2, "loss": "none", "y": [null]}`, `line 1, column 32: y[0]: want a number, got null`},
-		{`{"n": 2, "loss": "none", "lower": [0, true]}`, `line 1, column 39: lower[1]: want a number, got a boolean`},
-		{`{"n": 2, "loss": "none", "name": 7}`, `line 1, column 34: name: want a string, got a number`},
-	}
-	for _, c := range cases {
-		p, err := ReadProblem(strings.NewReader(c.in))
-		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
-			t.Errorf("%q:\n got  %v\n want %s", c.in, err, c.want)
-			continue
-		}
-		if p != nil {
-			t.Errorf("%q: a problem came back with the error", c.in)
-		}
-		var ie *InputError
-		if !errors.As(err, &ie) {
-			t.Errorf("%q: error %T is not an *InputError", c.in, err)
-		}
-	}
-}
-
-// TestReadProblemFields: every field of the format lands where it should;
-// null and magnitudes >= 1e20 are missing bounds; a null field is an absent
-// one; an empty array is kept (so that its length is checked).
-func TestReadProblemFields(t *testing.T) {
-	in := `{"name": "t\u00e9st", "n": 3, "loss": "squared",
-	 "phi": [[1, 0, 0], [0, 1, 0]], "y": [1, -2.5], "ridge": 0.25, "l1": 1e-3,
-	 "lower": [null, -1e30, 0], "upper": [1, null, 1e20],
-	 "P": [[2, 0, 0], [0, 2, 0], [0, 0, 2]], "q": [1, 2, 3], "offset": -7,
-	 "A": [[1, 1, 1]], "b": [1], "Aeq": [], "beq": [], "name2": null}`
-	if _, err := ReadProblem(strings.NewReader(in)); err == nil || !strings.Contains(err.Error(), `unknown field "name2"`) {
-		t.Errorf("unknown null field: %v", err)
-	}
-	in = strings.Replace(in, `, "name2": null`, `, "l1": null`, 1)
-	if _, err := ReadProblem(strings.NewReader(in)); err == nil || !strings.Contains(err.Error(), `field "l1" given twice`) {
-		t.Errorf("repeated field: %v", err)
-	}
-	in = strings.Replace(in, `, "l1": null`, ``, 1)
-	p, err := ReadProblem(strings.NewReader(in))
+// readQP is the paper's QP s<seed> (testqp.Paper) and its reference.
+func readQP(t testing.TB, seed int) (*Problem, *testqp.Solution) {
+	t.Helper()
+	q, ref, err := testqp.Paper(filepath.Join("testdata", "qp"), seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	inf := math.Inf(1)
-	want := &Problem{Name: "tést", N: 3, Loss: "squared",
-		Phi: [][]float64{{1, 0, 0}, {0, 1, 0}}, Y: []float64{1, -2.5}, Ridge: 0.25, L1: 1e-3,
-		Lower: []float64{-inf, -inf, 0}, Upper: []float64{1, inf, inf},
-		P: [][]float64{{2, 0, 0}, {0, 2, 0}, {0, 0, 2}}, Q: []float64{1, 2, 3}, Offset: -7,
-		A: [][]float64{{1, 1, 1}}, B: []float64{1}, Aeq: [][]float64{}, Beq: []float64{}}
-	if !reflect.DeepEqual(p, want) {
-		t.Errorf("got  %+v\nwant %+v", p, want)
-	}
-	if err := p.Validate(); err != nil {
-		t.Error(err)
-	}
-	p, err = ReadProblem(strings.NewReader(`{"n": 1, "loss": "none", "ridge": 1, "A": null, "lower": null, "name": null}`))
-	if err != nil || p.A != nil || p.Lower != nil || p.Name != "" {
-		t.Errorf("null fields: %+v, %v", p, err)
-	}
-	p, err = ReadProblem(strings.NewReader(`{"n": 1, "loss": "none", "lower": []}`))
-	if err != nil || p.Lower == nil || p.Validate() == nil {
-		t.Errorf("empty lower must be kept and rejected by Validate: %+v, %v", p, err)
-	}
+	return fromTestQP(q), ref
 }
 
-// TestProblemJSONRoundTrip: WriteProblem then ReadProblem gives the same
-// problem, bit for bit, for the paper's QPs and for one with bounds, and
-// encoding/json goes through the same strict code.
-func TestProblemJSONRoundTrip(t *testing.T) {
-	inf := math.Inf(1)
-	probs := []*Problem{{Name: "bounds", N: 3, Loss: "logistic", Phi: [][]float64{{0.1, 1e-300, -5e300}},
-		Y: []float64{-1}, Ridge: 1.0 / 3, Lower: []float64{-inf, 0, -2}, Upper: []float64{inf, math.SmallestNonzeroFloat64, 1e19},
-		Aeq: [][]float64{{1, 2, 3}}, Beq: []float64{0.7}}}
-	for s := 1; s <= 5; s++ {
-		probs = append(probs, readQP(t, s))
-	}
-	for _, p := range probs {
-		var buf bytes.Buffer
-		if err := WriteProblem(&buf, p); err != nil {
-			t.Fatal(err)
-		}
-		back, err := ReadProblem(&buf)
-		if err != nil {
-			t.Fatalf("%s: %v", p.Name, err)
-		}
-		if !reflect.DeepEqual(back, p) {
-			t.Errorf("%s: round trip differs", p.Name)
-		}
-		b, err := json.Marshal(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var viaStd Problem
-		if err := json.Unmarshal(b, &viaStd); err != nil || !reflect.DeepEqual(&viaStd, p) {
-			t.Errorf("%s: encoding/json round trip: %v", p.Name, err)
-		}
-	}
-	if err := json.Unmarshal([]byte(`{"n": 1, "loss": "none", "Ridge": 1}`), new(Problem)); err == nil {
-		t.Error("encoding/json: key matching is not exact")
-	}
-	if err := WriteProblem(&bytes.Buffer{}, &Problem{N: 1, Loss: "none", Ridge: math.NaN()}); err == nil {
-		t.Error("WriteProblem wrote a NaN")
-	}
-}
-
-func readQP(t testing.TB, seed int) *Problem {
-	f, err := os.Open(fmt.Sprintf("testdata/qp/paper-qp-100-s%d.json", seed))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	p, err := ReadProblem(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-// TestPaperQPFiles: the five QPs of section 6.1 read, validate and have the
-// documented shape (l = m = n = 100, ridge 0.1, unit rows of A, b >= 0).
-func TestPaperQPFiles(t *testing.T) {
-	for s := 1; s <= 5; s++ {
-		p := readQP(t, s)
-		if err := p.Validate(); err != nil {
-			t.Fatalf("seed %d: %v", s, err)
-		}
-		if p.Name != fmt.Sprintf("paper-qp-100-s%d", s) || p.N != 100 || p.Loss != "squared" ||
-			len(p.Phi) != 100 || len(p.A) != 100 || p.Ridge != 0.1 {
-			t.Errorf("seed %d: %s n %d loss %s l %d m %d ridge %g", s, p.Name, p.N, p.Loss, len(p.Phi), len(p.A), p.Ridge)
-		}
-		for j, a := range p.A {
-			var nn float64
-			for _, v := range a {
-				nn += v * v
-			}
-			if math.Abs(nn-1) > 1e-12 || p.B[j] < 0 {
-				t.Fatalf("seed %d row %d: ||a||^2 = %v, b = %v", s, j, nn, p.B[j])
-			}
-		}
-	}
+// fromTestQP is q in the root's form.
+func fromTestQP(q *testqp.Problem) *Problem {
+	return &Problem{Name: q.Name, N: q.N, Loss: q.Loss, Phi: q.Phi, Y: q.Y, Ridge: q.Ridge, A: q.A, B: q.B}
 }
 
 // TestInternal: the solver's form copies the matrices but A and Phi, whose
@@ -466,186 +305,6 @@ func TestNoPanicOnBadShapes(t *testing.T) {
 		}()
 	}
 }
-
-// TestReadProblemAllocs: reading a matrix costs one allocation per row, not
-// per number (the numeric arrays are parsed directly, not by reflection).
-func TestReadProblemAllocs(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector adds allocations of its own (261 seen for 200 rows)")
-	}
-	var sb strings.Builder
-	sb.WriteString(`{"n": 50, "loss": "none", "ridge": 1, "A": [`)
-	for i := 0; i < 200; i++ {
-		if i > 0 {
-			sb.WriteString(",")
-		}
-		sb.WriteString("[")
-		for j := 0; j < 50; j++ {
-			if j > 0 {
-				sb.WriteString(",")
-			}
-			fmt.Fprintf(&sb, "%g", float64(i*j)/7)
-		}
-		sb.WriteString("]")
-	}
-	sb.WriteString(`], "b": [0]}`)
-	doc := []byte(sb.String())
-	allocs := testing.AllocsPerRun(5, func() {
-		if _, err := ReadProblem(bytes.NewReader(doc)); err != nil {
-			t.Fatal(err)
-		}
-	})
-	// One allocation per row (sized by its commas), plus about 45 for
-	// reading the document and growing the slice of rows.
-	if allocs > 200+60 {
-		t.Errorf("%v allocations for a 200 x 50 matrix", allocs)
-	}
-}
-
-// TestSVMProblem: the hard-margin SVM of section 6.2 on both copies of
-// mushrooms: one row -y_i a_i per example, b = -1, ridge 1, no loss; with
-// normalizeFeatures every non-zero column has unit norm. It validates.
-func TestSVMProblem(t *testing.T) {
-	for _, c := range []struct {
-		file   string
-		n, nnz int
-	}{{"mushrooms.libsvm", 126, 22}, {"mushrooms112.libsvm", 112, 21}} {
-		f, err := os.Open("testdata/svm/" + c.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := libsvm.Read(f, 0)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, norm := range []bool{false, true} {
-			p := SVMProblem(d.Labels, d.Rows, norm)
-			if err := p.Validate(); err != nil {
-				t.Fatalf("%s: %v", c.file, err)
-			}
-			if p.N != c.n || len(p.A) != 8124 || p.Ridge != 1 || p.Loss != "none" || len(p.Phi) != 0 {
-				t.Fatalf("%s: n %d m %d ridge %g loss %q", c.file, p.N, len(p.A), p.Ridge, p.Loss)
-			}
-			colNorm := make([]float64, p.N)
-			for i, a := range p.A {
-				nnz := 0
-				for j, v := range a {
-					colNorm[j] += v * v
-					if v != 0 {
-						nnz++
-						if !norm && v != -d.Labels[i]*d.Rows[i][j] {
-							t.Fatalf("%s: A[%d][%d] = %v, want -y a = %v", c.file, i, j, v, -d.Labels[i]*d.Rows[i][j])
-						}
-					}
-				}
-				if nnz != c.nnz || p.B[i] != -1 {
-					t.Fatalf("%s row %d: %d non-zeros, b = %v", c.file, i, nnz, p.B[i])
-				}
-			}
-			for j, s := range colNorm {
-				if norm && s != 0 && math.Abs(s-1) > 1e-12 {
-					t.Errorf("%s: column %d has squared norm %v after normalising", c.file, j, s)
-				}
-			}
-		}
-	}
-	// Bad data in the SVM's rows stops at Validate, naming the row of A.
-	bad := SVMProblem([]float64{1, -1}, [][]float64{{1, 0}, {0, math.NaN()}}, false)
-	var ie *InputError
-	if _, err := Solve(context.Background(), bad, nil); !errors.As(err, &ie) || err.Error() != "A[1][1]: NaN" {
-		t.Errorf("SVM with a NaN feature: %v", err)
-	}
-	// Ragged rows are padded; the input is not modified.
-	rows := [][]float64{{1}, {0, 2}}
-	p := SVMProblem([]float64{1, -1}, rows, true)
-	if p.N != 2 || !reflect.DeepEqual(p.A, [][]float64{{-1, 0}, {0, 1}}) || rows[1][1] != 2 {
-		t.Errorf("ragged: %+v", p)
-	}
-}
-
-// TestSVMProblemInPlace: the same Problem as SVMProblem, bit for bit, on
-// mushrooms with and without normalised features; full-length rows become
-// p.A's rows themselves (overwritten), a short row is copied and padded and
-// left as it was.
-func TestSVMProblemInPlace(t *testing.T) {
-	for _, norm := range []bool{false, true} {
-		p0, _ := loadMushrooms(t)
-		labels := make([]float64, len(p0.A))
-		for i := range labels {
-			labels[i] = float64(i%2*2 - 1)
-		}
-		rows := make([][]float64, len(p0.A))
-		for i, r := range p0.A {
-			rows[i] = slices.Clone(r)
-		}
-		want := SVMProblem(labels, rows, norm)
-		got := SVMProblemInPlace(labels, rows, norm)
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("norm %v: in place differs from SVMProblem", norm)
-		}
-		for i := range rows {
-			if &got.A[i][0] != &rows[i][0] {
-				t.Fatalf("norm %v: row %d was copied", norm, i)
-			}
-		}
-	}
-	rows := [][]float64{{1}, {0, 2}}
-	p := SVMProblemInPlace([]float64{1, -1}, rows, true)
-	if p.N != 2 || !reflect.DeepEqual(p.A, [][]float64{{-1, 0}, {0, 1}}) || rows[0][0] != 1 || &p.A[1][0] != &rows[1][0] {
-		t.Errorf("ragged: %+v, rows now %v", p, rows)
-	}
-}
-
-// TestSolveAndResultRoundTrip: a QP with a known answer solved through the
-// public face, written and read back.
-func TestSolveAndResultRoundTrip(t *testing.T) {
-	p := &Problem{N: 2, Loss: "none", Ridge: 1, Q: []float64{-1, -1}, A: [][]float64{{1, 1}}, B: []float64{1}}
-	res, err := Solve(context.Background(), p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// x* = (0.5, 0.5), lambda* = 0.5.
-	if res.Status != StatusSolved || math.Abs(res.X[0]-0.5) > 1e-9 || math.Abs(res.Lambda[0]-0.5) > 1e-9 {
-		t.Fatalf("status %v x %v lambda %v", res.Status, res.X, res.Lambda)
-	}
-	var sb strings.Builder
-	if err := WriteResult(&sb, res); err != nil {
-		t.Fatal(err)
-	}
-	back, err := ReadResult(strings.NewReader(sb.String()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if back.Status != res.Status || back.X[1] != res.X[1] || back.Gap != res.Gap || back.Steps != res.Steps {
-		t.Errorf("round trip: %+v vs %+v", back, res)
-	}
-}
-
-// TestWarmResolveNoAllocs: a Solver re-solving after SetB allocates nothing.
-func TestWarmResolveNoAllocs(t *testing.T) {
-	p := &Problem{N: 2, Loss: "none", Ridge: 1, Q: []float64{-1, -1}, A: [][]float64{{1, 1}, {1, -1}}, B: []float64{1, 0.2}}
-	s, err := NewSolver(p, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	b := []float64{1, 0.2}
-	s.Solve(ctx)
-	allocs := testing.AllocsPerRun(20, func() {
-		b[0] = 0.9 + 0.1*b[0]
-		if err := s.SetB(b); err != nil {
-			t.Fatal(err)
-		}
-		if res, _ := s.Solve(ctx); res.Status != StatusSolved {
-			t.Fatalf("status %v", res.Status)
-		}
-	})
-	if allocs != 0 {
-		t.Errorf("warm re-solve allocates %v times", allocs)
-	}
-}
-
 // TestValidateSemidefinite: P must be positive semidefinite for every loss,
 // checked before solving with an *InputError naming P: an indefinite P
 // with the logistic loss, and one that ridge I makes positive definite
@@ -669,7 +328,8 @@ func TestValidateSemidefinite(t *testing.T) {
 			t.Errorf("%s: Solve %v", name, err)
 		}
 	}
-	norm := lcgNormal(2)
+	g := testqp.LCG(2)
+	norm := g.Normal
 	for _, rank := range []int{0, 1, 7, 40} {
 		n := 40
 		b := make([][]float64, n)

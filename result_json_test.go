@@ -2,6 +2,7 @@ package softpen
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"math"
 	"reflect"
@@ -154,4 +155,29 @@ func sameResult(a, b *Result) bool {
 		reflect.DeepEqual(a.Penalty.Outside, b.Penalty.Outside) && eq(a.Penalty.Xi, b.Penalty.Xi) &&
 		a.Penalty.Polished == b.Penalty.Polished) &&
 		a.Time == b.Time && a.Method == b.Method && a.Impl == b.Impl && a.Message == b.Message
+}
+
+// TestSolveAndResultRoundTrip: a QP with a known answer solved through the
+// public face, written and read back.
+func TestSolveAndResultRoundTrip(t *testing.T) {
+	p := &Problem{N: 2, Loss: "none", Ridge: 1, Q: []float64{-1, -1}, A: [][]float64{{1, 1}}, B: []float64{1}}
+	res, err := Solve(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// x* = (0.5, 0.5), lambda* = 0.5.
+	if res.Status != StatusSolved || math.Abs(res.X[0]-0.5) > 1e-9 || math.Abs(res.Lambda[0]-0.5) > 1e-9 {
+		t.Fatalf("status %v x %v lambda %v", res.Status, res.X, res.Lambda)
+	}
+	var sb strings.Builder
+	if err := WriteResult(&sb, res); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadResult(strings.NewReader(sb.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Status != res.Status || back.X[1] != res.X[1] || back.Gap != res.Gap || back.Steps != res.Steps {
+		t.Errorf("round trip: %+v vs %+v", back, res)
+	}
 }

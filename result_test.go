@@ -5,17 +5,19 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/softpen/softpen/internal/testqp"
 )
 
 // portfolio is the minimum-variance portfolio of 50 assets with an
 // expected-return tilt, fully invested (sum x = 1) with 0 <= x_i <= 0.1:
 // P = F F' + diag(d) from 3 factors, q = -0.1 mu.
 func portfolio() *Problem {
-	norm := lcgNormal(5)
+	g := testqp.LCG(5)
 	n := 50
 	f := make([][]float64, n)
 	for i := range f {
-		f[i] = []float64{norm(), norm(), norm()}
+		f[i] = []float64{g.Normal(), g.Normal(), g.Normal()}
 	}
 	p := &Problem{N: n, Loss: "none", P: make([][]float64, n), Q: make([]float64, n),
 		Aeq: [][]float64{make([]float64, n)}, Beq: []float64{1}, Lower: make([]float64, n), Upper: make([]float64, n)}
@@ -27,7 +29,7 @@ func portfolio() *Problem {
 			}
 		}
 		p.P[i][i] += 0.1 + 0.01*float64(i%7)
-		p.Q[i] = -0.1 * (1 + norm())
+		p.Q[i] = -0.1 * (1 + g.Normal())
 		p.Aeq[0][i] = 1
 		p.Upper[i] = 0.1
 	}
@@ -83,7 +85,7 @@ func TestLambdaBox(t *testing.T) {
 func TestMessageEveryStatus(t *testing.T) {
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
-	qp := readQP(t, 1)
+	qp, _ := readQP(t, 1)
 	for _, c := range []struct {
 		name string
 		ctx  context.Context

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/softpen/softpen/activeset"
+	"github.com/softpen/softpen/internal/qpgen"
+	"github.com/softpen/softpen/internal/testqp"
 	"github.com/softpen/softpen/mat"
 )
 
@@ -192,47 +194,15 @@ func enumerateL1(H [][]float64, q []float64, l1 float64, A [][]float64, b []floa
 	return best, best != nil
 }
 
-// checkEngineFarkas checks y >= 0 on A's rows and b'y + beq'yeq below the
-// minimum over the box of (A'y + Aeq'yeq)'x, with entries of A'y + Aeq'yeq
-// on unbounded coordinates within 1e-9 of zero.
+// checkEngineFarkas requires the engine's FarkasA and FarkasEq to prove p
+// infeasible, checked exactly by qpgen.CheckFarkas: FarkasA >= 0 and
+// b'y + beq'yeq below the minimum over the box of (A'y + Aeq'yeq)'x,
+// whose components on unbounded variables must vanish to
+// qpgen.FarkasRelTol.
 func checkEngineFarkas(t *testing.T, p *activeset.Problem, r *activeset.Result) {
 	t.Helper()
-	g := make([]float64, p.N)
-	by, size := 0.0, 0.0
-	for j, y := range r.FarkasA {
-		if y < 0 {
-			t.Fatalf("FarkasA[%d] = %g < 0", j, y)
-		}
-		for i, a := range p.A.Row(j) {
-			g[i] += y * a
-		}
-		by += y * p.B[j]
-		size += math.Abs(y) * (1 + math.Abs(p.B[j]))
-	}
-	for j, y := range r.FarkasEq {
-		for i, a := range p.Aeq.Row(j) {
-			g[i] += y * a
-		}
-		by += y * p.Beq[j]
-		size += math.Abs(y) * (1 + math.Abs(p.Beq[j]))
-	}
-	min := 0.0
-	for i, gi := range g {
-		lo, up := math.Inf(-1), math.Inf(1)
-		if p.Lower != nil {
-			lo, up = p.Lower[i], p.Upper[i]
-		}
-		switch {
-		case math.Abs(gi) <= 1e-9*size:
-		case gi > 0 && !math.IsInf(lo, -1):
-			min += gi * lo
-		case gi < 0 && !math.IsInf(up, 1):
-			min += gi * up
-		default:
-			t.Fatalf("Farkas: (A'y)[%d] = %g on an unbounded coordinate", i, gi)
-		}
-	}
-	if !(by < min) {
-		t.Fatalf("Farkas: b'y = %g not below %g (y %v, yeq %v)", by, min, r.FarkasA, r.FarkasEq)
+	q := &qpgen.QP{N: p.N, A: testqp.RowsOf(p.A), B: p.B, Aeq: testqp.RowsOf(p.Aeq), Beq: p.Beq, Lower: p.Lower, Upper: p.Upper}
+	if ok, why := qpgen.CheckFarkas(q, r.FarkasA, r.FarkasEq); !ok {
+		t.Fatalf("Farkas (y %v, yeq %v): %s", r.FarkasA, r.FarkasEq, why)
 	}
 }

@@ -189,7 +189,7 @@ func emSum4(r []float64) float64 {
 	return emAdd(emAdd(s[0], s[2]), emAdd(s[1], s[3]))
 }
 
-// TestPrintGolden prints exp_golden_test.go's table from the neon path. It
+// TestPrintGolden prints emGolden (exp_model_test.go) from the neon path. It
 // runs only when asked, on arm64 (under qemu-aarch64 on another host):
 //
 //	GOARCH=arm64 go test -c -o /tmp/vec.arm64 ./vec

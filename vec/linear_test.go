@@ -3,7 +3,6 @@ package vec
 import (
 	"fmt"
 	"math"
-	"math/big"
 	"strings"
 	"testing"
 )
@@ -282,15 +281,8 @@ func TestDot4WithinBound(t *testing.T) {
 		}
 		var exact, bound [4]float64
 		for k := range exact {
-			sum := new(big.Float).SetPrec(2000)
 			var abs float64
-			for i := 0; i < n; i++ {
-				pr := new(big.Float).SetPrec(2000).SetFloat64(s[0][i])
-				pr.Mul(pr, new(big.Float).SetFloat64(s[1+k][i]))
-				sum.Add(sum, pr)
-				abs += math.Abs(s[0][i] * s[1+k][i])
-			}
-			exact[k], _ = sum.Float64()
+			exact[k], abs = vtExactDot(s[0], s[1+k])
 			// abs is itself rounded: 1.01 covers its relative error, at
 			// most about n u.
 			bound[k] = DotErrorBound(n) * abs * 1.01
@@ -518,15 +510,7 @@ func TestSumSqDotWithinBound(t *testing.T) {
 			x[i], y[i], z[i] = vtWide(1, i), vtWide(12, i), vtWide(23, i)
 		}
 		exact := func(u, v []float64) (float64, float64) {
-			sum := new(big.Float).SetPrec(2000)
-			var abs float64
-			for i := range u {
-				pr := new(big.Float).SetPrec(2000).SetFloat64(u[i])
-				pr.Mul(pr, new(big.Float).SetFloat64(v[i]))
-				sum.Add(sum, pr)
-				abs += math.Abs(u[i] * v[i])
-			}
-			e, _ := sum.Float64()
+			e, abs := vtExactDot(u, v)
 			return e, DotErrorBound(n) * abs * 1.01 // 1.01: abs's own rounding
 		}
 		exSS, bSS := exact(x, x)

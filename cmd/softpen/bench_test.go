@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -12,12 +11,6 @@ import (
 	"github.com/softpen/softpen/vec"
 )
 
-func runBenchArgs(args ...string) (code int, stdout, stderr string) {
-	var o, e bytes.Buffer
-	code = runBench(args, &o, &e)
-	return code, o.String(), e.String()
-}
-
 // TestBenchJSONSchema protects the softpen-bench/2 document: the top-level
 // and per-row field names and types (decoded without the Go structs, so a
 // renamed tag fails), the CPU count and timing settings, every feature key
@@ -26,7 +19,7 @@ func runBenchArgs(args ...string) (code int, stdout, stderr string) {
 // other (the median between the fastest and slowest repetition).
 func TestBenchJSONSchema(t *testing.T) {
 	ns := []int{3, 20}
-	code, out, errOut := runBenchArgs("-json", "-n", "3,20", "-time", "1ms")
+	code, out, errOut := runCmd("bench", "-json", "-n", "3,20", "-time", "1ms")
 	if code != exitSolved || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
@@ -143,7 +136,7 @@ func TestBenchJSONSchema(t *testing.T) {
 // TestBenchKernelsFlag: -kernels selects exactly the named kernels (case
 // and spaces ignored) on every path.
 func TestBenchKernelsFlag(t *testing.T) {
-	code, out, errOut := runBenchArgs("-json", "-n", "5", "-time", "1ms", "-kernels", "Dot, sigmoid")
+	code, out, errOut := runCmd("bench", "-json", "-n", "5", "-time", "1ms", "-kernels", "Dot, sigmoid")
 	if code != exitSolved {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -164,7 +157,7 @@ func TestBenchKernelsFlag(t *testing.T) {
 // TestBenchTable: the default output names the machine (cpu, platform,
 // features, paths) and has a header and one line per kernel, path and length.
 func TestBenchTable(t *testing.T) {
-	code, out, errOut := runBenchArgs("-n", "7", "-time", "1ms", "-kernels", "axpy,softplussum")
+	code, out, errOut := runCmd("bench", "-n", "7", "-time", "1ms", "-kernels", "axpy,softplussum")
 	if code != exitSolved {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -213,7 +206,7 @@ func TestBenchBadFlagsExitUsage(t *testing.T) {
 		{"extra"},
 		{"-n", "16", "extra"},
 	} {
-		code, out, errOut := runBenchArgs(args...)
+		code, out, errOut := runCmd(append([]string{"bench"}, args...)...)
 		if code != exitUsage {
 			t.Errorf("%q: exit %d, want %d", args, code, exitUsage)
 		}
@@ -228,7 +221,7 @@ func TestBenchBadFlagsExitUsage(t *testing.T) {
 
 // TestBenchHelp: -h prints the usage to stdout and succeeds.
 func TestBenchHelp(t *testing.T) {
-	code, out, errOut := runBenchArgs("-h")
+	code, out, errOut := runCmd("bench", "-h")
 	if code != exitSolved || errOut != "" || !strings.Contains(out, "usage: softpen bench") || !strings.Contains(out, "-kernels") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
@@ -239,4 +232,38 @@ func TestCPUModel(t *testing.T) {
 	if m := cpuModel(); strings.TrimSpace(m) == "" {
 		t.Error("cpuModel returned an empty string")
 	}
+}
+
+// TestBenchJSON: the bench JSON parses and has a row per kernel per path;
+// bad flags are usage errors.
+func TestBenchJSON(t *testing.T) {
+	code, out, errOut := runCmd("bench", "-json", "-n", "64", "-time", "2ms")
+	if code != exitSolved {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep benchReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Schema != "softpen-bench/2" || len(rep.Results) != len(benchKernels)*len(vecPathNames()) {
+		t.Errorf("schema %q, %d rows", rep.Schema, len(rep.Results))
+	}
+	for _, r := range rep.Results {
+		if !(r.NsPerOp > 0) || !(r.GBPerS > 0) {
+			t.Errorf("row %+v", r)
+		}
+	}
+	for _, bad := range [][]string{{"bench", "-n", "0"}, {"bench", "-kernels", "fft"}, {"bench", "-x"}} {
+		if code, _, _ := runCmd(bad...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", bad, code, exitUsage)
+		}
+	}
+}
+
+func vecPathNames() []string {
+	var out []string
+	for _, p := range vec.Paths() {
+		out = append(out, p.Name)
+	}
+	return out
 }

@@ -3,14 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/softpen/softpen/vec"
 )
 
+// runCmd runs the command line in-process.
 func runCmd(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
 	code = run(args, &o, &e)
@@ -29,16 +27,11 @@ func TestDemo(t *testing.T) {
 // no stack trace.
 func TestExitCodes(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		os.WriteFile(p, []byte(body), 0o644)
-		return p
-	}
-	bad := write("bad.json", "{\"n\": 2,\n \"loss\": }")
-	nan := write("nan.json", `{"n": 1, "loss": "none", "ridge": 1, "A": [[1]], "b": [1], "lower": [3], "upper": [2]}`)
-	infeas := write("inf.json", `{"n": 1, "loss": "none", "ridge": 1, "A": [[1], [-1]], "b": [-1, -1]}`)
-	ok := write("ok.json", `{"n": 2, "loss": "none", "ridge": 1, "q": [-1, -1], "A": [[1, 1]], "b": [1]}`)
-	badsvm := write("bad.libsvm", "1 1:1\n-1 1:x\n")
+	bad := writeFile(t, dir, "bad.json", "{\"n\": 2,\n \"loss\": }")
+	nan := writeFile(t, dir, "nan.json", `{"n": 1, "loss": "none", "ridge": 1, "A": [[1]], "b": [1], "lower": [3], "upper": [2]}`)
+	infeas := writeFile(t, dir, "inf.json", `{"n": 1, "loss": "none", "ridge": 1, "A": [[1], [-1]], "b": [-1, -1]}`)
+	ok := writeFile(t, dir, "ok.json", `{"n": 2, "loss": "none", "ridge": 1, "q": [-1, -1], "A": [[1, 1]], "b": [1]}`)
+	badsvm := writeFile(t, dir, "bad.libsvm", "1 1:1\n-1 1:x\n")
 	cases := []struct {
 		args []string
 		code int
@@ -74,38 +67,4 @@ func TestExitCodes(t *testing.T) {
 			}
 		}
 	}
-}
-
-// TestBenchJSON: the bench JSON parses and has a row per kernel per path;
-// bad flags are usage errors.
-func TestBenchJSON(t *testing.T) {
-	code, out, errOut := runCmd("bench", "-json", "-n", "64", "-time", "2ms")
-	if code != exitSolved {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	var rep benchReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
-	if rep.Schema != "softpen-bench/2" || len(rep.Results) != len(benchKernels)*len(vecPathNames()) {
-		t.Errorf("schema %q, %d rows", rep.Schema, len(rep.Results))
-	}
-	for _, r := range rep.Results {
-		if !(r.NsPerOp > 0) || !(r.GBPerS > 0) {
-			t.Errorf("row %+v", r)
-		}
-	}
-	for _, bad := range [][]string{{"bench", "-n", "0"}, {"bench", "-kernels", "fft"}, {"bench", "-x"}} {
-		if code, _, _ := runCmd(bad...); code != exitUsage {
-			t.Errorf("%v: exit %d, want %d", bad, code, exitUsage)
-		}
-	}
-}
-
-func vecPathNames() []string {
-	var out []string
-	for _, p := range vec.Paths() {
-		out = append(out, p.Name)
-	}
-	return out
 }

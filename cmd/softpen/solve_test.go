@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
-	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -13,14 +10,8 @@ import (
 	"time"
 
 	"github.com/softpen/softpen"
+	"github.com/softpen/softpen/internal/testqp"
 )
-
-// execCmd runs the command line in-process.
-func execCmd(args ...string) (code int, stdout, stderr string) {
-	var o, e bytes.Buffer
-	code = run(args, &o, &e)
-	return code, o.String(), e.String()
-}
 
 func writeFile(t *testing.T, dir, name, body string) string {
 	t.Helper()
@@ -93,7 +84,7 @@ func TestSolveExitCodes(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			code, out, errOut := execCmd(c.args...)
+			code, out, errOut := runCmd(c.args...)
 			if code != c.code {
 				t.Errorf("exit %d, want %d; stderr:\n%s", code, c.code, errOut)
 			}
@@ -138,7 +129,7 @@ func TestSolveExitCodes(t *testing.T) {
 func TestSolvePaperQP(t *testing.T) {
 	in := filepath.Join("..", "..", "testdata", "qp", "paper-qp-100-s1.json")
 	out := filepath.Join(t.TempDir(), "r.json")
-	code, stdout, stderr := execCmd("solve", "-in", in, "-out", out, "-tol", "1e-9", "-progress")
+	code, stdout, stderr := runCmd("solve", "-in", in, "-out", out, "-tol", "1e-9", "-progress")
 	if code != exitSolved || stdout != "" {
 		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
@@ -151,23 +142,11 @@ func TestSolvePaperQP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	refData, err := os.ReadFile(filepath.Join("..", "..", "testdata", "qp", "paper-qp-100-s1.ref.json"))
+	_, ref, err := testqp.Paper(filepath.Join("..", "..", "testdata", "qp"), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ref struct {
-		X         []float64 `json:"x"`
-		Objective float64   `json:"objective"`
-	}
-	if err := json.Unmarshal(refData, &ref); err != nil {
-		t.Fatal(err)
-	}
-	var d, r float64
-	for i := range ref.X {
-		d += (res.X[i] - ref.X[i]) * (res.X[i] - ref.X[i])
-		r += ref.X[i] * ref.X[i]
-	}
-	if rel := math.Sqrt(d / r); rel > 1e-12 || len(res.X) != 100 || len(res.Lambda) != 100 {
+	if rel := testqp.RelErr(res.X, ref.X); rel > 1e-12 || len(res.X) != 100 || len(res.Lambda) != 100 {
 		t.Errorf("relative error %.3g against the reference (len x %d, lambda %d)", rel, len(res.X), len(res.Lambda))
 	}
 	if res.Method != softpen.MethodActiveSet {
@@ -186,7 +165,7 @@ func TestSolvePaperQP(t *testing.T) {
 		}
 	}
 
-	code, stdout, stderr = execCmd("solve", "-in", in, "-max-steps", "1")
+	code, stdout, stderr = runCmd("solve", "-in", in, "-max-steps", "1")
 	res, err = softpen.ReadResult(strings.NewReader(stdout))
 	if code != exitStatus || err != nil || res.Status != softpen.StatusMaxSteps || res.Method != softpen.MethodActiveSet {
 		t.Errorf("-max-steps 1: exit %d, %v, %v", code, res, err)
@@ -194,55 +173,9 @@ func TestSolvePaperQP(t *testing.T) {
 	if !strings.Contains(stderr, "max_steps: ") || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("-max-steps 1: stderr %q, want one line with the reason", stderr)
 	}
-	code, stdout, _ = execCmd("solve", "-in", in, "-max-steps", "1000000")
+	code, stdout, _ = runCmd("solve", "-in", in, "-max-steps", "1000000")
 	if res, err := softpen.ReadResult(strings.NewReader(stdout)); code != exitSolved || err != nil || res.Method != softpen.MethodActiveSet {
 		t.Errorf("-max-steps 1000000: exit %d, %v, %v", code, res, err)
-	}
-}
-
-// TestProgressAPG: with a penalty method, -progress prints a line per
-// stage, then the summary.
-func TestProgressAPG(t *testing.T) {
-	in := filepath.Join("..", "..", "testdata", "qp", "paper-qp-100-s1.json")
-	code, stdout, stderr := execCmd("solve", "-in", in, "-method", "apg", "-tol", "1e-9", "-progress")
-	if code != exitSolved {
-		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
-	}
-	res, err := softpen.ReadResult(strings.NewReader(stdout))
-	if err != nil || res.Penalty == nil {
-		t.Fatalf("%v, %+v", err, res)
-	}
-	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
-	lines, summary := lines[:len(lines)-1], lines[len(lines)-1]
-	if len(lines) != res.Penalty.Stages || !strings.HasPrefix(lines[0], "stage   0  delta ") {
-		t.Errorf("%d stages, progress:\n%s", res.Penalty.Stages, stderr)
-	}
-	if !strings.HasPrefix(summary, "done: solved") {
-		t.Errorf("no summary at the end of the progress:\n%s", stderr)
-	}
-	for _, key := range []string{"delta", "steps", "gap", "kept", "violation"} {
-		if !strings.Contains(lines[len(lines)-1], key) {
-			t.Errorf("progress line lacks %q: %s", key, lines[len(lines)-1])
-		}
-	}
-}
-
-// TestProgressOnTerminal: on a terminal the progress redraws one line,
-// and the summary ends it.
-func TestProgressOnTerminal(t *testing.T) {
-	var buf bytes.Buffer
-	pr := newProgress(&buf, true)
-	pr.stage(softpen.Progress{Method: softpen.MethodAPG, Index: 0, Delta: 1, Steps: 10, Gap: 1, Kept: 5})
-	pr.stage(softpen.Progress{Method: softpen.MethodAPG, Index: 1, Delta: 0.25, Steps: 20, Gap: 0.1, Kept: 4})
-	if s := buf.String(); strings.Count(s, "\r") != 2 || strings.Contains(s, "\n") {
-		t.Errorf("%q", s)
-	}
-	pr.summary(&softpen.Result{Info: softpen.Info{Status: softpen.StatusSolved}})
-	if s := buf.String(); !strings.Contains(s, "\x1b[K\ndone: solved") || !strings.HasSuffix(s, "\n") {
-		t.Errorf("%q", s)
-	}
-	if isTerminal(&buf) {
-		t.Error("a buffer is not a terminal")
 	}
 }
 
@@ -266,7 +199,7 @@ func TestInterruptCancels(t *testing.T) {
 	go func() {
 		// Plain SGD, unpolished, to 1e-12 does not finish within the time
 		// limit (polished, it would reach the precision floor at once).
-		code, out, err := execCmd("solve", "-in", in, "-method", "sgd", "-no-polish", "-tol", "1e-12", "-time-limit", "60s")
+		code, out, err := runCmd("solve", "-in", in, "-method", "sgd", "-no-polish", "-tol", "1e-12", "-time-limit", "60s")
 		done <- ret{code, out, err}
 	}()
 	tick := time.NewTicker(50 * time.Millisecond)

@@ -2,10 +2,114 @@ package solver
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
+	"github.com/softpen/softpen/internal/qpgen"
+	"github.com/softpen/softpen/internal/testqp"
 	"github.com/softpen/softpen/mat"
 )
+
+// TestInfeasible: x0 <= -1 and -x0 <= -1 cannot both hold; the solver says
+// so and carries a Farkas certificate y >= 0, A'y = 0, b'y < 0.
+func TestInfeasible(t *testing.T) {
+	A := mat.NewDense(3, 2)
+	copy(A.Data, []float64{1, 0, -1, 0, 0, 1})
+	b := []float64{-1, -1, 5}
+	p := &Problem{N: 2, Loss: LossNone, Ridge: 1, A: A, B: b}
+	res := solveOK(t, p, &Options{Method: MethodAPG, TimeLimit: 0, MaxSteps: 1e7})
+	if res.Status != StatusInfeasible {
+		t.Fatalf("status %v, want infeasible", res.Status)
+	}
+	y := res.Farkas
+	aty := make([]float64, 2)
+	A.MulTransVec(aty, y)
+	var by float64
+	for j, v := range y {
+		if v < 0 {
+			t.Errorf("farkas[%d] = %g < 0", j, v)
+		}
+		by += b[j] * v
+	}
+	if math.Hypot(aty[0], aty[1]) > 1e-6 || !(by < 0) {
+		t.Errorf("not a certificate: A'y = %v, b'y = %g", aty, by)
+	}
+}
+
+// TestNonSeparableSVMStops: a hard-margin SVM on data that no hyperplane
+// through the origin separates (the same point with both labels, plus a
+// noisy cloud) is reported infeasible without a step budget, not looped on.
+func TestNonSeparableSVMStops(t *testing.T) {
+	g := testqp.LCG(3)
+	m, n := 40, 3
+	A := mat.NewDense(m, n)
+	b := make([]float64, m)
+	for j := 0; j < m; j++ {
+		y := 1.0
+		if j%2 == 1 {
+			y = -1
+		}
+		for i := 0; i < n; i++ {
+			A.Data[j*n+i] = -y * g.Normal()
+		}
+		b[j] = -1
+	}
+	copy(A.Row(1), A.Row(0))
+	for i := range A.Row(1) {
+		A.Row(1)[i] = -A.Row(1)[i]
+	}
+	res := solveOK(t, &Problem{N: n, Loss: LossNone, Ridge: 1, A: A, B: b}, nil)
+	if res.Status != StatusInfeasible {
+		t.Fatalf("status %v, want infeasible", res.Status)
+	}
+}
+
+// checkFarkas requires res to be infeasible with res.Farkas (A's rows,
+// then Aeq's) a certificate that no x in the box has A x <= b and
+// Aeq x = beq, checked exactly by qpgen.CheckFarkas: y >= 0 on the rows of
+// A, and b'y + beq'nu below the minimum over the box of
+// (A'y + Aeq'nu)'x, whose components on unbounded variables must vanish to
+// qpgen.FarkasRelTol.
+func checkFarkas(t *testing.T, p *Problem, res *Result) {
+	t.Helper()
+	if res.Status != StatusInfeasible {
+		t.Fatalf("status %v, want infeasible", res.Status)
+	}
+	q := &qpgen.QP{N: p.N, A: testqp.RowsOf(p.A), B: p.B, Aeq: testqp.RowsOf(p.Aeq), Beq: p.Beq, Lower: p.Lower, Upper: p.Upper}
+	m := min(p.A.Rows, len(res.Farkas))
+	if ok, why := qpgen.CheckFarkas(q, res.Farkas[:m], res.Farkas[m:]); !ok {
+		t.Errorf("farkas %v: %s", res.Farkas, why)
+	}
+}
+
+// TestInfeasibleManyRows: the planted 3000-row QP with an equality that
+// contradicts its rows. Raising xi cannot help; phase one finds the
+// certificate (before it, the stage at xi = 4.5e15 ran 2e8 steps).
+func TestInfeasibleManyRows(t *testing.T) {
+	p, _, _ := wsProblem()
+	q := *p
+	q.Aeq = &mat.Dense{Rows: 1, Cols: p.N, Stride: p.N, Data: make([]float64, p.N)}
+	q.Aeq.Data[0], q.Aeq.Data[1] = 1, -2
+	q.Beq = []float64{0.25}
+	for _, all := range []bool{false, true} {
+		res := solveOK(t, &q, &Options{Method: MethodAPG, AllRows: all, MaxSteps: 2e7})
+		checkFarkas(t, &q, res)
+	}
+}
+
+// TestInfeasibleBox: x0 >= 2 cannot hold with x0 <= 1; the certificate pays
+// for A^T y != 0 with the bound.
+func TestInfeasibleBox(t *testing.T) {
+	A := mat.NewDense(2, 2)
+	copy(A.Data, []float64{-1, 0, 1, 1})
+	p := &Problem{N: 2, Loss: LossNone, Ridge: 1, A: A, B: []float64{-2, 5},
+		Lower: []float64{math.Inf(-1), -3}, Upper: []float64{1, 3}}
+	res := solveOK(t, p, &Options{Method: MethodAPG, MaxSteps: 1e7})
+	checkFarkas(t, p, res)
+	if res.Farkas[1] != 0 {
+		t.Errorf("farkas %v: the second row plays no part", res.Farkas)
+	}
+}
 
 // oppositePair is issue input 5 at n variables: rows (1, e, 0...) and
 // (-1, e, 0...) with b = (-1, -1), feasible for e != 0 (x_2 = -1/e, with

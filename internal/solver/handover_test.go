@@ -2,9 +2,11 @@ package solver
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
+	"github.com/softpen/softpen/internal/testqp"
 	"github.com/softpen/softpen/mat"
 )
 
@@ -29,7 +31,7 @@ func handoverCases() []struct {
 		xstar []float64
 	}
 	rows, xr, _ := planted(31, 20, 3000, 10, 1)
-	eq, xe := plantedEqualities()
+	eq, xe, _, _ := plantedEqualities()
 	box, xb := plantedL1Box(2500)
 	deg, xd := degenerateCone(6, 40, 3000)
 	return []tc{
@@ -42,23 +44,27 @@ func handoverCases() []struct {
 }
 
 // plantedEqualities is planted(11, 15, 30, 6, 1) with its first three
-// active rows made equalities (one negated, so its multiplier is negative).
-func plantedEqualities() (*Problem, []float64) {
-	p, x, _ := planted(11, 15, 30, 6, 1)
+// active rows made equalities, one with a negative multiplier (its row
+// negated, the same hyperplane, so nu = -lam in the stationarity): x*, the
+// remaining rows' multipliers lam* and the equalities' nu*.
+func plantedEqualities() (p *Problem, x, lam, nu []float64) {
+	p, x, lam = planted(11, 15, 30, 6, 1)
 	n := p.N
 	aeq := mat.NewDense(3, n)
 	beq := make([]float64, 3)
+	nu = make([]float64, 3)
 	for k := 0; k < 3; k++ {
 		copy(aeq.Row(k), p.A.Row(k))
 		beq[k] = p.B[k]
+		nu[k] = lam[k]
 	}
 	for i := range aeq.Row(2) {
 		aeq.Row(2)[i] = -aeq.Row(2)[i]
 	}
-	beq[2] = -beq[2]
+	beq[2], nu[2] = -beq[2], -nu[2]
 	rest := &mat.Dense{Rows: p.A.Rows - 3, Cols: n, Stride: n, Data: p.A.Data[3*n:]}
 	p.A, p.B, p.Aeq, p.Beq = rest, p.B[3:], aeq, beq
-	return p, x
+	return p, x, lam[3:], nu
 }
 
 // plantedL1Box is TestL1Box's problem (components of x* at both bounds, at
@@ -70,7 +76,7 @@ func plantedL1Box(m int) (*Problem, []float64) {
 	b := make([]float64, m)
 	A.MulVec(b, x)
 	for j := 1; j < m; j++ {
-		b[j] += 0.1 + math.Abs(g.norm())
+		b[j] += 0.1 + math.Abs(g.Normal())
 	}
 	q := make([]float64, n)
 	P.MulVec(q, x)
@@ -84,7 +90,7 @@ func plantedL1Box(m int) (*Problem, []float64) {
 // active at x* = 0 (x0 = 0.1 sum_j a_j lies in their cone, so the
 // multipliers are not unique) and m - k rows slack there.
 func degenerateCone(n, k, m int) (*Problem, []float64) {
-	g := lcg(17)
+	g := testqp.LCG(17)
 	A := randDense(&g, m, n)
 	b := make([]float64, m)
 	x0 := make([]float64, n)
@@ -97,7 +103,7 @@ func degenerateCone(n, k, m int) (*Problem, []float64) {
 			}
 			continue
 		}
-		b[j] = 0.5 + math.Abs(g.norm())
+		b[j] = 0.5 + math.Abs(g.Normal())
 	}
 	q := make([]float64, n)
 	for i := range q {
@@ -106,44 +112,30 @@ func degenerateCone(n, k, m int) (*Problem, []float64) {
 	return &Problem{N: n, Loss: LossNone, Ridge: 1, Q: q, A: A, B: b}, make([]float64, n)
 }
 
-// smallSVM is a hard-margin SVM (H = I) on m separable points in R^n.
+// smallSVM is a hard-margin SVM (H = I) on m separable points in R^n:
+// testqp.Separate with margin 0.2 by a normal w (not scaled), both drawn
+// from testqp.LCG(23).
 func smallSVM(m, n int) *Problem {
-	g := lcg(23)
-	w := make([]float64, n)
-	for i := range w {
-		w[i] = g.norm()
-	}
-	return svmOn(randDense(&g, m, n), w, 0.2)
+	g := testqp.LCG(23)
+	w := g.Normals(n)
+	points := g.NormalRows(m, n)
+	return hardMarginSVM(testqp.Separate(points, w, 0.2), points)
 }
 
-// svmOn makes the points (rows of A, overwritten) a hard-margin SVM
-// (H = I): each labelled y by the side of the hyperplane w'x = 0, those
-// within margin of it (in w's units) pushed margin further out along w,
-// and the rows -y a'x <= -1.
-func svmOn(A *mat.Dense, w []float64, margin float64) *Problem {
-	b := make([]float64, A.Rows)
-	for j := range b {
-		row := A.Row(j)
-		s := 0.0
-		for i := range row {
-			s += w[i] * row[i]
-		}
-		y := 1.0
-		if s < 0 {
-			y = -1
-		}
-		if math.Abs(s) < margin {
-			for i := range row {
-				row[i] += y * margin * w[i]
-			}
-		}
-		for i := range row {
-			row[i] *= -y
-		}
-		b[j] = -1
-	}
+// hardMarginSVM is the hard-margin SVM (H = I) on labelled points: the
+// rows -y_j a_j'x <= -1 (testqp.HardMarginRows).
+func hardMarginSVM(labels []float64, points [][]float64) *Problem {
+	rows, b := testqp.HardMarginRows(labels, points)
+	A := testqp.Dense(rows)
 	return &Problem{N: A.Cols, Loss: LossNone, Ridge: 1, A: A, B: b}
 }
+
+// largeQPProblem is the root benchmarks' largeQP: testqp.LargeQP, seed 1.
+func largeQPProblem(l, m, n int) *Problem { return fromTestQP(testqp.LargeQP(l, m, n, 1)) }
+
+// separableSVMProblem is the root benchmarks' separableSVM:
+// testqp.SeparableSVM, seed 7, as a hard-margin SVM.
+func separableSVMProblem(m, n int) *Problem { return hardMarginSVM(testqp.SeparableSVM(m, n, 7)) }
 
 // TestHandover: the penalty method with its handover ends solved by the
 // engine (Polished) at a certified gap of 1e-10, at the
@@ -179,7 +171,7 @@ func TestHandover(t *testing.T) {
 			if res.MaxViolation > 1e-9 {
 				t.Errorf("max violation %.3e", res.MaxViolation)
 			}
-			if d := dist(res.X, refX); d > res.DistBound*(1+1e-9)+1e-12 {
+			if d := testqp.Dist(res.X, refX); d > res.DistBound*(1+1e-9)+1e-12 {
 				t.Errorf("||x - x_engine|| = %.3e above the distance bound %.3e", d, res.DistBound)
 			}
 			ctx := context.Background()
@@ -208,7 +200,44 @@ func TestHandoverNoPolish(t *testing.T) {
 	if res.Status != StatusSolved || res.Polished || res.Iterations != 0 {
 		t.Errorf("status %v, polished %v, %d engine changes", res.Status, res.Polished, res.Iterations)
 	}
-	if d := dist(res.X, x); d > res.DistBound {
+	if d := testqp.Dist(res.X, x); d > res.DistBound {
 		t.Errorf("||x - x*|| = %.3e above the bound %.3e", d, res.DistBound)
+	}
+}
+
+// BenchmarkHandoverGap is the measurement behind handoverGap: the penalty
+// method (apg, no probe) to a certified 1e-9, handing over to the engine
+// once its relative gap is below 1e-3 ... 1e-6, on a separable SVM
+// (m = 1e6, n = 50) and a large QP (l = 2000, m = 1e5, n = 100). It
+// reports the engine's working-set changes and the penalty method's steps.
+// (At 1e-2 and 1e-1 the SVM takes 7-30 s: the engine needs 730-980
+// changes.)
+// Skipped under -short; run with -benchtime 1x (the SVM takes seconds).
+func BenchmarkHandoverGap(b *testing.B) {
+	if testing.Short() {
+		b.Skip("long benchmark")
+	}
+	for _, pr := range []struct {
+		name string
+		p    *Problem
+	}{{"svm-m=1e6", separableSVMProblem(1000000, 50)}, {"largeqp-m=1e5", largeQPProblem(2000, 100000, 100)}} {
+		for _, gap := range []float64{1e-3, 1e-4, 1e-5, 1e-6} {
+			b.Run(fmt.Sprintf("%s/gap=%g", pr.name, gap), func(b *testing.B) {
+				var res *Result
+				for b.Loop() {
+					s, err := New(pr.p, &Options{Method: MethodAPG, Tol: 1e-9, NoProbe: true})
+					if err != nil {
+						b.Fatal(err)
+					}
+					s.fin.gap = gap
+					res, _ = s.Solve(context.Background())
+				}
+				if res.Status != StatusSolved || !res.Polished {
+					b.Fatalf("status %v, polished %v", res.Status, res.Polished)
+				}
+				b.ReportMetric(float64(res.Iterations), "changes")
+				b.ReportMetric(float64(res.Steps), "steps")
+			})
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/softpen/softpen/internal/testqp"
 	"github.com/softpen/softpen/mat"
 )
 
@@ -28,7 +29,7 @@ type logisticCase struct {
 // unconstrained optimum's neighbourhood (several active), optionally a box
 // on every third variable, an equality and an l1 term.
 func hardLogistic(c logisticCase, seed uint64) *Problem {
-	g := lcg(seed)
+	g := testqp.LCG(seed)
 	l, n, m := c.l, c.n, c.m
 	scale := make([]float64, n)
 	for j := range scale {
@@ -36,7 +37,7 @@ func hardLogistic(c logisticCase, seed uint64) *Problem {
 	}
 	w := make([]float64, n)
 	for j := range w {
-		w[j] = g.norm() / scale[j]
+		w[j] = g.Normal() / scale[j]
 	}
 	phi := mat.NewDense(l, n)
 	y := make([]float64, l)
@@ -44,14 +45,14 @@ func hardLogistic(c logisticCase, seed uint64) *Problem {
 		r := phi.Row(i)
 		var t float64
 		for j := range r {
-			r[j] = g.norm() * scale[j]
+			r[j] = g.Normal() * scale[j]
 			t += r[j] * w[j]
 		}
 		y[i] = 1
 		if t < 0 {
 			y[i] = -1
 		}
-		if g.norm() > 2.05 { // about 2%
+		if g.Normal() > 2.05 { // about 2%
 			y[i] = -y[i]
 		}
 	}
@@ -63,9 +64,9 @@ func hardLogistic(c logisticCase, seed uint64) *Problem {
 	for k := 0; k < m; k++ {
 		r := A.Row(k)
 		for j := range r {
-			r[j] = g.norm() / scale[j] * (0.5 + 0.5*math.Abs(g.norm()))
+			r[j] = g.Normal() / scale[j] * (0.5 + 0.5*math.Abs(g.Normal()))
 		}
-		b[k] = 0.5 + math.Abs(g.norm())
+		b[k] = 0.5 + math.Abs(g.Normal())
 	}
 	p.A, p.B = A, b
 	if c.box {
@@ -80,7 +81,7 @@ func hardLogistic(c logisticCase, seed uint64) *Problem {
 	if c.eq {
 		p.Aeq = mat.NewDense(1, n)
 		for j := 0; j < n; j++ {
-			p.Aeq.Data[j] = g.norm() / scale[j]
+			p.Aeq.Data[j] = g.Normal() / scale[j]
 		}
 		p.Beq = []float64{0.25}
 	}

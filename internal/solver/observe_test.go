@@ -3,6 +3,8 @@ package solver
 import (
 	"context"
 	"testing"
+
+	"github.com/softpen/softpen/internal/testqp"
 )
 
 // TestObserve: every inner method calls Observe with a rising step count
@@ -29,16 +31,9 @@ func TestObserve(t *testing.T) {
 					}
 					skipped += int(steps/every - last/every - 1)
 					last = steps
-					lastErr = relErr(x, ref.X)
+					lastErr = testqp.RelErr(x, ref.X)
 				}}
-			s, err := New(p, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := s.Solve(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := solveOK(t, p, opt)
 			if calls == 0 {
 				t.Fatal("Observe never called")
 			}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/softpen/softpen/activeset"
+	"github.com/softpen/softpen/internal/testqp"
 )
 
 // TestSampledStart: on many rows the direct path starts from samples
@@ -51,7 +52,7 @@ func TestSampledStart(t *testing.T) {
 		if r.Status != activeset.StatusSolved {
 			t.Fatalf("%s: cold engine %v", c.name, r.Status)
 		}
-		if d := dist(x, r.X); d > 1e-9*(1+math.Sqrt(dotSelf(r.X))) {
+		if d := testqp.Dist(x, r.X); d > 1e-9*(1+testqp.Norm(r.X)) {
 			t.Errorf("%s: ||x - x_cold|| = %.3g", c.name, d)
 		}
 		if o := r.Objective + s.c0; math.Abs(res.Objective-o) > 1e-12*(1+math.Abs(o)) {
@@ -59,7 +60,7 @@ func TestSampledStart(t *testing.T) {
 		}
 		s.Reset()
 		if res, _ := s.Solve(ctx); !slices.Equal(res.X, x) {
-			t.Errorf("%s: after Reset the answer differs (%.3g away)", c.name, dist(res.X, x))
+			t.Errorf("%s: after Reset the answer differs (%.3g away)", c.name, testqp.Dist(res.X, x))
 		}
 		// New right-hand sides: a little looser everywhere.
 		b := slices.Clone(c.p.B)
@@ -80,9 +81,9 @@ func TestSampledStart(t *testing.T) {
 			t.Fatalf("%s after SetB: warm %v, cold %v, fresh %v", c.name, warm.Status, cold.Status, fresh.Status)
 		}
 		if !slices.Equal(cold.X, fresh.X) {
-			t.Errorf("%s after SetB: Reset + Solve differs from a fresh solver by %.3g (stale samples?)", c.name, dist(cold.X, fresh.X))
+			t.Errorf("%s after SetB: Reset + Solve differs from a fresh solver by %.3g (stale samples?)", c.name, testqp.Dist(cold.X, fresh.X))
 		}
-		if d := dist(xw, fresh.X); d > 1e-9*(1+math.Sqrt(dotSelf(fresh.X))) {
+		if d := testqp.Dist(xw, fresh.X); d > 1e-9*(1+testqp.Norm(fresh.X)) {
 			t.Errorf("%s after SetB: warm answer %.3g from the fresh one", c.name, d)
 		}
 		if a := testing.AllocsPerRun(3, func() { s.SetB(c.p.B); s.Solve(ctx); s.SetB(b); s.Solve(ctx) }); a != 0 {
@@ -122,7 +123,7 @@ func TestSampledStartSetBFirst(t *testing.T) {
 	q := *p
 	q.B = b
 	fresh := solveOK(t, &q, nil)
-	if d := dist(res.X, fresh.X); d > 1e-9*(1+math.Sqrt(dotSelf(fresh.X))) {
+	if d := testqp.Dist(res.X, fresh.X); d > 1e-9*(1+testqp.Norm(fresh.X)) {
 		t.Errorf("SetB before the first Solve: %.3g from a fresh solver's answer", d)
 	}
 }
@@ -158,16 +159,8 @@ func TestSampledStartInfeasible(t *testing.T) {
 			last[i] = -last[i]
 		}
 		res := solveOK(t, p, nil)
-		checkFarkas(t, p, res, 1e-9)
+		checkFarkas(t, p, res)
 	}
-}
-
-func dotSelf(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v * v
-	}
-	return s
 }
 
 // TestSamplesStopAtTimeLimit: New's solves of the row samples stop at

@@ -32,15 +32,8 @@ func TestMushroomsScreening(t *testing.T) {
 		active[j] = true
 	}
 	for _, rule := range []ScreenRule{ScreenNone, ScreenGapSafe, ScreenPaper} {
-		s, err := New(p, &Options{Method: MethodAPG, Tol: 1e-9, Screen: rule, AllRows: true, NoProbe: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := s.Solve(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		re := relErr(res.X, ref.X)
+		res := solveOK(t, p, &Options{Method: MethodAPG, Tol: 1e-9, Screen: rule, AllRows: true, NoProbe: true})
+		re := testqp.RelErr(res.X, ref.X)
 		var tight, loose int
 		for j, row := range rows {
 			var nrm, ax float64
@@ -75,4 +68,41 @@ func TestMushroomsScreening(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestScreenedResolveAllocs: a warm re-solve that screens rows (and so
+// restores them at the start of the next solve) allocates nothing.
+func TestScreenedResolveAllocs(t *testing.T) {
+	p, _, _ := planted(21, 10, 400, 3, 1)
+	s, err := New(p, &Options{Method: MethodAPG, Tol: 1e-9, NoPolish: true, MaxSteps: 3e5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	res, _ := s.Solve(ctx)
+	if len(res.Screened)+len(res.Outside) == 0 {
+		t.Fatal("nothing was screened; the test would not exercise screening")
+	}
+	if a := testing.AllocsPerRun(3, func() { s.Reset(); s.Solve(ctx) }); a != 0 {
+		t.Errorf("screened re-solve allocates %v times", a)
+	}
+}
+
+// TestPaperExperimentScreenAnswer: the paper's experimental rule is not
+// safe (no log factor, and it screens even while the multipliers
+// saturate); the answer must still be the true one, as every dropped row is
+// checked at the end. Without polishing the stages run and screen.
+func TestPaperExperimentScreenAnswer(t *testing.T) {
+	p, x, _ := planted(5, 20, 3000, 5, 1)
+	res := solveOK(t, p, &Options{Method: MethodAPG, Tol: 1e-7, Screen: ScreenPaperExperiment, AllRows: true, NoPolish: true, NoProbe: true})
+	if res.Status != StatusSolved {
+		t.Fatalf("status %v", res.Status)
+	}
+	if d := maxAbsDiff(res.X, x); d > 1e-4 {
+		t.Errorf("max |x - x*| = %.3e", d)
+	}
+	if len(res.Screened)+len(res.Outside) == 0 {
+		t.Errorf("the rule dropped nothing of 2995 inactive rows")
+	}
+	t.Logf("%d stages, %d steps, %d rows screened, %d outside, max |x - x*| %.2e", res.Stages, res.Steps, len(res.Screened), len(res.Outside), maxAbsDiff(res.X, x))
 }

@@ -78,16 +78,16 @@ type Solver struct {
 	state workspace
 	res   Result
 
-	direct  *activeset.Solver // the direct path (direct.go), or nil
+	direct *activeset.Solver // the direct path (direct.go), or nil
 	// pending is the problem whose direct engine New left for the first
 	// Solve with time for it, and cutX the sample's point meanwhile
 	// (newDirect); nil once built.
 	pending *Problem
 	cutX    []float64
-	sample  sampledStart      // the direct path's sampled start on many rows (sample.go)
-	fin     finisher          // the penalty method's exact finisher (handover.go)
-	outside outsideBounds     // bounds on the outside rows' residuals (outside.go)
-	newton  *newtonWork       // Newton steps for a logistic loss (newton.go), or nil
+	sample  sampledStart  // the direct path's sampled start on many rows (sample.go)
+	fin     finisher      // the penalty method's exact finisher (handover.go)
+	outside outsideBounds // bounds on the outside rows' residuals (outside.go)
+	newton  *newtonWork   // Newton steps for a logistic loss (newton.go), or nil
 }
 
 // New copies and normalises the data of p, which must be valid (see

@@ -7,7 +7,9 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/softpen/softpen/internal/testqp"
 	"github.com/softpen/softpen/mat"
@@ -15,42 +17,20 @@ import (
 
 type refSolution = testqp.Solution
 
-func dense(rows [][]float64) *mat.Dense {
-	if len(rows) == 0 {
-		return nil
-	}
-	d := mat.NewDense(len(rows), len(rows[0]))
-	for i, r := range rows {
-		copy(d.Row(i), r)
-	}
-	return d
-}
-
+// loadQP is the paper's QP s<seed> (testqp.Paper) and its reference.
 func loadQP(t testing.TB, seed int) (*Problem, *refSolution) {
 	t.Helper()
 	rp, ref, err := testqp.Paper(filepath.Join("..", "..", "testdata", "qp"), seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Problem{N: rp.N, Loss: LossSquared, Phi: dense(rp.Phi), Y: rp.Y, Ridge: rp.Ridge, A: dense(rp.A), B: rp.B}
-	return p, ref
+	return fromTestQP(rp), ref
 }
 
-func relErr(x, ref []float64) float64 {
-	var d, r float64
-	for i := range x {
-		d += (x[i] - ref[i]) * (x[i] - ref[i])
-		r += ref[i] * ref[i]
-	}
-	return math.Sqrt(d / r)
-}
-
-func dist(x, y []float64) float64 {
-	var d float64
-	for i := range x {
-		d += (x[i] - y[i]) * (x[i] - y[i])
-	}
-	return math.Sqrt(d)
+// fromTestQP is q (the squared loss, as the paper's QPs and testqp.LargeQP
+// have) in the solver's form.
+func fromTestQP(q *testqp.Problem) *Problem {
+	return &Problem{N: q.N, Loss: LossSquared, Phi: testqp.Dense(q.Phi), Y: q.Y, Ridge: q.Ridge, A: testqp.Dense(q.A), B: q.B}
 }
 
 // seeds are the reference problems a test runs on: all five, or two under
@@ -69,6 +49,73 @@ var (
 	allMethods     = append(penaltyMethods[:len(penaltyMethods):len(penaltyMethods)], MethodActiveSet)
 )
 
+// randDense is an r x c matrix of g's normal draws, row by row.
+func randDense(g *testqp.LCG, r, c int) *mat.Dense {
+	d := mat.NewDense(r, c)
+	for i := range d.Data {
+		d.Data[i] = g.Normal()
+	}
+	return d
+}
+
+// planted builds min 1/2 x'Px + q'x + ridge/2||x||^2 s.t. A x <= b whose
+// solution is a chosen x* with multipliers lam* on the first k rows (active)
+// and slack on the others: q = -(P + ridge I) x* - A_S' lam*, b_S = A_S x*,
+// b_j = a_j'x* + slack_j. The reference is exact by construction.
+func planted(seed uint64, n, m, k int, lamScale float64) (*Problem, []float64, []float64) {
+	g := testqp.LCG(seed)
+	M := randDense(&g, n, n)
+	P := mat.NewDense(n, n)
+	M.Gram(P, 1/float64(n)) // P = M'M/n, PSD
+	A := randDense(&g, m, n)
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = g.Normal()
+	}
+	lam := make([]float64, m)
+	q := make([]float64, n)
+	P.MulVec(q, x)
+	ridge := 0.5
+	for i := range q {
+		q[i] = -q[i] - ridge*x[i]
+	}
+	b := make([]float64, m)
+	A.MulVec(b, x)
+	for j := 0; j < m; j++ {
+		if j < k {
+			lam[j] = lamScale * (0.5 + math.Abs(g.Normal()))
+			row := A.Row(j)
+			for i := range q {
+				q[i] -= lam[j] * row[i]
+			}
+		} else {
+			b[j] += 0.1 + math.Abs(g.Normal())
+		}
+	}
+	return &Problem{N: n, Loss: LossNone, P: P, Q: q, Ridge: ridge, A: A, B: b}, x, lam
+}
+
+func solveOK(t *testing.T, p *Problem, opt *Options) *Result {
+	t.Helper()
+	s, err := New(p, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Solve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func maxAbsDiff(a, b []float64) float64 {
+	var d float64
+	for i := range a {
+		d = math.Max(d, math.Abs(a[i]-b[i]))
+	}
+	return d
+}
+
 // TestPaperQPPolished: every method, with polishing, reaches relative error
 // 1e-8 against the reference, the reference multipliers, and max violation
 // 1e-8, with a certified gap.
@@ -77,15 +124,8 @@ func TestPaperQPPolished(t *testing.T) {
 		p, ref := loadQP(t, seed)
 		for _, m := range allMethods {
 			t.Run(fmt.Sprintf("s%d/%v", seed, m), func(t *testing.T) {
-				s, err := New(p, &Options{Method: m, Tol: 1e-10, MaxSteps: 2e7, Seed: 1})
-				if err != nil {
-					t.Fatal(err)
-				}
-				res, err := s.Solve(context.Background())
-				if err != nil {
-					t.Fatal(err)
-				}
-				re := relErr(res.X, ref.X)
+				res := solveOK(t, p, &Options{Method: m, Tol: 1e-10, MaxSteps: 2e7, Seed: 1})
+				re := testqp.RelErr(res.X, ref.X)
 				t.Logf("status %v rel err %.2e gap %.2e viol %.2e steps %d stages %d polished %v xi %g",
 					res.Status, re, res.Gap, res.MaxViolation, res.Steps, res.Stages, res.Polished, res.Xi)
 				if res.Status != StatusSolved {
@@ -105,7 +145,7 @@ func TestPaperQPPolished(t *testing.T) {
 				if lerr > 1e-8*math.Max(1, ref.LambdaInf) {
 					t.Errorf("max |lambda - lambda_ref| = %.3e", lerr)
 				}
-				if d := dist(res.X, ref.X); d > res.DistBound*(1+1e-9)+1e-15 {
+				if d := testqp.Dist(res.X, ref.X); d > res.DistBound*(1+1e-9)+1e-15 {
 					t.Errorf("distance %.3e exceeds the certified bound %.3e", d, res.DistBound)
 				}
 			})
@@ -135,7 +175,7 @@ func TestPaperQPUnpolished(t *testing.T) {
 			p, ref := loadQP(t, seed)
 			const steps = 2e7
 			res := solveOK(t, p, &Options{Method: m, Tol: 1e-9, NoPolish: true, MaxSteps: steps, Seed: 1})
-			re := relErr(res.X, ref.X)
+			re := testqp.RelErr(res.X, ref.X)
 			t.Logf("%v s%d: status %v rel err %.2e gap %.2e steps %d stages %d xi %.3g", m, seed, res.Status, re, res.Gap, res.Steps, res.Stages, res.Xi)
 			// SGD and SGDM cannot reach 1e-4 in 2e7 steps: no uniformly
 			// sampled SGD gets below sgdFloor (7e-4 to 1e-3 here). They
@@ -147,7 +187,7 @@ func TestPaperQPUnpolished(t *testing.T) {
 			if re > want {
 				t.Errorf("%v s%d: relative error %.3e > %.3e", m, seed, re, want)
 			}
-			if d := dist(res.X, ref.X); d > res.DistBound*(1+1e-9)+1e-15 {
+			if d := testqp.Dist(res.X, ref.X); d > res.DistBound*(1+1e-9)+1e-15 {
 				t.Errorf("%v s%d: distance %.3e exceeds the certified bound %.3e", m, seed, d, res.DistBound)
 			}
 		}
@@ -166,7 +206,7 @@ func TestCatalystAccelerates(t *testing.T) {
 		var errs [2]float64
 		for i, m := range []Method{MethodSVRG, MethodCatalyst} {
 			res := solveOK(t, p, &Options{Method: m, Tol: 1e-15, NoPolish: true, MaxSteps: 3e6, Seed: 1})
-			errs[i] = relErr(res.X, ref.X)
+			errs[i] = testqp.RelErr(res.X, ref.X)
 		}
 		t.Logf("s%d: svrg %.2e, catalyst-svrg %.2e (%.1fx)", seed, errs[0], errs[1], errs[0]/errs[1])
 		if !(errs[1] <= errs[0]/3) {
@@ -211,15 +251,8 @@ func TestStochasticConverges(t *testing.T) {
 		var errs [2]float64
 		for i, budget := range []int64{2e5, 2e7} {
 			// Without screening, as the paper runs Nested-SGD/SGDM/SVRG.
-			s, err := New(p, &Options{Method: m, Tol: 1e-12, NoPolish: true, MaxSteps: budget, Seed: 1, Screen: ScreenNone, FixedXi: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := s.Solve(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
-			errs[i] = relErr(res.X, ref.X)
+			res := solveOK(t, p, &Options{Method: m, Tol: 1e-12, NoPolish: true, MaxSteps: budget, Seed: 1, Screen: ScreenNone, FixedXi: true})
+			errs[i] = testqp.RelErr(res.X, ref.X)
 		}
 		t.Logf("%v: rel err %.2e at 2e5 steps, %.2e at 2e7", m, errs[0], errs[1])
 		factor := 10.0
@@ -262,7 +295,7 @@ func TestCertificatesHonest(t *testing.T) {
 				if res.Gap < trueGap-1e-12*math.Abs(ref.Objective) {
 					t.Errorf("s%d %v budget %d: gap %.3e < true %.3e", seed, m, budget, res.Gap, trueGap)
 				}
-				if d := dist(res.X, ref.X); d > res.DistBound*(1+1e-9)+1e-15 {
+				if d := testqp.Dist(res.X, ref.X); d > res.DistBound*(1+1e-9)+1e-15 {
 					t.Errorf("s%d %v budget %d: distance %.3e > bound %.3e", seed, m, budget, d, res.DistBound)
 				}
 			}
@@ -286,14 +319,7 @@ func TestDistBoundNeedsFeasibility(t *testing.T) {
 		{Tol: 1e-9, Method: MethodActiveSet},
 		{Tol: 1e-9, Method: MethodAPG},
 	} {
-		s, err := New(p, &o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := s.Solve(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := solveOK(t, p, &o)
 		d := math.Abs(res.X[0])
 		t.Logf("%v fixed xi %v: status %v x %.6g gap %.3g bound %.3g violation %.3g", o.Method, o.FixedXi, res.Status, res.X[0], res.Gap, res.DistBound, res.MaxViolation)
 		if d > res.DistBound*(1+1e-9)+1e-15 {
@@ -389,5 +415,152 @@ func TestDirectNewBytesPerRow(t *testing.T) {
 	t.Logf("New: %.1f bytes a row", perRow)
 	if perRow > 108 {
 		t.Errorf("New allocates %.1f bytes a row on the direct path, want at most 108", perRow)
+	}
+}
+
+// BenchmarkPaperQP times a cold solve (Reset before each) of the paper's QP
+// (seed 1) to a certified relative gap of 1e-6, polished, per method, and
+// reports the incremental steps and the relative error against the reference.
+func BenchmarkPaperQP(b *testing.B) {
+	p, ref := loadQP(b, 1)
+	for _, m := range penaltyMethods {
+		b.Run(m.String(), func(b *testing.B) {
+			s, err := New(p, &Options{Method: m, Tol: 1e-6, Seed: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			var res *Result
+			for b.Loop() {
+				s.Reset()
+				res, _ = s.Solve(ctx)
+			}
+			b.ReportMetric(float64(res.Steps), "steps")
+			b.ReportMetric(testqp.RelErr(res.X, ref.X), "relerr")
+			if res.Status != StatusSolved {
+				b.Fatalf("status %v", res.Status)
+			}
+		})
+	}
+}
+
+// BenchmarkPaperQPToAccuracy: incremental steps and time until each method,
+// without polishing, first reaches relative error 1e-3 and 1e-6 against the
+// reference on the paper's QP (seed 1), checked every 100 steps through
+// Options.Observe; the solve is stopped at 1e-6 or after 2e7 steps. -1
+// means not reached. The polished times to 1e-9 are BenchmarkPaperQP's (its
+// answers are within 1e-14). Run with -benchtime 1x: the stochastic methods
+// take seconds.
+func BenchmarkPaperQPToAccuracy(b *testing.B) {
+	p, ref := loadQP(b, 1)
+	for _, m := range penaltyMethods {
+		b.Run(m.String(), func(b *testing.B) {
+			var steps [2]int64
+			var took [2]time.Duration
+			for b.Loop() {
+				ctx, cancel := context.WithCancel(context.Background())
+				steps, took = [2]int64{-1, -1}, [2]time.Duration{-1, -1}
+				start := time.Now()
+				opt := &Options{Method: m, Tol: 1e-15, Seed: 1, NoPolish: true, MaxSteps: 2e7, ObserveEvery: 100,
+					Observe: func(n int64, x []float64) {
+						e := testqp.RelErr(x, ref.X)
+						for i, target := range []float64{1e-3, 1e-6} {
+							if e <= target && steps[i] < 0 {
+								steps[i], took[i] = n, time.Since(start)
+							}
+						}
+						if steps[1] >= 0 {
+							cancel()
+						}
+					}}
+				s, err := New(p, opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s.Solve(ctx)
+				cancel()
+			}
+			ms := func(d time.Duration) float64 {
+				if d < 0 {
+					return -1
+				}
+				return float64(d) / 1e6
+			}
+			b.ReportMetric(float64(steps[0]), "steps-1e-3")
+			b.ReportMetric(ms(took[0]), "ms-1e-3")
+			b.ReportMetric(float64(steps[1]), "steps-1e-6")
+			b.ReportMetric(ms(took[1]), "ms-1e-6")
+		})
+	}
+}
+
+// BenchmarkPaperQPSGDTo1e4: the incremental steps after which SGD and
+// SGDM, with their defaults and no polishing, first reach relative error
+// 1e-4 on each reference QP (seeds 1-5; checked every 1e6 steps through
+// Options.Observe, which sees the running average), against sgdFloor's
+// count, the fewest steps with which any uniformly sampled SGD gets there,
+// and logs the relative error of the Result the solve then returns (the
+// observation cancels its context). -1 means not within 5e10 steps, an
+// error. The ten solves run GOMAXPROCS at a time and take about 20
+// minutes on two cores (21 min measured): skipped with -short (CI runs the
+// benchmarks that way); run it with
+//
+//	go test ./solver -run X -bench PaperQPSGDTo1e4 -benchtime 1x -timeout 0
+func BenchmarkPaperQPSGDTo1e4(b *testing.B) {
+	if testing.Short() {
+		b.Skip("takes about 20 minutes")
+	}
+	type job struct {
+		m    Method
+		seed int
+	}
+	var jobs []job
+	for _, m := range []Method{MethodSGD, MethodSGDM} {
+		for seed := 1; seed <= 5; seed++ {
+			jobs = append(jobs, job{m, seed})
+		}
+	}
+	steps := make([]int64, len(jobs))
+	floors := make([]float64, len(jobs))
+	answers := make([]float64, len(jobs)) // Result.X's relative error after the stop
+	for b.Loop() {
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+		for k, j := range jobs {
+			p, ref := loadQP(b, j.seed)
+			floors[k] = sgdFloor(b, p, ref).steps(1e-4)
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				steps[k] = -1
+				opt := &Options{Method: j.m, Tol: 1e-15, Seed: 1, NoPolish: true, MaxSteps: 5e10, ObserveEvery: 1e6,
+					Observe: func(n int64, x []float64) {
+						if steps[k] < 0 && testqp.RelErr(x, ref.X) <= 1e-4 {
+							steps[k] = n
+							cancel()
+						}
+					}}
+				s, err := New(p, opt)
+				if err != nil {
+					panic(err)
+				}
+				res, err := s.Solve(ctx)
+				if err != nil {
+					panic(err)
+				}
+				answers[k] = testqp.RelErr(res.X, ref.X)
+			}()
+		}
+		wg.Wait()
+	}
+	for k, j := range jobs {
+		b.Logf("%v s%d: 1e-4 after %.3g steps (floor %.3g, ratio %.1f); Result.X then %.3e", j.m, j.seed, float64(steps[k]), floors[k], float64(steps[k])/floors[k], answers[k])
+		b.ReportMetric(float64(steps[k]), fmt.Sprintf("steps-%v-s%d", j.m, j.seed))
+		if steps[k] < 0 {
+			b.Errorf("%v s%d: relative error 1e-4 not reached in 5e10 steps", j.m, j.seed)
+		}
 	}
 }

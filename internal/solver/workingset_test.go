@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/softpen/softpen/internal/testqp"
 	"github.com/softpen/softpen/mat"
 	"github.com/softpen/softpen/vec"
 )
@@ -68,7 +69,7 @@ func TestWorkingSetNoPolish(t *testing.T) {
 	if res.Status != StatusSolved {
 		t.Fatalf("status %v, gap %.3e", res.Status, res.Gap)
 	}
-	if d := dist(res.X, x); d > res.DistBound || d > 1e-3 {
+	if d := testqp.Dist(res.X, x); d > res.DistBound || d > 1e-3 {
 		t.Errorf("||x - x*|| = %.3e, bound %.3e", d, res.DistBound)
 	}
 }
@@ -81,7 +82,7 @@ func TestWorkingSetBudgetHonest(t *testing.T) {
 	for steps := int64(1000); steps <= 3e6; steps *= 3 {
 		for _, polish := range []bool{true, false} {
 			res := solveOK(t, p, &Options{Method: MethodAPG, Tol: 1e-12, MaxSteps: steps, NoPolish: !polish})
-			if d := dist(res.X, x); !(d <= res.DistBound*(1+1e-9)+1e-12) {
+			if d := testqp.Dist(res.X, x); !(d <= res.DistBound*(1+1e-9)+1e-12) {
 				t.Errorf("budget %d polish %v: %v, ||x - x*|| = %.3e > bound %.3e (gap %.3e)",
 					steps, polish, res.Status, d, res.DistBound, res.Gap)
 			}
@@ -290,5 +291,41 @@ func TestPrecisionFloorWholeProblem(t *testing.T) {
 	}
 	if d := maxAbsDiff(res.X, x); res.MaxViolation > 1e-12 || res.Gap > 1e-10 || d > 1e-8 {
 		t.Errorf("%v: violation %.3g, gap %.3g, max |x - x*| %.3g (%s)", res.Status, res.MaxViolation, res.Gap, d, res.Message)
+	}
+}
+
+// TestEqualityConstraints: Aeq x = beq with multipliers of both signs.
+func TestEqualityConstraints(t *testing.T) {
+	p, x, lam, nu := plantedEqualities()
+	res := solveOK(t, p, &Options{Tol: 1e-10})
+	t.Logf("status %v err %.2e nu %v want %v", res.Status, maxAbsDiff(res.X, x), res.Nu, nu)
+	if res.Status != StatusSolved {
+		t.Fatalf("status %v", res.Status)
+	}
+	if d := maxAbsDiff(res.X, x); d > 1e-8 {
+		t.Errorf("max |x - x*| = %.3e", d)
+	}
+	if d := maxAbsDiff(res.Nu, nu); d > 1e-6 {
+		t.Errorf("max |nu - nu*| = %.3e", d)
+	}
+	if d := maxAbsDiff(res.Lambda, lam); d > 1e-6 {
+		t.Errorf("max |lambda - lambda*| = %.3e", d)
+	}
+}
+
+// TestZeroRows: a zero row with b >= 0 is dropped; with b < 0 the problem is
+// infeasible and the certificate is that row.
+func TestZeroRows(t *testing.T) {
+	A := mat.NewDense(2, 2)
+	copy(A.Data, []float64{0, 0, 1, 1})
+	p := &Problem{N: 2, Loss: LossNone, Ridge: 1, Q: []float64{-1, -1}, A: A, B: []float64{0, 1}}
+	res := solveOK(t, p, nil)
+	if res.Status != StatusSolved || math.Abs(res.X[0]-0.5) > 1e-9 || res.Lambda[0] != 0 {
+		t.Errorf("zero row with b = 0: status %v x %v lambda %v", res.Status, res.X, res.Lambda)
+	}
+	p.B = []float64{-1, 1}
+	res = solveOK(t, p, nil)
+	if res.Status != StatusInfeasible || res.Farkas[0] != 1 {
+		t.Errorf("zero row with b < 0: status %v farkas %v", res.Status, res.Farkas)
 	}
 }

@@ -1,21 +1,31 @@
 // Package testqp is the test support of every package: the paper's
 // reference QPs (testdata/qp) and the SVM data (testdata/svm) read into
-// plain slices (the root owns the full problem reader, which the packages
-// below it cannot import).
+// plain slices, the generated families of the benchmarks (LargeQP,
+// SeparableSVM) drawn from the one seeded generator (LCG), and the small
+// helpers every package's tests need (Dense, RowsOf, Norm, Dist, RelErr).
+//
+// It returns plain slices and imports nothing of the packages that use it
+// but mat and libsvm (the root's own tests import it, and the root owns the
+// full problem reader): each package wraps the data in its own types.
+// The Farkas checker of the tests is qpgen.CheckFarkas.
 package testqp
 
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 
 	"github.com/softpen/softpen/libsvm"
+	"github.com/softpen/softpen/mat"
 )
 
 // Problem is the subset of the problem format the paper's QPs use: the
-// squared loss on Phi, y, a ridge, and the rows A x <= b.
+// squared loss on Phi, y, a ridge, and the rows A x <= b. LargeQP's
+// problems have the same form.
 type Problem struct {
+	Name  string      `json:"name"`
 	N     int         `json:"n"`
 	Loss  string      `json:"loss"`
 	Phi   [][]float64 `json:"phi"`
@@ -99,4 +109,58 @@ func HardMarginRows(labels []float64, rows [][]float64) (a [][]float64, b []floa
 		b[i] = -1
 	}
 	return a, b
+}
+
+// Dense copies rows, all of one length, into a new mat.Dense; no rows give
+// nil.
+func Dense(rows [][]float64) *mat.Dense {
+	if len(rows) == 0 {
+		return nil
+	}
+	d := mat.NewDense(len(rows), len(rows[0]))
+	for i, r := range rows {
+		copy(d.Row(i), r)
+	}
+	return d
+}
+
+// RowsOf returns the rows of d as slices that alias it; nil for nil.
+func RowsOf(d *mat.Dense) [][]float64 {
+	if d == nil {
+		return nil
+	}
+	rows := make([][]float64, d.Rows)
+	for i := range rows {
+		rows[i] = d.Row(i)
+	}
+	return rows
+}
+
+// Norm is the Euclidean norm ||v||, summed in order (independent of vec's
+// kernels).
+func Norm(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x * x
+	}
+	return math.Sqrt(s)
+}
+
+// Dist is the Euclidean distance ||x - y|| (over x's length).
+func Dist(x, y []float64) float64 {
+	var d float64
+	for i := range x {
+		d += (x[i] - y[i]) * (x[i] - y[i])
+	}
+	return math.Sqrt(d)
+}
+
+// RelErr is the relative error ||x - ref|| / ||ref|| (over ref's length).
+func RelErr(x, ref []float64) float64 {
+	var d, r float64
+	for i := range ref {
+		d += (x[i] - ref[i]) * (x[i] - ref[i])
+		r += ref[i] * ref[i]
+	}
+	return math.Sqrt(d / r)
 }

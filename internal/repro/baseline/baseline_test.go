@@ -1,52 +1,23 @@
 package baseline
 
 import (
-	"encoding/json"
-	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/internal/testqp"
 )
 
-type qpFile struct {
-	Phi   [][]float64 `json:"phi"`
-	Y     []float64   `json:"y"`
-	Ridge float64     `json:"ridge"`
-	A     [][]float64 `json:"A"`
-	B     []float64   `json:"b"`
-	X     []float64   `json:"x"`
-}
-
-func dense(rows [][]float64) *mat.Dense {
-	d := mat.NewDense(len(rows), len(rows[0]))
-	for i, r := range rows {
-		copy(d.Row(i), r)
-	}
-	return d
-}
-
-// paperQP reads seed s of the paper's QP and its reference solution.
+// paperQP reads seed s of the paper's QP (testqp.Paper) and its reference
+// solution.
 func paperQP(t testing.TB, s int) (*Problem, []float64) {
 	t.Helper()
-	base := filepath.Join("..", "..", "..", "testdata", "qp", fmt.Sprintf("paper-qp-100-s%d", s))
-	var q, ref qpFile
-	for _, f := range []struct {
-		path string
-		v    *qpFile
-	}{{base + ".json", &q}, {base + ".ref.json", &ref}} {
-		b, err := os.ReadFile(f.path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(b, f.v); err != nil {
-			t.Fatal(err)
-		}
+	q, ref, err := testqp.Paper(filepath.Join("..", "..", "..", "testdata", "qp"), s)
+	if err != nil {
+		t.Fatal(err)
 	}
 	// The paper's rows are unit norm already; normalise anyway.
-	a := dense(q.A)
+	a := testqp.Dense(q.A)
 	b := append([]float64(nil), q.B...)
 	for j := range b {
 		r := a.Row(j)
@@ -60,16 +31,7 @@ func paperQP(t testing.TB, s int) (*Problem, []float64) {
 		}
 		b[j] /= s
 	}
-	return &Problem{Phi: dense(q.Phi), Y: q.Y, Ridge: q.Ridge, A: a, B: b}, ref.X
-}
-
-func relErr(x, ref []float64) float64 {
-	var d, r float64
-	for i := range x {
-		d += (x[i] - ref[i]) * (x[i] - ref[i])
-		r += ref[i] * ref[i]
-	}
-	return math.Sqrt(d / r)
+	return &Problem{Phi: testqp.Dense(q.Phi), Y: q.Y, Ridge: q.Ridge, A: a, B: b}, ref.X
 }
 
 type method interface {
@@ -99,7 +61,7 @@ func TestConverges(t *testing.T) {
 			var calls int64
 			x, err := tc.m.Solve(p, Run{Steps: steps, Seed: 1, ObserveEvery: 10000, Observe: func(k int64, x []float64) {
 				calls++
-				e := relErr(x, ref)
+				e := testqp.RelErr(x, ref)
 				if first < 0 {
 					first = e
 				}
@@ -108,7 +70,7 @@ func TestConverges(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := relErr(x, ref)
+			e := testqp.RelErr(x, ref)
 			t.Logf("%s: relative error %.3g after %d steps (first observed %.3g)", tc.name, e, steps, first)
 			if calls != steps/10000 {
 				t.Errorf("%d observations, want %d", calls, steps/10000)

@@ -2,22 +2,20 @@ package softpen
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/softpen/softpen/internal/qpgen"
+	"github.com/softpen/softpen/internal/testqp"
 )
 
 // TestTinyTolerance: a tolerance below what float64 can certify ends at
 // once with StatusPrecisionLimit, a message, and the exact answer, on the
 // direct path and on the penalty path.
 func TestTinyTolerance(t *testing.T) {
-	p := readQP(t, 1)
-	ref := readRef(t, 1)
+	p, ref := readQP(t, 1)
 	for _, m := range []Method{MethodAuto, MethodAPG} {
 		res, err := Solve(context.Background(), p, &Options{Tol: 1e-16, Method: m})
 		if err != nil {
@@ -26,7 +24,7 @@ func TestTinyTolerance(t *testing.T) {
 		if res.Status != StatusPrecisionLimit || res.Message == "" {
 			t.Errorf("%v: status %v, message %q", m, res.Status, res.Message)
 		}
-		if e := relErrTo(res.X, ref); e > 1e-12 || res.Gap > 1e-12 {
+		if e := testqp.RelErr(res.X, ref.X); e > 1e-12 || res.Gap > 1e-12 {
 			t.Errorf("%v: relative error %.3g, gap %.3g", m, e, res.Gap)
 		}
 	}
@@ -72,7 +70,7 @@ func TestGeneratedQPs(t *testing.T) {
 					t.Errorf("%s: certified gap %.3g", name, res.Gap)
 				}
 				if q.XStar != nil {
-					if e := relErrTo(res.X, q.XStar); e > 1e-6 && normOf(q.XStar) > 0 {
+					if e := testqp.RelErr(res.X, q.XStar); e > 1e-6 && testqp.Norm(q.XStar) > 0 {
 						t.Errorf("%s: ||x - x*|| / ||x*|| = %.3g", name, e)
 					}
 				}
@@ -85,27 +83,6 @@ func TestGeneratedQPs(t *testing.T) {
 func problemOf(q *qpgen.QP) *Problem {
 	return &Problem{N: q.N, Loss: "none", P: q.H, Q: q.C, A: q.A, B: q.B, Aeq: q.Aeq, Beq: q.Beq,
 		Lower: q.Lower, Upper: q.Upper}
-}
-
-// readRef is the reference x* of paper QP s<seed>.
-func readRef(t testing.TB, seed int) []float64 {
-	data, err := os.ReadFile(fmt.Sprintf("testdata/qp/paper-qp-100-s%d.ref.json", seed))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ref struct{ X []float64 }
-	if err := json.Unmarshal(data, &ref); err != nil {
-		t.Fatal(err)
-	}
-	return ref.X
-}
-
-func normOf(v []float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += x * x
-	}
-	return math.Sqrt(s)
 }
 
 // TestZeroSolver: a Solver not made by NewSolver is an error, not a panic.
@@ -221,5 +198,29 @@ func TestPenaltyFarkasConfirmed(t *testing.T) {
 	}
 	if !(by < 0) {
 		t.Errorf("b'y = %g", by)
+	}
+}
+
+// TestWarmResolveNoAllocs: a Solver re-solving after SetB allocates nothing.
+func TestWarmResolveNoAllocs(t *testing.T) {
+	p := &Problem{N: 2, Loss: "none", Ridge: 1, Q: []float64{-1, -1}, A: [][]float64{{1, 1}, {1, -1}}, B: []float64{1, 0.2}}
+	s, err := NewSolver(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	b := []float64{1, 0.2}
+	s.Solve(ctx)
+	allocs := testing.AllocsPerRun(20, func() {
+		b[0] = 0.9 + 0.1*b[0]
+		if err := s.SetB(b); err != nil {
+			t.Fatal(err)
+		}
+		if res, _ := s.Solve(ctx); res.Status != StatusSolved {
+			t.Fatalf("status %v", res.Status)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("warm re-solve allocates %v times", allocs)
 	}
 }

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -132,61 +128,6 @@ func TestHelpDocumentsDefaults(t *testing.T) {
 	}
 }
 
-// TestProgressThroughTheSolve: -progress on svm prints the active-set
-// method's line and a summary; with a penalty method every stage has its
-// line, a long stage lines while it runs, and a summary ends it all.
-func TestProgressThroughTheSolve(t *testing.T) {
-	data := filepath.Join("..", "..", "testdata", "svm", "mushrooms.libsvm")
-	code, _, errOut := runCmd("svm", "-data", data, "-progress")
-	if code != exitSolved {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
-	if !strings.HasPrefix(lines[len(lines)-2], "activeset  changes ") {
-		t.Errorf("next to last line %q", lines[len(lines)-2])
-	}
-	last := lines[len(lines)-1]
-	for _, w := range []string{"done: solved in ", "activeset", "gap ", "objective ", "steps "} {
-		if !strings.Contains(last, w) {
-			t.Errorf("summary %q lacks %q", last, w)
-		}
-	}
-	code, _, errOut = runCmd("svm", "-data", data, "-progress", "-method", "apg")
-	if code != exitSolved {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	lines = strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
-	if !strings.HasPrefix(lines[0], "stage   0  delta") {
-		t.Errorf("first line %q", lines[0])
-	}
-	last = lines[len(lines)-1]
-	for _, w := range []string{"done: solved in ", "gap ", "objective ", "steps ", "stages ", "kept ", "polished true"} {
-		if !strings.Contains(last, w) {
-			t.Errorf("summary %q lacks %q", last, w)
-		}
-	}
-	// Lines while a stage runs (here at every observation).
-	defer func(d time.Duration) { progressEvery = d }(progressEvery)
-	progressEvery = 0
-	in := filepath.Join("..", "..", "testdata", "qp", "paper-qp-100-s1.json")
-	code, _, errOut = runCmd("solve", "-in", in, "-method", "apg", "-no-polish", "-progress")
-	if code != exitSolved {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	running := regexp.MustCompile(`(?m)^stage +(\d+)  running  steps +(\d+)  elapsed `).FindAllStringSubmatch(errOut, -1)
-	if len(running) < 2 || !strings.Contains(errOut, "\ndone: solved") {
-		t.Fatalf("%d running lines:\n%s", len(running), errOut)
-	}
-	prev := int64(0)
-	for _, r := range running {
-		s, _ := strconv.ParseInt(r[2], 10, 64)
-		if s < prev {
-			t.Errorf("steps go back: %v", r)
-		}
-		prev = s
-	}
-}
-
 // TestMemoryLimit: the problem of issue 18, 2^26 variables (3.4 GB when
 // solved; under a memory limit the process died with a stack trace), is
 // refused before anything is allocated, with a message naming the limit
@@ -214,35 +155,6 @@ func TestMemoryLimit(t *testing.T) {
 	for _, lim := range []string{"0", "1MiB", "2GB"} {
 		if code, _, errOut := runCmd("solve", "-in", ok, "-max-memory", lim); code != exitSolved {
 			t.Errorf("-max-memory %s: exit %d, %q", lim, code, errOut)
-		}
-	}
-}
-
-// TestDemoComparesWithReference: the demo prints its relative error to the
-// stored reference (small: the polish reaches machine precision) and says
-// why the distance bound is so much larger than the gap; the embedded
-// files are those of testdata.
-func TestDemoComparesWithReference(t *testing.T) {
-	code, out, _ := runCmd("demo")
-	if code != exitSolved {
-		t.Fatalf("exit %d:\n%s", code, out)
-	}
-	m := regexp.MustCompile(`rel\. error +([0-9.e+-]+) = \|\|x - x_ref\|\| / \|\|x_ref\|\|`).FindStringSubmatch(out)
-	if m == nil {
-		t.Fatalf("no relative error:\n%s", out)
-	}
-	if e, err := strconv.ParseFloat(m[1], 64); err != nil || !(e < 1e-9) {
-		t.Errorf("relative error %s to the reference", m[1])
-	}
-	for _, w := range []string{"sqrt(2 gap / mu)", "paper-qp-100-s1.ref.json"} {
-		if !strings.Contains(out, w) {
-			t.Errorf("output lacks %q:\n%s", w, out)
-		}
-	}
-	for name, emb := range map[string][]byte{"paper-qp-100-s1.json": demoProblem, "paper-qp-100-s1.ref.json": demoRef} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "qp", name))
-		if err != nil || !bytes.Equal(b, emb) {
-			t.Errorf("demodata/%s differs from testdata/qp/%s (%v)", name, name, err)
 		}
 	}
 }

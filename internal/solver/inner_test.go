@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/softpen/softpen/internal/testqp"
 	"github.com/softpen/softpen/mat"
 	"github.com/softpen/softpen/vec"
 )
@@ -120,7 +121,7 @@ func TestSGDAveraged(t *testing.T) {
 				if m == MethodSGDM && i == 2 {
 					o.StepScale = 1 // the earlier default step
 				}
-				errs[i] = relErr(solveOK(t, p, &o).X, ref.X)
+				errs[i] = testqp.RelErr(solveOK(t, p, &o).X, ref.X)
 				logs[i] += math.Log(errs[i])
 			}
 			t.Logf("%v s%d: averaged %.2e, last iterate %.2e, paper stages %.2e, floor %.2e (ratio %.1f); 1e-4 needs >= %.1e steps",
@@ -160,7 +161,7 @@ func TestSGDBudgetAnswer(t *testing.T) {
 		best, last := math.Inf(1), 0.0
 		opt := &Options{Method: MethodSGD, NoPolish: true, MaxSteps: 1e8, Tol: 1e-15, Seed: 1,
 			Progress: func(Stage) {
-				last = relErr(s.state.x, ref.X)
+				last = testqp.RelErr(s.state.x, ref.X)
 				best = min(best, last)
 			}}
 		var err error
@@ -171,7 +172,7 @@ func TestSGDBudgetAnswer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := relErr(res.X, ref.X)
+		e := testqp.RelErr(res.X, ref.X)
 		t.Logf("s%d: answer %.2e, best stage point %.2e, last %.2e, gap %.2e", seed, e, best, last, res.Gap)
 		if e > 1.5*best { // the README's figure: 1.0x to 1.28x
 			t.Errorf("s%d: answer's relative error %.3e, the best certified point's %.3e", seed, e, best)

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/softpen/softpen/internal/testqp"
-	"github.com/softpen/softpen/mat"
 )
 
 // TestDualBoundCoversTheSums: the penalty method's dual bound at
@@ -20,11 +19,7 @@ import (
 // from terms ~1e21 and was above by 3.2e5 without proxRounding.
 func TestDualBoundCoversTheSums(t *testing.T) {
 	ridge, q, rows, b := testqp.HugeMultipliers()
-	n := len(q)
-	a := mat.NewDense(len(rows), n)
-	for j, r := range rows {
-		copy(a.Row(j), r)
-	}
+	n, a := len(q), testqp.Dense(rows)
 	box := func(v float64) []float64 {
 		x := make([]float64, n)
 		for i := range x {
