@@ -305,6 +305,7 @@ func TestNoPanicOnBadShapes(t *testing.T) {
 		}()
 	}
 }
+
 // TestValidateSemidefinite: P must be positive semidefinite for every loss,
 // checked before solving with an *InputError naming P: an indefinite P
 // with the logistic loss, and one that ridge I makes positive definite
