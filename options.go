@@ -195,6 +195,10 @@ const (
 	ScreenPaperExperiment
 )
 
+// String is the rule's name as the command line's -screen takes it:
+// "gap-safe", "none", "paper" or "paper-experiment".
+func (r ScreenRule) String() string { return solver.ScreenRule(r).String() }
+
 // Progress is what Options.Progress sees.
 type Progress struct {
 	Method Method // the method that made it: MethodActiveSet, MethodNewton or a penalty method

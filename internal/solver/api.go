@@ -123,6 +123,15 @@ const (
 	ScreenPaperExperiment
 )
 
+var screenNames = [...]string{"gap-safe", "none", "paper", "paper-experiment"}
+
+func (r ScreenRule) String() string {
+	if r < 0 || int(r) >= len(screenNames) {
+		return fmt.Sprintf("ScreenRule(%d)", int(r))
+	}
+	return screenNames[r]
+}
+
 // Schedule selects the stage parameters (delta_0, eta, inner accuracy).
 type Schedule int
 
