@@ -224,3 +224,41 @@ func TestWarmResolveNoAllocs(t *testing.T) {
 		t.Errorf("warm re-solve allocates %v times", allocs)
 	}
 }
+
+// TestSetBReachesEveryPath: after SetB every method answers the new
+// problem: the same x, to 1e-12, as a fresh exact solve with the new b.
+// The penalty method's exact finish kept the b it was built with, and
+// answered "solved" 20% away from x* (its certificate computed on the old
+// rows), and a warm re-solve must not.
+func TestSetBReachesEveryPath(t *testing.T) {
+	p, _ := readQP(t, 1)
+	b2 := make([]float64, len(p.B))
+	for j, v := range p.B {
+		b2[j] = 0.5 * v
+	}
+	q := *p
+	q.B = b2
+	ref, err := Solve(context.Background(), &q, &Options{Tol: 1e-12})
+	if err != nil || ref.Status != StatusSolved {
+		t.Fatalf("reference: %v %v", err, ref.Status)
+	}
+	for _, m := range []Method{MethodAuto, MethodAPG, MethodSVRG} {
+		s, err := NewSolver(p, &Options{Method: m, Tol: 1e-9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Solve(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetB(b2); err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.Solve(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := testqp.RelErr(res.X, ref.X); res.Status != StatusSolved || e > 1e-12 {
+			t.Errorf("%v: %v, relative error %.3g after SetB", m, res.Status, e)
+		}
+	}
+}

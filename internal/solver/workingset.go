@@ -441,6 +441,13 @@ func (s *Solver) SetB(b []float64) error {
 			return err
 		}
 	}
+	if s.fin.eng != nil {
+		// The exact finish answers, and certifies, on the engine's own
+		// copy of b.
+		if err := s.fin.eng.SetB(b); err != nil {
+			return err
+		}
+	}
 	for k := 0; k < s.mw; k++ {
 		if c := s.code[k]; !c.isEq() {
 			s.b[k] = b[c.ineqRow()] / s.norm[k]
