@@ -155,9 +155,23 @@ func (s *Solver) Reset() {
 
 // SetB replaces the right-hand side b of the rows of A (length m, all
 // finite) for the next Solve; the warm start is kept. It allocates nothing.
+// An error names the bad entry; the Solver is then unchanged.
 func (s *Solver) SetB(b []float64) error {
 	if s == nil || s.s == nil {
 		return errNotBuilt
 	}
 	return s.s.SetB(b)
+}
+
+// SetQ replaces the linear term q of the objective (length n, all finite)
+// for the next Solve, as a receding-horizon controller does at every step;
+// the warm start is kept (the active-set method starts from its last
+// working set). It allocates nothing (a Problem without q allocates its q
+// once, at the first SetQ). An error names the bad entry; the Solver is
+// then unchanged.
+func (s *Solver) SetQ(q []float64) error {
+	if s == nil || s.s == nil {
+		return errNotBuilt
+	}
+	return s.s.SetQ(q)
 }

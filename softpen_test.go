@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -260,5 +261,74 @@ func TestSetBReachesEveryPath(t *testing.T) {
 		if e := testqp.RelErr(res.X, ref.X); res.Status != StatusSolved || e > 1e-12 {
 			t.Errorf("%v: %v, relative error %.3g after SetB", m, res.Status, e)
 		}
+	}
+}
+
+// TestSetQ: after SetQ every method answers the new problem: the same x,
+// to 1e-12, as a fresh exact solve with the new q, on the paper QP (whose
+// q is absent: the first SetQ makes one) and with many rows (the sampled
+// start); a bad q is an error naming it, and a warm SetQ + SetB + Solve
+// allocates nothing.
+func TestSetQ(t *testing.T) {
+	p, _ := readQP(t, 1)
+	g := testqp.LCG(9)
+	q2 := g.Normals(p.N)
+	for i := range q2 {
+		q2[i] *= 0.01
+	}
+	for _, c := range []struct {
+		name string
+		p    *Problem
+	}{{"paper QP", p}, {"large QP", largeQP(200, 12000, 20)}} {
+		q := *c.p
+		q.Q = q2[:c.p.N]
+		ref, err := Solve(context.Background(), &q, &Options{Tol: 1e-12})
+		if err != nil || ref.Status != StatusSolved {
+			t.Fatalf("%s reference: %v %v", c.name, err, ref.Status)
+		}
+		for _, m := range []Method{MethodAuto, MethodAPG} {
+			s, err := NewSolver(c.p, &Options{Method: m, Tol: 1e-9})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Solve(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.SetQ(q.Q); err != nil {
+				t.Fatal(err)
+			}
+			res, err := s.Solve(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e := testqp.RelErr(res.X, ref.X); res.Status != StatusSolved || e > 1e-12 {
+				t.Errorf("%s, %v: %v, relative error %.3g after SetQ", c.name, m, res.Status, e)
+			}
+			for _, bad := range [][]float64{q2[:c.p.N-1], append(append([]float64(nil), q2[:c.p.N-1]...), math.NaN())} {
+				if err := s.SetQ(bad); err == nil || !strings.Contains(err.Error(), "q") {
+					t.Errorf("%s: SetQ(%d entries, last %g): %v", c.name, len(bad), bad[len(bad)-1], err)
+				}
+			}
+		}
+	}
+	s, err := NewSolver(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetQ(q2)
+	s.Solve(context.Background())
+	b := append([]float64(nil), p.B...)
+	allocs := testing.AllocsPerRun(20, func() {
+		q2[0] = -q2[0]
+		b[0] *= 1.001
+		if s.SetQ(q2) != nil || s.SetB(b) != nil {
+			t.Fatal("SetQ or SetB failed")
+		}
+		if res, _ := s.Solve(context.Background()); res.Status != StatusSolved {
+			t.Fatalf("status %v", res.Status)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("warm SetQ + SetB + Solve allocates %v times", allocs)
 	}
 }

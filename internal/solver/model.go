@@ -106,6 +106,7 @@ func (s *Solver) buildModel(sharpMu bool) error {
 		for i := 0; i < n; i++ {
 			s.h.Data[i*n+i] += s.ridge
 		}
+		s.cLoss = append([]float64(nil), s.c...)
 		if s.q != nil {
 			vec.Axpy(1, s.q, s.c)
 		}

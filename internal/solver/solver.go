@@ -31,11 +31,12 @@ type Solver struct {
 
 	// The quadratic model F(x) = 1/2 x^T H x + c^T x + c0 (+ l1, box), formed
 	// when the loss is squared or none and n <= maxDenseHessian.
-	quad bool
-	h    *mat.Dense
-	c    []float64
-	c0   float64
-	chol mat.Cholesky
+	quad  bool
+	h     *mat.Dense
+	c     []float64
+	cLoss []float64 // c without q: the loss's part (SetQ)
+	c0    float64
+	chol  mat.Cholesky
 
 	mu float64 // certified strong convexity constant of F
 	lf float64 // upper bound on the smoothness constant of the smooth part

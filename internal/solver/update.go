@@ -1,0 +1,115 @@
+package solver
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/softpen/softpen/activeset"
+	"github.com/softpen/softpen/vec"
+)
+
+// The updates between solves of one Solver (a service re-solving with new
+// data, a receding-horizon controller): each keeps the warm start and
+// passes the new data to every engine that holds a copy of it.
+
+// SetQ replaces the linear term q (length n, all finite) for the next
+// Solve, keeping the warm start: the quadratic model's c = c_loss + q is
+// formed afresh (no drift over many updates), and the engines that hold it
+// (the direct path's with its samples', the exact finish's) take it with
+// their working sets kept (activeset.Solver.SetObjective). It allocates
+// nothing, except a q the problem did not have, once.
+func (s *Solver) SetQ(q []float64) error {
+	if len(q) != s.n {
+		return fmt.Errorf("q: length %d, want n = %d", len(q), s.n)
+	}
+	for i, v := range q {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("q[%d]: %g is not finite", i, v)
+		}
+	}
+	if s.q == nil {
+		s.q = make([]float64, s.n)
+	}
+	copy(s.q, q)
+	if !s.quad {
+		return nil // smoothGrad reads s.q; Newton forms its model from it
+	}
+	vec.AxpbyTo(s.c, 1, s.cLoss, 1, q)
+	if s.pending != nil {
+		if err := s.buildDirect(); err != nil {
+			return err
+		}
+	}
+	set := func(e *activeset.Solver) error {
+		if e == nil {
+			return nil
+		}
+		return e.SetObjective(s.h, s.c, &s.chol)
+	}
+	if err := set(s.direct); err != nil {
+		return err
+	}
+	for i := range s.sample.levels {
+		if err := set(s.sample.levels[i].eng); err != nil {
+			return err
+		}
+	}
+	if s.sample.presolved {
+		// The engine's hot start came from the samples on the old q.
+		s.sample.cold, s.sample.presolved = true, false
+	}
+	return set(s.fin.eng)
+}
+
+// SetB replaces the right-hand side of the caller's inequality rows for the
+// next Solve (the warm start is kept). It returns an error naming the index
+// of a non-finite entry, or a length mismatch, and allocates nothing.
+func (s *Solver) SetB(b []float64) error {
+	if len(b) != s.m {
+		return fmt.Errorf("b: length %d, want %d (rows of A)", len(b), s.m)
+	}
+	for i, v := range b {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("b[%d]: %g is not finite", i, v)
+		}
+	}
+	if s.pending != nil {
+		if err := s.buildDirect(); err != nil {
+			return err
+		}
+	}
+	if s.direct != nil {
+		if err := s.direct.SetB(b); err != nil {
+			return err
+		}
+		return s.sample.setB(b)
+	}
+	if s.newton != nil {
+		if err := s.newton.eng.SetB(b); err != nil {
+			return err
+		}
+	}
+	if s.fin.eng != nil {
+		// The exact finish answers, and certifies, on the engine's own
+		// copy of b.
+		if err := s.fin.eng.SetB(b); err != nil {
+			return err
+		}
+	}
+	for k := 0; k < s.mw; k++ {
+		if c := s.code[k]; !c.isEq() {
+			s.b[k] = b[c.ineqRow()] / s.norm[k]
+		}
+	}
+	// A zero row whose new right-hand side is negative makes the problem
+	// infeasible.
+	if !s.infeasibleRow.isEq() {
+		s.infeasibleRow = noRow
+	}
+	for _, j := range s.zeroRows {
+		if b[j] < 0 && s.infeasibleRow == noRow {
+			s.infeasibleRow = ineqCode(j)
+		}
+	}
+	return nil
+}
