@@ -89,3 +89,95 @@ func ExampleResult_certificate() {
 		res.Objective, res.Gap <= 1e-8, 1e-3, res.DistBound <= 1e-3)
 	// Output: objective -3.000000, certified gap below 1e-8: true, |x - x*| <= 1e-03: true
 }
+
+// A receding-horizon controller: a double integrator (position p, velocity
+// v, sampled every 0.1 s) is driven from p = 1 to the origin with
+// |u| <= 1 and |v| <= 0.5, by solving at every step the QP of the next 10
+// inputs, minimize sum_k p_k^2 + v_k^2 + 0.1 u_k^2 subject to the bounds,
+// and applying the first. The state enters the QP only through q and the
+// rows' right-hand sides: one Solver serves every step, SetQ and SetB
+// bring the new state, and each Solve starts from the last working set
+// without allocating.
+func ExampleSolver_SetQ() {
+	const N, dt = 10, 0.1
+	// x_{k+1} = A x_k + B u_k; x_k = A^k x0 + sum_{j<k} A^(k-1-j) B u_j.
+	// Row 2k of G maps the inputs to p_(k+1), row 2k+1 to v_(k+1).
+	G := make([][]float64, 2*N)
+	for k := range N {
+		G[2*k], G[2*k+1] = make([]float64, N), make([]float64, N)
+		for j := 0; j <= k; j++ {
+			s := float64(k - j) // A^s B = (dt^2/2 + s dt^2, dt)
+			G[2*k][j], G[2*k+1][j] = dt*dt/2+s*dt*dt, dt
+		}
+	}
+	// H = G'G + 0.1 I; the rows are +-(velocity rows of G) <= 0.5 -+ free motion.
+	p := &softpen.Problem{N: N, Loss: "none", P: make([][]float64, N), Q: make([]float64, N),
+		Lower: make([]float64, N), Upper: make([]float64, N), B: make([]float64, 2*N)}
+	for i := range N {
+		p.P[i] = make([]float64, N)
+		for j := range N {
+			for r := range G {
+				p.P[i][j] += G[r][i] * G[r][j]
+			}
+		}
+		p.P[i][i] += 0.1
+		p.Lower[i], p.Upper[i] = -1, 1
+	}
+	for k := range N {
+		p.A = append(p.A, G[2*k+1], neg(G[2*k+1]))
+	}
+	pos, vel := 1.0, 0.0
+	// update writes q = G'(free motion) and b for the state (pos, vel).
+	update := func() {
+		free := make([]float64, 2*N)
+		for k := range N {
+			free[2*k], free[2*k+1] = pos+float64(k+1)*dt*vel, vel
+		}
+		for i := range N {
+			p.Q[i] = 0
+			for r := range G {
+				p.Q[i] += G[r][i] * free[r]
+			}
+		}
+		for k := range N {
+			p.B[2*k], p.B[2*k+1] = 0.5-free[2*k+1], 0.5+free[2*k+1]
+		}
+	}
+	update()
+	s, err := softpen.NewSolver(p, nil)
+	if err != nil {
+		panic(err)
+	}
+	for step := range 40 {
+		res, err := s.Solve(context.Background())
+		if err != nil || res.Status != softpen.StatusSolved {
+			panic(fmt.Sprint(err, res.Status))
+		}
+		u := res.X[0]
+		pos, vel = pos+dt*vel+dt*dt/2*u, vel+dt*u
+		if step%10 == 9 {
+			fmt.Printf("t = %.1f s: position %.3f, velocity %.3f\n", float64(step+1)*dt, pos, vel)
+		}
+		update()
+		if err := s.SetQ(p.Q); err != nil {
+			panic(err)
+		}
+		if err := s.SetB(p.B); err != nil {
+			panic(err)
+		}
+	}
+	// Output:
+	// t = 1.0 s: position 0.680, velocity -0.397
+	// t = 2.0 s: position 0.366, velocity -0.233
+	// t = 3.0 s: position 0.193, velocity -0.124
+	// t = 4.0 s: position 0.101, velocity -0.065
+}
+
+// neg is -v.
+func neg(v []float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = -x
+	}
+	return out
+}
