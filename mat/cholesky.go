@@ -150,15 +150,7 @@ func (c *Cholesky) MinEigen(iters int) float64 {
 // this shift, and a factor of a + delta I proves lambda_min(a) > -delta.
 // (CheckSemidefinite does the factorisation.)
 func SemidefiniteShift(a *Dense) float64 {
-	var g float64
-	for i := 0; i < a.Rows; i++ {
-		var s float64
-		for _, v := range a.Row(i) {
-			s += math.Abs(v)
-		}
-		g = math.Max(g, s)
-	}
-	return 4 * float64(a.Rows+1) * 0x1p-52 * g
+	return 4 * float64(a.Rows+1) * 0x1p-52 * a.NormInf()
 }
 
 // CheckSemidefinite factors a + delta I, delta = SemidefiniteShift(a), in

@@ -3,6 +3,7 @@ package mat
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"testing"
@@ -141,5 +142,54 @@ func TestCholeskyNotPD(t *testing.T) {
 	var pe *NotPDError
 	if !errors.As(err, &pe) || pe.Pivot != 1 {
 		t.Errorf("err = %v, want NotPDError at pivot 1", err)
+	}
+}
+
+// TestCheckSemidefinite: positive semidefinite matrices of every rank pass
+// (B B' with B n x k, k = 0..n, rows of mixed scale), the zero matrix
+// passes, and a matrix with an eigenvalue of -1e-9 ||a|| fails at some
+// pivot; the shift is 4 (n+1) eps times the largest absolute row sum.
+func TestCheckSemidefinite(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{1, 2, 7, 40, 120} {
+		for _, k := range []int{0, 1, n / 2, n} {
+			b := NewDense(n, max(k, 1))
+			for i := range b.Data {
+				b.Data[i] = r.NormFloat64() * math.Pow(10, float64(r.IntN(5)-2))
+			}
+			a := NewDense(n, n)
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					for c := 0; c < k; c++ {
+						a.Data[i*n+j] += b.Row(i)[c] * b.Row(j)[c]
+					}
+				}
+			}
+			if err := CheckSemidefinite(a); err != nil {
+				t.Errorf("n %d, rank %d: %v", n, k, err)
+			}
+			if k == 0 {
+				continue
+			}
+			// a_11 - (a_11 + 1e-9 ||a||) < 0 on the diagonal: an
+			// eigenvalue below -1e-9 ||a||.
+			bad := NewDense(n, n)
+			copy(bad.Data, a.Data)
+			bad.Data[0] -= a.Data[0] + 1e-9*a.NormInf()
+			if err := CheckSemidefinite(bad); err == nil {
+				t.Errorf("n %d, rank %d: a negative diagonal entry passed", n, k)
+			}
+		}
+	}
+	a := NewDense(3, 3)
+	if err := CheckSemidefinite(a); err != nil || SemidefiniteShift(a) != 0 {
+		t.Errorf("zero matrix: %v, shift %g", err, SemidefiniteShift(a))
+	}
+	copy(a.Data, []float64{1, -2, 0, -2, 5, 3, 0, 3, -4})
+	if got, want := a.NormInf(), 10.0; got != want {
+		t.Errorf("NormInf %g, want %g", got, want)
+	}
+	if got, want := SemidefiniteShift(a), 16*0x1p-52*10; got != want {
+		t.Errorf("shift %g, want %g", got, want)
 	}
 }

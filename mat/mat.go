@@ -10,6 +10,7 @@ package mat
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/softpen/softpen/vec"
 )
@@ -169,4 +170,19 @@ func gramByColumns(dst *Dense, l, n int, row func(int) []float64, scale float64)
 			set(j, k, vec.Dot(cj, col(k)))
 		}
 	}
+}
+
+// NormInf returns max_i sum_j |m_ij|, the largest absolute row sum: the
+// infinity norm of m, and for a symmetric m a bound on every eigenvalue's
+// magnitude (Gershgorin).
+func (m *Dense) NormInf() float64 {
+	var mx float64
+	for i := 0; i < m.Rows; i++ {
+		var s float64
+		for _, v := range m.Row(i) {
+			s += math.Abs(v)
+		}
+		mx = math.Max(mx, s)
+	}
+	return mx
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/softpen/softpen/activeset"
 	"github.com/softpen/softpen/mat"
 )
 
@@ -241,14 +242,9 @@ const (
 	StatusPrecisionLimit
 )
 
-var statusNames = [...]string{"solved", "max_steps", "time_limit", "infeasible", "canceled", "precision_limit"}
-
-func (s Status) String() string {
-	if s < 0 || int(s) >= len(statusNames) {
-		return fmt.Sprintf("Status(%d)", int(s))
-	}
-	return statusNames[s]
-}
+// String is the status's name, the active-set engine's for the same value:
+// the two share their statuses, in the same order.
+func (s Status) String() string { return activeset.Status(s).String() }
 
 // Result of a solve. Slices are owned by the Solver that returned it and are
 // overwritten by its next Solve; copy them to keep them.

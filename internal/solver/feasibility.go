@@ -197,14 +197,8 @@ func (s *Solver) verifyFarkas(y []float64) bool {
 	}
 	low := 0.0 // min over the box of g^T x
 	for i, gi := range g {
-		var bound float64
-		switch {
-		case gi > 0 && s.lower != nil:
-			bound = s.lower[i]
-		case gi < 0 && s.upper != nil:
-			bound = s.upper[i]
-		}
-		if math.IsInf(bound, 0) || (gi != 0 && s.lower == nil) {
+		bound, finite := s.minimizingBound(i, gi)
+		if !finite {
 			if math.Abs(gi) > farkasRelTol*sum {
 				return false
 			}
@@ -269,6 +263,23 @@ func (s *Solver) confirmFarkas(y []float64) bool {
 	return true
 }
 
+// minimizingBound is the bound of x_i at which g_i x_i is least over the
+// box (0 for g_i = 0), and whether it is finite: where it is not, g_i x_i
+// has no minimum unless g_i = 0.
+func (s *Solver) minimizingBound(i int, gi float64) (bound float64, finite bool) {
+	switch {
+	case gi == 0:
+		return 0, true
+	case s.lower == nil:
+		return 0, false
+	case gi > 0:
+		bound = s.lower[i]
+	default:
+		bound = s.upper[i]
+	}
+	return bound, !math.IsInf(bound, 0)
+}
+
 // holdsToRounding checks y >= 0 on the working rows as a certificate in
 // float64 with the rounding of its sums charged: with g = A'y and
 // u = sum_k y_k |a_k| (entrywise), every g_i whose needed bound is
@@ -307,14 +318,8 @@ func (s *Solver) holdsToRounding(y []float64) bool {
 	gamma := float64(k+4) * 0x1p-52
 	low, lowAbs := 0.0, 0.0 // min over the box of g'x, and the size of its terms
 	for i, gi := range g {
-		var bound float64
-		switch {
-		case gi > 0 && s.lower != nil:
-			bound = s.lower[i]
-		case gi < 0 && s.upper != nil:
-			bound = s.upper[i]
-		}
-		if math.IsInf(bound, 0) || gi != 0 && s.lower == nil {
+		bound, finite := s.minimizingBound(i, gi)
+		if !finite {
 			if math.Abs(gi) > gamma*u[i] {
 				return false
 			}

@@ -19,13 +19,8 @@ import (
 // their working sets kept (activeset.Solver.SetObjective). It allocates
 // nothing, except a q the problem did not have, once.
 func (s *Solver) SetQ(q []float64) error {
-	if len(q) != s.n {
-		return fmt.Errorf("q: length %d, want n = %d", len(q), s.n)
-	}
-	for i, v := range q {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("q[%d]: %g is not finite", i, v)
-		}
+	if err := checkUpdate("q", q, s.n, "n"); err != nil {
+		return err
 	}
 	if s.q == nil {
 		s.q = make([]float64, s.n)
@@ -65,13 +60,8 @@ func (s *Solver) SetQ(q []float64) error {
 // next Solve (the warm start is kept). It returns an error naming the index
 // of a non-finite entry, or a length mismatch, and allocates nothing.
 func (s *Solver) SetB(b []float64) error {
-	if len(b) != s.m {
-		return fmt.Errorf("b: length %d, want %d (rows of A)", len(b), s.m)
-	}
-	for i, v := range b {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("b[%d]: %g is not finite", i, v)
-		}
+	if err := checkUpdate("b", b, s.m, "rows of A"); err != nil {
+		return err
 	}
 	if s.pending != nil {
 		if err := s.buildDirect(); err != nil {
@@ -109,6 +99,20 @@ func (s *Solver) SetB(b []float64) error {
 	for _, j := range s.zeroRows {
 		if b[j] < 0 && s.infeasibleRow == noRow {
 			s.infeasibleRow = ineqCode(j)
+		}
+	}
+	return nil
+}
+
+// checkUpdate checks an update's vector: length want (what) and every
+// entry finite; the error names the vector and the entry.
+func checkUpdate(name string, v []float64, want int, what string) error {
+	if len(v) != want {
+		return fmt.Errorf("%s: length %d, want %d (%s)", name, len(v), want, what)
+	}
+	for i, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("%s[%d]: %g is not finite", name, i, x)
 		}
 	}
 	return nil
