@@ -466,9 +466,11 @@ type MPCRun struct {
 
 // MPCHorizons are the horizons of the benchmarks: 10, 20 and 50, but 10
 // and 20 for afti16, whose unstable pole (e^(5.45 * 2.5) ~ 8e5 over 50
-// steps of 0.05) makes the condensed H at N = 50 too ill-conditioned
-// (about 4e12) for an answer certified to 1e-6 in float64; such a horizon
-// needs a pre-stabilised or sparse (non-condensed) formulation.
+// steps of 0.05) makes the condensed H at N = 50 so ill-conditioned (about
+// 4e12) that float64 answers are unreliable: on seed 1's sequence softpen
+// ends the first QP at its precision limit and DAQP 0.9.1 every QP at its
+// iteration limit. Such a horizon needs a pre-stabilised or sparse
+// (non-condensed) formulation.
 func MPCHorizons(system string) []int {
 	if system == "afti16" {
 		return []int{10, 20}
