@@ -447,3 +447,46 @@ func benchSolve(b *testing.B, p *Problem, method Method) {
 	b.ReportMetric(float64(res.Iterations), "iterations")
 	b.ReportMetric(float64(res.Steps), "steps")
 }
+
+// BenchmarkMPC: the closed-loop sequences of testqp.MPCSequence (each
+// system at its testqp.MPCHorizons, seed 1, 200 steps; 20 under -short),
+// every step's condensed QP solved cold by Solve (MethodAuto, default
+// tolerance, set-up included), one op solving the whole sequence.
+// ns/solve is the mean time of one QP and "iterations" its mean
+// working-set changes. It fails unless every answer is solved.
+func BenchmarkMPC(b *testing.B) {
+	steps := 200
+	if testing.Short() {
+		steps = 20
+	}
+	for _, sys := range testqp.MPCSystems {
+		for _, h := range testqp.MPCHorizons(sys) {
+			b.Run(fmt.Sprintf("%s/N=%d", sys, h), func(b *testing.B) {
+				run, err := testqp.MPCSequence(sys, h, steps, 1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ps := make([]*Problem, len(run.Steps))
+				for k, st := range run.Steps {
+					ps[k] = &Problem{N: run.N, P: run.H, Q: st.Q, Lower: run.Lower, Upper: run.Upper, A: run.A, B: st.B}
+				}
+				var solves, changes int
+				for b.Loop() {
+					for k, p := range ps {
+						res, err := Solve(context.Background(), p, nil)
+						if err != nil {
+							b.Fatal(err)
+						}
+						if res.Status != StatusSolved {
+							b.Fatalf("step %d: status %v, gap %.3g", k, res.Status, res.Gap)
+						}
+						solves++
+						changes += res.Iterations
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(solves), "ns/solve")
+				b.ReportMetric(float64(changes)/float64(solves), "iterations")
+			})
+		}
+	}
+}

@@ -1,8 +1,9 @@
 // Package testqp is the test support of every package: the paper's
 // reference QPs (testdata/qp) and the SVM data (testdata/svm) read into
 // plain slices, the generated families of the benchmarks (LargeQP,
-// SeparableSVM) drawn from the one seeded generator (LCG), and the small
-// helpers every package's tests need (Dense, RowsOf, Norm, Dist, RelErr).
+// SeparableSVM, and the closed-loop MPC sequences of MPCSequence) drawn
+// from the one seeded generator (LCG), and the small helpers every
+// package's tests need (Dense, RowsOf, Norm, Dist, RelErr).
 //
 // It returns plain slices and imports nothing of the packages that use it
 // but mat and libsvm (the root's own tests import it, and the root owns the

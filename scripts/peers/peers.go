@@ -2,7 +2,8 @@
 // OpenBLAS (cblas_ddot, cblas_daxpy, one thread), SLEEF's AVX2 exp and
 // log1p (Sleef_expd4_u10avx2, Sleef_log1pd4_u10avx2) made into a softplus
 // and a sigmoid the way a user of SLEEF would, and gonum's assembly
-// (floats.Dot, floats.AddScaled). It is a separate module so that the
+// (floats.Dot, floats.AddScaled); and, under the build tag daqp, softpen's
+// QP solves against DAQP's (daqp.go). It is a separate module so that the
 // library keeps its one dependency and no cgo; see README.md.
 //
 // Each C peer repeats its kernel reps times inside one cgo call, so the
