@@ -252,7 +252,9 @@ func BenchmarkDAQPCold(b *testing.B) {
 // BenchmarkDAQPMPCLoop: the MPC sequences step by step, as a controller
 // runs them. DAQP sets its workspace up once (untimed) and per step takes
 // in the new f and b (daqp_update_ldp) and solves from the last working
-// set; softpen solves each step cold (NewSolver + Solve). ns/op runs the
+// set; softpen cold solves each step from scratch (NewSolver + Solve), and
+// softpen warm keeps one Solver and per step takes the new q and b (SetQ,
+// SetB) and solves from its last working set, as DAQP does. ns/op runs the
 // whole sequence once; median-ns and p99-ns are of single steps. Every
 // answer is checked as in BenchmarkDAQPCold.
 func BenchmarkDAQPMPCLoop(b *testing.B) {
@@ -269,6 +271,35 @@ func BenchmarkDAQPMPCLoop(b *testing.B) {
 			for b.Loop() {
 				for _, c := range f.qps {
 					softpenCold(b, &st, f, c)
+				}
+			}
+			st.report(b)
+		})
+		b.Run("qp="+f.name+"/impl=softpen-warm", func(b *testing.B) {
+			run := f.mpc
+			s, err := softpen.NewSolver(f.qps[0].sp, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var st solveStats
+			for b.Loop() {
+				for k, step := range run.Steps {
+					t0 := time.Now()
+					if err := s.SetQ(step.Q); err != nil {
+						b.Fatal(err)
+					}
+					if err := s.SetB(step.B); err != nil {
+						b.Fatal(err)
+					}
+					res, err := s.Solve(context.Background())
+					dt := time.Since(t0)
+					if err != nil || res.Status != softpen.StatusSolved {
+						b.Fatalf("step %d: %v %v", k, err, res.Status)
+					}
+					if err := f.agree(res.X, f.qps[k].xd); err != nil {
+						b.Fatalf("step %d: softpen against DAQP: %v", k, err)
+					}
+					st.add(dt, res.Iterations)
 				}
 			}
 			st.report(b)
