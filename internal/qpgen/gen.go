@@ -455,8 +455,11 @@ func (g *gen) infBounds() {
 
 // acc accumulates sums of products in about twice the working precision
 // (TwoSum / TwoProduct with FMA, as in Ogita, Rump and Oishi's Dot2). value
-// is within about one ulp of the exact sum; inexact is false only when
-// every partial sum and product was exact, so that value is exact.
+// is within about one ulp of the exact sum; inexact is false only when the
+// value is the exact sum: s + e is the exact sum as long as no addition to
+// the error term e rounded (TwoSum and TwoProduct errors are exact), and
+// the value is exact when s + e is representable. Partial sums may round
+// (multipliers of 2^40 that cancel, nearcopy.go): their errors are in e.
 type acc struct {
 	s, e    float64
 	inexact bool
@@ -470,17 +473,30 @@ func (a *acc) addProd(x, y float64) {
 func (a *acc) add(v float64) { a.add2(v, 0) }
 
 func (a *acc) add2(p, pe float64) {
-	s := a.s + p
-	bb := s - a.s
-	se := (a.s - (s - bb)) + (p - bb)
+	s, se := twoSum(a.s, p)
 	a.s = s
-	a.e += se + pe
-	if se != 0 || pe != 0 {
+	t, te := twoSum(se, pe)
+	e, ee := twoSum(a.e, t)
+	a.e = e
+	if te != 0 || ee != 0 {
 		a.inexact = true
 	}
 }
 
-func (a *acc) value() float64 { return a.s + a.e }
+// twoSum returns fl(x + y) and its rounding error (Knuth's TwoSum).
+func twoSum(x, y float64) (s, err float64) {
+	s = x + y
+	bb := s - x
+	return s, (x - (s - bb)) + (y - bb)
+}
+
+func (a *acc) value() float64 {
+	v, err := twoSum(a.s, a.e)
+	if err != 0 {
+		a.inexact = true
+	}
+	return v
+}
 
 // ---------- finishing ----------
 
