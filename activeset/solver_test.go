@@ -210,3 +210,12 @@ func checkKKTWithL1(t *testing.T, name string, q *qpgen.QP, r *Result) float64 {
 	}
 	return res.Worst()
 }
+
+// maxAbsDiff is max_i |a_i - b_i|.
+func maxAbsDiff(a, b []float64) float64 {
+	d := 0.0
+	for i := range a {
+		d = math.Max(d, math.Abs(a[i]-b[i]))
+	}
+	return d
+}
