@@ -157,7 +157,7 @@ func (s *Solver) exactResidual(j int, x []float64) float64 {
 }
 
 // compensatedWork allocates the workspace of refineCompensated and
-// vertexAnswer on first use.
+// memberAnswer on first use.
 func (s *Solver) compensatedWork() {
 	if s.memberRes == nil {
 		s.memberRes = make([]float64, cap(s.ws))
@@ -166,21 +166,26 @@ func (s *Solver) compensatedWork() {
 	}
 }
 
-// vertexAnswer replaces x, when the working set has n members (a vertex),
-// by the point they fix, solved from their own equations
-// ahat_k'x = bhat_k through a QR factorisation of their unit rows and
-// refined from compensated residuals, and certifies it; it keeps it if it
-// is Feasible and restores the answer it started from otherwise, and
+// memberAnswer replaces x by the point of the members' affine set nearest
+// it: with M the members' unit rows (k <= n of them) and M' = QR, x keeps
+// its component in the null space of M (Q2 Q2'x) and takes in the rows'
+// space the component their own equations M x = bhat fix (Q1 R^{-T} bhat),
+// refined from compensated residuals; it certifies the result, keeps it if
+// it is Feasible and restores the answer it started from otherwise, and
 // reports whether it kept it. x = v_u - N lambda carries the rounding of
-// the terms it cancels: at a vertex x* = 0 of rows through the origin
-// (more of them than n, a degenerate cone) x comes out between 1e-61 and
-// 1e-30, where rows through the origin are violated beyond the rounding
-// of x itself, while the members' own equations give x = 0 exactly
-// (TestVertexAnswerAtOrigin). The multipliers are kept.
-// O(n^3); the first call allocates refineCompensated's workspace and
+// the terms it cancels: where x* = 0 on members through the origin (an
+// equality x_1 = 0 whose normal c lies along, FuzzActiveSet; a degenerate
+// cone of rows, n of them held) x comes out at 1e-61 to 1e-30, violating
+// those members beyond the rounding of x itself, while their own
+// equations give the component they fix exactly (0 here; x = 0 at a
+// vertex, TestVertexAnswerAtOrigin). The multipliers are kept. O(k n^2);
+// the first call allocates refineCompensated's workspace and
 // refineOrtho's.
-func (s *Solver) vertexAnswer() bool {
+func (s *Solver) memberAnswer() bool {
 	k := len(s.ws)
+	if k == 0 || k > s.n {
+		return false
+	}
 	s.compensatedWork()
 	q := s.orthoWork(k)
 	for i, c := range s.ws {
@@ -193,21 +198,22 @@ func (s *Solver) vertexAnswer() bool {
 	}
 	copy(s.keptX, s.x)
 	u, y := s.orthoW, s.orthoY[:k]
+	copy(u, s.x)
+	q.applyQT(u)
 	for i, c := range s.ws {
 		y[i] = s.rhs(c)
 	}
 	for round := 0; round < compensatedRounds; round++ {
-		// x = Q R^{-T} y solves M x = y for M = R'Q' (M' = QR, the unit
-		// rows as columns): the point itself, then its corrections
-		// from the members' residuals.
+		// M x = R'(Q1'x): the rows' space coefficients R^{-T} bhat, then
+		// their corrections from the members' residuals.
 		q.solveRT(y)
-		copy(u, y)
-		q.applyQ(u)
 		if round == 0 {
-			copy(s.x, u)
+			copy(u[:k], y)
 		} else {
-			vec.Axpy(-1, u, s.x)
+			vec.Axpy(-1, y, u[:k])
 		}
+		copy(s.x, u)
+		q.applyQ(s.x)
 		s.compensatedResiduals(s.x, s.lam)
 		copy(y, s.memberRes[:k])
 	}

@@ -98,7 +98,7 @@ func penaltyGapOf(p *Problem, r *Result) float64 {
 // builds one), so x* = 0. The loop's x = v_u - N lambda came out at 1e-31,
 // where rows through the origin are violated beyond the rounding of x
 // itself: "solved", not Feasible. The members, n of them, fix the vertex
-// by their own equations, which give x = 0 exactly (vertexAnswer).
+// by their own equations, which give x = 0 exactly (memberAnswer).
 func TestVertexAnswerAtOrigin(t *testing.T) {
 	for _, dims := range [][2]int{{3, 8}, {6, 40}} {
 		n, k := dims[0], dims[1]
@@ -127,4 +127,19 @@ func TestVertexAnswerAtOrigin(t *testing.T) {
 			t.Errorf("cone of %d rows in R^%d: x = %v, want 0", k, n, r.X)
 		}
 	}
+}
+
+// TestEqualityThroughOriginAlongGradient: FuzzActiveSet 4878a51100911656.
+// The equality -2.4375 x_1 = 0 lies along c = (-9.125, 0, 0), so x* = 0
+// (the rest of c is zero), and the loop's x came out at 1e-32 with
+// x_1 = 1e-32: the equality violated beyond the rounding of x itself, not
+// Feasible, which Solved promises. The component the equality fixes is
+// taken from its own equation (memberAnswer): x_1 = 0.
+func TestEqualityThroughOriginAlongGradient(t *testing.T) {
+	p := &Problem{N: 3, H: dense([][]float64{
+		{19.425, 18.515625, 18.046875},
+		{18.515625, 18.9611328125, 17.81640625},
+		{18.046875, 17.81640625, 18.0705078125},
+	}), C: []float64{-9.125, 0, 0}, Aeq: dense([][]float64{{-2.4375, 0, 0}}), Beq: []float64{0}}
+	solvedExactly(t, "x_1 = 0 along c", p, mustNew(t, p).Solve(ctx))
 }

@@ -122,8 +122,10 @@
 // StatusSolved claims a Feasible x: every row and equality satisfied to
 // rounding (WithinRounding). With nearly dependent members (a pivot below
 // compensatePivot) x is refined from compensated residuals through a QR
-// factor of the normals until the steps converge (compensated.go); at a
-// vertex of n members x is solved from their own equations (vertexAnswer).
+// factor of the normals until the steps converge (compensated.go); an x
+// that violates members through the origin beyond its own rounding (x* = 0
+// computed as 1e-32) takes the component they fix from their own
+// equations (memberAnswer).
 // A row the loop's threshold let pass that is violated beyond rounding is
 // admitted and the loop goes on; so is one violated only in exact
 // arithmetic whose normal is nearly in the members' span, since its
@@ -181,7 +183,7 @@
 //	refine.go       Newton steps on the final working set's KKT system
 //	orthorefine.go  the same steps through a QR factor of the normals
 //	compensated.go  the same steps from residuals in twice the precision; Polish;
-//	                the vertex solved from its members' equations
+//	                x on the members' affine set from their own equations
 //	certificate.go  the optimality certificate: gap, violations, WithinRounding
 //	farkas.go       the Farkas certificate of infeasibility, and ray certificates
 //	opposite.go     two opposite rows that contradict each other

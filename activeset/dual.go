@@ -43,8 +43,8 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) *Result {
 			// (compensated.go).
 			s.refineCompensated()
 		}
-		if status == StatusSolved && !s.res.Feasible && len(s.ws) == s.n {
-			s.vertexAnswer()
+		if status == StatusSolved && !s.res.Feasible {
+			s.memberAnswer()
 		}
 		if status != StatusSolved || round == maxResumes+s.n {
 			break
