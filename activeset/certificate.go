@@ -128,7 +128,11 @@ func (s *Solver) dualError(r *Result, lamAbs, linAbs, stat2 float64) {
 }
 
 // violation sets MaxViolation, SumViolation and Complementarity over every
-// constraint. A row outside the working set (multiplier 0) whose stored
+// constraint, Feasible, worstRow: the row outside the working set violated
+// most beyond rounding (on the unit-row scale), -1 if none, and the rows
+// outside the working set violated most in exact arithmetic (their
+// residuals summed in twice the precision, in eps of the terms they are
+// made of), most violated first (noteExact). A row outside the working set (multiplier 0) whose stored
 // violation plus the drift since (mostViolated's bound) is below zero by
 // more than their rounding is satisfied at x and adds nothing to any of
 // them: it is skipped. After the last scan of mostViolated that is most
@@ -149,6 +153,9 @@ func (s *Solver) violation() {
 	g := 2 * vec.DotErrorBound(s.n+2)
 	driftErr := g * (1 + xInf)
 	r.Feasible = true
+	s.worstRow, s.nExact = -1, 0
+	worst := 0.0
+	gn := vec.DotErrorBound(s.n + 1)
 	for j := 0; j < s.m; j++ {
 		if !s.rowIn[j] && s.ainv[j] > 0 {
 			if bound := s.violationBound(j); bound < -(driftErr + g*(xn+math.Abs(s.b[j]))) {
@@ -160,7 +167,22 @@ func (s *Solver) violation() {
 		viol = max(viol, res)
 		if res > 0 {
 			sum += res
-			r.Feasible = r.Feasible && WithinRounding(res*s.ainv[j], xn, s.bOrig[j]*s.ainv[j], s.n)
+			v := res * s.ainv[j]
+			if !WithinRounding(v, xn, s.bOrig[j]*s.ainv[j], s.n) {
+				r.Feasible = false
+				if v > worst && !s.rowIn[j] {
+					worst, s.worstRow = v, j
+				}
+			}
+		}
+		// A row whose residual is within its evaluation's rounding of
+		// zero or above may be violated in exact arithmetic: its
+		// residual summed in twice the precision says.
+		if !s.rowIn[j] && s.ainv[j] > 0 && res*s.ainv[j] > -gn*(xn+math.Abs(s.b[j])) {
+			if e := s.exactResidual(j, s.x) * s.ainv[j]; e > 0 {
+				terms := s.absNormalDot(constraint{kindRow, int32(j)}, s.x) + math.Abs(s.b[j])
+				s.noteExact(j, e/(0x1p-52*terms))
+			}
 		}
 		comp = max(comp, math.Abs(r.Lambda[j]*res))
 	}
@@ -202,4 +224,26 @@ func WithinRounding(v, xNorm, b float64, n int) bool {
 	}
 	g := vec.DotErrorBound(n+1) + 16*math.Sqrt(float64(n+1))*0x1p-52
 	return v <= g*(xNorm+math.Abs(b))
+}
+
+// exactRows is how many of the rows violated most in exact arithmetic
+// violation keeps (Solver.exactRows).
+const exactRows = 4
+
+// noteExact keeps row j, violated by e eps of its terms in exact
+// arithmetic, among the exactRows most violated, most violated first.
+func (s *Solver) noteExact(j int, e float64) {
+	i := s.nExact
+	if i == exactRows {
+		if e <= s.exactVal[i-1] {
+			return
+		}
+		i--
+	} else {
+		s.nExact++
+	}
+	for ; i > 0 && s.exactVal[i-1] < e; i-- {
+		s.exactRow[i], s.exactVal[i] = s.exactRow[i-1], s.exactVal[i-1]
+	}
+	s.exactRow[i], s.exactVal[i] = int32(j), e
 }

@@ -1,6 +1,10 @@
 package activeset
 
-import "math"
+import (
+	"math"
+
+	"github.com/softpen/softpen/vec"
+)
 
 // Refinement with compensated residuals: the last resort of a solve whose
 // answer violates rows beyond rounding.
@@ -50,43 +54,69 @@ const compensatedRounds = 4
 // working set's KKT system (as refine) from residuals computed in twice
 // the working precision, certifies the answer again, and keeps it if its
 // exact-penalty gap (penaltyGap) is below that of the answer it started
-// from, which must be certified; otherwise it restores and re-certifies
-// that one. It reports whether it kept the refined answer, and does
-// nothing if the last member depends on the others. O(n^2 + k n) per step
-// and two certificates; only run on answers whose violations matter. The
-// first call allocates n + 2k floats.
+// from, which must be certified, or if the steps converged (the last one
+// below compensatedConverged of x) to an answer that is Feasible;
+// otherwise it restores and re-certifies the answer it started from. It
+// reports whether it kept the refined answer, and does nothing if the last
+// member depends on the others. O(n^2 + k n) per step and two
+// certificates; only run on answers whose violations matter. The first
+// call allocates n + 2k floats.
 //
 // Every step starts from the latest iterate, whatever a residual measure
 // says of it: near-parallel members make the KKT residual a poor judge of
 // x (a step can bring x to its exact value while the compensated KKT
-// residual rises at its own rounding); the certificate decides.
+// residual rises at its own rounding). Nor can the certificate always
+// judge: with members 1e-10 apart, x off by 1e-6 along their near-null
+// direction violates them by 1e-16, the rounding of x itself, and the
+// exact answer carries the same violation, charged at multipliers of
+// 1e10. Steps that converge are the proof there: each removes all but
+// a fraction of the error of the last (about cond eps of the factor that
+// solves them), so a last step at the rounding of x leaves x at its
+// working accuracy.
+//
+// With a nearly dependent working set (nearlyDependent) the steps are
+// solved through a QR factorisation of the normals (refineOrtho's), whose
+// error grows with cond(N) where the Gram factor's grows with its square:
+// members 1e-12 apart are still refined to working accuracy.
 func (s *Solver) refineCompensated() bool {
 	k := len(s.ws)
 	if k == 0 || s.fac.d[k-1] <= singularPivot && !s.lastIndep {
 		return false
 	}
-	if s.memberRes == nil {
-		s.memberRes = make([]float64, cap(s.ws))
-		s.keptLam = make([]float64, cap(s.ws))
-		s.keptX = make([]float64, s.n)
+	s.compensatedWork()
+	var q *orthoQR
+	if k <= s.n && s.nearlyDependent() {
+		q = s.orthoWork(k)
+		for i := 0; i < k; i++ {
+			copy(q.col(i), s.normals.full(i))
+		}
+		if !q.factor(orthoTiny) {
+			q = nil
+		}
 	}
 	before := s.penaltyGap()
 	copy(s.keptX, s.x)
 	copy(s.keptLam, s.lam[:k])
+	step := math.Inf(1)
 	for round := 0; round < compensatedRounds; round++ {
 		// s.r = Hx + cEff + A_W'lamhat and s.memberRes the members'
 		// residuals on the unit-row scale; t = L^{-1} r.
 		s.compensatedResiduals(s.x, s.lam)
 		s.chol.SolveL(s.t, s.r)
 		dl := s.lamTry[:k]
-		for i := range s.ws {
-			dl[i] = s.memberRes[i]/s.sigma[i] - s.normals.dot(i, s.t)
+		if q != nil {
+			s.orthoStep(q, dl)
+		} else {
+			for i := range s.ws {
+				dl[i] = s.memberRes[i]/s.sigma[i] - s.normals.dot(i, s.t)
+			}
+			s.fac.solve(dl, k)
+			for i := range dl {
+				s.normals.axpy(dl[i], i, s.t)
+			}
+			s.chol.SolveLT(s.xTry, s.t)
 		}
-		s.fac.solve(dl, k)
-		for i := range dl {
-			s.normals.axpy(dl[i], i, s.t)
-		}
-		s.chol.SolveLT(s.xTry, s.t)
+		step = normInf(s.xTry)
 		for i := range s.x {
 			s.x[i] -= s.xTry[i]
 		}
@@ -97,13 +127,129 @@ func (s *Solver) refineCompensated() bool {
 	}
 	s.xFresh, s.vFresh, s.hxOK = false, false, false
 	s.certify()
-	if s.penaltyGap() < before {
+	if s.penaltyGap() < before || step <= compensatedConverged*normInf(s.x) && s.res.Feasible {
 		return true
 	}
 	copy(s.x, s.keptX)
 	copy(s.lam[:k], s.keptLam)
 	s.certify()
 	return false
+}
+
+// exactResidual is a_j'x - b_j for row j, on the caller's scale, summed in
+// twice the working precision: exact to about eps of itself.
+func (s *Solver) exactResidual(j int, x []float64) float64 {
+	var e exactSum
+	if sp := &s.sp; sp.sparse != nil && sp.sparse[j] {
+		lo, hi := sp.pos[j], sp.pos[j+1]
+		for p, k := range sp.idx[lo:hi] {
+			e.addProduct(sp.val[lo+int32(p)], x[k])
+		}
+	} else {
+		for k, a := range s.a[j] {
+			if a != 0 {
+				e.addProduct(a, x[k])
+			}
+		}
+	}
+	e.add(-s.bOrig[j])
+	return e.value()
+}
+
+// compensatedWork allocates the workspace of refineCompensated and
+// memberAnswer on first use.
+func (s *Solver) compensatedWork() {
+	if s.memberRes == nil {
+		s.memberRes = make([]float64, cap(s.ws))
+		s.keptLam = make([]float64, cap(s.ws))
+		s.keptX = make([]float64, s.n)
+	}
+}
+
+// memberAnswer replaces x by the point of the members' affine set nearest
+// it: with M the members' unit rows (k <= n of them) and M' = QR, x keeps
+// its component in the null space of M (Q2 Q2'x) and takes in the rows'
+// space the component their own equations M x = bhat fix (Q1 R^{-T} bhat),
+// refined from compensated residuals; it certifies the result, keeps it if
+// it is Feasible and restores the answer it started from otherwise, and
+// reports whether it kept it. x = v_u - N lambda carries the rounding of
+// the terms it cancels: where x* = 0 on members through the origin (an
+// equality x_1 = 0 whose normal c lies along, FuzzActiveSet; a degenerate
+// cone of rows, n of them held) x comes out at 1e-61 to 1e-30, violating
+// those members beyond the rounding of x itself, while their own
+// equations give the component they fix exactly (0 here; x = 0 at a
+// vertex, TestVertexAnswerAtOrigin). The multipliers are kept. O(k n^2);
+// the first call allocates refineCompensated's workspace and
+// refineOrtho's.
+func (s *Solver) memberAnswer() bool {
+	k := len(s.ws)
+	if k == 0 || k > s.n {
+		return false
+	}
+	s.compensatedWork()
+	q := s.orthoWork(k)
+	for i, c := range s.ws {
+		col := q.col(i)
+		clear(col)
+		s.addNormal(1, c, col)
+	}
+	if !q.factor(orthoTiny) {
+		return false
+	}
+	copy(s.keptX, s.x)
+	u, y := s.orthoW, s.orthoY[:k]
+	copy(u, s.x)
+	q.applyQT(u)
+	for i, c := range s.ws {
+		y[i] = s.rhs(c)
+	}
+	for round := 0; round < compensatedRounds; round++ {
+		// M x = R'(Q1'x): the rows' space coefficients R^{-T} bhat, then
+		// their corrections from the members' residuals.
+		q.solveRT(y)
+		if round == 0 {
+			copy(u[:k], y)
+		} else {
+			vec.Axpy(-1, y, u[:k])
+		}
+		copy(s.x, u)
+		q.applyQ(s.x)
+		s.compensatedResiduals(s.x, s.lam)
+		copy(y, s.memberRes[:k])
+	}
+	s.xFresh, s.vFresh, s.hxOK = false, false, false
+	s.certify()
+	if s.res.Feasible {
+		return true
+	}
+	copy(s.x, s.keptX)
+	s.certify()
+	return false
+}
+
+// compensatedConverged is the last compensated step, relative to
+// ||x||_inf, at which the steps have converged: a few ulp of x.
+const compensatedConverged = 8 * 0x1p-52
+
+// orthoStep solves a compensated step through the QR factor q of the
+// normals, from s.t = L^{-1} r and s.memberRes (refineOrtho's step):
+// the correction of x in s.xTry, of the multipliers in dl.
+func (s *Solver) orthoStep(q *orthoQR, dl []float64) {
+	k := len(dl)
+	u, y := s.orthoW, s.orthoY[:k]
+	copy(u, s.t)
+	q.applyQT(u)
+	for i := range s.ws {
+		y[i] = s.memberRes[i] / s.sigma[i]
+	}
+	q.solveRT(y)
+	for i := range dl {
+		dl[i] = y[i] - u[i]
+	}
+	q.solveR(dl)
+	copy(u[:k], y)
+	q.applyQ(u)
+	s.chol.SolveLT(s.xTry, u)
 }
 
 // penaltyGap is the certified answer's gap for the exact penalty

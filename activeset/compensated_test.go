@@ -1,6 +1,7 @@
 package activeset
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -89,4 +90,56 @@ func penaltyGapOf(p *Problem, r *Result) float64 {
 		sum += max(0, v)
 	}
 	return r.Gap + 2*lmax*sum
+}
+
+// TestVertexAnswerAtOrigin: min 1/2 ||x||^2 + c'x over k > n rows
+// a_j'x <= 0 that all pass through the origin, c = -sum_j a_j / 8 in
+// their cone (a degenerate cone, as the penalty method's handover test
+// builds one), so x* = 0. The loop's x = v_u - N lambda came out at 1e-31,
+// where rows through the origin are violated beyond the rounding of x
+// itself: "solved", not Feasible. The members, n of them, fix the vertex
+// by their own equations, which give x = 0 exactly (memberAnswer).
+func TestVertexAnswerAtOrigin(t *testing.T) {
+	for _, dims := range [][2]int{{3, 8}, {6, 40}} {
+		n, k := dims[0], dims[1]
+		rows, c := make([][]float64, k), make([]float64, n)
+		state := uint64(17)
+		next := func() float64 { // k/8, |k| <= 8
+			state = state*6364136223846793005 + 1442695040888963407
+			return float64(int64(state>>33)%17-8) / 8
+		}
+		for j := range rows {
+			rows[j] = make([]float64, n)
+			for i := range rows[j] {
+				rows[j][i] = next()
+			}
+			rows[j][0] = 3 + math.Abs(rows[j][0]) // a cone around e_1
+			for i := range c {
+				c[i] -= rows[j][i] / 8
+			}
+		}
+		h := mat.NewDense(n, n)
+		h.AddDiag(1)
+		p := &Problem{N: n, H: h, C: c, A: dense(rows), B: make([]float64, k)}
+		r := mustNew(t, p).Solve(ctx)
+		certified(t, fmt.Sprintf("cone of %d rows in R^%d", k, n), r, 1e-15)
+		if normInf(r.X) != 0 {
+			t.Errorf("cone of %d rows in R^%d: x = %v, want 0", k, n, r.X)
+		}
+	}
+}
+
+// TestEqualityThroughOriginAlongGradient: FuzzActiveSet 4878a51100911656.
+// The equality -2.4375 x_1 = 0 lies along c = (-9.125, 0, 0), so x* = 0
+// (the rest of c is zero), and the loop's x came out at 1e-32 with
+// x_1 = 1e-32: the equality violated beyond the rounding of x itself, not
+// Feasible, which Solved promises. The component the equality fixes is
+// taken from its own equation (memberAnswer): x_1 = 0.
+func TestEqualityThroughOriginAlongGradient(t *testing.T) {
+	p := &Problem{N: 3, H: dense([][]float64{
+		{19.425, 18.515625, 18.046875},
+		{18.515625, 18.9611328125, 17.81640625},
+		{18.046875, 17.81640625, 18.0705078125},
+	}), C: []float64{-9.125, 0, 0}, Aeq: dense([][]float64{{-2.4375, 0, 0}}), Beq: []float64{0}}
+	solvedExactly(t, "x_1 = 0 along c", p, mustNew(t, p).Solve(ctx))
 }

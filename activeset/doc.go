@@ -56,8 +56,23 @@
 // has a normal as sparse as itself for a diagonal H. The Gram factor's rows
 // start at their first nonzero, which for such orthogonal normals skips most
 // of it. A variable with lo = up is an equality. Equalities are in W from the
-// start and never leave it; a dependent equality that is consistent is
-// dropped, an inconsistent one proves infeasibility.
+// start and never leave it. Whether a new member depends on the others is
+// decided by its distance from their span, computed directly, never by its
+// pivot alone (nullstep.go, dependent): two equalities 1e-8 apart have a
+// pivot of 1e-17 and are independent, and an answer that leaves either out
+// is off by O(1). A dependent equality is dropped when it is implied (its
+// right-hand side agrees with the others' to rounding), proves
+// infeasibility when its direction passes farkasHolds, and is otherwise
+// dropped undecided: the answer must satisfy it to rounding (Feasible) or
+// the solve ends StatusPrecisionLimit.
+//
+// Behind a member held as independent with a pivot below basisPivot (a
+// distance of 1e-5 from the others' span) the Gram factor forms every later
+// row with its error amplified by the inverse of that distance; from there
+// on the working set keeps a QR factor of its normals (basis.go), each
+// member orthogonalised twice against the others, and sets the Gram
+// factor from it (G = R'R), so that its pivots are distances to a few eps
+// and its null directions are null. It is dropped at Reset.
 //
 // # Many rows
 //
@@ -104,6 +119,21 @@
 // complementarity product and the stationarity residual, all computed from
 // the caller's data.
 //
+// StatusSolved claims a Feasible x: every row and equality satisfied to
+// rounding (WithinRounding). With nearly dependent members (a pivot below
+// compensatePivot) x is refined from compensated residuals through a QR
+// factor of the normals until the steps converge (compensated.go); an x
+// that violates members through the origin beyond its own rounding (x* = 0
+// computed as 1e-32) takes the component they fix from their own
+// equations (memberAnswer).
+// A row the loop's threshold let pass that is violated beyond rounding is
+// admitted and the loop goes on; so is one violated only in exact
+// arithmetic whose normal is nearly in the members' span, since its
+// violation is x's error along their near-null direction times its gap
+// and can hide an x off by O(1) (dual.go, SolveFrom). A row in their span
+// to rounding and violated beyond their residuals combined, and an answer
+// that stays not Feasible, end the solve StatusPrecisionLimit.
+//
 // # Guarantees
 //
 // New and NewAt allocate everything a solve needs; Solve, SolveFrom, SetB,
@@ -112,9 +142,11 @@
 // least-squares polish, as does every check of multipliers beyond 1e12 (unit
 // rows) as a certificate (farkas.go, rayCertificate), the first such check or
 // bound on working-set changes of a Solver builds its index of opposite rows
-// (O(m n), opposite.go), and the first refinement of a Solver through QR
+// (O(m n), opposite.go), the first refinement of a Solver through QR
 // allocates its workspace (k n for k members, grown when a later one has
-// more). Results are deterministic bit for bit on a given kernel path. Ties
+// more), the first compensated refinement its own (n + 2k), and the first
+// nearly dependent member the QR factor of the working set ((n+1)(2n+1)
+// floats, basis.go). Results are deterministic bit for bit on a given kernel path. Ties
 // (equal violations, equal step ratios) go to the lowest index.
 //
 // A solve ends after Options.MaxSteps working-set changes at the latest,
@@ -147,9 +179,11 @@
 //	normals.go      the members' normals in v = L'x, with their supports
 //	hfactor.go      H = L L', dense or diagonal
 //	ldl.go          the LDL' factor of the members' Gram matrix, refactor
+//	basis.go        the QR factor kept while a member is nearly dependent
 //	refine.go       Newton steps on the final working set's KKT system
 //	orthorefine.go  the same steps through a QR factor of the normals
-//	compensated.go  the same steps from residuals in twice the precision; Polish
+//	compensated.go  the same steps from residuals in twice the precision; Polish;
+//	                x on the members' affine set from their own equations
 //	certificate.go  the optimality certificate: gap, violations, WithinRounding
 //	farkas.go       the Farkas certificate of infeasibility, and ray certificates
 //	opposite.go     two opposite rows that contradict each other

@@ -31,16 +31,103 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) *Result {
 		s.lam[k] = 0
 	}
 	s.xFresh, s.vFresh = false, false
-	status := s.iterate()
+	status := s.settle(s.iterate())
+	admitted, objective := -1, 0.0 // the final rounds' last admission, and F before it
+	for round := 0; status != StatusInfeasible; round++ {
+		s.certify()
+		if status == StatusSolved && (!s.res.Feasible || s.nearlyDependent()) {
+			// Rows violated beyond rounding may be x's rounding
+			// amplified by nearly dependent members, and with such
+			// members x is off by that amplification along their
+			// near-null direction even where no row shows it
+			// (compensated.go).
+			s.refineCompensated()
+		}
+		if status == StatusSolved && !s.res.Feasible {
+			s.memberAnswer()
+		}
+		if status != StatusSolved || round == maxResumes+s.n {
+			break
+		}
+		j := -1
+		if !s.res.Feasible {
+			if round < maxResumes {
+				// A row violated beyond rounding that the loop's
+				// threshold (PrimalTol) let pass: a row that x* holds at
+				// equality with a zero multiplier (weakly active), which
+				// x misses by its own error, or a row nearly dependent
+				// on the members.
+				j = s.worstRow
+			}
+		} else {
+			// A row violated within rounding, but in exact arithmetic,
+			// whose normal is nearly in the span of the members': its
+			// violation is x's distance from x* along their near-null
+			// direction times the gap, and within rounding it can hide
+			// an x off by O(1) (TestRowWedgeAdmitted). It is admitted;
+			// one in the span to rounding cannot be, and is implied by
+			// the members only if its violation is theirs, rounding
+			// amplified by p; beyond that float64 cannot tell.
+			for i, r := range s.exactRow[:s.nExact] {
+				near, p1 := s.nearlyDependentRow(int(r))
+				if near == nearSpan {
+					j = int(r)
+					break
+				}
+				if near == inSpan && s.exactVal[i] > impliedUnits*p1 {
+					status = s.undecided(StatusPrecisionLimit)
+					break
+				}
+			}
+		}
+		if j < 0 {
+			break
+		}
+		if s.res.Feasible && j == admitted && s.res.Objective <= objective {
+			// The row admitted last round left again and the answer did
+			// not move: admitting it changes nothing float64 can see.
+			break
+		}
+		admitted, objective = j, s.res.Objective
+		s.admit(constraint{kindRow, int32(j)})
+		s.res.Steps++
+		status = s.settle(s.iterate())
+	}
+	if status == StatusSolved && !s.res.Feasible {
+		// A loop that settled at a point violating rows beyond rounding
+		// (multipliers so large that the factor cannot tell violations
+		// from noise) may be missing a plain contradiction: two opposite
+		// rows, as the loop's own failures look for (undecided).
+		// Otherwise Solved would claim a point that satisfies every row
+		// and equality to rounding, and this one does not: undecided in
+		// float64.
+		status = StatusPrecisionLimit
+		if s.oppositeCertificate() {
+			status = StatusInfeasible
+		}
+	}
+	if status == StatusInfeasible {
+		s.answerInfeasible()
+	}
+	s.res.Status = status
+	s.res.Active = len(s.ws)
+	s.budget.ctx = nil // the Solver keeps no caller's context
+	return &s.res
+}
+
+// settle refines the answer of the loop that ended with status, and while
+// the refined x shows rows violated beyond the loop's threshold (which
+// the loop's x could not tell from satisfied: the refined x is accurate to
+// its own, smaller, rounding floor), admits the worst and goes on, a
+// bounded number of times. It returns the status the last loop ended
+// with.
+func (s *Solver) settle(status Status) Status {
 	if status != StatusInfeasible {
 		if !s.xFresh {
 			s.primal()
 		}
 		s.refineAnswer()
 	}
-	// The refined x is accurate to its own (smaller) rounding floor, which
-	// can show rows the loop's x could not tell from satisfied: admit the
-	// worst and go on, a bounded number of times.
 	for resume := 0; status == StatusSolved && resume < maxResumes; resume++ {
 		j, ok := s.mostViolated(s.memberResidual(), normInf(s.x))
 		if !ok {
@@ -55,28 +142,7 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) *Result {
 			s.refineAnswer()
 		}
 	}
-	if status != StatusInfeasible {
-		s.certify()
-		if status == StatusSolved && !s.res.Feasible {
-			// Rows violated beyond rounding may be x's rounding
-			// amplified by nearly dependent members (compensated.go).
-			s.refineCompensated()
-		}
-		// A loop that settled at a point violating rows beyond rounding
-		// (multipliers so large that the factor cannot tell violations
-		// from noise) may be missing a plain contradiction: two opposite
-		// rows, as the loop's own failures look for (undecided).
-		if status == StatusSolved && !s.res.Feasible && s.oppositeCertificate() {
-			status = StatusInfeasible
-		}
-	}
-	if status == StatusInfeasible {
-		s.answerInfeasible()
-	}
-	s.res.Status = status
-	s.res.Active = len(s.ws)
-	s.budget.ctx = nil // the Solver keeps no caller's context
-	return &s.res
+	return status
 }
 
 // driftTol is the members' residual, relative to 1 + ||x||_inf, above which
@@ -97,9 +163,38 @@ const driftTol = 1e-6
 // costs O(k^2 n), rare at this growth.
 const driftGrowth = 1e3
 
+// compensatePivot is the smallest pivot of the working set's Gram factor
+// (the squared distance of a member's unit normal from the span of those
+// before it) below which a solved answer is refined from compensated
+// residuals: x's error from the Gram factor's steps is about eps over that
+// distance, 2e-11 relative at 1e-5, and grows beyond 1e-9 as the distance
+// falls towards 1e-7 (equalities 1e-7 apart).
+const compensatePivot = 1e-10
+
+// nearlyDependent reports whether a pivot of the working set's factor is
+// below compensatePivot.
+func (s *Solver) nearlyDependent() bool {
+	for _, d := range s.fac.d[:len(s.ws)] {
+		if d < compensatePivot {
+			return true
+		}
+	}
+	return false
+}
+
+// impliedUnits is the exact violation, in eps of the row's terms and per
+// unit of ||p||_1 (the coefficients that combine the members into the
+// row), up to which a row that depends on the members to rounding counts
+// as implied by them: the members hold to a few eps of their terms after
+// refinement, and the row's violation is theirs combined by p.
+const impliedUnits = 8
+
 // maxResumes bounds the rounds of refinement and admission after the loop
 // first finds its point optimal (the loop refines its own x when it is
-// noisy, so a resume is rare).
+// noisy, so a resume is rare), and the rounds that admit a row violated
+// beyond rounding after the answer is certified; the rounds that admit a
+// row nearly in the members' span stop at maxResumes + n (one such row
+// per round, at most n of them in the working set).
 const maxResumes = 8
 
 // iterate is the loop of the method (see the package comment). Every

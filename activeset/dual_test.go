@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/softpen/softpen/internal/qpgen"
 	"github.com/softpen/softpen/internal/testqp"
 	"github.com/softpen/softpen/mat"
 	"github.com/softpen/softpen/vec"
@@ -363,5 +364,56 @@ func TestIllConditionedVertex(t *testing.T) {
 	}
 	if r.Status != StatusSolved || d > 1e-10 || !r.Feasible {
 		t.Errorf("status %v, ||x - x*||_inf = %.3g, violation %.3g, feasible %v, multipliers %v", r.Status, d, r.MaxViolation, r.Feasible, r.Lambda)
+	}
+}
+
+// TestRowWedgeAdmitted: the row analogue of issue 27. The rows
+// x_1 + x_2 <= 1 and -x_1 - (1+d) x_2 <= -(1+d) form a wedge whose apex
+// x* = (0, 1) is the minimiser of 1/2 ||x||^2 over it, with multipliers of
+// 1/d. A point on the first row at distance t from the apex violates the
+// second by d t: at d = 1e-12, x = (1/2, 1/2) violated it by 5e-13, below
+// PrimalTol, and the answer was "solved" there (not Feasible); at 1e-8
+// the loop's x was off by 7e-9, at 1e-10 by 2e-6. A row violated in exact
+// arithmetic whose normal is nearly in the members' span is admitted at
+// the end (dual.go), and the answer is x*, with or without bounds.
+func TestRowWedgeAdmitted(t *testing.T) {
+	for _, d := range []float64{1e-7, 1e-8, 1e-9, 1e-10, 1e-12} {
+		for _, bounded := range []bool{false, true} {
+			e := 1 + d
+			p := &Problem{N: 2, H: dense([][]float64{{1, 0}, {0, 1}}), C: []float64{0, 0},
+				A: dense([][]float64{{1, 1}, {-1, -e}}), B: []float64{1, -e}}
+			if bounded {
+				p.Lower, p.Upper = []float64{-5, -5}, []float64{5, 5}
+			}
+			solvedExactly(t, fmt.Sprintf("d=%g bounded=%v", d, bounded), p, mustNew(t, p).Solve(ctx))
+		}
+	}
+}
+
+// TestSolvedImpliesFeasible: StatusSolved claims a point that satisfies
+// every row and equality to rounding (Result.Feasible), on every family
+// of the generator and on the near-copy problems above. The many-rows
+// family ended "solved" with a weakly active row violated 7 times beyond
+// rounding, below PrimalTol: such a row is admitted at the end, and an
+// answer that still violates rows beyond rounding is undecided.
+func TestSolvedImpliesFeasible(t *testing.T) {
+	var probs []*Problem
+	var names []string
+	for _, fam := range qpgen.Families() {
+		for _, n := range []int{2, 12, 40, 100} {
+			for seed := uint64(1); seed <= 4; seed++ {
+				probs = append(probs, fromGen(qpgen.Generate(fam, n, seed)))
+				names = append(names, fmt.Sprintf("%s/n%d/s%d", fam, n, seed))
+			}
+		}
+	}
+	for _, d := range []float64{1e-7, 1e-9, 1e-12} {
+		probs = append(probs, nearCopyEqualities(d, false), nearCopyEqualities(d, true))
+		names = append(names, fmt.Sprintf("near-copy equalities d=%g", d), fmt.Sprintf("near-copy equalities d=%g, bounds", d))
+	}
+	for i, p := range probs {
+		if r := mustNew(t, p).Solve(ctx); r.Status == StatusSolved && !r.Feasible {
+			t.Errorf("%s: solved, not Feasible (max violation %.3g)", names[i], r.MaxViolation)
+		}
 	}
 }

@@ -144,21 +144,37 @@ func (s *Solver) buildFarkas() {
 // farkasTol is the relative size, against the terms it is made of, of a
 // component of w = A'y + Aeq'yeq on a coordinate without the bound its
 // sign needs that farkasHolds counts as zero, and the margin it requires
-// when there is one: an order below the 1e-12 an independent check allows,
+// when there is none: an order below the 1e-12 an independent check allows,
 // above the rounding of computing w in float64.
 const farkasTol = 1e-13
+
+// farkasMargin is the margin, relative to the terms it is made of, that
+// farkasHolds requires when such a component is not exactly zero: then
+// the direction proves infeasibility only up to that component, and an
+// independent check (qpgen.CheckFarkas) asks for a margin above 1e-12 of
+// the terms; farkasHolds asks for an order more, as farkasTol asks for an
+// order less of the component. Equalities 1e-12 apart contradicted by a
+// row have a relative margin of 1e-13: float64 does not decide them.
+const farkasMargin = 1e-11
 
 // farkasHolds checks the certificate in the Result in the caller's data:
 // y >= 0 on the rows, and with w = A'y + Aeq'yeq, b'y + beq'yeq below the
 // minimum of w'x over the box, every component of w on a coordinate
-// without the bound its sign needs zero to farkasTol. O(n) per nonzero of y.
+// without the bound its sign needs zero to farkasTol, by a margin above
+// farkasTol of its terms, or above farkasMargin if such a component is
+// not exactly zero. w is summed in twice the working precision (an exact
+// certificate of dyadic data has w = 0 exactly). O(n) per nonzero of y.
 // consistent reports a direction that fails only by its margin: A'y
-// vanishes where it must but b'y is not below the box's minimum, so the
-// rows are consistent along it (a dependent member at a degenerate vertex).
+// vanishes where it must but b'y is not below the box's minimum by more
+// than farkasTol, so the rows are consistent along it (a dependent member
+// at a degenerate vertex). A margin between the two tolerances is neither.
+// For consistent, a component of A'y vanishes also when it is within
+// farkasTol of the largest terms of any component.
 func (s *Solver) farkasHolds() (ok, consistent bool) {
 	r := &s.res
-	w, ws := s.t, s.r
+	w, lo, ws := s.t, s.xTry, s.r
 	clear(w)
+	clear(lo)
 	clear(ws)
 	rhs, size := 0.0, 0.0
 	add := func(rows [][]float64, b, y []float64, signed bool) bool {
@@ -170,7 +186,12 @@ func (s *Solver) farkasHolds() (ok, consistent bool) {
 				return false
 			}
 			for c, a := range rows[j] {
-				w[c] += yj * a
+				if a == 0 {
+					continue
+				}
+				e := exactSum{w[c], lo[c]}
+				e.addProduct(yj, a)
+				w[c], lo[c] = e.hi, e.lo
 				ws[c] += math.Abs(yj * a)
 			}
 			rhs += yj * b[j]
@@ -181,8 +202,10 @@ func (s *Solver) farkasHolds() (ok, consistent bool) {
 	if !add(s.a, s.bOrig, r.FarkasA, true) || !add(s.aeq, s.beqOrig, r.FarkasEq, false) {
 		return false, false
 	}
-	minBox := 0.0
+	wsMax := normInf(ws)
+	minBox, approx, loose := 0.0, false, false
 	for c, wc := range w {
+		wc += lo[c]
 		var bound float64
 		switch {
 		case wc > 0:
@@ -194,14 +217,29 @@ func (s *Solver) farkasHolds() (ok, consistent bool) {
 		}
 		if math.IsInf(bound, 0) {
 			if math.Abs(wc) > farkasTol*ws[c] {
-				return false, false
+				if math.Abs(wc) > farkasTol*wsMax {
+					return false, false
+				}
+				// Zero against the direction's largest terms, not
+				// against its own (entries of y at rounding that
+				// alone touch a coordinate): no certificate, but no
+				// sign that the rows are not consistent along it.
+				loose = true
 			}
+			approx = true
 			continue
 		}
 		minBox += wc * bound
 		size += math.Abs(wc * bound)
 	}
-	ok = minBox-rhs > farkasTol*size
+	margin := minBox - rhs
+	switch {
+	case loose:
+		return false, margin <= farkasTol*size
+	case approx:
+		return margin > farkasMargin*size, margin <= farkasTol*size
+	}
+	ok = margin > farkasTol*size
 	return ok, !ok
 }
 

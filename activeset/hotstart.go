@@ -12,6 +12,13 @@ import (
 // those already in. The next Solve starts from this set.
 func (s *Solver) HotStart(rowsIn []int, upper, lower []bool) {
 	s.Reset()
+	if s.eqInconsistent {
+		// The equalities contradict each other: the next Solve answers
+		// their certificate (s.dir, over the working set as Reset left
+		// it), and a member pushed after the dependent one, whose pivot
+		// is zero, would divide by it.
+		return
+	}
 	try := func(c constraint) {
 		if len(s.ws) >= s.n {
 			return

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/softpen/softpen/internal/qpgen"
 	"github.com/softpen/softpen/vec"
 )
 
@@ -133,5 +134,34 @@ func TestNewAtIsNewThenHotStartAt(t *testing.T) {
 	}
 	if _, err := NewAt(separable(10, 4, 1), nil, nil, nil, nil, nil); err == nil {
 		t.Error("a missing guess was accepted")
+	}
+}
+
+// TestHotStartKeepsEqualityCertificate: equalities r1, r2 and r1 + r2
+// whose right-hand sides disagree by 2^-16 (qpgen's infeas-eq) contradict
+// each other at the set-up, which leaves the third last in the working
+// set, with a pivot of zero (or, formed by cancellation, near it), and
+// the certificate's direction over that set for the next Solve. A hot
+// start that went on pushing rows after it divided by that pivot, and the
+// direction no longer matched the set: the certificate came out NaN. A hot
+// start stops at the contradiction, and the Solve answers its certificate,
+// which the checker accepts.
+func TestHotStartKeepsEqualityCertificate(t *testing.T) {
+	for _, n := range []int{5, 12, 30} {
+		q := qpgen.Generate("infeas-eq", n, 1)
+		s := mustNew(t, fromGen(q))
+		rows := make([]int, len(q.A))
+		for j := range rows {
+			rows[j] = j
+		}
+		s.HotStart(rows, nil, nil)
+		r := s.Solve(ctx)
+		if r.Status != StatusInfeasible {
+			t.Errorf("n=%d: status %v", n, r.Status)
+			continue
+		}
+		if ok, why := qpgen.CheckFarkas(q, r.FarkasA, r.FarkasEq); !ok {
+			t.Errorf("n=%d: certificate refused: %s", n, why)
+		}
 	}
 }

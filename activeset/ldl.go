@@ -70,6 +70,16 @@ func (f *gramLDL) add(g []float64, gkk float64) float64 {
 	return dk
 }
 
+// smallPivot reports whether one of the first q pivots is below nearPivot.
+func (f *gramLDL) smallPivot(q int) bool {
+	for _, d := range f.d[:q] {
+		if d < nearPivot {
+			return true
+		}
+	}
+	return false
+}
+
 // remove deletes member p: the trailing block's factor absorbs d_p w w'
 // (w the column of L below p) by the rank-one update of Gill, Golub, Murray
 // and Saunders (1974, method C1), then row and column p are cut out. O(k^2).
@@ -153,18 +163,38 @@ func (f *gramLDL) nullDirection(p []float64) {
 
 // refactor rebuilds the factor of the working set's Gram matrix from the
 // stored normals (O(k^2 n)), dropping the rounding that adds and rank-one
-// removes have accumulated.
+// removes have accumulated. With the QR factor kept (basis.go), or when
+// the rebuild leaves a member before the last with a pivot below
+// basisPivot (whose rows after it the Gram factor forms with an error
+// amplified by its inverse), the factor is rebuilt from a QR factor of the
+// normals instead.
 func (s *Solver) refactor() {
 	s.fresh, s.lastIndep = true, false
 	s.resBuilt = -1
+	if s.basis.on {
+		s.startBasis()
+		return
+	}
+	if s.refactorGram() {
+		s.startBasis()
+	}
+}
+
+// refactorGram rebuilds the factor from the Gram matrix of the stored
+// normals and reports whether a member before the last has a pivot below
+// basisPivot.
+func (s *Solver) refactorGram() bool {
 	s.fac.k = 0
+	small := false
 	for k := range s.ws {
 		for i := 0; i < k; i++ {
 			s.g[i] = s.normals.gram(i, k)
 		}
-		s.fac.add(s.g, 1)
+		d := s.fac.add(s.g, 1)
 		if k >= s.n {
 			s.fac.d[k] = 0 // as in push: n+1 normals in R^n depend
 		}
+		small = small || k < len(s.ws)-1 && d < basisPivot
 	}
+	return small
 }

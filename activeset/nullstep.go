@@ -132,6 +132,19 @@ func (s *Solver) dependent() bool {
 	}
 	p := s.dir[:k]
 	s.fac.nullDirection(p)
+	if s.basis.on {
+		// R's diagonal entry is the distance of the computed normal
+		// from the span of the others' (basis.go), with no rounding of
+		// its own to speak of; the normals' rounding, amplified by p,
+		// is that of N p (indepRatio).
+		if k > s.n || !(s.basisDistance() > indepRatio*normOne(p)) {
+			s.fac.d[k-1] = 0
+			s.refineNull(p)
+			return true
+		}
+		s.lastIndep = true
+		return false
+	}
 	s.refineNull(p)
 	if k > s.n {
 		return true
@@ -139,6 +152,9 @@ func (s *Solver) dependent() bool {
 	r := s.nullResidual(p)
 	if r > indepRatio*normOne(p) && !s.fresh {
 		s.refactor()
+		if s.basis.on {
+			return s.dependent()
+		}
 		s.fac.nullDirection(p)
 		s.refineNull(p)
 		r = s.nullResidual(p)
@@ -150,6 +166,13 @@ func (s *Solver) dependent() bool {
 	r *= r
 	s.fac.d[k-1] = r
 	s.lastIndep = true
+	if r < basisPivot {
+		// Held as independent this close to the others' span, the
+		// member's pivot would spoil the rows after it: the working set
+		// keeps a QR factor from here on (basis.go).
+		s.startBasis()
+		s.lastIndep = true
+	}
 	return false
 }
 
@@ -176,22 +199,43 @@ func normOne(p []float64) float64 {
 // a thousand times the rounding of the residual.
 const indepRatio = 1e3 * 0x1p-52
 
-// refineNull refines a null direction p of the working set (last entry
-// fixed) by three rounds of iterative refinement in the caller's variables
-// (see refineFarkas).
+// refineNull refines a null direction p of the first len(p) members of
+// the working set (last entry fixed), whose leading len(p)-1 members the
+// factor holds with positive pivots, by three rounds of iterative
+// refinement in the caller's variables (see refineFarkas). The rounds
+// solve through the Gram factor, whose error grows with the square of the
+// normals' condition: with the QR factor kept (nearly dependent members,
+// basis.go) a round can make p worse, and one whose residual N p comes
+// out more than twice its predecessor's is undone and ends the rounds.
 func (s *Solver) refineNull(p []float64) {
-	k := len(s.ws)
+	k := len(p)
 	q := k - 1
 	if q == 0 {
 		return
 	}
 	d := s.lamTry[:q]
-	for round := 0; round < 3; round++ {
+	guard := s.basis.on
+	last := math.Inf(1)
+	for round := 0; round <= 3; round++ {
+		if round == 3 && !guard {
+			break
+		}
 		clear(s.r)
-		for i, c := range s.ws {
+		for i, c := range s.ws[:k] {
 			s.addNormal(p[i]/s.sigma[i], c, s.r)
 		}
 		s.chol.SolveL(s.t, s.r)
+		if guard {
+			res := vec.Dot(s.t, s.t)
+			if res > 4*last {
+				vec.Axpy(-1, d, p[:q])
+				return
+			}
+			last = res
+		}
+		if round == 3 {
+			break
+		}
 		for i := range d {
 			d[i] = -s.normals.dot(i, s.t)
 		}

@@ -1,6 +1,7 @@
 package activeset
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -86,5 +87,28 @@ func TestConsistentDependentBound(t *testing.T) {
 	certified(t, "fixed x_0, row and bound on x_1", r, 1e-12)
 	if r.X[0] != 0 || math.Abs(r.X[1]) > 1e-15 {
 		t.Errorf("x = %v, want 0", r.X)
+	}
+}
+
+// TestDependentRowBesideNearCopies: the equalities x_1 + x_2 = 1 and
+// x_1 + (1+d) x_2 = 1+d fix x_2 = 1 through 1/d, x_3 fixed at 0 and
+// x_3 + d x_4 = d fix x_4 = 1 likewise, and the rows x_2 <= 1 and
+// (x_2 + x_4)/2 <= 1, which the objective presses, hold at x* = (0, 1, 0,
+// 1) because the equalities imply them: their normals are in the
+// members' span exactly, through coefficients of 1/d. A row is admitted
+// when rounding shows it violated; its null direction must find it
+// consistent and skip it. The set-up called the equalities infeasible
+// (d <= 1e-7), and the rows' null directions, formed behind the pairs'
+// pivots of d^2, were not null.
+func TestDependentRowBesideNearCopies(t *testing.T) {
+	inf := math.Inf(1)
+	for _, d := range []float64{1e-6, 1e-7, 1e-8, 0x1p-27, 1e-9, 1e-10} {
+		e := 1 + d
+		p := &Problem{N: 4, H: dense([][]float64{{2, 1, 0, 0}, {1, 2, 1, 0}, {0, 1, 2, 1}, {0, 0, 1, 2}}),
+			C:   []float64{0, -5, 0, -3},
+			Aeq: dense([][]float64{{1, 1, 0, 0}, {1, e, 0, 0}, {0, 0, 1, d}}), Beq: []float64{1, e, d},
+			A: dense([][]float64{{0, 1, 0, 0}, {0, 0.5, 0, 0.5}}), B: []float64{1, 1},
+			Lower: []float64{-inf, -inf, 0, -inf}, Upper: []float64{inf, inf, 0, inf}}
+		solvedExactly(t, fmt.Sprintf("d=%g", d), p, mustNew(t, p).Solve(ctx))
 	}
 }

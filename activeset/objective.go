@@ -50,7 +50,7 @@ func (s *Solver) SetObjective(h *mat.Dense, c []float64, f *mat.Cholesky) error 
 	prev := append(s.wsPrev[:0], s.ws...)
 	s.Reset()
 	for _, con := range prev {
-		if con.isEquality() || con.kind == kindKink || len(s.ws) >= n {
+		if s.eqInconsistent || con.isEquality() || con.kind == kindKink || len(s.ws) >= n {
 			continue
 		}
 		if d := s.pushChecked(con); d <= singularPivot {

@@ -20,7 +20,10 @@ type Options struct {
 	// PrimalTol is the largest violation a_j'x - b_j, taken on the row
 	// scaled to unit norm, that does not admit row j into the working set,
 	// relative to 1 + ||x||_inf; 0 means 1e-12 (a few hundred ulp of the
-	// residual of a row of unit norm at |x| ~ 1).
+	// residual of a row of unit norm at |x| ~ 1). Once the loop ends, a
+	// row below it is admitted still if it is violated beyond rounding
+	// (StatusSolved promises a Feasible x), or in exact arithmetic while
+	// its normal is nearly in the span of the working set's.
 	PrimalTol float64
 	// DualTol is how negative a multiplier of the working set's system may
 	// be, relative to 1 + the largest multiplier, before its constraint

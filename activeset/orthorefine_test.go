@@ -38,7 +38,11 @@ func rawSVM(m, n int, margin float64, seed uint64) (*Problem, *qpgen.QP) {
 // through the Gram factor stall with the members off by 1e-5 relative
 // (rows violated by 1e-4, which the solver reported as a precision limit);
 // the steps through the normals' QR bring the answer to rounding, as an
-// independent check in big.Float confirms.
+// independent check in big.Float confirms. (The loop now keeps this
+// working set's factor from a QR factor of its normals, basis.go, and ends
+// at multipliers accurate to rounding: the refinements start from the
+// multipliers off by 1e-6 relative, where the loop through the Gram
+// factor left them, and from the factor built from the Gram matrix.)
 func TestRefineOrtho(t *testing.T) {
 	p, q := rawSVM(400, 30, 1e-4, 6)
 	s := mustNew(t, p)
@@ -47,6 +51,12 @@ func TestRefineOrtho(t *testing.T) {
 	if st := s.iterate(); st != StatusSolved {
 		t.Fatalf("loop ended %v", st)
 	}
+	s.basis.on = false
+	s.refactorGram()
+	for i := range s.ws {
+		s.lam[i] *= 1 + 1e-6*float64(i%3-1)
+	}
+	s.vFresh = false
 	s.primal()
 	gram := s.refine(false)
 	if s.ownScaleApplies() {

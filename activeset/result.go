@@ -6,8 +6,9 @@ import "fmt"
 type Status int
 
 const (
-	// StatusSolved: the KKT conditions hold to the tolerances; the
-	// certificate (Gap, MaxViolation, Feasible) says how well.
+	// StatusSolved: the KKT conditions hold to the tolerances and X is
+	// Feasible (every row and equality satisfied to rounding); the
+	// certificate (Gap, MaxViolation) says how well.
 	StatusSolved Status = iota
 	// StatusMaxSteps: Options.MaxSteps working-set changes were made; the
 	// certificate says how good the point is.
@@ -25,7 +26,10 @@ const (
 	// Options.MaxSteps, the safety bound on the working-set changes was
 	// reached (cycling on a degenerate vertex); or multipliers grew past
 	// what float64 follows, or a Farkas direction failed its check in the
-	// caller's data. The certificate says how good the point is.
+	// caller's data, or the point the loop settled at violates a row or
+	// equality beyond rounding (one that depends on the others to
+	// rounding, and that they may or may not imply). The certificate says
+	// how good the point is.
 	StatusPrecisionLimit
 )
 

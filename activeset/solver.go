@@ -46,7 +46,8 @@ type Solver struct {
 	beta    []float64    // rhs / sigma of each member (its right-hand side for n_k'v)
 	normals normalSet    // member i: L^{-1} ahat_k / sigma_k of ws[i]
 	fac     gramLDL
-	fresh   bool // fac has had no downdate since it was built from the normals
+	basis   orthoBasis // N = QR, kept while a member is nearly dependent (basis.go)
+	fresh   bool       // fac has had no downdate since it was built from the normals
 	// resBuilt: the members' residual at the first point on the factor
 	// as last built from the normals (New, Reset, refactor); -1 until
 	// the loop has computed it.
@@ -70,6 +71,13 @@ type Solver struct {
 	boundIn    []int8    // +1 upper, -1 lower, 2 fixed, 0 none in ws
 	eqRedund   []bool    // equality i depends on the others consistently
 	infeasible int       // index+1 of a zero row that cannot hold (rows then equalities), 0 if none
+	worstRow   int       // the row violated most beyond rounding at the certified answer (violation), -1 if none
+	// exactRow[:nExact]: the rows violated most in exact arithmetic at
+	// the certified answer, most violated first, and by how much
+	// (violation, noteExact).
+	exactRow [exactRows]int32
+	exactVal [exactRows]float64
+	nExact   int
 	// eqInconsistent: the equalities (and fixed variables) contradict each
 	// other; s.dir holds the Farkas direction over s.ws.
 	eqInconsistent bool

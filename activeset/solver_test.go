@@ -78,13 +78,24 @@ func fromGen(q *qpgen.QP) *Problem {
 // judges each answer with the generator's independent checks: big.Float KKT
 // residuals (relative stationarity, violation, dual signs, complementarity
 // and gap all <= 1e-9), or a Farkas certificate checked in big.Float.
+// Where the construction is exact, x is judged more closely: against the
+// exact optimum to 1e-9 relative to max(1, ||x*||_inf), or, on the
+// near-copy families (qpgen.QP.NearGap), where the data's rounding alone
+// moves x* by eps/gap, by its backward error on the near-copies: none
+// violated, in exact arithmetic, by more than backwardUnits eps
+// (||a|| ||x|| + |b|) (qpgen.PrimalBackward), which an x off by O(1)
+// along their near-null direction (issue 27) is by a hundred and more;
+// the KKT residuals at 1e-9 are blind to it. A problem the generator
+// marks MayBeUndecided may end StatusPrecisionLimit (undecided in
+// float64); nothing else may, and none may end wrong: solved must pass
+// these checks, infeasible must carry a certificate the checker accepts.
 func TestFamilies(t *testing.T) {
 	sizes := []int{1, 2, 5, 12, 40, 100}
 	if !testing.Short() {
 		sizes = append(sizes, 300)
 	}
 	for _, fam := range qpgen.Families() {
-		worst, iters := 0.0, 0
+		worst, iters, undecided := 0.0, 0, 0
 		for _, n := range sizes {
 			for seed := uint64(1); seed <= 4; seed++ {
 				q := qpgen.Generate(fam, n, seed)
@@ -99,6 +110,10 @@ func TestFamilies(t *testing.T) {
 				}
 				r := s.Solve(ctx)
 				iters = max(iters, r.Steps)
+				if r.Status == StatusPrecisionLimit && q.MayBeUndecided {
+					undecided++
+					continue
+				}
 				if q.Infeasible {
 					if r.Status != StatusInfeasible {
 						t.Errorf("%s: status %v on an infeasible problem (viol %g)", name, r.Status, r.MaxViolation)
@@ -122,9 +137,20 @@ func TestFamilies(t *testing.T) {
 					t.Errorf("%s: KKT %.3g (stat %.2g primal %.2g dual %.2g comp %.2g gap %.2g), iter %d",
 						name, res.Worst(), res.RelStationarity, res.RelPrimal, res.RelDual, res.RelComplementarity, res.RelGap, r.Steps)
 				}
+				switch {
+				case !q.Exact:
+				case q.NearGap > 0:
+					if b := qpgen.PrimalBackward(q, r.X); b > backwardUnits {
+						t.Errorf("%s: a near-copy violated by %.3g eps (||a|| ||x|| + |b|) (max |x - x*| = %.3g)", name, b, maxAbsDiff(r.X, q.XStar))
+					}
+				default:
+					if e := maxAbsDiff(r.X, q.XStar); e > 1e-9*max(1, normInf(q.XStar)) {
+						t.Errorf("%s: max |x - x*| = %.3g, x* exact", name, e)
+					}
+				}
 			}
 		}
-		t.Logf("%-18s worst KKT %.2g, most iterations %d", fam, worst, iters)
+		t.Logf("%-20s worst KKT %.2g, most iterations %d, undecided %d", fam, worst, iters, undecided)
 	}
 }
 
@@ -209,4 +235,19 @@ func checkKKTWithL1(t *testing.T, name string, q *qpgen.QP, r *Result) float64 {
 			name, res.Worst(), res.RelStationarity, res.RelPrimal, res.RelDual, res.RelComplementarity, r.Steps)
 	}
 	return res.Worst()
+}
+
+// backwardUnits is the largest exact violation, in eps (||a|| ||x|| +
+// |b|) (qpgen.PrimalBackward), that TestFamilies accepts from a solved
+// answer on the near-copy families: a float64 x rounded from an exact
+// solution violates by at most half a unit, the refinement's x by a few.
+const backwardUnits = 8
+
+// maxAbsDiff is max_i |a_i - b_i|.
+func maxAbsDiff(a, b []float64) float64 {
+	d := 0.0
+	for i := range a {
+		d = math.Max(d, math.Abs(a[i]-b[i]))
+	}
+	return d
 }

@@ -32,6 +32,7 @@ func (s *Solver) Reset() {
 	s.ws = s.ws[:0]
 	s.normals.reset()
 	s.fac.k = 0
+	s.basis.on, s.basis.k = false, 0
 	s.fresh, s.lastIndep, s.skipRow, s.skipBound = true, false, -1, noBound
 	s.resBuilt = -1
 	s.forgetViolations()
@@ -111,24 +112,30 @@ func (s *Solver) leave(p int) {
 	s.pop(p)
 }
 
-// pushEquality adds an equality to a working set of equalities. If its
-// normal depends on theirs, the null direction p (N p = 0, p_last = 1)
-// decides: b'p = 0 means the equality is implied by the others and it is
-// left out (eqRedund); otherwise no x satisfies them all, and p, signed so
-// that b'p < 0, is the Farkas certificate (eqInconsistent, left in s.dir).
+// pushEquality adds an equality to a working set of equalities. A pivot
+// at most singularPivot does not decide whether its normal depends on
+// theirs: two equalities 1e-8 apart have a pivot of 1e-17, and an answer
+// that leaves one of them out is off by O(1). dependent decides, from the
+// distance of the normal to their span: a normal far from it (to its
+// rounding) is a member with that pivot, and the answer holds it. One that
+// depends on them to rounding is decided by the null direction p (N p = 0,
+// p_last = 1): b'p at the rounding of the right-hand sides means the
+// equality is implied by the others and it is left out (eqRedund); a
+// larger b'p is a contradiction if p, signed so that b'p < 0, passes
+// farkasHolds as the Farkas certificate (eqInconsistent, left in s.dir).
+// Otherwise float64 cannot tell the two apart; the equality is left out
+// too, and the answer, which must satisfy every equality to rounding
+// (Solve: Feasible), says whether it is implied at the point the others
+// determine.
 func (s *Solver) pushEquality(c constraint) {
-	if d := s.push(c); d > singularPivot {
+	if d := s.pushChecked(c); d > singularPivot {
+		return
+	}
+	if !s.dependent() {
 		return
 	}
 	k := len(s.ws)
 	p := s.dir[:k]
-	s.fac.nullDirection(p)
-	// p through the factor is off by about eps over the pivots: with two
-	// equalities nearly parallel in H's metric an entry that is exactly
-	// zero comes out of the order of 1e-13, and b'p on a consistent set
-	// looks like a contradiction (TestEqualityImpliedByFixed). Refined in
-	// the caller's variables it is accurate to their rounding.
-	s.refineNull(p)
 	rate, size := 0.0, 0.0
 	for i, c := range s.ws {
 		t := p[i] * s.rhs(c) / s.sigma[i]
@@ -140,14 +147,13 @@ func (s *Solver) pushEquality(c constraint) {
 	}
 	if math.Abs(rate) > s.opt.PrimalTol*(1+size) {
 		// A contradiction is claimed only with its certificate checked in
-		// the caller's data; one that fails by its margin alone is the
-		// rounding of an implied equality.
+		// the caller's data.
 		s.buildFarkas()
-		ok, consistent := s.farkasHolds()
+		ok, _ := s.farkasHolds()
 		clear(s.res.FarkasA)
 		clear(s.res.FarkasEq)
 		s.farkasBuilt = false
-		if ok || !consistent {
+		if ok {
 			s.eqInconsistent = true
 			return
 		}
@@ -180,22 +186,45 @@ const nearPivot = 1e-6
 // rounding far larger than singularPivot.
 const pivotRounding = 16
 
-// pushChecked is push, and a pivot below nearPivot that is within its
-// rounding (pivotRounding k eps ||p||^2) counts as zero: it returns 0 and
-// sets the factor's pivot to 0, so that the loop asks dependent, which
-// computes the distance directly: taken as independent, such a member's
-// step puts x at 1/eps scale and the loop can call an infeasible problem
-// solved (TestPivotWithinRounding). It overwrites s.dir; O(k^2) more than
-// push, only for pivots below nearPivot.
+// pushChecked is push, and a pivot within its rounding (pivotRounding
+// k eps ||p||^2) counts as zero: it returns 0 and sets the factor's pivot
+// to 0, so that the loop asks dependent, which computes the distance
+// directly: taken as independent, such a member's step puts x at 1/eps
+// scale and the loop can call an infeasible problem solved
+// (TestPivotWithinRounding). Only a pivot below nearPivot can be within
+// its rounding while every member before it has a pivot of at least
+// nearPivot (||p|| is then moderate); behind a smaller pivot (a nearly
+// dependent pair of members, 1e-10 apart: pivot 1e-20) p carries its
+// inverse, and a pivot of any size can be rounding: the bound that a
+// nearly dependent pair of equalities implies exactly came out at 3.5e-6
+// (TestBoundBesideNearCopies). It overwrites s.dir; O(k^2) more than push,
+// only for pivots below nearPivot or behind one.
 func (s *Solver) pushChecked(c constraint) float64 {
 	d := s.push(c)
 	k := len(s.ws)
-	if d <= singularPivot || d >= nearPivot || k < 2 {
+	if d <= singularPivot || k < 2 {
 		return d
 	}
 	p := s.dir[:k]
+	if s.basis.on {
+		// R's diagonal entry against the normals' rounding amplified
+		// by p, as dependent decides.
+		s.fac.nullDirection(p)
+		if s.basisDistance() > indepRatio*normOne(p) {
+			return d
+		}
+		s.fac.d[k-1] = 0
+		return 0
+	}
+	if d >= nearPivot && !s.fac.smallPivot(k-1) {
+		return d
+	}
 	s.fac.nullDirection(p)
 	if d > pivotRounding*float64(k)*0x1p-52*vec.Dot(p, p) {
+		if d < basisPivot {
+			s.startBasis()
+			d = s.fac.d[k-1]
+		}
 		return d
 	}
 	s.fac.d[k-1] = 0
@@ -260,13 +289,19 @@ func (s *Solver) push(c constraint) float64 {
 	for _, g := range s.g[:k] {
 		near = near || math.Abs(g) > 1-1e-12
 	}
-	d := s.fac.add(s.g, 1)
+	s.ws = append(s.ws, c)
+	var d float64
+	if s.basis.on {
+		s.extendBasis()
+		d = s.fac.d[k]
+	} else {
+		d = s.fac.add(s.g, 1)
+	}
 	if k >= s.n || near && s.twin(k) >= 0 {
 		// n+1 normals in n dimensions depend on each other, and so does
 		// a repeated (or negated) row, whatever the rounded pivot says.
 		d, s.fac.d[k] = 0, 0
 	}
-	s.ws = append(s.ws, c)
 	s.lastIndep = false
 	s.lam[k] = 0
 	s.mark(c, true)
@@ -311,6 +346,13 @@ func (s *Solver) pop(p int) {
 	copy(s.sigma[p:k-1], s.sigma[p+1:k])
 	copy(s.beta[p:k-1], s.beta[p+1:k])
 	s.normals.remove(p, k)
+	if s.basis.on {
+		// The members after p are orthogonalised again, and their rows
+		// of the factor set from R, in place of the downdate's.
+		s.basis.k = min(s.basis.k, p)
+		s.extendBasis()
+		s.fresh = true
+	}
 }
 
 func (s *Solver) mark(c constraint, in bool) {

@@ -1,11 +1,13 @@
 package activeset
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/softpen/softpen/internal/qpgen"
 	"github.com/softpen/softpen/mat"
 )
 
@@ -73,5 +75,157 @@ func TestEqualityImpliedByFixed(t *testing.T) {
 	certified(t, "fixed x_0 repeated by an equality", r, 1e-12)
 	if want := -3.96875 / 0.1875; r.X[0] != 0 || math.Abs(r.X[1]-want) > 1e-12*math.Abs(want) {
 		t.Errorf("x = %v, want (0, %v)", r.X, want)
+	}
+}
+
+// qpOf is p as a generated QP, for the generator's exact checkers
+// (qpgen.Exact, qpgen.CheckFarkas): H, A and Aeq as rows, every bound
+// explicit when there are any.
+func qpOf(p *Problem) *qpgen.QP {
+	q := &qpgen.QP{N: p.N, C: p.C, B: p.B, Beq: p.Beq, H: make([][]float64, p.N)}
+	for i := range q.H {
+		q.H[i] = p.H.Row(i)
+	}
+	if p.A != nil {
+		for j := 0; j < p.A.Rows; j++ {
+			q.A = append(q.A, p.A.Row(j))
+		}
+	}
+	if p.Aeq != nil {
+		for j := 0; j < p.Aeq.Rows; j++ {
+			q.Aeq = append(q.Aeq, p.Aeq.Row(j))
+		}
+	}
+	if p.Lower != nil || p.Upper != nil {
+		q.Lower, q.Upper = make([]float64, p.N), make([]float64, p.N)
+		for i := range q.Lower {
+			q.Lower[i], q.Upper[i] = bound(p.Lower, i, math.Inf(-1)), bound(p.Upper, i, math.Inf(1))
+		}
+	}
+	return q
+}
+
+// exactAnswer solves p exactly (qpgen.Exact, in big.Rat).
+func exactAnswer(t *testing.T, p *Problem) *qpgen.ExactResult {
+	t.Helper()
+	ex, err := qpgen.Exact(qpOf(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ex
+}
+
+// solvedExactly fails t unless r is solved, Feasible, and x within 1e-9
+// relative (to max(1, ||x*||_inf)) of p's exact optimum.
+func solvedExactly(t *testing.T, name string, p *Problem, r *Result) {
+	t.Helper()
+	ex := exactAnswer(t, p)
+	if ex.Infeasible {
+		t.Fatalf("%s: the exact solution says infeasible", name)
+	}
+	if r.Status != StatusSolved || !r.Feasible {
+		t.Errorf("%s: status %v, feasible %v, x %v (farkas %v %v); x* = %v", name, r.Status, r.Feasible, r.X, r.FarkasA, r.FarkasEq, ex.X)
+		return
+	}
+	if e := maxAbsDiff(r.X, ex.X); e > 1e-9*max(1, normInf(ex.X)) {
+		t.Errorf("%s: x = %v, x* = %v: off by %.3g", name, r.X, ex.X, e)
+	}
+}
+
+// infeasibleOrUndecided fails t unless r is infeasible with a certificate
+// the generator's checker accepts, or, when undecided is allowed,
+// StatusPrecisionLimit; and unless p is infeasible.
+func infeasibleOrUndecided(t *testing.T, name string, p *Problem, r *Result, undecided bool) {
+	t.Helper()
+	if ex := exactAnswer(t, p); !ex.Infeasible {
+		t.Fatalf("%s: the exact solution is x* = %v", name, ex.X)
+	}
+	switch {
+	case r.Status == StatusPrecisionLimit && undecided:
+	case r.Status != StatusInfeasible:
+		t.Errorf("%s: status %v on an infeasible problem (x %v)", name, r.Status, r.X)
+	default:
+		if ok, why := qpgen.CheckFarkas(qpOf(p), r.FarkasA, r.FarkasEq); !ok {
+			t.Errorf("%s: certificate (%v, %v) refused: %s", name, r.FarkasA, r.FarkasEq, why)
+		}
+	}
+}
+
+// nearCopyEqualities is issue 27's problem: min 1/2 ||x||^2 subject to
+// x_1 + x_2 = 1 and x_1 + (1+d) x_2 = 1+d, whose one feasible point is
+// x* = (0, 1), with the multipliers of about 1/d it takes; with bounds
+// -5 <= x <= 5 if bounded.
+func nearCopyEqualities(d float64, bounded bool) *Problem {
+	e := 1 + d
+	p := &Problem{N: 2, H: dense([][]float64{{1, 0}, {0, 1}}), C: []float64{0, 0},
+		Aeq: dense([][]float64{{1, 1}, {1, e}}), Beq: []float64{1, e}}
+	if bounded {
+		p.Lower, p.Upper = []float64{-5, -5}, []float64{5, 5}
+	}
+	return p
+}
+
+// TestNearCopyEqualitiesAreMembers: issue 27's inputs. Two equalities d
+// apart (1e-7 to 1e-12, and 1.0000001 - 1 as the JSON input reads) have a
+// Gram pivot of d^2/4, below singularPivot; the set-up called them
+// inconsistent on a direction whose certificate fails in the caller's data
+// (A'y = (5e-8, -5e-8)), or, with bounds (and at 1e-12 without), dropped
+// the second as implied and answered x = (1/2, 1/2), F = 1/4, where
+// x* = (0, 1), F* = 1/2. Their distance, computed directly, is far above
+// its rounding: both are members, and the answer is x*.
+func TestNearCopyEqualitiesAreMembers(t *testing.T) {
+	for _, d := range []float64{1.0000001 - 1, 1e-7, 1e-8, 1e-9, 1e-10, 1e-12} {
+		for _, bounded := range []bool{false, true} {
+			p := nearCopyEqualities(d, bounded)
+			solvedExactly(t, fmt.Sprintf("d=%.17g bounded=%v", d, bounded), p, mustNew(t, p).Solve(ctx))
+		}
+	}
+}
+
+// TestBoundBesideNearCopies: the equalities of nearCopyEqualities in R^3
+// put x_2 at 1 and the bound x_2 <= 1/2 contradicts them. The bound's
+// normal is in the span of the equalities' exactly, but its pivot, formed
+// behind theirs (d^2/4), came out 3.5e-6 at d = 1e-6: taken as
+// independent, the answer was "solved" at x = (1/2, 1/2, 1); at smaller d
+// the set-up called the equalities inconsistent on a certificate that
+// fails in the caller's data. Behind a nearly dependent pair the working
+// set keeps a QR factor (basis.go), whose pivots are distances to a few
+// eps, and the bound's null step finds the certificate.
+func TestBoundBesideNearCopies(t *testing.T) {
+	inf := math.Inf(1)
+	for _, d := range []float64{1e-6, 1e-7, 1e-8, 1e-9, 1e-10} {
+		e := 1 + d
+		p := &Problem{N: 3, H: dense([][]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}), C: []float64{0, 0, -1},
+			Aeq: dense([][]float64{{1, 1, 0}, {1, e, 0}}), Beq: []float64{1, e},
+			Lower: []float64{-inf, -inf, -inf}, Upper: []float64{inf, 0.5, inf}}
+		infeasibleOrUndecided(t, fmt.Sprintf("d=%g", d), p, mustNew(t, p).Solve(ctx), false)
+	}
+}
+
+// TestNearCopyEqualitiesContradictedByRow: the equalities of
+// nearCopyEqualities put x_2 at 1 and the row x_2 <= 1/2 contradicts them.
+// The set-up called the equalities alone inconsistent, on a direction
+// whose certificate fails in the caller's data (A'y = (d/2, -d/2) on
+// unbounded coordinates). The equalities are members; the row's null step
+// finds the certificate: 1 and -1 on the equalities and d on the row. At
+// d = 1e-12 its margin is 2.5e-13 of its terms, below what a float64
+// certificate can prove, and undecided is the one other answer allowed.
+func TestNearCopyEqualitiesContradictedByRow(t *testing.T) {
+	for _, d := range []float64{1e-7, 1e-8, 1e-9, 1e-10, 1e-12} {
+		p := nearCopyEqualities(d, false)
+		p.A, p.B = dense([][]float64{{0, 1}}), []float64{0.5}
+		infeasibleOrUndecided(t, fmt.Sprintf("d=%g", d), p, mustNew(t, p).Solve(ctx), d < 1e-10)
+	}
+}
+
+// TestFixedVariableBesideNearEquality: x_1 fixed at 0 and the equality
+// x_1 + d x_2 = d, which with it puts x_2 at 1: min 1/2 ||x||^2 is at
+// x* = (0, 1). The equality's normal is d from the fixed variable's; at
+// d = 1e-12 it was dropped as implied and the answer was x = (0, 1e-24).
+func TestFixedVariableBesideNearEquality(t *testing.T) {
+	for _, d := range []float64{1e-7, 1e-8, 1e-10, 1e-12} {
+		p := &Problem{N: 2, H: dense([][]float64{{1, 0}, {0, 1}}), C: []float64{0, 0},
+			Aeq: dense([][]float64{{1, d}}), Beq: []float64{d}, Lower: []float64{0, -5}, Upper: []float64{0, 5}}
+		solvedExactly(t, fmt.Sprintf("d=%g", d), p, mustNew(t, p).Solve(ctx))
 	}
 }

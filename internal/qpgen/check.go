@@ -560,6 +560,51 @@ func solveHRefined(h [][]float64, r []*big.Float) ([]*big.Float, error) {
 	return nil, errors.New("qpgen: iterative refinement with H did not converge (H too ill-conditioned)")
 }
 
+// PrimalBackward returns the largest violation of x, computed exactly (in
+// big.Float with Prec bits), in units of eps = 2^-52 times the norms it
+// is measured against: max over the rows of (a_j'x - b_j)_+ and over the
+// equalities of |aeq_j'x - beq_j|, each over 2^-52 (||a_j||_2 ||x||_2 +
+// |b_j|) (bounds are not measured). This is the normwise backward error of
+// x as a solution of the constraints held: a float64 x that rounds an
+// exact solution to nearest violates a constraint by at most half a unit
+// (|a'dx| <= ||a|| ||dx||, ||dx|| <= eps/2 ||x||), an x refined to working
+// accuracy by a few. On nearly dependent constraints (the near-copy
+// families, QP.NearGap) it is the judge of x: x* itself moves by about
+// eps/gap under the data's rounding, while an x off by O(1) along the
+// near-copies' near-null direction violates one of them by about the gap
+// times that: issue 27's answer x = (1/2, 1/2) of two equalities 1e-7
+// apart, 1e8 units, and 1e3 units at a gap of 1e-12. When QP.NearA and
+// QP.NearEq are set it measures only the constraints they mark, the
+// witnesses of that error; the others are the KKT residuals' to judge.
+func PrimalBackward(q *QP, x []float64) float64 {
+	xb := make([]*big.Float, q.N)
+	xx := 0.0
+	for i := range xb {
+		xb[i] = bfv(x[i])
+		xx += x[i] * x[i]
+	}
+	xn := math.Sqrt(xx)
+	worst := 0.0
+	measure := func(rows [][]float64, b []float64, eq bool, only []bool) {
+		for j, row := range rows {
+			if only != nil && !only[j] {
+				continue
+			}
+			s, a := nf(), nf()
+			addRowTerms((*big.Float).Add, s, a, row, xb)
+			s.Sub(s, bfv(b[j]))
+			if !eq && s.Sign() <= 0 || s.Sign() == 0 {
+				continue
+			}
+			unit := 0x1p-52 * (norm2(row)*xn + math.Abs(b[j]))
+			worst = math.Max(worst, math.Abs(f64(s))/unit)
+		}
+	}
+	measure(q.A, q.B, false, q.NearA)
+	measure(q.Aeq, q.Beq, true, q.NearEq)
+	return worst
+}
+
 // FarkasRelTol is the tolerance CheckFarkas allows on the components of
 // w = A'yA + Aeq'yEq that multiply a variable without the bound the sign of
 // w_k would need: |w_k| <= FarkasRelTol * sum_j |a_jk y_j| counts as zero

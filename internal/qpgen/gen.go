@@ -86,6 +86,25 @@ type QP struct {
 	// (XStar, LambdaStar, NuStar, ZStar) satisfies the KKT conditions of the
 	// stored float64 data exactly and XStar is its exact optimum.
 	Exact bool
+
+	// NearGap is the gap between the near-copies of the near-copy
+	// families (nearcopy.go), 0 for the others: x* then moves by about
+	// eps/NearGap under the data's rounding, and a float64 answer is
+	// judged by its backward error on the near-copies (PrimalBackward),
+	// not by its distance from XStar. NearA and NearEq mark the rows and
+	// equalities that belong to a near-copy structure (a pair, or a fixed
+	// variable's near equality): their residuals alone see x's error along
+	// the structure's near-null direction.
+	NearGap       float64
+	NearA, NearEq []bool
+
+	// MayBeUndecided is true when the problem is so close to a degenerate
+	// one (constraints 1e-10 of their norm or less from dependent, a
+	// certificate whose components must cancel through coefficients of
+	// 1e10) that a float64 method may be unable to decide it: answering
+	// "undecided" (softpen's precision_limit) is then acceptable, a wrong
+	// answer never is.
+	MayBeUndecided bool
 }
 
 // M returns the number of inequality rows.
@@ -113,26 +132,36 @@ var familyList = []family{
 	{"infeas-box", buildInfeasBox},
 	{"infeas-zero-row", buildInfeasZeroRow},
 	{"infeas-eq", buildInfeasEq},
+	{"eq-near-copy", buildEqNearCopy},
+	{"row-near-copy", buildRowNearCopy},
+	{"infeas-eq-near-copy", buildInfeasEqNearCopy},
+	{"infeas-row-near-copy", buildInfeasRowNearCopy},
 }
 
 // Families returns the family names Generate accepts, in a fixed order
 // (each builder's comment says how it is made and what makes it hard):
 //
-//	cond-dense         dense H = Q diag Q', cond(H) = 10^(seed mod 11); 2n rows, n/4 equalities
-//	cond-diag          diagonal H, cond(H) = 10^(seed mod 11); many active/weakly active bounds
-//	bounds-mixed       exact; fixed, one-sided, boxed, free variables, degenerate bounds
-//	eq-dependent       exact; rank-deficient Aeq with exactly consistent beq
-//	ineq-duplicate     exact; duplicate and doubled rows, zero rows with b = 0 and b > 0
-//	degenerate-vertex  exact; more active rows than n, many zero multipliers
-//	big-multipliers    multipliers from 1e-4 to 1e8 (and 0), |c| ~ 1e8, cond(H) = 10^(seed mod 9)
-//	many-rows          m = 10n rows scaled over 6 decades, nearly active rows (slack 1e-9)
-//	infeas-negation    a row and its scaled negation 2^-20 apart
-//	infeas-box         a row over bounded variables that misses the box by 2^-16
-//	infeas-zero-row    0'x <= -2^-30
-//	infeas-eq          dependent equalities whose right-hand sides disagree by 2^-16
+//	cond-dense            dense H = Q diag Q', cond(H) = 10^(seed mod 11); 2n rows, n/4 equalities
+//	cond-diag             diagonal H, cond(H) = 10^(seed mod 11); many active/weakly active bounds
+//	bounds-mixed          exact; fixed, one-sided, boxed, free variables, degenerate bounds
+//	eq-dependent          exact; rank-deficient Aeq with exactly consistent beq
+//	ineq-duplicate        exact; duplicate and doubled rows, zero rows with b = 0 and b > 0
+//	degenerate-vertex     exact; more active rows than n, many zero multipliers
+//	big-multipliers       multipliers from 1e-4 to 1e8 (and 0), |c| ~ 1e8, cond(H) = 10^(seed mod 9)
+//	many-rows             m = 10n rows scaled over 6 decades, nearly active rows (slack 1e-9)
+//	infeas-negation       a row and its scaled negation 2^-20 apart
+//	infeas-box            a row over bounded variables that misses the box by 2^-16
+//	infeas-zero-row       0'x <= -2^-30
+//	infeas-eq             dependent equalities whose right-hand sides disagree by 2^-16
+//	eq-near-copy          exact; equalities and their near-copies 2^-20 .. 2^-40 apart, fixed variables beside them
+//	row-near-copy         exact; rows and their near-copies: wedges, parallel pairs, nearly active copies
+//	infeas-eq-near-copy   an equality and its near-copy that a bound or a row contradicts
+//	infeas-row-near-copy  a wedge of a row and its near-copy that a bound or a row contradicts
 //
 // "exact" families satisfy QP.Exact (XStar is the exact optimum of the
 // stored data); infeas-* families have Infeasible set and a certificate.
+// The near-copy families (nearcopy.go) pick their gap from the seed and set
+// QP.MayBeUndecided at the smallest gaps.
 func Families() []string {
 	names := make([]string, len(familyList))
 	for i, f := range familyList {
@@ -186,6 +215,7 @@ type con struct {
 	bSet  bool
 	b     float64
 	cert  float64
+	near  bool // one of a near-copy structure (QP.NearA, QP.NearEq)
 }
 
 // gen holds one construction in progress.
@@ -203,6 +233,9 @@ type gen struct {
 	z          []float64
 	infeasible bool
 	inexact    bool // data drawn in float (H, rows) that is not exact anyway
+	// nearGap and mayBeUndecided become QP.NearGap and QP.MayBeUndecided.
+	nearGap        float64
+	mayBeUndecided bool
 }
 
 // ---------- random numbers ----------
@@ -455,8 +488,11 @@ func (g *gen) infBounds() {
 
 // acc accumulates sums of products in about twice the working precision
 // (TwoSum / TwoProduct with FMA, as in Ogita, Rump and Oishi's Dot2). value
-// is within about one ulp of the exact sum; inexact is false only when
-// every partial sum and product was exact, so that value is exact.
+// is within about one ulp of the exact sum; inexact is false only when the
+// value is the exact sum: s + e is the exact sum as long as no addition to
+// the error term e rounded (TwoSum and TwoProduct errors are exact), and
+// the value is exact when s + e is representable. Partial sums may round
+// (multipliers of 2^40 that cancel, nearcopy.go): their errors are in e.
 type acc struct {
 	s, e    float64
 	inexact bool
@@ -470,17 +506,30 @@ func (a *acc) addProd(x, y float64) {
 func (a *acc) add(v float64) { a.add2(v, 0) }
 
 func (a *acc) add2(p, pe float64) {
-	s := a.s + p
-	bb := s - a.s
-	se := (a.s - (s - bb)) + (p - bb)
+	s, se := twoSum(a.s, p)
 	a.s = s
-	a.e += se + pe
-	if se != 0 || pe != 0 {
+	t, te := twoSum(se, pe)
+	e, ee := twoSum(a.e, t)
+	a.e = e
+	if te != 0 || ee != 0 {
 		a.inexact = true
 	}
 }
 
-func (a *acc) value() float64 { return a.s + a.e }
+// twoSum returns fl(x + y) and its rounding error (Knuth's TwoSum).
+func twoSum(x, y float64) (s, err float64) {
+	s = x + y
+	bb := s - x
+	return s, (x - (s - bb)) + (y - bb)
+}
+
+func (a *acc) value() float64 {
+	v, err := twoSum(a.s, a.e)
+	if err != 0 {
+		a.inexact = true
+	}
+	return v
+}
 
 // ---------- finishing ----------
 
@@ -491,7 +540,8 @@ func (g *gen) finish() *QP {
 	g.r.Shuffle(len(g.rows), func(i, j int) { g.rows[i], g.rows[j] = g.rows[j], g.rows[i] })
 	g.r.Shuffle(len(g.eqs), func(i, j int) { g.eqs[i], g.eqs[j] = g.eqs[j], g.eqs[i] })
 	exact := !g.inexact
-	q := &QP{N: n, H: g.h, Lower: g.lower, Upper: g.upper, Infeasible: g.infeasible}
+	q := &QP{N: n, H: g.h, Lower: g.lower, Upper: g.upper, Infeasible: g.infeasible,
+		NearGap: g.nearGap, MayBeUndecided: g.mayBeUndecided}
 	rhs := func(cs []con) ([][]float64, []float64) {
 		a := make([][]float64, len(cs))
 		b := make([]float64, len(cs))
@@ -558,6 +608,9 @@ func (g *gen) finish() *QP {
 
 	lambda, farkasA := weights(g.rows)
 	nu, farkasEq := weights(g.eqs)
+	if g.nearGap > 0 {
+		q.NearA, q.NearEq = nearMarks(g.rows), nearMarks(g.eqs)
+	}
 	if g.infeasible {
 		q.FarkasA, q.FarkasEq = farkasA, farkasEq
 		return q
@@ -579,6 +632,16 @@ func weights(cs []con) (mult, cert []float64) {
 		mult[j], cert[j] = c.mult, c.cert
 	}
 	return mult, cert
+}
+
+// nearMarks returns whether each constraint of cs belongs to a near-copy
+// structure, in order.
+func nearMarks(cs []con) []bool {
+	m := make([]bool, len(cs))
+	for j, c := range cs {
+		m[j] = c.near
+	}
+	return m
 }
 
 // ---------- families ----------

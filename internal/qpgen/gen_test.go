@@ -10,6 +10,7 @@ import (
 // exactFamilies are the families whose construction is exact (QP.Exact).
 var exactFamilies = map[string]bool{
 	"bounds-mixed": true, "eq-dependent": true, "ineq-duplicate": true, "degenerate-vertex": true,
+	"eq-near-copy": true, "row-near-copy": true,
 }
 
 // condFamilies choose cond(H) from the seed: sweep seeds 0..10 for them.
@@ -35,6 +36,8 @@ func sameMat(a, b [][]float64) bool { return slices.EqualFunc(a, b, sameBits) }
 
 func sameQP(p, q *QP) bool {
 	return p.Name == q.Name && p.N == q.N && p.Infeasible == q.Infeasible && p.Exact == q.Exact &&
+		p.MayBeUndecided == q.MayBeUndecided && p.NearGap == q.NearGap &&
+		slices.Equal(p.NearA, q.NearA) && slices.Equal(p.NearEq, q.NearEq) &&
 		sameMat(p.H, q.H) && sameBits(p.C, q.C) && sameMat(p.A, q.A) && sameBits(p.B, q.B) &&
 		sameMat(p.Aeq, q.Aeq) && sameBits(p.Beq, q.Beq) && sameBits(p.Lower, q.Lower) &&
 		sameBits(p.Upper, q.Upper) && sameBits(p.XStar, q.XStar) && sameBits(p.LambdaStar, q.LambdaStar) &&
@@ -44,8 +47,8 @@ func sameQP(p, q *QP) bool {
 
 func TestFamiliesList(t *testing.T) {
 	fs := Families()
-	if len(fs) != 12 {
-		t.Fatalf("%d families, want 12", len(fs))
+	if len(fs) != 16 {
+		t.Fatalf("%d families, want 16", len(fs))
 	}
 	seen := map[string]bool{}
 	for _, f := range fs {
@@ -150,6 +153,9 @@ func checkShape(t *testing.T, q *QP) {
 			t.Errorf("%s: bounds [%g, %g] at %d", q.Name, q.Lower[i], q.Upper[i], i)
 		}
 	}
+	if q.NearGap > 0 && (len(q.NearA) != len(q.A) || len(q.NearEq) != len(q.Aeq)) {
+		t.Errorf("%s: near-copy marks of the wrong size", q.Name)
+	}
 	if q.Infeasible {
 		if q.XStar != nil || len(q.FarkasA) != len(q.A) || len(q.FarkasEq) != len(q.Aeq) {
 			t.Errorf("%s: infeasible problem without a certificate of the right size", q.Name)
@@ -218,6 +224,10 @@ func TestFamilyFeatures(t *testing.T) {
 			if len(q.Aeq) > 0 && rankRat(q.Aeq) < len(q.Aeq) {
 				count[f+"/dependent-eq"]++
 			}
+			if q.NearGap > 0 {
+				count[f+"/near-copy-eq"] += nearCopies(q.Aeq, q.NearGap)
+				count[f+"/near-copy-row"] += nearCopies(q.A, q.NearGap)
+			}
 		}
 	}
 	for _, want := range []string{
@@ -225,6 +235,8 @@ func TestFamilyFeatures(t *testing.T) {
 		"cond-diag/one-sided", "eq-dependent/dependent-eq", "ineq-duplicate/duplicate-row",
 		"ineq-duplicate/zero-row", "degenerate-vertex/more-active-than-n", "degenerate-vertex/weakly-active",
 		"big-multipliers/lambda-1e8", "big-multipliers/weakly-active",
+		"eq-near-copy/near-copy-eq", "eq-near-copy/fixed", "row-near-copy/near-copy-row", "row-near-copy/fixed",
+		"row-near-copy/weakly-active",
 	} {
 		if count[want] == 0 {
 			t.Errorf("no instance of %s", want)
@@ -233,6 +245,31 @@ func TestFamilyFeatures(t *testing.T) {
 	if q := Generate("many-rows", n, 1); len(q.A) != 10*n {
 		t.Errorf("many-rows: m = %d, want %d", len(q.A), 10*n)
 	}
+}
+
+// nearCopies counts the pairs of rows that differ in one entry by gap, or
+// whose negations do (a wedge of the row-near-copy family).
+func nearCopies(rows [][]float64, gap float64) int {
+	count := 0
+	for i := range rows {
+		for j := range rows[:i] {
+			for _, sign := range []float64{1, -1} {
+				diff := 0
+				for k := range rows[i] {
+					if d := math.Abs(rows[i][k] - sign*rows[j][k]); d == gap {
+						diff++
+					} else if d != 0 {
+						diff = 2
+						break
+					}
+				}
+				if diff == 1 {
+					count++
+				}
+			}
+		}
+	}
+	return count
 }
 
 // exactSlack returns b - a'x exactly.
