@@ -345,3 +345,37 @@ func TestSetQ(t *testing.T) {
 		t.Errorf("warm SetQ + SetB + Solve allocates %v times", allocs)
 	}
 }
+
+// TestNearlyDependentEqualities: issue inputs 1 and 2, x1 + x2 = 1 and
+// x1 + (1+e) x2 = 1 + e, whose one solution is x* = (0, 1) (multipliers
+// about 1/e), with and without a box, on the exact and the penalty path:
+// never infeasible (a direction that fails its check is no certificate),
+// never the second equality dropped as implied (solved at (0.5, 0.5)), and
+// x* to 1e-9 whether the certificate meets the tolerance (solved) or its
+// rounding does not let it (precision_limit).
+func TestNearlyDependentEqualities(t *testing.T) {
+	for _, e := range []float64{1e-7, 1e-8, 1e-9} {
+		for _, box := range []bool{false, true} {
+			p := &Problem{N: 2, Loss: "none", Ridge: 1, Aeq: [][]float64{{1, 1}, {1, 1 + e}}, Beq: []float64{1, 1 + e}}
+			if box {
+				p.Lower, p.Upper = []float64{-5, -5}, []float64{5, 5}
+			}
+			for _, m := range []Method{MethodAuto, MethodAPG} {
+				for _, tol := range []float64{1e-6, 1e-9} {
+					res, err := Solve(context.Background(), p, &Options{Method: m, Tol: tol})
+					if err != nil {
+						t.Fatal(err)
+					}
+					name := fmt.Sprintf("e %g, box %v, %v, tol %g", e, box, m, tol)
+					if res.Status != StatusSolved && res.Status != StatusPrecisionLimit {
+						t.Errorf("%s: %v (%s)", name, res.Status, res.Message)
+						continue
+					}
+					if d := math.Hypot(res.X[0], res.X[1]-1); d > 1e-9 {
+						t.Errorf("%s: %v at x = %v, %.3g from x* = (0, 1)", name, res.Status, res.X, d)
+					}
+				}
+			}
+		}
+	}
+}

@@ -170,9 +170,19 @@ func checkActiveSet(t *testing.T, data []byte) {
 // with linear term q + l1 s, and the orthants cover the space, so the best
 // of the orthants' exact minima is the optimum.
 func enumerateL1(H [][]float64, q []float64, l1 float64, A [][]float64, b []float64) ([]float64, bool) {
+	x, _, _, ok := enumerateL1KKT(H, q, l1, A, b)
+	return x, ok
+}
+
+// enumerateL1KKT is enumerateL1 that also returns the exact multipliers of
+// the rows of A at the optimal orthant's answer and F* (both rounded once).
+// With l1 = 0 it is enumerateKKT.
+func enumerateL1KKT(H [][]float64, q []float64, l1 float64, A [][]float64, b []float64) (x, lam []float64, fstar float64, ok bool) {
+	if l1 == 0 {
+		return enumerateKKT(H, q, A, b)
+	}
 	n := len(q)
-	var best []float64
-	bestF := math.Inf(1)
+	fstar = math.Inf(1)
 	for mask := 0; mask < 1<<n; mask++ {
 		rows, rhs := append([][]float64(nil), A...), append([]float64(nil), b...)
 		qs := make([]float64, n)
@@ -186,12 +196,12 @@ func enumerateL1(H [][]float64, q []float64, l1 float64, A [][]float64, b []floa
 			e[i] = -s
 			rows, rhs = append(rows, e), append(rhs, 0)
 		}
-		x, f, ok := enumerate(H, qs, rows, rhs)
-		if ok && f < bestF {
-			best, bestF = x, f
+		xo, lo, f, good := enumerateKKT(H, qs, rows, rhs)
+		if good && f < fstar {
+			x, lam, fstar = xo, lo[:len(A)], f
 		}
 	}
-	return best, best != nil
+	return x, lam, fstar, x != nil
 }
 
 // checkEngineFarkas requires the engine's FarkasA and FarkasEq to prove p

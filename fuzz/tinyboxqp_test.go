@@ -13,7 +13,7 @@ import (
 // penalty method's certificate through its proximal branch. The
 // reference is the enumeration over the rows and the bounds written as
 // rows (x_i <= u_i, -x_i <= -l_i); a feasible problem is checked as in
-// FuzzTinyQP, and a claimed infeasibility must carry a Farkas vector that
+// FuzzTinyQP (with its l1 weight), and a claimed infeasibility must carry a Farkas vector that
 // proves it over the box.
 func FuzzTinyBoxQP(f *testing.F) {
 	f.Add([]byte{3, 4, 10, 200, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180, 190, 7, 100, 150, 3, 90, 200, 1, 140})
@@ -52,7 +52,9 @@ func FuzzTinyBoxQP(f *testing.F) {
 		if len(aug.A) == 0 {
 			aug.B = nil
 		}
-		xs, lam, fstar, feasible := enumerateKKT(H, p.Q, aug.A, aug.B)
+		p.L1 = math.Abs(src.next()) / 4 // 0 when the input has ended
+		aug.L1 = p.L1
+		xs, lam, fstar, feasible := enumerateL1KKT(H, p.Q, p.L1, aug.A, aug.B)
 		// A feasible answer is checked on the rows (bounds included), a
 		// certificate of infeasibility over the box.
 		check := aug

@@ -141,25 +141,51 @@ func enumerateKKT(H [][]float64, q []float64, A [][]float64, b []float64) (x, la
 }
 
 // FuzzTinyQP builds problems with n <= 4 and m <= 6 from the fuzzer's bytes
-// and checks the solver against enumeration: a feasible problem is solved to
-// within the certified distance bound, the certified gap is at least the true
-// suboptimality, and an infeasible one is reported infeasible.
+// (and an l1 weight from the byte after them: 0 when the input has ended)
+// and checks the solver against exact enumeration (checkTinyQP), cold, and
+// warm after SetB with right-hand sides moved by the bytes after that.
 func FuzzTinyQP(f *testing.F) {
 	f.Add([]byte{3, 4, 10, 200, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180, 190})
 	f.Add([]byte{1, 2, 128, 0, 255, 1, 2, 3})
+	f.Add([]byte{2, 3, 10, 200, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 168})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 2 {
 			return
 		}
 		src := &byteSource{data: data, pos: 2}
 		p, H := tinyQP(src, 1+int(data[0])%4, int(data[1])%7)
-		xs, lam, fstar, feasible := enumerateKKT(H, p.Q, p.A, p.B)
+		p.L1 = math.Abs(src.next()) / 4
+		xs, lam, fstar, feasible := enumerateL1KKT(H, p.Q, p.L1, p.A, p.B)
 		for _, o := range tinyOptions {
 			res, err := softpen.Solve(context.Background(), p, &o)
 			if err != nil {
 				t.Fatalf("Solve: %v", err)
 			}
 			checkTinyQP(t, p, &o, res, xs, lam, fstar, feasible)
+		}
+		// A warm re-solve after SetB answers the new problem.
+		q := *p
+		q.B = make([]float64, len(p.B))
+		for j, v := range p.B {
+			q.B[j] = v + src.next()/4
+		}
+		xs, lam, fstar, feasible = enumerateL1KKT(H, q.Q, q.L1, q.A, q.B)
+		for _, o := range tinyOptions[:2] {
+			s, err := softpen.NewSolver(p, &o)
+			if err != nil {
+				t.Fatalf("NewSolver: %v", err)
+			}
+			if _, err := s.Solve(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.SetB(q.B); err != nil {
+				t.Fatal(err)
+			}
+			res, err := s.Solve(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkTinyQP(t, &q, &o, res, xs, lam, fstar, feasible)
 		}
 	})
 }
@@ -198,18 +224,26 @@ func tinyQP(src *byteSource, n, m int) (p *softpen.Problem, H [][]float64) {
 	return p, H
 }
 
-// checkTinyQP checks one answer against the enumerated x* and F*: a claimed
-// infeasibility carries a Farkas certificate and never happens on a
-// feasible problem; on every other status the reported distance bound
-// holds, and the gap bounds F(x) - F* when x is feasible.
+// checkTinyQP checks one answer against the exact x*, its multipliers and
+// F* (feasible), or against the knowledge that no x is feasible:
+//
+//   - "infeasible" only on an infeasible problem, with a Farkas certificate
+//     that qpgen.CheckFarkas accepts in exact arithmetic;
+//   - on an infeasible problem "solved" only at a point that satisfies the
+//     rows to within rounding of their own terms (an infeasibility within
+//     rounding): never one that violates a row beyond it;
+//   - "solved" carries a finite distance bound, x lies within it of x*, and
+//     |F(x) - F*| is within the certified gap (F(x) may lie below F* only
+//     by what x's own rounding-level violations allow);
+//   - every other status: x within its distance bound (when finite), and
+//     the gap bounds F(x) - F* when x is feasible to rounding;
+//   - the exact path (no step budget) ends solved, or precision_limit when
+//     not even x* certifies Tol in float64 (roundingCharge).
 func checkTinyQP(t *testing.T, p *softpen.Problem, o *softpen.Options, res *softpen.Result, xs, lam []float64, fstar float64, feasible bool) {
 	t.Helper()
 	if !feasible {
-		// Exact enumeration fails only on infeasible problems. A claimed
-		// solution must be within rounding of feasible; a claimed
-		// infeasibility must carry a certificate.
-		if res.Status == softpen.StatusSolved && res.MaxViolation > 1e-6 {
-			t.Fatalf("%+v: solved with violation %g on a problem enumeration finds infeasible", *o, res.MaxViolation)
+		if res.Status == softpen.StatusSolved && !withinRounding(p, res.X) {
+			t.Fatalf("%+v: solved at x = %v, violation %g, on a problem enumeration finds infeasible", *o, res.X, res.MaxViolation)
 		}
 		if res.Status == softpen.StatusInfeasible {
 			checkFarkas(t, p, res.FarkasA)
@@ -219,21 +253,72 @@ func checkTinyQP(t *testing.T, p *softpen.Problem, o *softpen.Options, res *soft
 	if res.Status == softpen.StatusInfeasible {
 		t.Fatalf("%+v: reported infeasible, but x* = %v is feasible", *o, xs)
 	}
+	scale := 1 + math.Abs(fstar)
 	if o.MaxSteps == 0 && res.Status != softpen.StatusSolved &&
-		!(res.Status == softpen.StatusPrecisionLimit && roundingCharge(p, xs, lam) > o.Tol*math.Max(1, math.Abs(fstar))) {
+		!(res.Status == softpen.StatusPrecisionLimit && roundingCharge(p, xs, lam) > o.Tol*scale) {
 		t.Fatalf("%+v: exact path ended %v (%s)", *o, res.Status, res.Message)
 	}
-	var d float64
-	for i := range xs {
-		d += (res.X[i] - xs[i]) * (res.X[i] - xs[i])
+	d := math.Sqrt(sqDist(res.X, xs))
+	if res.Status == softpen.StatusSolved && math.IsInf(res.DistBound, 1) {
+		t.Fatalf("%+v: solved without a distance bound (x %v, violation %g)", *o, res.X, res.MaxViolation)
 	}
-	d = math.Sqrt(d)
 	if d > res.DistBound*(1+1e-6)+1e-9 {
 		t.Fatalf("%+v: status %v: ||x - x*|| = %g > certified %g (x %v, x* %v)", *o, res.Status, d, res.DistBound, res.X, xs)
 	}
-	if res.Objective-fstar > res.Gap+1e-9*(1+math.Abs(fstar)) && res.MaxViolation < 1e-12 {
+	gapOK := res.Status == softpen.StatusSolved || withinRounding(p, res.X)
+	if gapOK && res.Objective-fstar > res.Gap+1e-9*scale {
 		t.Fatalf("%+v: status %v: F(x) - F* = %g > certified gap %g", *o, res.Status, res.Objective-fstar, res.Gap)
 	}
+	if res.Status == softpen.StatusSolved {
+		// F(x) >= F* - lambda*'(A x - b)_+ for any x (weak duality at
+		// lambda*); x violates rows by rounding at most.
+		allow := 1e-9 * scale
+		for j, l := range lam {
+			allow += l * math.Max(rowResidual(p, j, res.X), 0)
+		}
+		if fstar-res.Objective > allow {
+			t.Fatalf("%+v: solved with F(x) = %.17g below F* = %.17g by more than its violations allow", *o, res.Objective, fstar)
+		}
+	}
+}
+
+// sqDist is ||x - y||^2.
+func sqDist(x, y []float64) float64 {
+	var d float64
+	for i := range x {
+		d += (x[i] - y[i]) * (x[i] - y[i])
+	}
+	return d
+}
+
+// rowResidual is a_j'x - b_j.
+func rowResidual(p *softpen.Problem, j int, x []float64) float64 {
+	r := -p.B[j]
+	for i, a := range p.A[j] {
+		r += a * x[i]
+	}
+	return r
+}
+
+// withinRounding reports whether x satisfies every row of p and its box to
+// within 64 eps of the row's terms (sum_i |a_ji x_i| + |b_j|): what the
+// rounding of x and of the row's evaluation explain, and no more.
+func withinRounding(p *softpen.Problem, x []float64) bool {
+	for j := range p.A {
+		size := math.Abs(p.B[j])
+		for i, a := range p.A[j] {
+			size += math.Abs(a * x[i])
+		}
+		if rowResidual(p, j, x) > 64*0x1p-52*size {
+			return false
+		}
+	}
+	for i, v := range x {
+		if p.Lower != nil && v < p.Lower[i] || p.Upper != nil && v > p.Upper[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // roundingCharge is what the certificate charges at x* rounded to

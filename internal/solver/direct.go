@@ -249,7 +249,7 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 	case math.IsNaN(res.Gap) || math.IsNaN(res.Objective):
 		res.Status, res.Gap, res.DistBound = StatusPrecisionLimit, math.Inf(1), math.Inf(1)
 		res.Message = "the answer's objective or its certificate is not finite in float64 (x or the multipliers are too large for their products and sums): no certificate"
-	case res.Gap <= s.opt.Tol*math.Max(1, math.Abs(res.Objective)):
+	case res.Gap <= s.opt.Tol*math.Max(1, math.Abs(res.Objective)) && r.Feasible:
 		res.Status = StatusSolved
 	case !r.Feasible:
 		// Rows are violated beyond what x's own rounding explains. Seen

@@ -340,6 +340,14 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 	res.MaxViolation, feasible = s.callerViolation(res.X)
 	res.DistBound = s.distBound(res.Gap, feasible)
 	res.Kept = s.kept - s.screenFinal(res.DistBound)
+	if st == StatusSolved && !feasible {
+		// The gap bounds F(x) - F* for an infeasible x only if
+		// xi >= ||lambda*||_inf, which nothing proves (DESIGN.md,
+		// "Certified duality gap"): such a point is never solved.
+		res.Status = StatusPrecisionLimit
+		res.Message = fmt.Sprintf("the point violates rows by up to %.3g, beyond rounding: its gap %.3g would hold only if xi = %.3g bounds the multipliers, which nothing proves (the exact finish, on by default for quadratic objectives, answers a feasible point)",
+			res.MaxViolation, res.Gap, rn.best.xi)
+	}
 	if math.IsNaN(res.Gap) || math.IsNaN(res.Objective) {
 		res.Status, res.Gap, res.DistBound = StatusPrecisionLimit, math.Inf(1), math.Inf(1)
 		res.Message = "the answer's objective or its certificate is not finite in float64 (x or the multipliers are too large for their products and sums): no certificate"

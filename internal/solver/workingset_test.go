@@ -62,15 +62,16 @@ func TestWorkingSet(t *testing.T) {
 }
 
 // TestWorkingSetNoPolish: without polishing, readmitted rows go back into
-// the stages; the answer is still certified and within its distance bound.
+// the stages; the answer is near x* and its gap meets the tolerance, at a
+// point that violates rows beyond rounding: precision_limit, not solved.
 func TestWorkingSetNoPolish(t *testing.T) {
 	p, x, _ := wsProblem()
 	res := solveOK(t, p, &Options{Method: MethodAPG, Tol: 1e-6, NoPolish: true})
-	if res.Status != StatusSolved {
+	if res.Status != StatusPrecisionLimit || !(res.Gap <= 1e-6*math.Max(1, math.Abs(res.Objective))) {
 		t.Fatalf("status %v, gap %.3e", res.Status, res.Gap)
 	}
-	if d := testqp.Dist(res.X, x); d > res.DistBound || d > 1e-3 {
-		t.Errorf("||x - x*|| = %.3e, bound %.3e", d, res.DistBound)
+	if d := testqp.Dist(res.X, x); d > 1e-3 {
+		t.Errorf("||x - x*|| = %.3e", d)
 	}
 }
 
