@@ -7,6 +7,8 @@
 #   bash scripts/benchmarks.sh -sweeps    # and the row sweeps (about 20 more)
 #   bash scripts/benchmarks.sh -peers     # and the kernels beside OpenBLAS, SLEEF and gonum
 #                                         # (cgo: apt-get install libopenblas-dev libsleef-dev)
+#   bash scripts/benchmarks.sh -daqp      # and softpen beside DAQP (scripts/peers/README.md says
+#                                         # how to build DAQP and set CGO_CFLAGS, CGO_LDFLAGS)
 #   COUNT=3 bash scripts/benchmarks.sh    # fewer runs per benchmark (default 5)
 #
 # Run it on a quiet machine: every figure in a table comes from one run of
@@ -17,11 +19,13 @@ cd "$(dirname "$0")/.."
 count=${COUNT:-5}
 sweeps=false
 peers=false
+daqp=false
 for a in "$@"; do
   case $a in
   -sweeps) sweeps=true ;;
   -peers) peers=true ;;
-  *) echo "usage: $0 [-sweeps] [-peers]" >&2; exit 2 ;;
+  -daqp) daqp=true ;;
+  *) echo "usage: $0 [-sweeps] [-peers] [-daqp]" >&2; exit 2 ;;
   esac
 done
 
@@ -32,18 +36,25 @@ out=$(mktemp)
 tab=$(mktemp -d)/benchtab
 go build -o "$tab" ./scripts/benchtab
 
-# section TITLE NOTE PACKAGE ARGS...: runs go test -bench in PACKAGE (a
-# directory of its own module when it holds a go.mod) and appends the
-# section's table.
+# section TITLE NOTE PACKAGE BENCHTIME PATTERN...: runs go test -bench
+# once per PATTERN in PACKAGE (a directory of its own module when it holds
+# a go.mod) and appends one table of them all. (A pattern with sub-levels
+# skips a benchmark that has none: each shape gets its own pattern.)
 section() {
-  local title=$1 note=$2 pkg=$3 dir=.
-  shift 3
+  local title=$1 note=$2 pkg=$3 bt=$4 dir=.
+  shift 4
   if [ -f "$pkg/go.mod" ]; then dir=$pkg pkg=.; fi
-  local cmd="go test -run '^\$' $* -count $count $pkg"
+  local cmd="" raw tags=${GOTAGS:+-tags $GOTAGS}
+  raw=$(mktemp)
+  for pat in "$@"; do
+    [ -n "$cmd" ] && cmd+="; "
+    cmd+="go test $tags -run '^\$' -bench '$pat' -benchtime $bt -count $count $pkg"
+    (cd "$dir" && go test $tags -run '^$' -bench "$pat" -benchtime "$bt" -count "$count" "$pkg") >>"$raw"
+  done
   [ "$dir" != . ] && cmd="(cd $dir && $cmd)"
   echo "== $title: $cmd" >&2
-  (cd "$dir" && go test -run '^$' "$@" -count "$count" "$pkg") |
-    "$tab" -title "$title" -note "$note" -cmd "$cmd" -commit "$commit" -date "$date" >>"$out"
+  "$tab" -title "$title" -note "$note" -cmd "$cmd" -commit "$commit" -date "$date" <"$raw" >>"$out"
+  rm -f "$raw"
 }
 
 cat >"$out" <<'EOF'
@@ -59,37 +70,45 @@ EOF
 
 section "Paper QP (n = m = l = 100), exact active-set method" \
   "with-setup is NewSolver + Solve (forming H = Phi'Phi/l included); solve-only is Reset + Solve." \
-  . -bench '^BenchmarkPaperQP$/.*/tol=1e-09$' -benchtime 300x
+  . 300x '^BenchmarkPaperQP$/.*/tol=1e-09$'
 section "Paper QP, warm re-solve" \
   "SetB with b within 1%, then Solve on the same Solver; median-ns and p99-ns are over the run's 3000 re-solves." \
-  . -bench '^BenchmarkPaperQPWarm$' -benchtime 3000x
+  . 3000x '^BenchmarkPaperQPWarm$'
 section "Many rows: the exact method with its sampled start" \
   "LargeQP: l = 2000, m = 1e5, n = 100; MushroomsSVM: the hard-margin SVM on 8,124 x 126; SeparableSVM: n = 50; every answer certified, set-up included." \
-  . -bench '^Benchmark(LargeQP|MushroomsSVM|SeparableSVM)$/^(auto|m=10000|m=100000)$/tol=1e-06' -benchtime 5x
+  . 5x '^BenchmarkLargeQP$' '^BenchmarkMushroomsSVM$/^auto$/tol=1e-06' '^BenchmarkSeparableSVM$/^m=(10000|100000)$'
 section "Every method on three problems, to a certified 1e-6" \
   "The penalty methods with their exact finish against the default; solved is 1 when the answer was certified to the tolerance." \
-  . -bench '^BenchmarkMethods$' -benchtime 3x
+  . 3x '^BenchmarkMethods$'
 section "Tolerance below what float64 certifies" \
   "tol 1e-16 ends precision_limit with the exact answer; its time beside tol 1e-9's." \
-  . -bench '^BenchmarkPaperQPTolerance$' -benchtime 300x
+  . 300x '^BenchmarkPaperQPTolerance$'
 section "The active-set engine alone (H given)" \
   "PaperQPCold: New + Solve on the paper QPs; Families: the generated hard QPs of internal/qpgen." \
-  ./activeset -bench '^BenchmarkPaperQPCold$|^BenchmarkFamilies$' -benchtime 20x
+  ./activeset 20x '^BenchmarkPaperQPCold$' '^BenchmarkFamilies$'
 section "Newton steps for the logistic loss" \
   "Constrained logistic regression to a certified 1e-9 (internal/solver's generated cases)." \
-  ./internal/solver -bench '^BenchmarkNewton$' -benchtime 3x
+  ./internal/solver 3x '^BenchmarkNewton$'
 section "Kernels" \
   "Every kernel path this CPU has (generic, avx2, neon) at n = 1000 and n = 1e6." \
-  ./vec -bench '^Benchmark(Dot|Dot4|Axpy|Step|Softplus|Sigmoid|SoftplusSum)$/.*/n=(1000|1000000)$' -benchtime 200ms
+  ./vec 200ms '^Benchmark(Dot|Dot4|Axpy|Step|Softplus|Sigmoid|SoftplusSum)$/.*/n=(1000|1000000)$'
 if $peers; then
   section "Kernels beside their peers" \
     "scripts/peers: OpenBLAS's ddot and daxpy (one thread), a softplus and a sigmoid made of SLEEF's 1-ulp AVX2 exp and log1p, gonum's assembly; the same inputs as vec's benchmarks." \
-    scripts/peers -bench '^Benchmark(Dot|Axpy|Softplus|Sigmoid)$/.*/n=(1000|1000000)$' -benchtime 200ms
+    scripts/peers 200ms '^Benchmark(Dot|Axpy|Softplus|Sigmoid)$/.*/n=(1000|1000000)$'
+fi
+if $daqp; then
+  GOTAGS=daqp section "Beside DAQP: cold solves" \
+    "Each QP solved from scratch: softpen NewSolver + Solve, DAQP's daqp_quadprog (v0.9.1, built -O3 -march=native); median-ns and p99-ns are of single solves, every answer checked against the other solver's." \
+    scripts/peers 3x '^BenchmarkDAQPCold$'
+  GOTAGS=daqp section "Beside DAQP: receding-horizon loops" \
+    "The MPC sequences of internal/testqp step by step: softpen cold, softpen warm (one Solver, SetQ and SetB per step), DAQP warm (daqp_update_ldp, then daqp_solve)." \
+    scripts/peers 3x '^BenchmarkDAQPMPCLoop$'
 fi
 if $sweeps; then
   section "Rows sweep: the exact method and the penalty method as m grows" \
     "m = 1e6 / 2^(k/2), four instances a size; ns/solve is their mean." \
-    . -bench '^BenchmarkHandoverSweep$/.*/.*/(auto|apg)$' -benchtime 1x
+    . 1x '^BenchmarkHandoverSweep$/.*/.*/(auto|apg)$'
 fi
 mv "$out" BENCHMARKS.md
 echo "wrote BENCHMARKS.md" >&2
