@@ -144,6 +144,13 @@ const (
 	// once). Beyond it the gradient streams phi instead and the dual bound
 	// comes from the gradient mapping.
 	maxDenseHessian = 3000
+	// sharpMuIters and roughMuIters are the inverse-iteration steps of
+	// the estimate of mu that certifyMinEig certifies: the penalty
+	// method's step sizes need a sharp mu; the direct path's certificate
+	// only a valid one, and its set-up is most of a small cold solve
+	// (BenchmarkDAQPCold in scripts/peers).
+	sharpMuIters = 50
+	roughMuIters = 6
 )
 
 // Phase one (feasibility.go).

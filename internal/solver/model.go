@@ -115,8 +115,14 @@ func (s *Solver) buildModel(sharpMu bool) error {
 			return &NotConvexError{fmt.Sprintf("the quadratic part phi'phi/l + P + ridge I is not positive definite (%v)", err)}
 		}
 		s.mu = floor
-		if sharpMu || !(floor > 0) {
-			s.mu = s.certifyMinEig(s.h, math.Max(floor, 0))
+		switch {
+		case sharpMu:
+			s.mu = s.certifyMinEig(s.h, math.Max(floor, 0), sharpMuIters)
+		case !(floor > 0):
+			// The direct path needs mu only for the certificate's
+			// rounding and the distance bound: an estimate of a few
+			// iterations, certified as any other, does.
+			s.mu = s.certifyMinEig(s.h, 0, roughMuIters)
 		}
 		if sharpMu {
 			// The penalty method's path: its steps need L too.
@@ -135,7 +141,7 @@ func (s *Solver) buildModel(sharpMu bool) error {
 			}
 			var c mat.Cholesky
 			if c.Factor(hp) == nil {
-				s.mu = s.certifyMinEig(hp, math.Max(floor, 0))
+				s.mu = s.certifyMinEig(hp, math.Max(floor, 0), sharpMuIters)
 			}
 			s.lf = symNormUpper(hp)
 			s.lfCert = gershgorin(hp)
@@ -163,15 +169,17 @@ func (s *Solver) buildModel(sharpMu bool) error {
 }
 
 // certifyMinEig returns a certified lower bound on the smallest eigenvalue of
-// the symmetric matrix m: an estimate from inverse iteration, shrunk until
-// m - mu I has a Cholesky factor (which proves m - mu I is positive definite),
-// and never below floor (a bound known by construction, e.g. the ridge).
-func (s *Solver) certifyMinEig(m *mat.Dense, floor float64) float64 {
-	est := s.chol.MinEigen(50)
+// the symmetric m: an estimate from iters steps of inverse iteration, shrunk
+// until m - mu I has a Cholesky factor (which proves m - mu I is positive
+// definite), and never below floor (a bound known by construction, e.g. the
+// ridge). The estimate approaches the eigenvalue from above, so fewer
+// iterations cost at most a few more factorizations, never validity.
+func (s *Solver) certifyMinEig(m *mat.Dense, floor float64, iters int) float64 {
+	est := s.chol.MinEigen(iters)
 	if m != s.h {
 		var c mat.Cholesky
 		if c.Factor(m) == nil {
-			est = c.MinEigen(50)
+			est = c.MinEigen(iters)
 		}
 	}
 	n := m.Rows

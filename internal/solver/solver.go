@@ -122,7 +122,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	s.opt = s.opt.withDefaults()
 	if direct {
 		// The direct path keeps none of the penalty method's storage.
-		if err := s.buildModel(s.ridge == 0); err != nil {
+		if err := s.buildModel(false); err != nil {
 			return nil, err
 		}
 		if err := s.newDirect(p, start); err != nil {
