@@ -417,3 +417,22 @@ func TestSolvedImpliesFeasible(t *testing.T) {
 		}
 	}
 }
+
+// TestImpliedRowThroughOrigin: FuzzActiveSet b279e399f74b1b06. Three
+// copies of x_1 + x_2 + x_3 >= 1, the row x_1/2 + x_2 + x_3 >= 1 and
+// x_1 >= 0 meet at the degenerate vertex x* = (0, 1/2, 1/2): the first and
+// the second held imply x_1 >= 0, which x = (-1.6e-16, 1/2, 1/2) violates
+// by their residuals combined, a few eps of ||x||. Measured against its
+// own terms (|x_1|, and b = 0) the violation was 1/eps, and the answer
+// was called undecided; on WithinRounding's scale it is implied.
+func TestImpliedRowThroughOrigin(t *testing.T) {
+	h := dense([][]float64{{19.425, 18.75, 18.75}, {18.75, 19.425, 18.75}, {18.75, 18.75, 19.425}})
+	p := &Problem{N: 3, H: h, C: []float64{-10, -10, -10}, A: dense([][]float64{
+		{-2.5, -2.5, -2.5},
+		{-2.5, -2.5, -2.5},
+		{-2.5, -2.5, -2.5},
+		{-1.25, -2.5, -2.5},
+		{-2.5, 0, 0},
+	}), B: []float64{-2.5, -2.5, -2.5, -2.5, 0}}
+	solvedExactly(t, "degenerate vertex on x_1 = 0", p, mustNew(t, p).Solve(ctx))
+}
