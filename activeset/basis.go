@@ -128,19 +128,21 @@ const (
 // of the members' normals (distance at least sqrt(nearPivot)), near it, or
 // in it to rounding (distance at most indepRatio ||p||_1, as dependent
 // decides, p = (-y, 1) with N y the normal's projection on the span), and
-// returns ||p||_1. A row in the span to rounding (a repeated row, a
-// combination) adds nothing when admitted: its violation is the members'
-// residuals amplified by p. The distance is computed directly, from the
+// returns ||p||_1 and the violation the members' residuals combine into
+// on the row (sum_i |y_i| sigma_j/sigma_i |res_i|, res_i member i's
+// residual on the unit-row scale, summed in twice the precision). A row in
+// the span to rounding (a repeated row, a combination) adds nothing when
+// admitted: its violation is that combination. The distance is computed directly, from the
 // residual n - N y, with y from the Gram factor, or from Q and R when the
 // QR factor is kept (basis.go), where the Gram factor's solve carries the
 // error of the members' small pivots. It changes nothing: the normal goes
 // into the storage of member k and back. O(n^2 + k n + k^2).
-func (s *Solver) nearlyDependentRow(j int) (nearness, float64) {
+func (s *Solver) nearlyDependentRow(j int) (near nearness, p1, comb float64) {
 	k := len(s.ws)
 	if k == 0 || k >= s.n {
-		return farFromSpan, 1
+		return farFromSpan, 1, 0
 	}
-	s.normal(constraint{kindRow, int32(j)}, k)
+	sigma := s.normal(constraint{kindRow, int32(j)}, k)
 	u, y := s.t, s.lamTry[:k]
 	copy(u, s.normals.full(k))
 	if s.basis.on {
@@ -171,13 +173,19 @@ func (s *Solver) nearlyDependentRow(j int) (nearness, float64) {
 			s.normals.axpy(-yi, i, u)
 		}
 	}
-	dist, p1 := math.Sqrt(vec.Dot(u, u)), 1+normOne(y)
+	dist := math.Sqrt(vec.Dot(u, u))
+	p1 = 1 + normOne(y)
 	s.normals.remove(k, k+1)
 	switch {
 	case dist*dist >= nearPivot:
-		return farFromSpan, p1
+		return farFromSpan, p1, 0
 	case dist > indepRatio*p1:
-		return nearSpan, p1
+		return nearSpan, p1, 0
 	}
-	return inSpan, p1
+	for i, c := range s.ws {
+		if y[i] != 0 {
+			comb += math.Abs(y[i]) * sigma / s.sigma[i] * math.Abs(s.exactMemberResidual(c))
+		}
+	}
+	return inSpan, p1, comb
 }

@@ -131,8 +131,9 @@ func (s *Solver) dualError(r *Result, lamAbs, linAbs, stat2 float64) {
 // constraint, Feasible, worstRow: the row outside the working set violated
 // most beyond rounding (on the unit-row scale), -1 if none, and the rows
 // outside the working set violated most in exact arithmetic (their
-// residuals summed in twice the precision, in eps of the terms they are
-// made of), most violated first (noteExact). A row outside the working set (multiplier 0) whose stored
+// residuals summed in twice the precision, on the unit-row scale, in eps
+// (||x|| + |bhat|), WithinRounding's scale), most violated first
+// (noteExact). A row outside the working set (multiplier 0) whose stored
 // violation plus the drift since (mostViolated's bound) is below zero by
 // more than their rounding is satisfied at x and adds nothing to any of
 // them: it is skipped. After the last scan of mostViolated that is most
@@ -180,8 +181,7 @@ func (s *Solver) violation() {
 		// residual summed in twice the precision says.
 		if !s.rowIn[j] && s.ainv[j] > 0 && res*s.ainv[j] > -gn*(xn+math.Abs(s.b[j])) {
 			if e := s.exactResidual(j, s.x) * s.ainv[j]; e > 0 {
-				terms := s.absNormalDot(constraint{kindRow, int32(j)}, s.x) + math.Abs(s.b[j])
-				s.noteExact(j, e/(0x1p-52*terms))
+				s.noteExact(j, e/(0x1p-52*(xn+math.Abs(s.b[j]))))
 			}
 		}
 		comp = max(comp, math.Abs(r.Lambda[j]*res))
@@ -230,7 +230,7 @@ func WithinRounding(v, xNorm, b float64, n int) bool {
 // violation keeps (Solver.exactRows).
 const exactRows = 4
 
-// noteExact keeps row j, violated by e eps of its terms in exact
+// noteExact keeps row j, violated by e eps (||x|| + |bhat|) in exact
 // arithmetic, among the exactRows most violated, most violated first.
 func (s *Solver) noteExact(j int, e float64) {
 	i := s.nExact

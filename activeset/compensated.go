@@ -156,6 +156,33 @@ func (s *Solver) exactResidual(j int, x []float64) float64 {
 	return e.value()
 }
 
+// exactMemberResidual is ahat_c'x - bhat_c for a member on the unit-row
+// scale, summed in twice the working precision.
+func (s *Solver) exactMemberResidual(c constraint) float64 {
+	var e exactSum
+	switch c.kind {
+	case kindRow:
+		return s.exactResidual(int(c.i), s.x) * s.ainv[c.i]
+	case kindEq:
+		for i, a := range s.aeq[c.i] {
+			if a != 0 {
+				e.addProduct(a, s.x[i])
+			}
+		}
+		e.add(-s.beqOrig[c.i])
+		return e.value() * s.eqinv[c.i]
+	case kindLower:
+		e.add(s.lo[c.i])
+		e.add(-s.x[c.i])
+	case kindKink:
+		e.add(s.x[c.i])
+	default:
+		e.add(s.x[c.i])
+		e.add(-s.up[c.i])
+	}
+	return e.value()
+}
+
 // compensatedWork allocates the workspace of refineCompensated and
 // memberAnswer on first use.
 func (s *Solver) compensatedWork() {

@@ -417,3 +417,44 @@ func TestSolvedImpliesFeasible(t *testing.T) {
 		}
 	}
 }
+
+// TestImpliedRowThroughOrigin: FuzzActiveSet b279e399f74b1b06. Three
+// copies of x_1 + x_2 + x_3 >= 1, the row x_1/2 + x_2 + x_3 >= 1 and
+// x_1 >= 0 meet at the degenerate vertex x* = (0, 1/2, 1/2): the first and
+// the second held imply x_1 >= 0, which x = (-1.6e-16, 1/2, 1/2) violates
+// by their residuals combined, a few eps of ||x||. Measured against its
+// own terms (|x_1|, and b = 0) the violation was 1/eps, and the answer
+// was called undecided; on WithinRounding's scale it is implied.
+func TestImpliedRowThroughOrigin(t *testing.T) {
+	h := dense([][]float64{{19.425, 18.75, 18.75}, {18.75, 19.425, 18.75}, {18.75, 18.75, 19.425}})
+	p := &Problem{N: 3, H: h, C: []float64{-10, -10, -10}, A: dense([][]float64{
+		{-2.5, -2.5, -2.5},
+		{-2.5, -2.5, -2.5},
+		{-2.5, -2.5, -2.5},
+		{-1.25, -2.5, -2.5},
+		{-2.5, 0, 0},
+	}), B: []float64{-2.5, -2.5, -2.5, -2.5, 0}}
+	solvedExactly(t, "degenerate vertex on x_1 = 0", p, mustNew(t, p).Solve(ctx))
+}
+
+// TestImpliedRowByMembersResiduals: FuzzActiveSet 8c5d0ab21f3e3db5. The
+// two rows held at x* = (0, -0.0251, -0.825, 1.85) imply x_1 >= 0, and
+// hold to 7e-15 and 4e-15 (17 and 10 eps ||x||: the refinement's floor,
+// with multipliers of 20 and 10), which combine into x_1 = -1.2e-14:
+// x_1 >= 0 violated by exactly the members' residuals combined. Against a
+// fixed allowance of a few eps per coefficient it was not implied and the
+// answer undecided; against the members' residuals combined, it is.
+func TestImpliedRowByMembersResiduals(t *testing.T) {
+	h := dense([][]float64{
+		{25.675, 25, 15.234375, 18.59375},
+		{25, 25.675, 15.234375, 18.59375},
+		{15.234375, 15.234375, 21.4025390625, 18.837890625},
+		{18.59375, 18.59375, 18.837890625, 19.42890625},
+	})
+	p := &Problem{N: 4, H: h, C: []float64{15.375, -9.125, -4.75, -7.875}, A: dense([][]float64{
+		{-2.21875, 0.71875, 0.71875, 0.71875},
+		{0.71875, -2.5, -2.5, -2.5},
+		{-2.5, 0, 0, 0},
+	}), B: []float64{0.71875, -2.5, 0}}
+	solvedExactly(t, "x_1 >= 0 implied", p, mustNew(t, p).Solve(ctx))
+}
