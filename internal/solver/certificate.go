@@ -310,6 +310,32 @@ func maxPos(r []float64) float64 {
 	return m
 }
 
+// snapToBounds moves each x_i within rounding of a bound (4 eps times the
+// bound's magnitude plus ||x||_inf, the scale of the rounding in a step
+// x + t d) onto it. The penalty method's and Newton's points reach a bound
+// through such steps and can stop an ulp inside it; boundMultipliers then
+// sees a free variable and reports no multiplier for a bound that holds x
+// (a logistic loss with bounds: stationarity off by the missing multiplier,
+// TestSeparableVariables). It allocates nothing.
+func (s *Solver) snapToBounds(x []float64) {
+	if s.lower == nil {
+		return
+	}
+	scale := 0.0
+	for _, v := range x {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	const eps = 0x1p-52
+	for i, v := range x {
+		if lo := s.lower[i]; v > lo && !math.IsInf(lo, 0) && v-lo <= 4*eps*(math.Abs(lo)+scale) {
+			x[i] = lo
+		}
+		if hi := s.upper[i]; v < hi && !math.IsInf(hi, 0) && hi-v <= 4*eps*(math.Abs(hi)+scale) {
+			x[i] = hi
+		}
+	}
+}
+
 // boundMultipliers sets z to the bounds' multipliers that stationarity
 // leaves at the point x with the multipliers lam of the kept rows: with
 // t = grad f(x) + A'lam (the smooth part's gradient and the rows') and w

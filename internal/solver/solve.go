@@ -327,6 +327,7 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 		clear(s.state.lamBest)
 	}
 	copy(res.X, s.state.best)
+	s.snapToBounds(res.X)
 	copy(s.state.x, s.state.best) // warm start of the next solve
 	s.warm = true
 	for k := 0; k < s.kept; k++ {
