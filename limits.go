@@ -98,9 +98,13 @@ func FormatBytes(n int64) string {
 // (the rows are read in place; NewSolver adds its own copy of A, 8 m n
 // bytes, which Solve does not make)
 //
+// Variables that appear in no row (columns.go) are counted as the
+// solver's; NewSolver and Solve leave them out of what the solver sees
+// when that takes less memory, and then allocate less than the estimate.
+//
 // It is an estimate: on the problems of limits_test.go it is within 25% of
 // what Solve allocates (the paper's QP 1.00x, mushrooms 0.97x, a problem of
-// 2^20 variables 1.23x, a logistic loss with l = 2000, n = m = 100 0.90x,
+// 2^20 variables in one row 1.10x, a logistic loss with l = 2000, n = m = 100 0.90x,
 // the large QP with m = 1e5 0.98x, a separable SVM with m = 2.5e5, n = 10
 // 0.99x); the penalty method's working set (many more rows than variables)
 // stores only part of the unit rows, and there it is up to 6x above

@@ -23,7 +23,7 @@ func TestMemoryEstimate(t *testing.T) {
 	}{
 		{"paper-qp", qp, 0.7, 1.3},
 		{"mushrooms", svm, 0.7, 1.3},
-		{"n=2^20, no rows", &Problem{N: 1 << 20, Loss: "none", Ridge: 1}, 0.7, 1.3},
+		{"n=2^20, one row", oneRow(1 << 20), 0.7, 1.3},
 		{"logistic (Newton)", logisticQP(2000, 100, 100), 0.7, 1.3},
 	}
 	if !testing.Short() {
@@ -139,4 +139,14 @@ func logisticQP(l, n, m int) *Problem {
 		p.A, p.B = append(p.A, row), append(p.B, 0.1+r.Float64())
 	}
 	return p
+}
+
+// oneRow is the problem min 1/2 ||x||^2 s.t. sum x >= 1 in n variables, all
+// of them in its one row (none is separable, columns.go).
+func oneRow(n int) *Problem {
+	a := make([]float64, n)
+	for j := range a {
+		a[j] = -1
+	}
+	return &Problem{N: n, Loss: "none", Ridge: 1, A: [][]float64{a}, B: []float64{-1}}
 }

@@ -70,8 +70,9 @@ func Solve(ctx context.Context, p *Problem, opt *Options) (*Result, error) {
 // A Solver is not safe for concurrent use.
 type Solver struct {
 	s   *solver.Solver
-	m   int  // rows of A
-	box bool // the problem has bounds
+	sep *separable // the variables taken out (columns.go), or nil
+	m   int        // rows of A
+	box bool       // the problem has bounds
 	res Result
 	pen PenaltyInfo
 }
@@ -98,8 +99,24 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The limit is checked on the whole problem, before anything of its
+	// size is allocated; solving it without its separable variables
+	// (columns.go) takes less.
 	if err := p.CheckMemory(opt); err != nil {
 		return nil, err
+	}
+	full := p
+	var sp *separable
+	if free := separableVars(p); free != nil && worthSeparating(p, opt, own, free) {
+		sp = newSeparable(p, free)
+		if err := sp.check(); err != nil {
+			return nil, err
+		}
+		// The reduced problem's rows are new: no copy of them is needed.
+		p, own = sp.reduced(p), false
+		if so != nil && so.Observe != nil {
+			so.Observe = sp.observe(so.Observe)
+		}
 	}
 	ip, err := p.internal()
 	if err != nil {
@@ -112,7 +129,7 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 	}
 	s, err := solver.New(ip, so)
 	if err != nil {
-		if verr := p.Validate(); verr != nil {
+		if verr := full.Validate(); verr != nil {
 			return nil, verr
 		}
 		var nc *solver.NotConvexError
@@ -121,7 +138,7 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 		}
 		return nil, err
 	}
-	return &Solver{s: s, m: len(p.A), box: p.Lower != nil || p.Upper != nil}, nil
+	return &Solver{s: s, sep: sp, m: len(p.A), box: p.Lower != nil || p.Upper != nil}, nil
 }
 
 // errNotBuilt is the error of a Solver that NewSolver did not make.
@@ -143,6 +160,9 @@ func (s *Solver) solveFrom(ctx context.Context, start time.Time) (*Result, error
 		return nil, err
 	}
 	s.res.fill(r, &s.pen, s.m, s.box)
+	if s.sep != nil {
+		s.sep.expand(&s.res)
+	}
 	return &s.res, nil
 }
 
@@ -172,6 +192,13 @@ func (s *Solver) SetB(b []float64) error {
 func (s *Solver) SetQ(q []float64) error {
 	if s == nil || s.s == nil {
 		return errNotBuilt
+	}
+	if s.sep != nil {
+		qk, err := s.sep.setQ(q)
+		if err != nil {
+			return err
+		}
+		q = qk
 	}
 	return s.s.SetQ(q)
 }

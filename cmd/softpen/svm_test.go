@@ -2,9 +2,36 @@ package main
 
 import (
 	"io"
+	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/softpen/softpen"
 )
+
+// TestSVMWideIndex: two examples whose largest feature index is 2^20 are a
+// problem of two variables to the solver (the other features appear in no
+// example, columns.go): solved, with x of length 2^20.
+func TestSVMWideIndex(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "wide.libsvm", "1 1048576:1\n-1 1:1\n")
+	out := filepath.Join(dir, "result.json")
+	if code := runSVM([]string{"-data", data, "-out", out}, io.Discard, io.Discard); code != exitSolved {
+		t.Fatalf("exit %d, want %d", code, exitSolved)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := softpen.ReadResult(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.X) != 1<<20 || res.X[0] != -1 || res.X[1<<20-1] != 1 {
+		t.Errorf("len(x) %d, x[0] %g, x[last] %g; want 2^20, -1, 1", len(res.X), res.X[0], res.X[len(res.X)-1])
+	}
+}
 
 // BenchmarkSVMCommand: `softpen svm -data mushrooms.libsvm -tol 1e-9` run
 // in-process, the whole command: reading and parsing the file, building

@@ -1,0 +1,305 @@
+package softpen
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// A variable that appears in no row of Phi, A or Aeq and in no
+// off-diagonal entry of P is separable: the objective's only terms in it
+// are h/2 x_j^2 + q_j x_j + l1 |x_j| with h = ridge + P_jj, under its own
+// bounds, so its exact minimiser is the soft-threshold of -q_j by l1,
+// divided by h and clipped to [lower_j, upper_j], whatever the other
+// variables are. NewSolver and Solve take such variables out before the
+// solver sees the problem and put them back in every Result: the solver
+// works on the coupled variables alone (a LIBSVM file whose largest index
+// is 2^24 but whose examples use a few features is a problem of a few
+// variables), and the certificate is unchanged, since the separable
+// variables' part of the gap is exactly zero.
+
+// separable holds the variables taken out of a problem and the buffers
+// that give every Result the caller's n variables.
+type separable struct {
+	n    int
+	kept []int32 // the variables the solver sees, in order
+	free []int32 // the separable ones, in order
+	// h, q, lo and hi are each free variable's curvature, linear term
+	// and bounds (lo and hi nil without bounds); l1 is the problem's.
+	h, q, lo, hi []float64
+	l1           float64
+	x, z         []float64 // the Result's X and LambdaBox (z nil without bounds)
+	qKept        []float64 // SetQ's q for the kept variables
+	obs          []float64 // Observe's point, the caller's n variables
+}
+
+// separableVars returns the separable variables of p (which has passed
+// Validate) in order, or nil when there are none. When every variable is
+// separable the solver keeps variable 0, since it needs one. It reads a
+// row of Phi, A or Aeq only while some variable is still unseen, and then
+// only at those, so that on dense rows it stops after the first.
+func separableVars(p *Problem) []int32 {
+	unseen := make([]int32, 0, p.N)
+	for j := 0; j < p.N; j++ {
+		coupled := false
+		if p.P != nil {
+			for i := range p.P {
+				if i != j && (p.P[i][j] != 0 || p.P[j][i] != 0) {
+					coupled = true
+					break
+				}
+			}
+		}
+		if !coupled {
+			unseen = append(unseen, int32(j))
+		}
+	}
+	for _, rows := range [][][]float64{p.Phi, p.A, p.Aeq} {
+		for _, r := range rows {
+			if len(unseen) == 0 {
+				return nil
+			}
+			k := 0
+			for _, j := range unseen {
+				if int(j) < len(r) && r[j] != 0 {
+					continue
+				}
+				unseen[k] = j
+				k++
+			}
+			unseen = unseen[:k]
+		}
+	}
+	if len(unseen) == 0 || p.N == 1 {
+		return nil
+	}
+	if len(unseen) == p.N {
+		unseen = unseen[1:]
+	}
+	return unseen
+}
+
+// worthSeparating reports whether solving p without the variables free
+// takes less memory than solving it whole, for the method opt chooses and
+// with own saying whether the solver copies A anyway (NewSolver): Solve
+// reads the rows of A in place, and taking variables out means a copy of
+// every row, which a few empty columns of many rows do not repay.
+func worthSeparating(p *Problem, opt *Options, own bool, free []int32) bool {
+	method := MethodAuto
+	if opt != nil {
+		method = opt.Method
+	}
+	n, kept, nf := float64(p.N), float64(p.N-len(free)), float64(len(free))
+	rows := float64(len(p.Phi) + len(p.A) + len(p.Aeq))
+	whole := float64(p.memoryEstimate(method))
+	if own {
+		whole += 8 * float64(len(p.A)) * n
+	}
+	shadow := Problem{N: p.N - len(free), Loss: p.Loss, Phi: p.Phi, A: p.A, Aeq: p.Aeq, P: p.P}
+	apart := float64(shadow.memoryEstimate(method)) + 8*rows*kept + 8*(n+nf) + 4*n
+	if p.P != nil {
+		apart += 8 * kept * kept
+	}
+	if p.Lower != nil || p.Upper != nil {
+		apart += 8 * (n + 2*nf)
+	}
+	return apart < whole
+}
+
+// newSeparable returns the separable variables free of p (from
+// separableVars) with their terms.
+func newSeparable(p *Problem, free []int32) *separable {
+	sp := &separable{n: p.N, free: free, l1: p.L1}
+	sp.kept = make([]int32, 0, p.N-len(sp.free))
+	k := 0
+	for j := 0; j < p.N; j++ {
+		if k < len(sp.free) && int(sp.free[k]) == j {
+			k++
+			continue
+		}
+		sp.kept = append(sp.kept, int32(j))
+	}
+	nf := len(sp.free)
+	sp.h, sp.q = make([]float64, nf), make([]float64, nf)
+	box := p.Lower != nil || p.Upper != nil
+	if box {
+		sp.lo, sp.hi = make([]float64, nf), make([]float64, nf)
+	}
+	for k, j := range sp.free {
+		sp.h[k] = p.Ridge
+		if p.P != nil {
+			sp.h[k] += p.P[j][j]
+		}
+		if p.Q != nil {
+			sp.q[k] = p.Q[j]
+		}
+		if box {
+			sp.lo[k], sp.hi[k] = lowerAt(p.Lower, int(j)), upperAt(p.Upper, int(j))
+		}
+	}
+	sp.x = make([]float64, p.N)
+	if box {
+		sp.z = make([]float64, p.N)
+	}
+	sp.qKept = make([]float64, len(sp.kept))
+	return sp
+}
+
+// check returns an *InputError when a separable variable has no
+// curvature (ridge + P_jj = 0): the objective is then not strongly convex
+// in it.
+func (sp *separable) check() error {
+	for k, h := range sp.h {
+		if !(h > 0) {
+			j := strconv.Itoa(int(sp.free[k]))
+			return inputErr("ridge", nil, "not strongly convex: variable "+j+
+				" appears in no row of phi, A or Aeq and has no quadratic term (ridge + P["+j+"]["+j+"] = 0)")
+		}
+	}
+	return nil
+}
+
+// reduced returns p without the separable variables: the rows of Phi, A,
+// Aeq and P restricted to the kept ones (new rows; p is not changed).
+func (sp *separable) reduced(p *Problem) *Problem {
+	r := *p
+	r.N = len(sp.kept)
+	pick := func(v []float64) []float64 {
+		if v == nil {
+			return nil
+		}
+		out := make([]float64, len(sp.kept))
+		for k, j := range sp.kept {
+			out[k] = v[j]
+		}
+		return out
+	}
+	rows := func(m [][]float64) [][]float64 {
+		if m == nil {
+			return nil
+		}
+		out := make([][]float64, len(m))
+		flat := make([]float64, len(m)*len(sp.kept))
+		for i, row := range m {
+			out[i] = flat[i*len(sp.kept) : (i+1)*len(sp.kept) : (i+1)*len(sp.kept)]
+			for k, j := range sp.kept {
+				out[i][k] = row[j]
+			}
+		}
+		return out
+	}
+	r.Phi, r.A, r.Aeq = rows(p.Phi), rows(p.A), rows(p.Aeq)
+	r.Lower, r.Upper, r.Q = pick(p.Lower), pick(p.Upper), pick(p.Q)
+	if p.P != nil {
+		r.P = make([][]float64, len(sp.kept))
+		for k, j := range sp.kept {
+			r.P[k] = pick(p.P[j])
+		}
+	}
+	return &r
+}
+
+// minimiser returns free variable k's exact minimiser and its bound
+// multiplier (> 0 at the upper bound, < 0 at the lower, as in
+// Solution.LambdaBox).
+func (sp *separable) minimiser(k int) (x, zb float64) {
+	h, q := sp.h[k], sp.q[k]
+	switch {
+	case -q > sp.l1:
+		x = (-q - sp.l1) / h
+	case -q < -sp.l1:
+		x = (-q + sp.l1) / h
+	}
+	if sp.lo == nil {
+		return x, 0
+	}
+	lo, hi := sp.lo[k], sp.hi[k]
+	if x <= lo {
+		x = lo
+	} else if x >= hi {
+		x = hi
+	} else {
+		return x, 0
+	}
+	// At a bound: h x + q + w + zb = 0 with w an l1 subgradient at x,
+	// the one nearest -(h x + q) when x = 0.
+	r := -(h*x + q)
+	w := sp.l1
+	switch {
+	case x < 0:
+		w = -sp.l1
+	case x == 0:
+		w = math.Max(-sp.l1, math.Min(sp.l1, r))
+	}
+	return x, r - w
+}
+
+// expand makes res, a Result of the reduced problem, one of the caller's:
+// X and LambdaBox of length n, with the free variables' minimisers, and
+// the objective with their terms. It allocates nothing. A free variable
+// whose minimiser or objective term overflows float64 makes the answer
+// precision_limit with a message, as the solver does for its own.
+func (sp *separable) expand(res *Result) {
+	for k, j := range sp.kept {
+		sp.x[j] = res.X[k]
+	}
+	if sp.z != nil {
+		clear(sp.z)
+		if res.LambdaBox != nil {
+			for k, j := range sp.kept {
+				sp.z[j] = res.LambdaBox[k]
+			}
+		}
+	}
+	f := 0.0
+	for k, j := range sp.free {
+		x, zb := sp.minimiser(k)
+		sp.x[j] = x
+		if sp.z != nil {
+			sp.z[j] = zb
+		}
+		f += (sp.h[k]/2*x+sp.q[k])*x + sp.l1*math.Abs(x)
+	}
+	res.X, res.LambdaBox = sp.x, sp.z
+	res.Objective += f
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		res.Status, res.Gap, res.DistBound = StatusPrecisionLimit, math.Inf(1), math.Inf(1)
+		res.Message = "a variable that appears in no row (its minimiser is -q_j / (ridge + P_jj) after l1 and bounds) or its objective term is not finite in float64: no certificate"
+	}
+}
+
+// setQ checks q (the caller's length n) and stores the free variables'
+// part; it returns the kept variables' part for the solver. Nothing is
+// stored when q has a bad entry.
+func (sp *separable) setQ(q []float64) ([]float64, error) {
+	if len(q) != sp.n {
+		return nil, fmt.Errorf("q: length %d, want %d (n)", len(q), sp.n)
+	}
+	for i, v := range q {
+		if bad(v) {
+			return nil, fmt.Errorf("q[%d]: %g is not finite", i, v)
+		}
+	}
+	for k, j := range sp.kept {
+		sp.qKept[k] = q[j]
+	}
+	for k, j := range sp.free {
+		sp.q[k] = q[j]
+	}
+	return sp.qKept, nil
+}
+
+// observe wraps an Observe callback so that it sees the caller's n
+// variables. The wrapper allocates nothing.
+func (sp *separable) observe(f func(int64, []float64)) func(int64, []float64) {
+	sp.obs = make([]float64, sp.n)
+	return func(steps int64, x []float64) {
+		for k, j := range sp.kept {
+			sp.obs[j] = x[k]
+		}
+		for k, j := range sp.free {
+			sp.obs[j], _ = sp.minimiser(k)
+		}
+		f(steps, sp.obs)
+	}
+}
