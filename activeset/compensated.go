@@ -3,6 +3,7 @@ package activeset
 import (
 	"math"
 
+	"github.com/softpen/softpen/mat"
 	"github.com/softpen/softpen/vec"
 )
 
@@ -193,24 +194,26 @@ func (s *Solver) compensatedWork() {
 	}
 }
 
-// memberAnswer replaces x by the point of the members' affine set nearest
-// it: with M the members' unit rows (k <= n of them) and M' = QR, x keeps
-// its component in the null space of M (Q2 Q2'x) and takes in the rows'
-// space the component their own equations M x = bhat fix (Q1 R^{-T} bhat),
-// refined from compensated residuals; it certifies the result, keeps it if
-// it is Feasible and restores the answer it started from otherwise, and
-// reports whether it kept it. x = v_u - N lambda carries the rounding of
-// the terms it cancels: where x* = 0 on members through the origin (an
-// equality x_1 = 0 whose normal c lies along, FuzzActiveSet; a degenerate
-// cone of rows, n of them held) x comes out at 1e-61 to 1e-30, violating
-// those members beyond the rounding of x itself, while their own
-// equations give the component they fix exactly (0 here; x = 0 at a
-// vertex, TestVertexAnswerAtOrigin). The multipliers are kept. O(k n^2);
-// the first call allocates refineCompensated's workspace and
-// refineOrtho's.
+// memberAnswer replaces x by the minimiser of the objective (with the
+// capped l1 terms) on the members' affine set, computed in the caller's
+// variables through a QR factorisation of the members' unit rows M
+// (k <= n of them, M' = QR): in the rows' space the component their own
+// equations M x = bhat fix, Q1 R^{-T} bhat, refined from compensated
+// residuals; in their null space Q2 z with (Q2'HQ2) z = -Q2'(H x_p + c).
+// It certifies the result, keeps it if it is Feasible and restores the
+// answer it started from otherwise, and reports whether it kept it.
+// x = v_u - N lambda carries the rounding of the terms it cancels: where
+// x* = 0 on constraints through the origin x comes out at 1e-94 to 1e-30,
+// violating them beyond the rounding of x itself (an equality x_1 = 0
+// whose normal c lies along; a fixed x_1 = 0 with the rows that then pin
+// x_2 = 0 weakly; a degenerate cone of rows, n of them held), while these
+// equations give exactly 0 where c has no component (FuzzActiveSet,
+// TestVertexAnswerAtOrigin). The multipliers are kept. O(n^3); the first
+// call allocates refineCompensated's workspace, refineOrtho's and n^2
+// floats for the reduced Hessian.
 func (s *Solver) memberAnswer() bool {
-	k := len(s.ws)
-	if k == 0 || k > s.n {
+	k, n := len(s.ws), s.n
+	if k == 0 || k > n {
 		return false
 	}
 	s.compensatedWork()
@@ -225,18 +228,20 @@ func (s *Solver) memberAnswer() bool {
 	}
 	copy(s.keptX, s.x)
 	u, y := s.orthoW, s.orthoY[:k]
-	copy(u, s.x)
-	q.applyQT(u)
 	for i, c := range s.ws {
 		y[i] = s.rhs(c)
 	}
+	q.solveRT(y)
+	clear(u)
+	copy(u[:k], y)
+	if k < n && !s.reducedStep(q, u) {
+		return false
+	}
 	for round := 0; round < compensatedRounds; round++ {
-		// M x = R'(Q1'x): the rows' space coefficients R^{-T} bhat, then
-		// their corrections from the members' residuals.
-		q.solveRT(y)
-		if round == 0 {
-			copy(u[:k], y)
-		} else {
+		// M x = R'(Q1'x): the rows' space coefficients, then their
+		// corrections from the members' residuals.
+		if round > 0 {
+			q.solveRT(y)
 			vec.Axpy(-1, y, u[:k])
 		}
 		copy(s.x, u)
@@ -252,6 +257,45 @@ func (s *Solver) memberAnswer() bool {
 	copy(s.x, s.keptX)
 	s.certify()
 	return false
+}
+
+// reducedStep sets u[k:] (u = Q'x, u[:k] the rows' space coefficients
+// already set) to the minimiser z of the objective over the null space:
+// (Q2'HQ2) z = -Q2'(H x_p + cEff), x_p = Q (u[:k]; 0), Q from q. It
+// reports false if Q2'HQ2 is not numerically positive definite.
+func (s *Solver) reducedStep(q *orthoQR, u []float64) bool {
+	k, n := q.k, s.n
+	m := n - k
+	if s.reduced == nil {
+		s.reduced = make([]float64, n*n)
+	}
+	hr := s.reduced[:m*m]
+	col, w := s.t, s.r
+	for i := 0; i < m; i++ {
+		clear(col)
+		col[k+i] = 1
+		q.applyQ(col)
+		s.chol.mulH(w, col)
+		q.applyQT(w)
+		copy(hr[i*m:(i+1)*m], w[k:])
+	}
+	// g = Q'(H x_p + cEff), x_p = Q (u[:k]; 0).
+	copy(col, u)
+	clear(col[k:])
+	q.applyQ(col)
+	s.chol.mulH(w, col)
+	vec.Axpy(1, s.cEff, w)
+	q.applyQT(w)
+	z := u[k:]
+	for i := range z {
+		z[i] = -w[k+i]
+	}
+	a := mat.Dense{Rows: m, Cols: m, Stride: m, Data: hr}
+	if s.reducedChol.Factor(&a) != nil {
+		return false
+	}
+	s.reducedChol.Solve(z, z)
+	return true
 }
 
 // compensatedConverged is the last compensated step, relative to

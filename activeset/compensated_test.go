@@ -143,3 +143,17 @@ func TestEqualityThroughOriginAlongGradient(t *testing.T) {
 	}), C: []float64{-9.125, 0, 0}, Aeq: dense([][]float64{{-2.4375, 0, 0}}), Beq: []float64{0}}
 	solvedExactly(t, "x_1 = 0 along c", p, mustNew(t, p).Solve(ctx))
 }
+
+// TestFixedVariableAndRowThroughOrigin: FuzzActiveSet 5faf67a2463d3bfa.
+// x_1 is fixed at 0 and x_2 <= 0, and the row -2.46875 x_1 - 2.5 x_2 <= 0
+// then pins x_2 at 0: x* = 0 (c = (-8.875, 0), the bound's multiplier
+// 8.875). The loop's x came out with x_2 = -1.3e-79, violating the row
+// beyond the rounding of x (which is 0), and the answer was precision
+// limit. memberAnswer keeps the members' equations (here x_1 = 0) and
+// minimises over their null space, which gives x_2 = 0 exactly.
+func TestFixedVariableAndRowThroughOrigin(t *testing.T) {
+	p := &Problem{N: 2, H: dense([][]float64{{5.7921875, 10}, {10, 32.6671875}}), C: []float64{-8.875, 0},
+		A: dense([][]float64{{-2.46875, -2.5}}), B: []float64{0},
+		Lower: []float64{0, math.Inf(-1)}, Upper: []float64{0, 0}}
+	solvedExactly(t, "x_1 fixed at 0, x_2 pinned", p, mustNew(t, p).Solve(ctx))
+}

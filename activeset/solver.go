@@ -108,7 +108,11 @@ type Solver struct {
 	// members' residuals and the answer it started from, allocated on
 	// first use.
 	memberRes, keptLam, keptX []float64
-	res                       Result
+	// reduced: memberAnswer's reduced Hessian (n^2), allocated on first
+	// use.
+	reduced     []float64
+	reducedChol mat.Cholesky
+	res         Result
 }
 
 // New checks and factors p. It returns an *InputError for malformed data
