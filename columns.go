@@ -30,7 +30,9 @@ type separable struct {
 	l1           float64
 	x, z         []float64 // the Result's X and LambdaBox (z nil without bounds)
 	qKept        []float64 // SetQ's q for the kept variables
-	obs          []float64 // Observe's point, the caller's n variables
+	// loKept, hiKept: SetBounds' bounds for the kept variables.
+	loKept, hiKept []float64
+	obs            []float64 // Observe's point, the caller's n variables
 }
 
 // separableVars returns the separable variables of p (which has passed
@@ -301,5 +303,30 @@ func (sp *separable) observe(f func(int64, []float64)) func(int64, []float64) {
 			sp.obs[j], _ = sp.minimiser(k)
 		}
 		f(steps, sp.obs)
+	}
+}
+
+// keptBounds returns the kept variables' part of the bounds lo and hi
+// (the caller's n), in buffers allocated at the first call.
+func (sp *separable) keptBounds(lo, hi []float64) ([]float64, []float64) {
+	if sp.loKept == nil {
+		sp.loKept, sp.hiKept = make([]float64, len(sp.kept)), make([]float64, len(sp.kept))
+	}
+	for k, j := range sp.kept {
+		sp.loKept[k], sp.hiKept[k] = lo[j], hi[j]
+	}
+	return sp.loKept, sp.hiKept
+}
+
+// setBounds stores the free variables' bounds from lo and hi (the
+// caller's n); a separable set built without bounds allocates them and
+// LambdaBox once.
+func (sp *separable) setBounds(lo, hi []float64) {
+	if sp.lo == nil {
+		sp.lo, sp.hi = make([]float64, len(sp.free)), make([]float64, len(sp.free))
+		sp.z = make([]float64, sp.n)
+	}
+	for k, j := range sp.free {
+		sp.lo[k], sp.hi[k] = lo[j], hi[j]
 	}
 }

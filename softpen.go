@@ -71,10 +71,13 @@ func Solve(ctx context.Context, p *Problem, opt *Options) (*Result, error) {
 type Solver struct {
 	s   *solver.Solver
 	sep *separable // the variables taken out (columns.go), or nil
+	n   int        // variables
 	m   int        // rows of A
 	box bool       // the problem has bounds
-	res Result
-	pen PenaltyInfo
+	// lo and hi are SetBounds' bounds, -Inf / +Inf where missing.
+	lo, hi []float64
+	res    Result
+	pen    PenaltyInfo
 }
 
 // NewSolver validates p, copies what it keeps (p may be changed or reused
@@ -138,7 +141,7 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 		}
 		return nil, err
 	}
-	return &Solver{s: s, sep: sp, m: len(p.A), box: p.Lower != nil || p.Upper != nil}, nil
+	return &Solver{s: s, sep: sp, n: full.N, m: len(p.A), box: p.Lower != nil || p.Upper != nil}, nil
 }
 
 // errNotBuilt is the error of a Solver that NewSolver did not make.
@@ -201,4 +204,39 @@ func (s *Solver) SetQ(q []float64) error {
 		q = qk
 	}
 	return s.s.SetQ(q)
+}
+
+// SetBounds replaces the bounds for the next Solve: lower and upper each
+// nil (no bounds on that side) or of length n, with the rules of
+// Validate (a missing bound is -Inf / +Inf or of magnitude >= 1e20, lower
+// <= upper). The warm start is kept (the active-set method starts from its
+// last working set, cold only if a variable becomes fixed or free of a
+// bound it was held at). It allocates nothing, except, once, the
+// bounds of a Solver built without any. An error names the bad entry; the
+// Solver is then unchanged.
+func (s *Solver) SetBounds(lower, upper []float64) error {
+	if s == nil || s.s == nil {
+		return errNotBuilt
+	}
+	if err := checkBounds(lower, upper, s.n); err != nil {
+		return err
+	}
+	if s.lo == nil {
+		s.lo, s.hi = make([]float64, s.n), make([]float64, s.n)
+	}
+	for i := range s.lo {
+		s.lo[i], s.hi[i] = lowerAt(lower, i), upperAt(upper, i)
+	}
+	lo, hi := s.lo, s.hi
+	if s.sep != nil {
+		lo, hi = s.sep.keptBounds(s.lo, s.hi)
+	}
+	if err := s.s.SetBounds(lo, hi); err != nil {
+		return err
+	}
+	if s.sep != nil {
+		s.sep.setBounds(s.lo, s.hi)
+	}
+	s.box = true
+	return nil
 }

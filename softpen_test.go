@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -377,5 +378,102 @@ func TestNearlyDependentEqualities(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSetBounds: new bounds between solves reach every path. The portfolio
+// (bounds-heavy, 50 assets capped at 0.1) with its cap moved to 0.05 and
+// then 0.3, the paper QP given bounds it was built without, and the
+// separable problem of columns_test.go with its bounds shifted: each warm
+// answer is a new Solver's to 1e-9 relative, by the default method and by
+// APG; SetBounds + Solve allocate nothing once the bounds exist; bad
+// bounds are refused naming the entry.
+func TestSetBounds(t *testing.T) {
+	paper, _ := readQP(t, 1)
+	sep, _ := separableCase("none", 3)
+	type step struct{ lo, hi []float64 }
+	fill := func(n int, v float64) []float64 {
+		out := make([]float64, n)
+		for i := range out {
+			out[i] = v
+		}
+		return out
+	}
+	shifted := func(p *Problem, d float64) step {
+		s := step{slices.Clone(p.Lower), slices.Clone(p.Upper)}
+		for i := range s.lo {
+			s.lo[i] += d
+			s.hi[i] += d
+		}
+		return s
+	}
+	for _, c := range []struct {
+		name  string
+		p     *Problem
+		steps []step
+	}{
+		{"portfolio", portfolio(), []step{{fill(50, 0), fill(50, 0.05)}, {fill(50, 0), fill(50, 0.3)}}},
+		{"paper QP", paper, []step{{fill(paper.N, -0.05), fill(paper.N, 0.05)}, {nil, fill(paper.N, 0)}}},
+		{"separable", sep, []step{shifted(sep, 0.3), shifted(sep, -0.5)}},
+	} {
+		for _, m := range []Method{MethodAuto, MethodAPG} {
+			s, err := NewSolver(c.p, &Options{Method: m, Tol: 1e-9})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Solve(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			for k, st := range c.steps {
+				if err := s.SetBounds(st.lo, st.hi); err != nil {
+					t.Fatalf("%s %v step %d: %v", c.name, m, k, err)
+				}
+				res, err := s.Solve(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				q := *c.p
+				q.Lower, q.Upper = st.lo, st.hi
+				ref, err := Solve(context.Background(), &q, &Options{Tol: 1e-12})
+				if err != nil || ref.Status != StatusSolved {
+					t.Fatalf("%s step %d reference: %v %v", c.name, k, err, ref)
+				}
+				if e := testqp.RelErr(res.X, ref.X); res.Status != StatusSolved || e > 1e-9 {
+					t.Errorf("%s %v step %d: %v, relative error %.3g after SetBounds", c.name, m, k, res.Status, e)
+				}
+				if len(res.LambdaBox) != c.p.N {
+					t.Errorf("%s %v step %d: LambdaBox of length %d", c.name, m, k, len(res.LambdaBox))
+				}
+			}
+		}
+	}
+	s, err := NewSolver(portfolio(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []struct {
+		lo, hi []float64
+		want   string
+	}{
+		{fill(49, 0), nil, "lower"},
+		{nil, append(fill(49, 1), math.NaN()), "upper[49]"},
+		{fill(50, 0), append(fill(49, 1), -1), "lower[49]"},
+	} {
+		if err := s.SetBounds(bad.lo, bad.hi); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("SetBounds: %v, want an error naming %s", err, bad.want)
+		}
+	}
+	lo, hi := fill(50, 0), fill(50, 0.1)
+	allocs := testing.AllocsPerRun(20, func() {
+		hi[0] = 0.15 - hi[0]
+		if s.SetBounds(lo, hi) != nil {
+			t.Fatal("SetBounds failed")
+		}
+		if res, _ := s.Solve(context.Background()); res.Status != StatusSolved {
+			t.Fatalf("status %v", res.Status)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("warm SetBounds + Solve allocates %v times", allocs)
 	}
 }

@@ -168,7 +168,7 @@
 //	budget.go       what ends a solve early: steps, time limit, context
 //	dual.go         the dual loop: Solve, iterate, the step towards lambda*
 //	nullstep.go     a dependent member: its null direction and null step
-//	workingset.go   membership: SetB, Reset, push and pop, admit and leave
+//	workingset.go   membership: SetB, SetBounds, Reset, push and pop, admit and leave
 //	hotstart.go     HotStart, HotStartAt, NewAt: a working set from a guess
 //	objective.go    SetObjective: a new H and c for the same constraints
 //	constraint.go   the kinds of constraint a working set holds

@@ -133,19 +133,25 @@ func (p *Problem) check() (diagH bool, err error) {
 	if math.IsNaN(p.L1) || math.IsInf(p.L1, 0) || p.L1 < 0 {
 		return false, &InputError{"L1", -1, fmt.Sprintf("%v, want a finite number >= 0", p.L1)}
 	}
-	if err := checkVec("Lower", p.Lower, n, true); err != nil {
-		return false, err
+	return diagH, checkBounds(p.Lower, p.Upper, n)
+}
+
+// checkBounds checks Lower and Upper (each nil or of length n, no NaN,
+// lower <= upper, neither +Inf below nor -Inf above).
+func checkBounds(lower, upper []float64, n int) error {
+	if err := checkVec("Lower", lower, n, true); err != nil {
+		return err
 	}
-	if err := checkVec("Upper", p.Upper, n, true); err != nil {
-		return false, err
+	if err := checkVec("Upper", upper, n, true); err != nil {
+		return err
 	}
 	for i := 0; i < n; i++ {
-		lo, up := bound(p.Lower, i, math.Inf(-1)), bound(p.Upper, i, math.Inf(1))
+		lo, up := bound(lower, i, math.Inf(-1)), bound(upper, i, math.Inf(1))
 		if lo > up || math.IsInf(lo, 1) || math.IsInf(up, -1) {
-			return false, &InputError{"Lower", i, fmt.Sprintf("lower %v above upper %v", lo, up)}
+			return &InputError{"Lower", i, fmt.Sprintf("lower %v above upper %v", lo, up)}
 		}
 	}
-	return diagH, nil
+	return nil
 }
 
 // rowsA is the number of rows of A (or ARows).

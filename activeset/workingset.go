@@ -26,6 +26,40 @@ func (s *Solver) SetB(b []float64) error {
 	return nil
 }
 
+// SetBounds replaces the bounds (each nil, for none, or of length n; an
+// infinite entry is no bound) for the next Solve. The working set is kept
+// and the next Solve starts from it, unless a member's bound becomes
+// infinite or a variable becomes fixed or stops being fixed: the next
+// Solve then starts cold (Reset). It allocates nothing. An error names the
+// bad entry; the Solver is then unchanged.
+func (s *Solver) SetBounds(lower, upper []float64) error {
+	if err := checkBounds(lower, upper, s.n); err != nil {
+		return err
+	}
+	cold := false
+	for i := range s.lo {
+		lo, up := bound(lower, i, math.Inf(-1)), bound(upper, i, math.Inf(1))
+		if (lo == up) != (s.lo[i] == s.up[i]) {
+			cold = true
+		}
+		s.lo[i], s.up[i] = lo, up
+	}
+	for _, c := range s.ws {
+		if (c.kind == kindLower && math.IsInf(s.lo[c.i], -1)) || (c.kind == kindUpper && math.IsInf(s.up[c.i], 1)) {
+			cold = true
+		}
+	}
+	if cold {
+		s.Reset()
+		return nil
+	}
+	for i, c := range s.ws {
+		s.beta[i] = s.rhs(c) / s.sigma[i]
+	}
+	s.forgetViolations()
+	return nil
+}
+
 // Reset empties the working set down to the equalities (the next Solve
 // starts cold).
 func (s *Solver) Reset() {

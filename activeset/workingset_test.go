@@ -3,6 +3,7 @@ package activeset
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -227,5 +228,94 @@ func TestFixedVariableBesideNearEquality(t *testing.T) {
 		p := &Problem{N: 2, H: dense([][]float64{{1, 0}, {0, 1}}), C: []float64{0, 0},
 			Aeq: dense([][]float64{{1, d}}), Beq: []float64{d}, Lower: []float64{0, -5}, Upper: []float64{0, 5}}
 		solvedExactly(t, fmt.Sprintf("d=%g", d), p, mustNew(t, p).Solve(ctx))
+	}
+}
+
+// TestSetBounds: a Solver given new bounds by SetBounds (shifted,
+// tightened, loosened, one removed, a variable fixed and freed, bounds
+// that make the rows infeasible) answers as a new Solver of the changed
+// problem does, with the same status, x to 1e-9 and, when infeasible, a
+// certificate that holds; SetBounds and the warm Solve allocate nothing,
+// and a refused SetBounds leaves the Solver as it was.
+func TestSetBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	infeasible := 0
+	for _, n := range []int{2, 5, 20} {
+		p := randomQP(rng, n, 3*n, 1e2, true)
+		s := mustNew(t, p)
+		certified(t, "start", s.Solve(ctx), 1e-9)
+		lo, up := slices.Clone(p.Lower), slices.Clone(p.Upper)
+		for step := 0; step < 8; step++ {
+			for i := range lo {
+				switch step {
+				case 0, 1: // shift
+					d := 0.3 * rng.NormFloat64()
+					lo[i], up[i] = p.Lower[i]+d, p.Upper[i]+d
+				case 2: // tighten
+					lo[i], up[i] = lo[i]/4, up[i]/4
+				case 3: // loosen, the last variable's lower bound removed
+					lo[i], up[i] = 4*lo[i], 4*up[i]
+					if i == n-1 {
+						lo[i] = math.Inf(-1)
+					}
+				case 4: // the first variable fixed
+					if i == 0 {
+						lo[i], up[i] = 0.1, 0.1
+					}
+				case 5: // and freed
+					if i == 0 {
+						lo[i], up[i] = -1, 1
+					}
+				case 6: // every variable above what the rows allow
+					lo[i], up[i] = 50, 60
+				case 7:
+					lo[i], up[i] = p.Lower[i], p.Upper[i]
+				}
+			}
+			name := fmt.Sprintf("n %d step %d", n, step)
+			if err := s.SetBounds(lo, up); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			r := s.Solve(ctx)
+			q := *p
+			q.Lower, q.Upper = slices.Clone(lo), slices.Clone(up)
+			want := mustNew(t, &q).Solve(ctx)
+			if r.Status != want.Status {
+				t.Fatalf("%s: status %v, a new Solver's %v", name, r.Status, want.Status)
+			}
+			if r.Status == StatusInfeasible {
+				checkFarkas(t, name, &q, r)
+				infeasible++
+				continue
+			}
+			certified(t, name, r, 1e-9)
+			if d := maxAbsDiff(r.X, want.X); d > 1e-9 {
+				t.Errorf("%s: x differs from a new Solver's by %.3g", name, d)
+			}
+		}
+		x := slices.Clone(s.Solve(ctx).X)
+		bad := slices.Clone(lo)
+		bad[1] = math.NaN()
+		if err := s.SetBounds(bad, up); err == nil || !strings.Contains(err.Error(), "Lower[1]") {
+			t.Errorf("NaN in Lower[1]: %v", err)
+		}
+		bad[1] = up[1] + 1
+		if err := s.SetBounds(bad, up); err == nil {
+			t.Error("lower above upper accepted")
+		}
+		if r := s.Solve(ctx); maxAbsDiff(r.X, x) > 1e-12 {
+			t.Errorf("n %d: a refused SetBounds changed the answer", n)
+		}
+		if a := testing.AllocsPerRun(5, func() {
+			if err := s.SetBounds(p.Lower, p.Upper); err != nil {
+				t.Fatal(err)
+			}
+			s.Solve(ctx)
+		}); a != 0 {
+			t.Errorf("n %d: SetBounds and Solve: %v allocations", n, a)
+		}
+	}
+	if infeasible == 0 {
+		t.Error("no step made the problem infeasible")
 	}
 }

@@ -55,7 +55,7 @@
 //	sample.go       the direct path's start from samples of many rows
 //	newton.go       Newton steps (SQP) for the logistic loss, their QPs
 //	                solved by the active-set method, certified here
-//	update.go       SetB and SetQ: new data between solves, warm start kept
+//	update.go       SetB, SetQ and SetBounds: new data between solves, warm start kept
 //	observe.go      the Options.Observe callback, and the Progress report of
 //	                the direct path's answer
 //	rng.go          the solver's own generator and the alias sampler

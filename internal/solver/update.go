@@ -104,6 +104,78 @@ func (s *Solver) SetB(b []float64) error {
 	return nil
 }
 
+// SetBounds replaces the bounds for the next Solve: lower and upper of
+// length n (nil: none), -Inf / +Inf for a missing bound, no NaN, lower <=
+// upper. The warm start is kept, moved into the new box; the engines that
+// hold the bounds take them with their working sets (activeset.Solver.
+// SetBounds). It returns an error naming the bad entry (the Solver is then
+// unchanged) and allocates nothing, except the bounds of a problem that
+// had none, once.
+func (s *Solver) SetBounds(lower, upper []float64) error {
+	bnd := func(v []float64, i int, none float64) float64 {
+		if v == nil {
+			return none
+		}
+		return v[i]
+	}
+	for _, v := range [][]float64{lower, upper} {
+		if v != nil && len(v) != s.n {
+			return fmt.Errorf("bounds: length %d, want %d (n)", len(v), s.n)
+		}
+	}
+	for i := 0; i < s.n; i++ {
+		lo, up := bnd(lower, i, math.Inf(-1)), bnd(upper, i, math.Inf(1))
+		switch {
+		case math.IsNaN(lo) || math.IsInf(lo, 1):
+			return fmt.Errorf("lower[%d]: %g is not a lower bound", i, lo)
+		case math.IsNaN(up) || math.IsInf(up, -1):
+			return fmt.Errorf("upper[%d]: %g is not an upper bound", i, up)
+		case lo > up:
+			return fmt.Errorf("lower[%d]: %g is above upper[%d] = %g", i, lo, i, up)
+		}
+	}
+	if s.pending != nil {
+		if err := s.buildDirect(); err != nil {
+			return err
+		}
+	}
+	if s.lower == nil {
+		s.lower, s.upper = make([]float64, s.n), make([]float64, s.n)
+		if s.fin.eng != nil {
+			s.fin.upper, s.fin.lower = make([]bool, s.n), make([]bool, s.n)
+		}
+	}
+	for i := range s.lower {
+		s.lower[i], s.upper[i] = bnd(lower, i, math.Inf(-1)), bnd(upper, i, math.Inf(1))
+	}
+	if len(s.state.x) == s.n { // the penalty method's warm start
+		for i, v := range s.state.x {
+			s.state.x[i] = min(max(v, s.lower[i]), s.upper[i])
+		}
+	}
+	for _, e := range []*activeset.Solver{s.direct, s.fin.eng} {
+		if e != nil {
+			if err := e.SetBounds(s.lower, s.upper); err != nil {
+				return err
+			}
+		}
+	}
+	if s.newton != nil {
+		if err := s.newton.eng.SetBounds(s.lower, s.upper); err != nil {
+			return err
+		}
+	}
+	if s.sample.presolved {
+		s.sample.cold, s.sample.presolved = true, false
+	}
+	for i := range s.sample.levels {
+		if err := s.sample.levels[i].eng.SetBounds(s.lower, s.upper); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // checkUpdate checks an update's vector: length want (what) and every
 // entry finite; the error names the vector and the entry.
 func checkUpdate(name string, v []float64, want int, what string) error {
