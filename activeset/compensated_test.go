@@ -157,3 +157,15 @@ func TestFixedVariableAndRowThroughOrigin(t *testing.T) {
 		Lower: []float64{0, math.Inf(-1)}, Upper: []float64{0, 0}}
 	solvedExactly(t, "x_1 fixed at 0, x_2 pinned", p, mustNew(t, p).Solve(ctx))
 }
+
+// TestZeroNoise: FuzzActiveSet 24705179325da8d6. x_1 >= 0, x_2 <= 0 and
+// x_1 <= x_2 hold x* = 0 (c = (-3.625, 3.625)); the loop settled with the
+// last row alone and x = (2.9e-34, 0), which violates it beyond the
+// rounding of x, and the answer was precision limit. x_1 is the noise of
+// a cancellation of terms of size 1 (zeroNoise): x = 0 exactly.
+func TestZeroNoise(t *testing.T) {
+	p := &Problem{N: 2, H: dense([][]float64{{13.175, 12.421875}, {12.421875, 13.0197265625}}), C: []float64{-3.625, 3.625},
+		A: dense([][]float64{{-2.5, -2.5}, {-2.5, -2.5}, {2.5, -2.5}}), B: []float64{0.90625, 2.5, 0},
+		Lower: []float64{0, math.Inf(-1)}, Upper: []float64{2.5, 0}}
+	solvedExactly(t, "x* = 0 held by a row and two bounds", p, mustNew(t, p).Solve(ctx))
+}

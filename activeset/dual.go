@@ -43,8 +43,8 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) *Result {
 			// (compensated.go).
 			s.refineCompensated()
 		}
-		if status == StatusSolved && !s.res.Feasible {
-			s.memberAnswer()
+		if status == StatusSolved && !s.res.Feasible && !s.memberAnswer() {
+			s.zeroNoise()
 		}
 		if status != StatusSolved || round == maxResumes+s.n {
 			break
