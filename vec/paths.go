@@ -8,7 +8,9 @@ package vec
 // escape analysis keep callers' slices on the stack.
 //
 // The functions of a Path do not check slice lengths: callers must pass
-// slices of equal length, as the package-level functions require.
+// slices of equal length, as the package-level functions require. DotSparse
+// and AxpySparse do check their indices against x and y, as the
+// package-level functions do.
 type Path struct {
 	Name          string
 	Dot           func(x, y []float64) float64
@@ -22,6 +24,8 @@ type Path struct {
 	Sigmoid       func(dst, x []float64)
 	SigmoidScaled func(dst, x []float64, scale, mul float64)
 	SoftplusSum   func(x []float64, scale float64) float64
+	DotSparse     func(idx []int32, val, x []float64) float64
+	AxpySparse    func(alpha float64, idx []int32, val, y []float64)
 }
 
 // Paths returns the kernel paths this CPU can run: the generic path first,
@@ -33,6 +37,7 @@ func Paths() []Path {
 		AxpbyTo: axpbyToGeneric, Step: stepGeneric, Softplus: softplusGeneric,
 		Sigmoid: sigmoidGeneric, SigmoidScaled: sigmoidScaledGeneric,
 		SoftplusSum: softplusSumGeneric,
+		DotSparse:   dotSparseGeneric, AxpySparse: axpySparseGeneric,
 	}}
 	if useAsm {
 		out = append(out, Path{
@@ -40,6 +45,7 @@ func Paths() []Path {
 			AxpbyTo: axpbyToAsm, Step: stepAsm, Softplus: softplusAsm,
 			Sigmoid: sigmoidAsm, SigmoidScaled: sigmoidScaledAsm,
 			SoftplusSum: softplusSumAsm,
+			DotSparse:   dotSparseAsm, AxpySparse: axpySparseGeneric,
 		})
 	}
 	return out

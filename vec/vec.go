@@ -9,7 +9,8 @@
 // it. Building with the purego tag, or for another GOARCH, compiles only the
 // Go code. GODEBUG=cpu.avx2=off selects the generic path on amd64.
 //
-// Status: on the avx2 and neon paths every kernel is assembly. Softplus,
+// Status: on the avx2 and neon paths every dense kernel is assembly; of the
+// sparse-row kernels (sparse.go) only DotSparse on avx2 is. Softplus,
 // Sigmoid, SigmoidScaled and SoftplusSum run one algorithm on both
 // (exp_arm64.s, exp_amd64.s) and return the same bits on avx2 and neon.
 //
