@@ -22,7 +22,7 @@ import (
 // Data is a data set read densely: Rows[i] has NFeatures entries (zero
 // where the file has none), all rows share one backing array, row-major.
 type Data struct {
-	Labels    []float64 // -1 or +1, one per row
+	Labels    []float64 // -1 or +1 (ReadTargets: the targets), one per row
 	Rows      [][]float64
 	NFeatures int
 }
@@ -60,6 +60,7 @@ type sparseRow struct {
 // reader holds a file in sparse form while it is read.
 type reader struct {
 	nFeatures int       // fixed by the caller, or 0
+	targets   bool      // labels are regression targets, kept as written
 	labels    []float64 // as written, one per example
 	rows      []sparseRow
 	idxs      []int32   // feature indices of all rows, 0-based
@@ -79,12 +80,24 @@ type reader struct {
 // -1/+1, 0/1 or 1/2. Read never panics; it holds the file in sparse form,
 // then densely.
 func Read(r io.Reader, nFeatures int) (*Data, error) {
+	return read(r, nFeatures, false)
+}
+
+// ReadTargets reads a data set for regression: as Read, with the same
+// errors, except that the labels are targets kept as written, any finite
+// number (a file of one distinct target is accepted).
+func ReadTargets(r io.Reader, nFeatures int) (*Data, error) {
+	return read(r, nFeatures, true)
+}
+
+// read is Read, or with targets ReadTargets.
+func read(r io.Reader, nFeatures int, targets bool) (*Data, error) {
 	if nFeatures < 0 || nFeatures > maxIndex {
 		return nil, &Error{Msg: fmt.Sprintf("%d features: want 0 (from the data) to %d", nFeatures, maxIndex)}
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
-	rd := &reader{nFeatures: nFeatures}
+	rd := &reader{nFeatures: nFeatures, targets: targets}
 	line := 0
 	for sc.Scan() {
 		line++
@@ -97,6 +110,9 @@ func Read(r io.Reader, nFeatures int) (*Data, error) {
 	}
 	if len(rd.rows) == 0 {
 		return nil, &Error{Line: line, Msg: "no examples"}
+	}
+	if targets {
+		return rd.dense(0, line)
 	}
 	lo, err := checkLabels(rd.labels, rd.lines, line)
 	if err != nil {
@@ -120,7 +136,7 @@ func (rd *reader) readLine(text []byte, line int) error {
 	if !ok {
 		return &Error{line, col, fmt.Sprintf("bad label %q: want a finite number", tok)}
 	}
-	if !knownLabel(lab) {
+	if !rd.targets && !knownLabel(lab) {
 		return &Error{line, col, fmt.Sprintf("label %g: want the labels -1/+1, 0/1 or 1/2", lab)}
 	}
 	row := sparseRow{lo: len(rd.idxs)}
@@ -210,7 +226,8 @@ func checkLabels(labels []float64, lines []int, last int) (float64, error) {
 }
 
 // dense returns the data set with the rows stored densely and label lo
-// mapped to -1, the other to +1; last is the file's last line.
+// mapped to -1, the other to +1 (targets kept as written); last is the
+// file's last line.
 func (rd *reader) dense(lo float64, last int) (*Data, error) {
 	n := rd.nFeatures
 	if n == 0 {
@@ -222,9 +239,13 @@ func (rd *reader) dense(lo float64, last int) (*Data, error) {
 	d := &Data{NFeatures: n, Labels: make([]float64, len(rd.rows)), Rows: make([][]float64, len(rd.rows))}
 	flat := make([]float64, len(rd.rows)*n)
 	for i, r := range rd.rows {
-		d.Labels[i] = 1
-		if rd.labels[i] == lo {
+		switch {
+		case rd.targets:
+			d.Labels[i] = rd.labels[i]
+		case rd.labels[i] == lo:
 			d.Labels[i] = -1
+		default:
+			d.Labels[i] = 1
 		}
 		d.Rows[i] = flat[i*n : (i+1)*n : (i+1)*n]
 		for k, j := range rd.idxs[r.lo:r.hi] {

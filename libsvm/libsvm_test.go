@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -229,6 +230,30 @@ func TestFunctionLength(t *testing.T) {
 			if n := fset.Position(fn.End()).Line - fset.Position(fn.Pos()).Line + 1; n > 80 {
 				t.Errorf("%s is %d lines, want at most 80", fn.Name.Name, n)
 			}
+		}
+	}
+}
+
+// TestReadTargets: ReadTargets keeps any finite label as the target
+// (a single distinct one included), rejects what Read rejects in the
+// entries, and a non-finite target.
+func TestReadTargets(t *testing.T) {
+	d, err := ReadTargets(strings.NewReader("2.5 1:1 3:-2\n-0.125 2:4\n2.5\n"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []float64{2.5, -0.125, 2.5}; !slices.Equal(d.Labels, want) || d.NFeatures != 3 {
+		t.Errorf("labels %v, features %d; want %v, 3", d.Labels, d.NFeatures, want)
+	}
+	if !slices.Equal(d.Rows[0], []float64{1, 0, -2}) || !slices.Equal(d.Rows[1], []float64{0, 4, 0}) {
+		t.Errorf("rows %v", d.Rows)
+	}
+	if _, err := ReadTargets(strings.NewReader("7 1:1\n"), 0); err != nil {
+		t.Errorf("one target: %v", err)
+	}
+	for _, bad := range []string{"1 2:1 1:1\n", "nan 1:1\n", "1 1:x\n", "inf 1:1\n"} {
+		if _, err := ReadTargets(strings.NewReader(bad), 0); err == nil {
+			t.Errorf("%q accepted", bad)
 		}
 	}
 }

@@ -1,5 +1,5 @@
 // Command softpen solves problems in the JSON format of FORMATS.md, the
-// hard-margin SVM on LIBSVM data, runs the demo, reruns the paper's
+// hard-margin SVM and regularised regression on LIBSVM data, runs the demo, reruns the paper's
 // experiments and measures kernel speed.
 package main
 
@@ -52,6 +52,7 @@ func commands() []command {
 		{"demo", demoSynopsis, "solve an embedded instance of the paper's QP and compare with its reference", func() *flag.FlagSet { return new(demoArgs).flagSet() }, runDemo},
 		{"solve", solveSynopsis, "solve a problem file (FORMATS.md) and write the result file", func() *flag.FlagSet { return new(solveArgs).flagSet() }, runSolve},
 		{"svm", svmSynopsis, "the hard-margin SVM of the paper's section 6.2 on LIBSVM data", func() *flag.FlagSet { return new(svmArgs).flagSet() }, runSVM},
+		{"fit", fitSynopsis, "logistic or least-squares regression with ridge, l1 and bounds on LIBSVM data", func() *flag.FlagSet { return new(fitArgs).flagSet() }, runFit},
 		{"repro qp", reproQPSynopsis, "rerun the paper's QP experiment (section 6.1)", func() *flag.FlagSet { return new(reproArgs).flagSet("qp") }, nil},
 		{"repro svm", reproSVMSynopsis, "rerun the paper's SVM experiment (section 6.2)", func() *flag.FlagSet { return new(reproArgs).flagSet("svm") }, nil},
 		{"bench", benchSynopsis, "kernel throughput per available implementation on this CPU", func() *flag.FlagSet { return new(benchArgs).flagSet() }, runBench},

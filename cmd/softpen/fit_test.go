@@ -1,0 +1,167 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/softpen/softpen"
+	"github.com/softpen/softpen/libsvm"
+)
+
+// readResultFile reads a result file written by a command.
+func readResultFile(t *testing.T, path string) *softpen.Result {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := softpen.ReadResult(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// fitStationarity returns max_j |g_j + z_j| / max(1, |g|_inf) for the
+// model of runFit at the answer, g the gradient of its smooth part and z
+// the bounds' multipliers, with the l1 subgradient chosen to fit; it is
+// computed here from the data, independently of the solver.
+func fitStationarity(d *libsvm.Data, loss string, ridge, l1 float64, res *softpen.Result) float64 {
+	n, l := d.NFeatures, float64(len(d.Rows))
+	g := make([]float64, n)
+	for i, r := range d.Rows {
+		t := 0.0
+		for j, v := range r {
+			t += v * res.X[j]
+		}
+		var s float64
+		if loss == "logistic" {
+			y := d.Labels[i]
+			s = -y / (1 + math.Exp(y*t))
+		} else {
+			s = t - d.Labels[i]
+		}
+		for j, v := range r {
+			g[j] += s * v / l
+		}
+	}
+	worst, scale := 0.0, 1.0
+	for j := range g {
+		g[j] += ridge * res.X[j]
+		scale = math.Max(scale, math.Abs(g[j]))
+		if res.LambdaBox != nil {
+			g[j] += res.LambdaBox[j]
+		}
+		switch {
+		case res.X[j] > 0:
+			g[j] += l1
+		case res.X[j] < 0:
+			g[j] -= l1
+		default:
+			g[j] -= math.Max(-l1, math.Min(l1, g[j]))
+		}
+		worst = math.Max(worst, math.Abs(g[j]))
+	}
+	return worst / scale
+}
+
+// TestFit: softpen fit on mushrooms (logistic, ridge 1/l) and on a
+// regression file (squared loss, l1 and bounds on every weight) ends
+// solved, and its answer is stationary to 1e-9 in the data, computed here.
+func TestFit(t *testing.T) {
+	dir := t.TempDir()
+	var reg strings.Builder
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&reg, "%g", 3*math.Sin(float64(i))+float64(i%5))
+		for j := 1; j <= 8; j++ {
+			if (i+j)%3 != 0 {
+				fmt.Fprintf(&reg, " %d:%g", j, math.Cos(float64(i*j)))
+			}
+		}
+		reg.WriteString("\n")
+	}
+	regFile := writeFile(t, dir, "reg.libsvm", reg.String())
+	for _, c := range []struct {
+		name, data, loss string
+		ridge, l1        float64
+		args             []string
+	}{
+		{"mushrooms logistic", "../../testdata/svm/mushrooms.libsvm", "logistic", 0, 0, nil},
+		{"regression, l1 and bounds", regFile, "squared", 0.01, 0.001, []string{"-loss", "squared", "-ridge", "0.01", "-l1", "0.001", "-lower", "-0.2", "-upper", "0.25"}},
+	} {
+		out := filepath.Join(dir, "result.json")
+		args := append([]string{"-data", c.data, "-tol", "1e-9", "-out", out}, c.args...)
+		var stderr strings.Builder
+		if code := runFit(args, io.Discard, &stderr); code != exitSolved {
+			t.Fatalf("%s: exit %d: %s", c.name, code, stderr.String())
+		}
+		res := readResultFile(t, out)
+		f, err := os.Open(c.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read := libsvm.Read
+		if c.loss == "squared" {
+			read = libsvm.ReadTargets
+		}
+		d, err := read(f, 0)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ridge := c.ridge
+		if ridge == 0 {
+			ridge = 1 / float64(len(d.Rows))
+		}
+		if len(res.X) != d.NFeatures {
+			t.Fatalf("%s: %d weights, want %d", c.name, len(res.X), d.NFeatures)
+		}
+		if s := fitStationarity(d, c.loss, ridge, c.l1, res); s > 1e-9 {
+			t.Errorf("%s: relative stationarity %.3g", c.name, s)
+		}
+		atBound := 0
+		for _, x := range res.X {
+			if x == -0.2 || x == 0.25 {
+				atBound++
+			}
+		}
+		t.Logf("%s: %v, gap %.3g, %d weights at a bound", c.name, res.Status, res.Gap, atBound)
+		if c.loss == "squared" && atBound == 0 {
+			t.Errorf("%s: no weight at a bound; the test wants some", c.name)
+		}
+	}
+}
+
+// TestFitUsage: bad flags are usage errors naming the flag; labels the
+// logistic loss cannot take are bad input naming the line.
+func TestFitUsage(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "three.libsvm", "0.5 1:1\n2 2:1\n")
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, exitUsage, "-data"},
+		{[]string{"-data", data, "-loss", "hinge"}, exitUsage, "-loss"},
+		{[]string{"-data", data, "-ridge", "-1"}, exitUsage, "-ridge"},
+		{[]string{"-data", data, "-l1", "NaN"}, exitUsage, "-l1"},
+		{[]string{"-data", data, "-lower", "1", "-upper", "0"}, exitUsage, "-lower"},
+		{[]string{"-data", data}, exitInput, "line 1"},
+	} {
+		var stderr strings.Builder
+		code := runFit(c.args, io.Discard, &stderr)
+		if code != c.code || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("fit %v: exit %d, %q; want exit %d naming %s", c.args, code, stderr.String(), c.code, c.want)
+		}
+	}
+	if code := runFit([]string{"-data", data, "-loss", "squared", "-out", filepath.Join(dir, "r.json")}, io.Discard, io.Discard); code != exitSolved {
+		t.Errorf("squared loss on the targets 0.5 and 2: exit %d", code)
+	}
+}
