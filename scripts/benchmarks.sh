@@ -72,7 +72,7 @@ section "Paper QP (n = m = l = 100), exact active-set method" \
   "with-setup is NewSolver + Solve (forming H = Phi'Phi/l included); solve-only is Reset + Solve." \
   . 300x '^BenchmarkPaperQP$/.*/tol=1e-09$'
 section "Paper QP, warm re-solve" \
-  "SetB with b within 1%, then Solve on the same Solver; median-ns and p99-ns are over the run's 3000 re-solves." \
+  "SetB with each b_j moved by up to 1% or 10%, then Solve on the same Solver; median-ns and p99-ns are over the run's 3000 re-solves, iterations the mean working-set changes." \
   . 3000x '^BenchmarkPaperQPWarm$'
 section "Many rows: the exact method with its sampled start" \
   "LargeQP: l = 2000, m = 1e5, n = 100; MushroomsSVM: the hard-margin SVM on 8,124 x 126; SeparableSVM: n = 50; every answer certified, set-up included." \
