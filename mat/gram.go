@@ -47,13 +47,15 @@ func GramWeighted(dst *Dense, rows [][]float64, w []float64, scale float64) {
 func gram(fn string, dst *Dense, l, n int, row func(int) []float64, w []float64, scale float64) {
 	check(fn, dst.Rows, n, "dst rows")
 	check(fn, dst.Cols, n, "dst cols")
-	nz := 0
+	nz := 0 // nonzeros counted until there are enough for the dense path
 	for i := 0; i < l; i++ {
 		r := row(i)
 		check(fn, len(r), n, "row length")
-		for _, v := range r {
-			if v != 0 {
-				nz++
+		if 4*nz < l*n {
+			for _, v := range r {
+				if v != 0 {
+					nz++
+				}
 			}
 		}
 	}
@@ -135,11 +137,11 @@ func gramDense(dst *Dense, l, n int, row func(int) []float64, w []float64) {
 		bp := buf[kc*na : kc*(na+nb)]
 		for p := 0; p < kc; p++ {
 			r := row(k0 + p)
-			if w == nil {
-				packPanels(ap, r, p, kc, ta, 1, false)
-			} else {
-				packPanels(ap, r, p, kc, ta, w[k0+p], true)
+			wp := 1.0
+			if w != nil {
+				wp = w[k0+p]
 			}
+			packPanels(ap, r, p, kc, ta, wp, w != nil)
 			packPanels(bp, r, p, kc, tb, 1, false)
 		}
 		for jc := 0; jc < n; jc += gramNC {
@@ -167,20 +169,36 @@ func gramDense(dst *Dense, l, n int, row func(int) []float64, w []float64) {
 }
 
 // packPanels stores row p of a kc-row block, r, into the panels of width
-// wd that make up pk: column c of the block at pk[(c/wd)*wd*kc + p*wd +
-// c%wd], each entry times s when weighted, the columns past len(r) up to
-// the last whole panel zero.
+// wd (vec.TileA or vec.TileB) that make up pk: column c of the block at
+// pk[(c/wd)*wd*kc + p*wd + c%wd], each entry times s when weighted, the
+// columns past len(r) up to the last whole panel zero. Whole panels are
+// moved four entries at a time through a local array (inline moves; a
+// direct array copy between the slices would call memmove, as they might
+// overlap).
 func packPanels(pk, r []float64, p, kc, wd int, s float64, weighted bool) {
-	for c0 := 0; c0 < len(r); c0 += wd {
+	c0 := 0
+	for ; c0+wd <= len(r); c0 += wd {
 		d := pk[c0*kc+p*wd : c0*kc+(p+1)*wd]
-		src := r[c0:min(c0+wd, len(r))]
+		src := r[c0 : c0+wd]
 		if weighted {
 			for t, v := range src {
 				d[t] = s * v
 			}
-		} else {
-			copy(d, src)
+			continue
 		}
-		clear(d[len(src):])
+		for t := 0; t < wd; t += 4 {
+			v := [4]float64(src[t : t+4])
+			*(*[4]float64)(d[t : t+4]) = v
+		}
+	}
+	if c0 < len(r) {
+		d := pk[c0*kc+p*wd : c0*kc+(p+1)*wd]
+		for t, v := range r[c0:] {
+			if weighted {
+				v *= s
+			}
+			d[t] = v
+		}
+		clear(d[len(r)-c0:])
 	}
 }
