@@ -1,6 +1,10 @@
 package mat
 
-import "github.com/softpen/softpen/vec"
+import (
+	"sync"
+
+	"github.com/softpen/softpen/vec"
+)
 
 // Gram sets dst = scale * A^T A (Cols x Cols, exactly symmetric); see
 // GramRows.
@@ -16,8 +20,9 @@ func (m *Dense) Gram(dst *Dense, scale float64) {
 //
 // When at least a quarter of A's entries are nonzero the product is
 // blocked (gramDense): per block of gramKC rows, A's columns are packed
-// into panels and multiplied by vec.TileMulAdd. This allocates the packing
-// buffers, about 2*min(len(rows), gramKC)*Cols floats, on each call.
+// into panels and multiplied by vec.TileMulAdd. The packing buffer, about
+// 2*min(len(rows), gramKC)*Cols floats, comes from a sync.Pool: a call
+// allocates it unless an earlier one left a large enough buffer behind.
 // Otherwise A is walked by rows, a rank-one update per row that skips zero
 // entries, and nothing is allocated (BenchmarkGram,
 // BenchmarkGramCholesky).
@@ -100,6 +105,10 @@ func gramSparse(dst *Dense, l int, row func(int) []float64, w []float64) {
 // the operand that stays in L1 (gramKC = 256: 24 KiB of a 32 KiB L1) while
 // the kernel streams 4-column panels of B past it from L2; gramNC columns
 // of packed B (kc x 128, 256 KiB) are one L2-sized block of those.
+// gramBufs keeps packing buffers between calls (every entry gramDense
+// reads is written first, so a reused buffer needs no clearing).
+var gramBufs sync.Pool
+
 const (
 	gramKC = 256
 	gramNC = 128
@@ -129,7 +138,13 @@ func gramDense(dst *Dense, l, n int, row func(int) []float64, w []float64) {
 	na := (n + ta - 1) / ta * ta // columns of A padded to whole panels
 	nb := (n + tb - 1) / tb * tb
 	kmax := min(l, gramKC)
-	buf := make([]float64, kmax*(na+nb))
+	bp0, _ := gramBufs.Get().(*[]float64)
+	if bp0 == nil || cap(*bp0) < kmax*(na+nb) {
+		b := make([]float64, kmax*(na+nb))
+		bp0 = &b
+	}
+	defer gramBufs.Put(bp0)
+	buf := (*bp0)[:kmax*(na+nb)]
 	var edge [tb * ta]float64
 	for k0 := 0; k0 < l; k0 += gramKC {
 		kc := min(gramKC, l-k0)
