@@ -1,10 +1,6 @@
 package mat
 
-import (
-	"sync"
-
-	"github.com/softpen/softpen/vec"
-)
+import "github.com/softpen/softpen/vec"
 
 // Gram sets dst = scale * A^T A (Cols x Cols, exactly symmetric); see
 // GramRows.
@@ -20,9 +16,8 @@ func (m *Dense) Gram(dst *Dense, scale float64) {
 //
 // When at least a quarter of A's entries are nonzero the product is
 // blocked (gramDense): per block of gramKC rows, A's columns are packed
-// into panels and multiplied by vec.TileMulAdd. The packing buffer, about
-// 2*min(len(rows), gramKC)*Cols floats, comes from a sync.Pool: a call
-// allocates it unless an earlier one left a large enough buffer behind.
+// into panels and multiplied by vec.TileMulAdd. This allocates the packing
+// buffers, about 2*min(len(rows), gramKC)*Cols floats, on each call.
 // Otherwise A is walked by rows, a rank-one update per row that skips zero
 // entries, and nothing is allocated (BenchmarkGram,
 // BenchmarkGramCholesky).
@@ -105,16 +100,12 @@ func gramSparse(dst *Dense, l int, row func(int) []float64, w []float64) {
 // the operand that stays in L1 (gramKC = 256: 24 KiB of a 32 KiB L1) while
 // the kernel streams 4-column panels of B past it from L2; gramNC columns
 // of packed B (kc x 128, 256 KiB) are one L2-sized block of those.
-// Measured on BenchmarkGram: kc from 192 to 384 and any gramNC from 64 up
-// perform alike at n = 400; kc = 128 is slower.
+// BenchmarkGram measures the choice: kc from 192 to 384 and any gramNC
+// from 64 up perform alike at n = 400; kc = 128 is slower.
 const (
 	gramKC = 256
 	gramNC = 128
 )
-
-// gramBufs keeps packing buffers between calls (every entry gramDense
-// reads is written first, so a reused buffer needs no clearing).
-var gramBufs sync.Pool
 
 // gramDense adds the upper triangle of A' diag(w) A to dst (zero on entry),
 // for dense A, as a blocked product on packed panels.
@@ -140,13 +131,7 @@ func gramDense(dst *Dense, l, n int, row func(int) []float64, w []float64) {
 	na := (n + ta - 1) / ta * ta // columns of A padded to whole panels
 	nb := (n + tb - 1) / tb * tb
 	kmax := min(l, gramKC)
-	bp0, _ := gramBufs.Get().(*[]float64)
-	if bp0 == nil || cap(*bp0) < kmax*(na+nb) {
-		b := make([]float64, kmax*(na+nb))
-		bp0 = &b
-	}
-	defer gramBufs.Put(bp0)
-	buf := (*bp0)[:kmax*(na+nb)]
+	buf := make([]float64, kmax*(na+nb))
 	var edge [tb * ta]float64
 	for k0 := 0; k0 < l; k0 += gramKC {
 		kc := min(gramKC, l-k0)

@@ -324,8 +324,8 @@ func TestGramPanics(t *testing.T) {
 	}
 }
 
-// TestGramAllocs: the by-rows path allocates nothing, the blocked path at
-// most its packing buffer (pooled between calls).
+// TestGramAllocs: the by-rows path allocates nothing, the blocked path its
+// one packing buffer.
 func TestGramAllocs(t *testing.T) {
 	for _, tc := range []struct {
 		f    func(k, j int) float64

@@ -4,7 +4,7 @@
 //
 // Guarantees: no function allocates when given its destinations, except
 // Cholesky (on its first Factor of a size, then it reuses the storage) and
-// the Gram functions on dense input (a pooled packing buffer);
+// the Gram functions on dense input (their packing buffers, each call);
 // mismatched sizes are programmer errors and panic with a message naming the
 // function; a matrix that is not positive definite is an error value.
 package mat
