@@ -2,8 +2,9 @@
 // kernels of package vec: products with a vector and its transpose, the Gram
 // matrix, and a Cholesky factorisation for small n.
 //
-// Guarantees: no function allocates when given its destinations (Cholesky
-// allocates on its first Factor of a size, then reuses the storage);
+// Guarantees: no function allocates when given its destinations, except
+// Cholesky (on its first Factor of a size, then it reuses the storage) and
+// the Gram functions on dense input (their packing buffers, each call);
 // mismatched sizes are programmer errors and panic with a message naming the
 // function; a matrix that is not positive definite is an error value.
 package mat
@@ -83,91 +84,6 @@ func (m *Dense) MulTransVecAdd(dst, y []float64) {
 	for i, v := range y {
 		if v != 0 {
 			vec.Axpy(v, m.Row(i), dst)
-		}
-	}
-}
-
-// Gram sets dst = scale * A^T A (Cols x Cols, exactly symmetric); see
-// GramRows.
-func (m *Dense) Gram(dst *Dense, scale float64) {
-	gram(dst, m.Rows, m.Cols, m.Row, scale)
-}
-
-// GramRows sets dst = scale * A^T A for the matrix A whose rows are rows
-// (each of length dst.Cols): Gram without first copying the rows into a
-// Dense. It computes the lower triangle and copies it to the upper. When
-// at least a quarter of A's entries are nonzero it copies A by columns
-// (allocating len(rows)*Cols floats) and takes each entry as one Dot of
-// two columns; otherwise it walks A by rows, a rank-one update of the
-// lower triangle per row that skips zero entries. By columns is about
-// twice as fast on dense rows, by rows skips the zeros of sparse ones
-// (BenchmarkGramCholesky).
-func GramRows(dst *Dense, rows [][]float64, scale float64) {
-	gram(dst, len(rows), dst.Cols, func(i int) []float64 { return rows[i] }, scale)
-}
-
-func gram(dst *Dense, l, n int, row func(int) []float64, scale float64) {
-	check("Gram", dst.Rows, n, "dst rows")
-	check("Gram", dst.Cols, n, "dst cols")
-	nz := 0
-	for i := 0; i < l; i++ {
-		r := row(i)
-		check("Gram", len(r), n, "row length")
-		for _, v := range r {
-			if v != 0 {
-				nz++
-			}
-		}
-	}
-	if 4*nz >= l*n && l > 0 {
-		gramByColumns(dst, l, n, row, scale)
-		return
-	}
-	for j := 0; j < n; j++ {
-		clear(dst.Row(j))
-	}
-	for i := 0; i < l; i++ {
-		r := row(i)
-		for j, v := range r {
-			if v != 0 {
-				vec.Axpy(scale*v, r[:j+1], dst.Row(j)[:j+1])
-			}
-		}
-	}
-	for j := 1; j < n; j++ {
-		row := dst.Row(j)
-		for k := 0; k < j; k++ {
-			dst.Data[k*dst.Stride+j] = row[k]
-		}
-	}
-}
-
-// gramByColumns is Gram for a dense A: the columns copied contiguously,
-// then entry (j, k) = scale * Dot(column j, column k) for k <= j.
-func gramByColumns(dst *Dense, l, n int, row func(int) []float64, scale float64) {
-	t := make([]float64, l*n)
-	for i := 0; i < l; i++ {
-		for j, v := range row(i) {
-			t[j*l+i] = v
-		}
-	}
-	col := func(k int) []float64 { return t[k*l : (k+1)*l] }
-	set := func(j, k int, v float64) {
-		dst.Data[j*dst.Stride+k] = scale * v
-		dst.Data[k*dst.Stride+j] = scale * v
-	}
-	for j := 0; j < n; j++ {
-		cj := col(j)
-		k := 0
-		for ; k+4 <= j+1; k += 4 {
-			d0, d1, d2, d3 := vec.Dot4(cj, col(k), col(k+1), col(k+2), col(k+3))
-			set(j, k, d0)
-			set(j, k+1, d1)
-			set(j, k+2, d2)
-			set(j, k+3, d3)
-		}
-		for ; k <= j; k++ {
-			set(j, k, vec.Dot(cj, col(k)))
 		}
 	}
 }

@@ -133,8 +133,8 @@ func TestNoAllocs(t *testing.T) {
 	}
 }
 
-// BenchmarkGramCholesky: forming A'A (by columns: Dot4 on four columns at
-// once) and factoring A'A + I, at the paper QP's size and a larger one.
+// BenchmarkGramCholesky: forming A'A (the blocked kernel, see BenchmarkGram)
+// and factoring A'A + I, at the paper QP's size and a larger one.
 func BenchmarkGramCholesky(b *testing.B) {
 	for _, sz := range [][2]int{{100, 100}, {2000, 200}} {
 		a := seq(sz[0], sz[1], sz[1], func(i, j int) float64 { return math.Sin(float64(i*sz[1] + j + 1)) })

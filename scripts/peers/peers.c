@@ -45,3 +45,13 @@ void sl_sigmoid(long n, double *dst, const double *x, long reps) {
 	for (long r = 0; r < reps; r++) sl_sigmoid1(n, dst, x);
 }
 void ob_init(void) { openblas_set_num_threads(1); }
+/* c (n x n, row-major) = A'A for the row-major l x n a: the lower
+   triangle by dsyrk, or all of it by dgemm. */
+void ob_syrk(long l, long n, const double *a, double *c, long reps) {
+	for (long r = 0; r < reps; r++)
+		cblas_dsyrk(CblasRowMajor, CblasLower, CblasTrans, n, l, 1.0, a, n, 0.0, c, n);
+}
+void ob_gemm_tn(long l, long n, const double *a, double *c, long reps) {
+	for (long r = 0; r < reps; r++)
+		cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, n, n, l, 1.0, a, n, a, n, 0.0, c, n);
+}

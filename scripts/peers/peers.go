@@ -32,3 +32,13 @@ func SLSoftplus(dst, x []float64, reps int) {
 func SLSigmoid(dst, x []float64, reps int) {
 	C.sl_sigmoid(C.long(len(x)), p(dst), p(x), C.long(reps))
 }
+
+// OBSyrk sets c (n x n, row-major) to the lower triangle of a'a for the
+// row-major l x n a with cblas_dsyrk, reps times; OBGemmTN sets all of c
+// with cblas_dgemm.
+func OBSyrk(l, n int, a, c []float64, reps int) {
+	C.ob_syrk(C.long(l), C.long(n), p(a), p(c), C.long(reps))
+}
+func OBGemmTN(l, n int, a, c []float64, reps int) {
+	C.ob_gemm_tn(C.long(l), C.long(n), p(a), p(c), C.long(reps))
+}

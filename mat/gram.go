@@ -1,0 +1,206 @@
+package mat
+
+import "github.com/softpen/softpen/vec"
+
+// Gram sets dst = scale * A^T A (Cols x Cols, exactly symmetric); see
+// GramRows.
+func (m *Dense) Gram(dst *Dense, scale float64) {
+	gram("Gram", dst, m.Rows, m.Cols, m.Row, nil, scale)
+}
+
+// GramRows sets dst = scale * A^T A for the matrix A whose rows are rows
+// (each of length dst.Cols): Gram without first copying the rows into a
+// Dense. The result is exactly symmetric: the upper triangle is computed
+// and copied to the lower. dst must be Cols x Cols and must not overlap
+// the rows; only its Cols x Cols block is written.
+//
+// When at least a quarter of A's entries are nonzero the product is
+// blocked (gramDense): per block of gramKC rows, A's columns are packed
+// into panels and multiplied by vec.TileMulAdd. This allocates the packing
+// buffers, about 2*min(len(rows), gramKC)*Cols floats, on each call.
+// Otherwise A is walked by rows, a rank-one update per row that skips zero
+// entries, and nothing is allocated (BenchmarkGram,
+// BenchmarkGramCholesky).
+//
+// Each entry is within vec.DotErrorBound(len(rows)+1) * |scale| *
+// sum_k |a_ki a_kj| of the exact value (for |scale| a power of two; one
+// more rounding otherwise), on every kernel path. NaN and Inf propagate as
+// in the sums: an entry is NaN if any of its terms is.
+func GramRows(dst *Dense, rows [][]float64, scale float64) {
+	gram("GramRows", dst, len(rows), dst.Cols, func(i int) []float64 { return rows[i] }, nil, scale)
+}
+
+// GramWeighted sets dst = scale * A^T diag(w) A, the Hessian Phi'D Phi of
+// a Newton step, for the matrix A whose rows are rows (each of length
+// dst.Cols), len(w) = len(rows): GramRows with row k's products weighted
+// by w[k]. The weight multiplies one factor of each product (w_k a_ki,
+// rounded, times a_kj), so entries are within the bound of GramRows with
+// a_ki replaced by w_k a_ki. Symmetry, aliasing and allocation are as for
+// GramRows.
+func GramWeighted(dst *Dense, rows [][]float64, w []float64, scale float64) {
+	check("GramWeighted", len(w), len(rows), "w")
+	gram("GramWeighted", dst, len(rows), dst.Cols, func(i int) []float64 { return rows[i] }, w, scale)
+}
+
+// gram is Gram, GramRows and GramWeighted (w nil: all weights one) for the
+// l x n matrix whose row i is row(i).
+func gram(fn string, dst *Dense, l, n int, row func(int) []float64, w []float64, scale float64) {
+	check(fn, dst.Rows, n, "dst rows")
+	check(fn, dst.Cols, n, "dst cols")
+	nz := 0 // nonzeros counted until there are enough for the dense path
+	for i := 0; i < l; i++ {
+		r := row(i)
+		check(fn, len(r), n, "row length")
+		if 4*nz < l*n {
+			for _, v := range r {
+				if v != 0 {
+					nz++
+				}
+			}
+		}
+	}
+	for j := 0; j < n; j++ {
+		clear(dst.Row(j))
+	}
+	if 4*nz >= l*n && l > 0 {
+		gramDense(dst, l, n, row, w)
+	} else {
+		gramSparse(dst, l, row, w)
+	}
+	// dst holds the unscaled upper triangle; scale it and copy it down.
+	for j := 0; j < n; j++ {
+		r := dst.Row(j)
+		for i := j; i < n; i++ {
+			v := scale * r[i]
+			r[i] = v
+			dst.Data[i*dst.Stride+j] = v
+		}
+	}
+}
+
+// gramSparse adds the upper triangle of A' diag(w) A to dst by rows: for
+// each row r and each nonzero r[j], row j of dst gets w r[j] times r[j:].
+// Zero entries cost nothing.
+func gramSparse(dst *Dense, l int, row func(int) []float64, w []float64) {
+	for k := 0; k < l; k++ {
+		r := row(k)
+		wk := 1.0
+		if w != nil {
+			wk = w[k]
+		}
+		for j, v := range r {
+			if v != 0 {
+				vec.Axpy(wk*v, r[j:], dst.Row(j)[j:])
+			}
+		}
+	}
+}
+
+// Blocking of gramDense. A panel of vec.TileA packed columns, kc x 12, is
+// the operand that stays in L1 (gramKC = 256: 24 KiB of a 32 KiB L1) while
+// the kernel streams 4-column panels of B past it from L2; gramNC columns
+// of packed B (kc x 128, 256 KiB) are one L2-sized block of those.
+// BenchmarkGram measures the choice: kc from 192 to 384 and any gramNC
+// from 64 up perform alike at n = 400; kc = 128 is slower.
+const (
+	gramKC = 256
+	gramNC = 128
+)
+
+// gramDense adds the upper triangle of A' diag(w) A to dst (zero on entry),
+// for dense A, as a blocked product on packed panels.
+//
+// For each block of kc <= gramKC rows of A, the block's columns are packed
+// twice (padded with zero columns to the panel width): into panels of
+// vec.TileA = 12 columns, weighted (ap: column i's entries w_k a_ki), and
+// into panels of vec.TileB = 4 columns (bp: a_kj). Each panel is kc rows of
+// its width, contiguous. Then for each block of gramNC columns j of B, each
+// 12-panel i that reaches the upper triangle of that block (i0+11 >= j0),
+// and each 4-panel j in the block on or above the diagonal, TileMulAdd adds
+// the 4 x 12 block ap_i' bp_j (transposed: row j, columns i) to dst rows
+// j0..j0+3, columns i0..i0+11. Blocks that cross dst's right or bottom edge
+// go through a 4 x 12 buffer and only their part inside n x n is added, so
+// the padding is never written to dst. Blocks straddling the diagonal also
+// write entries below it, which gram overwrites with the mirror.
+//
+// The sums over rows of A run in row order within a row block (one chain
+// per entry) and block by block, so each entry is a sum of l products
+// within the bound of vec.DotErrorBound(l+1).
+func gramDense(dst *Dense, l, n int, row func(int) []float64, w []float64) {
+	const ta, tb = vec.TileA, vec.TileB
+	na := (n + ta - 1) / ta * ta // columns of A padded to whole panels
+	nb := (n + tb - 1) / tb * tb
+	kmax := min(l, gramKC)
+	buf := make([]float64, kmax*(na+nb))
+	var edge [tb * ta]float64
+	for k0 := 0; k0 < l; k0 += gramKC {
+		kc := min(gramKC, l-k0)
+		ap := buf[:kc*na]
+		bp := buf[kc*na : kc*(na+nb)]
+		for p := 0; p < kc; p++ {
+			r := row(k0 + p)
+			wp := 1.0
+			if w != nil {
+				wp = w[k0+p]
+			}
+			packPanels(ap, r, p, kc, ta, wp, w != nil)
+			packPanels(bp, r, p, kc, tb, 1, false)
+		}
+		for jc := 0; jc < n; jc += gramNC {
+			jend := min(jc+gramNC, n)
+			for i0 := jc / ta * ta; i0 < n; i0 += ta {
+				a := ap[i0*kc : (i0+ta)*kc]
+				for j0 := jc; j0 < jend && j0 <= i0+ta-1; j0 += tb {
+					b := bp[j0*kc : (j0+tb)*kc]
+					if i0+ta <= n && j0+tb <= n {
+						vec.TileMulAdd(dst.Data[j0*dst.Stride+i0:], dst.Stride, a, b)
+						continue
+					}
+					edge = [tb * ta]float64{}
+					vec.TileMulAdd(edge[:], ta, a, b)
+					for jj := 0; jj < tb && j0+jj < n; jj++ {
+						d := dst.Row(j0 + jj)[i0:]
+						for ii := 0; ii < ta && i0+ii < n; ii++ {
+							d[ii] += edge[jj*ta+ii]
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// packPanels stores row p of a kc-row block, r, into the panels of width
+// wd (vec.TileA or vec.TileB) that make up pk: column c of the block at
+// pk[(c/wd)*wd*kc + p*wd + c%wd], each entry times s when weighted, the
+// columns past len(r) up to the last whole panel zero. Whole panels are
+// moved four entries at a time through a local array (inline moves; a
+// direct array copy between the slices would call memmove, as they might
+// overlap).
+func packPanels(pk, r []float64, p, kc, wd int, s float64, weighted bool) {
+	c0 := 0
+	for ; c0+wd <= len(r); c0 += wd {
+		d := pk[c0*kc+p*wd : c0*kc+(p+1)*wd]
+		src := r[c0 : c0+wd]
+		if weighted {
+			for t, v := range src {
+				d[t] = s * v
+			}
+			continue
+		}
+		for t := 0; t < wd; t += 4 {
+			v := [4]float64(src[t : t+4])
+			*(*[4]float64)(d[t : t+4]) = v
+		}
+	}
+	if c0 < len(r) {
+		d := pk[c0*kc+p*wd : c0*kc+(p+1)*wd]
+		for t, v := range r[c0:] {
+			if weighted {
+				v *= s
+			}
+			d[t] = v
+		}
+		clear(d[len(r)-c0:])
+	}
+}

@@ -1,0 +1,11 @@
+//go:build !purego
+
+package vec
+
+// The AVX2+FMA micro-kernel (tile_amd64.s), on the same CPU test as the
+// other kernels (vec_amd64.go). TileMulAdd checks the lengths, so the
+// assembly trusts them.
+var useTileAsm = useAsm
+
+//go:noescape
+func tileMulAddAsm(c []float64, ldc int, a, b []float64)

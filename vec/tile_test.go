@@ -1,0 +1,224 @@
+package vec
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// tilePaths are the TileMulAdd implementations this CPU runs.
+func tilePaths() []struct {
+	name string
+	f    func(c []float64, ldc int, a, b []float64)
+} {
+	ps := []struct {
+		name string
+		f    func(c []float64, ldc int, a, b []float64)
+	}{{"generic", tileMulAddGeneric}}
+	if useTileAsm {
+		ps = append(ps, struct {
+			name string
+			f    func(c []float64, ldc int, a, b []float64)
+		}{asmName, tileMulAddAsm})
+	}
+	return ps
+}
+
+// TestTileMulAddExactAndGuarded: at every depth 0..80 and a few larger,
+// with ldc from 12 up, c at every offset 0..3: integer data give the exact
+// c + A'B, every entry of c outside the block (between its rows and around
+// it) keeps its guard, and a and b are unchanged.
+func TestTileMulAddExactAndGuarded(t *testing.T) {
+	depths := []int{}
+	for k := 0; k <= 80; k++ {
+		depths = append(depths, k)
+	}
+	depths = append(depths, 255, 256, 257, 1001)
+	for _, p := range tilePaths() {
+		for _, kc := range depths {
+			for _, ldc := range []int{12, 13, 16, 29} {
+				off := (kc + ldc) % 4
+				a, chkA := vtGuarded(kc*TileA, off, func(i int) float64 { return vtVal(1, i) })
+				b, chkB := vtGuarded(kc*TileB, 3-off, func(i int) float64 { return vtVal(2, i) })
+				n := (TileB-1)*ldc + TileA
+				c, chkC := vtGuarded(n, off, func(i int) float64 { return vtGuard })
+				for j := 0; j < TileB; j++ {
+					for i := 0; i < TileA; i++ {
+						c[j*ldc+i] = float64(i - j)
+					}
+				}
+				p.f(c, ldc, a, b)
+				for j := 0; j < TileB; j++ {
+					for i := 0; i < ldc && j*ldc+i < n; i++ {
+						got := c[j*ldc+i]
+						if i >= TileA {
+							if math.Float64bits(got) != math.Float64bits(vtGuard) {
+								t.Fatalf("%s kc=%d ldc=%d: c[%d*ldc+%d] outside the block written: %v", p.name, kc, ldc, j, i, got)
+							}
+							continue
+						}
+						want := float64(i - j)
+						for q := 0; q < kc; q++ {
+							want += vtVal(1, q*TileA+i) * vtVal(2, q*TileB+j)
+						}
+						if got != want {
+							t.Fatalf("%s kc=%d ldc=%d: c[%d][%d] = %v, want %v", p.name, kc, ldc, j, i, got, want)
+						}
+					}
+				}
+				for i := range a {
+					if a[i] != vtVal(1, i) {
+						t.Fatalf("%s kc=%d: a changed at %d", p.name, kc, i)
+					}
+				}
+				for i := range b {
+					if b[i] != vtVal(2, i) {
+						t.Fatalf("%s kc=%d: b changed at %d", p.name, kc, i)
+					}
+				}
+				chkA(t, p.name+" TileMulAdd a")
+				chkB(t, p.name+" TileMulAdd b")
+				chkC(t, p.name+" TileMulAdd c")
+			}
+		}
+	}
+}
+
+// TestTileMulAddRoundingBound: on inexact data of mixed magnitude each
+// entry is within DotErrorBound(kc+1) * (|c| + sum |a b|) of the exact
+// value (math/big), on every path.
+func TestTileMulAddRoundingBound(t *testing.T) {
+	for _, p := range tilePaths() {
+		for _, kc := range []int{1, 2, 3, 7, 64, 255, 1000} {
+			a := make([]float64, kc*TileA)
+			b := make([]float64, kc*TileB)
+			for i := range a {
+				a[i] = vtWide(3, i)
+			}
+			for i := range b {
+				b[i] = vtWide(4, i)
+			}
+			c := make([]float64, 3*TileA+TileA)
+			for i := range c {
+				c[i] = vtWide(5, i)
+			}
+			c0 := append([]float64(nil), c...)
+			p.f(c, TileA, a, b)
+			for j := 0; j < TileB; j++ {
+				for i := 0; i < TileA; i++ {
+					x := []float64{1}
+					y := []float64{c0[j*TileA+i]}
+					for q := 0; q < kc; q++ {
+						x = append(x, a[q*TileA+i])
+						y = append(y, b[q*TileB+j])
+					}
+					exact, abs := vtExactDot(x, y)
+					if err := math.Abs(c[j*TileA+i] - exact); err > DotErrorBound(kc+1)*abs {
+						t.Fatalf("%s kc=%d c[%d][%d]: error %g > bound %g", p.name, kc, j, i, err, DotErrorBound(kc+1)*abs)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestTileMulAddSpecials: a NaN in a[p][i] makes column i of the block NaN,
+// an Inf in b[p][j] makes row j ±Inf where a is nonzero and NaN where a is
+// zero, and nothing else changes.
+func TestTileMulAddSpecials(t *testing.T) {
+	const kc = 5
+	for _, p := range tilePaths() {
+		for q := 0; q < kc; q++ {
+			for i := 0; i < TileA; i++ {
+				a := make([]float64, kc*TileA)
+				b := make([]float64, kc*TileB)
+				for k := range a {
+					a[k] = 1
+				}
+				for k := range b {
+					b[k] = 1
+				}
+				j := i % TileB
+				a[q*TileA+i] = math.NaN()
+				b[q*TileB+j] = math.Inf(1)
+				a[q*TileA+(i+1)%TileA] = 0
+				c := make([]float64, TileB*TileA)
+				p.f(c, TileA, a, b)
+				for jj := 0; jj < TileB; jj++ {
+					for ii := 0; ii < TileA; ii++ {
+						got := c[jj*TileA+ii]
+						switch {
+						case ii == i || (jj == j && ii == (i+1)%TileA):
+							if !math.IsNaN(got) {
+								t.Fatalf("%s p=%d i=%d: c[%d][%d] = %v, want NaN", p.name, q, i, jj, ii, got)
+							}
+						case jj == j:
+							if !math.IsInf(got, 1) {
+								t.Fatalf("%s p=%d i=%d: c[%d][%d] = %v, want +Inf", p.name, q, i, jj, ii, got)
+							}
+						default:
+							want := float64(kc)
+							if ii == (i+1)%TileA {
+								want--
+							}
+							if got != want {
+								t.Fatalf("%s p=%d i=%d: c[%d][%d] = %v, want %v", p.name, q, i, jj, ii, got, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestTileMulAddPanics(t *testing.T) {
+	a, b, c := make([]float64, 24), make([]float64, 8), make([]float64, 48)
+	for _, tc := range []struct {
+		name string
+		call func()
+	}{
+		{"a not a multiple of 12", func() { TileMulAdd(c, 12, a[:23], b) }},
+		{"b short", func() { TileMulAdd(c, 12, a, b[:7]) }},
+		{"ldc < 12", func() { TileMulAdd(c, 11, a, b) }},
+		{"c short", func() { TileMulAdd(c[:47], 12, a, b) }},
+	} {
+		func() {
+			defer func() {
+				r := recover()
+				if s, ok := r.(string); !ok || !strings.Contains(s, "TileMulAdd") {
+					t.Errorf("%s: panic %v, want one naming TileMulAdd", tc.name, r)
+				}
+			}()
+			tc.call()
+		}()
+	}
+	TileMulAdd(c, 12, a, b)     // exact sizes do not panic
+	TileMulAdd(c, 12, nil, nil) // nor does depth 0
+	if n := testing.AllocsPerRun(10, func() { TileMulAdd(c, 12, a, b) }); n != 0 {
+		t.Errorf("TileMulAdd allocates %v times", n)
+	}
+}
+
+// BenchmarkTileMulAdd: the micro-kernel alone on panels in L1 (kc = 64) and
+// L2 (kc = 256, 1024), in GFLOP/s (2 * 48 * kc flops per call).
+func BenchmarkTileMulAdd(b *testing.B) {
+	for _, p := range tilePaths() {
+		for _, kc := range []int{64, 256, 1024} {
+			b.Run(fmt.Sprintf("impl=%s/kc=%d", p.name, kc), func(b *testing.B) {
+				x, y, c := make([]float64, kc*TileA), make([]float64, kc*TileB), make([]float64, TileA*TileB)
+				for i := range x {
+					x[i] = vtWide(1, i)
+				}
+				for i := range y {
+					y[i] = vtWide(2, i)
+				}
+				for b.Loop() {
+					p.f(c, TileA, x, y)
+				}
+				b.ReportMetric(float64(2*TileA*TileB*kc)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
