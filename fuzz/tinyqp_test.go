@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/big"
+	"math/bits"
 	"testing"
 
 	"github.com/softpen/softpen"
@@ -64,6 +65,12 @@ func enumerate(H [][]float64, q []float64, A [][]float64, b []float64) (x []floa
 func enumerateKKT(H [][]float64, q []float64, A [][]float64, b []float64) (x, lam []float64, fstar float64, ok bool) {
 	n, m := len(q), len(b)
 	for mask := 0; mask < 1<<m; mask++ {
+		if bits.OnesCount(uint(mask)) > n {
+			// H is positive definite, so some multipliers of x* are
+			// carried by linearly independent rows (Caratheodory): at
+			// most n of them, whose system is nonsingular.
+			continue
+		}
 		var S []int
 		for j := 0; j < m; j++ {
 			if mask&(1<<j) != 0 {
