@@ -249,6 +249,13 @@ func (s *Solver) memberAnswer() bool {
 		s.compensatedResiduals(s.x, s.lam)
 		copy(y, s.memberRes[:k])
 	}
+	return s.keepIfFeasible()
+}
+
+// keepIfFeasible certifies the point now in x and keeps it if it is
+// Feasible; otherwise it restores keptX, the answer before, with its
+// certificate. It reports whether it kept the new point.
+func (s *Solver) keepIfFeasible() bool {
 	s.xFresh, s.vFresh, s.hxOK = false, false, false
 	s.certify()
 	if s.res.Feasible {

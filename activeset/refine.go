@@ -283,12 +283,5 @@ func (s *Solver) zeroNoise() bool {
 	if !changed {
 		return false
 	}
-	s.xFresh, s.vFresh, s.hxOK = false, false, false
-	s.certify()
-	if s.res.Feasible {
-		return true
-	}
-	copy(s.x, s.keptX)
-	s.certify()
-	return false
+	return s.keepIfFeasible()
 }

@@ -2,11 +2,8 @@ package main
 
 import (
 	"io"
-	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/softpen/softpen"
 )
 
 // TestSVMWideIndex: two examples whose largest feature index is 2^20 are a
@@ -19,15 +16,7 @@ func TestSVMWideIndex(t *testing.T) {
 	if code := runSVM([]string{"-data", data, "-out", out}, io.Discard, io.Discard); code != exitSolved {
 		t.Fatalf("exit %d, want %d", code, exitSolved)
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	res, err := softpen.ReadResult(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := readResultFile(t, out)
 	if len(res.X) != 1<<20 || res.X[0] != -1 || res.X[1<<20-1] != 1 {
 		t.Errorf("len(x) %d, x[0] %g, x[last] %g; want 2^20, -1, 1", len(res.X), res.X[0], res.X[len(res.X)-1])
 	}
