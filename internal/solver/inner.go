@@ -2,6 +2,7 @@ package solver
 
 import (
 	"math"
+	"slices"
 
 	"github.com/softpen/softpen/softplus"
 	"github.com/softpen/softpen/vec"
@@ -26,13 +27,14 @@ func (s *Solver) runAPG(rn *run) stop {
 	beta := (1 - math.Sqrt(q)) / (1 + math.Sqrt(q))
 	target := s.stageTarget(rn)
 	st := newStall(L / s.mu)
+	cy := cycle{x: w.cycX, y: w.cycY}
 	copy(y, x)
 	for {
 		if s.over(rn) {
 			return rn.stopped
 		}
 		s.fullGrad(g, y, rn.sched.xi, rn.sched.delta)
-		if gm := s.gradMapStep(xt, y, g, alpha); gm <= target || st.stalled(gm) {
+		if gm := s.gradMapStep(xt, y, g, alpha); gm <= target || st.stalled(gm) || cy.repeats(x, y) {
 			copy(x, xt)
 			return stopConverged
 		}
@@ -85,6 +87,35 @@ func (st *stall) stalled(gm float64) bool {
 	}
 	st.since++
 	return st.since > st.limit
+}
+
+// cycle detects that APG's iteration, a deterministic map of its state
+// (x, y) at the top of the loop, has come back to a state it was in: from
+// then on it repeats for ever, and the stage ends as stalled. Below the
+// rounding of the steps the iterates can circle a set of float64 points
+// whose gradient mapping stays above the target (on the generic kernels'
+// rounding, TestScreeningRules: a period under 20000 iterations, where
+// the stall limit is 1.7 million). Brent's method: the state is saved at
+// iterations 1, 2, 4, 8, ... and each iteration is compared with the last
+// saved, so a cycle entered at iteration k with period p is seen within
+// 2 max(k, p) + p iterations, at O(n) an iteration and no allocation.
+type cycle struct {
+	x, y       []float64 // the saved state
+	power, lam int       // the distance to the next save, the iterations since the last
+}
+
+// repeats reports whether (x, y) equals the saved state, and saves it when
+// the distance runs out.
+func (c *cycle) repeats(x, y []float64) bool {
+	if c.power > 0 && slices.Equal(x, c.x) && slices.Equal(y, c.y) {
+		return true
+	}
+	if c.lam++; c.lam >= c.power {
+		copy(c.x, x)
+		copy(c.y, y)
+		c.power, c.lam = max(2*c.power, 1), 0
+	}
+	return false
 }
 
 // sampler draws components of the finite sum (proof of Prop. 3.3):

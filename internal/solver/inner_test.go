@@ -179,3 +179,34 @@ func TestSGDBudgetAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestCycleDetector: cycle.repeats reports a state sequence that enters a
+// cycle (at iteration k, of period p) within 2 max(k, p) + p iterations,
+// and never one that does not repeat.
+func TestCycleDetector(t *testing.T) {
+	for _, c := range []struct{ k, p int }{{0, 1}, {1, 1}, {5, 3}, {100, 1}, {3, 1000}, {777, 64}} {
+		cy := cycle{x: make([]float64, 2), y: make([]float64, 2)}
+		state := func(i int) ([]float64, []float64) {
+			if i >= c.k {
+				i = c.k + (i-c.k)%c.p
+			}
+			return []float64{float64(i), 1}, []float64{-float64(i), 2}
+		}
+		found := -1
+		for i := 0; i < 4*(c.k+c.p)+10; i++ {
+			if x, y := state(i); cy.repeats(x, y) {
+				found = i
+				break
+			}
+		}
+		if found < 0 || found > 2*max(c.k, c.p)+c.p {
+			t.Errorf("cycle entered at %d of period %d: seen at %d, want by %d", c.k, c.p, found, 2*max(c.k, c.p)+c.p)
+		}
+	}
+	cy := cycle{x: make([]float64, 1), y: make([]float64, 1)}
+	for i := 0; i < 100000; i++ {
+		if cy.repeats([]float64{float64(i)}, []float64{0}) {
+			t.Fatalf("no cycle, reported at %d", i)
+		}
+	}
+}

@@ -186,6 +186,7 @@ type workspace struct {
 	snap, full, z, mom       []float64 // length n: SVRG snapshot and its full gradient, catalyst centre, momentum
 	avg                      []float64 // length n: SGD's running average of the iterates
 	best                     []float64 // length n: best certified point
+	cycX, cycY               []float64 // length n: APG's saved state (cycle)
 	r, lam, lamBest          []float64 // length mw: residuals and multipliers of the working rows
 	dSnap                    []float64 // length l+mw: SVRG snapshot scalars per component
 	rl                       []float64 // length l: loss residuals
@@ -199,6 +200,7 @@ func (w *workspace) alloc(s *Solver) {
 	w.x, w.xPrev, w.yv, w.g, w.xt, w.tmp = f(n), f(n), f(n), f(n), f(n), f(n)
 	w.snap, w.full, w.z, w.mom, w.avg = f(n), f(n), f(n), f(n), f(n)
 	w.best = f(n)
+	w.cycX, w.cycY = f(n), f(n)
 	w.r, w.lam, w.lamBest = f(mw), f(mw), f(mw)
 	w.dSnap = f(l + mw)
 	w.rl = f(l)
