@@ -177,10 +177,24 @@ func enumerateL1(H [][]float64, q []float64, l1 float64, A [][]float64, b []floa
 // enumerateL1KKT is enumerateL1 that also returns the exact multipliers of
 // the rows of A at the optimal orthant's answer and F* (both rounded once).
 // With l1 = 0 it is enumerateKKT.
+//
+// Each orthant's enumeration skips the active sets whose float64 answer is
+// clearly not optimal (floatRejects); if no orthant then has a KKT point,
+// the whole search is repeated exactly, so that "infeasible" always comes
+// from an exhaustive exact search.
 func enumerateL1KKT(H [][]float64, q []float64, l1 float64, A [][]float64, b []float64) (x, lam []float64, fstar float64, ok bool) {
 	if l1 == 0 {
 		return enumerateKKT(H, q, A, b)
 	}
+	if x, lam, fstar, ok = enumerateOrthants(H, q, l1, A, b, true); ok {
+		return x, lam, fstar, ok
+	}
+	return enumerateOrthants(H, q, l1, A, b, false)
+}
+
+// enumerateOrthants is enumerateL1KKT's search, with or without the float64
+// filter.
+func enumerateOrthants(H [][]float64, q []float64, l1 float64, A [][]float64, b []float64, filter bool) (x, lam []float64, fstar float64, ok bool) {
 	n := len(q)
 	fstar = math.Inf(1)
 	for mask := 0; mask < 1<<n; mask++ {
@@ -196,7 +210,7 @@ func enumerateL1KKT(H [][]float64, q []float64, l1 float64, A [][]float64, b []f
 			e[i] = -s
 			rows, rhs = append(rows, e), append(rhs, 0)
 		}
-		xo, lo, f, good := enumerateKKT(H, qs, rows, rhs)
+		xo, lo, f, good := enumerateKKTFiltered(H, qs, rows, rhs, filter)
 		if good && f < fstar {
 			x, lam, fstar = xo, lo[:len(A)], f
 		}
