@@ -92,7 +92,16 @@ section "Newton steps for the logistic loss" \
 section "Kernels" \
   "Every kernel path this CPU has (generic, avx2, neon) at n = 1000 and n = 1e6." \
   ./vec 200ms '^Benchmark(Dot|Dot4|Axpy|Step|Softplus|Sigmoid|SoftplusSum)$/.*/n=(1000|1000000)$'
+section "Sparse rows" \
+  "DotSparse (gather) and AxpySparse (scatter) on every path: nnz entries at sorted random indices of a dense vector of 1e5 or 1e6." \
+  ./vec 200ms '^Benchmark(DotSparse|AxpySparse)$'
+section "Gram matrix A'A" \
+  "mat.Gram, the blocked kernel (tiled) beside Dot4 over A's columns (dot4); GFLOP/s counts l n (n+1) flops, the symmetric half." \
+  ./mat 3x '^BenchmarkGram$'
 if $peers; then
+  section "Gram beside OpenBLAS" \
+    "scripts/peers: mat.Gram against OpenBLAS's dsyrk (lower triangle) and dgemm (A'A in full), one thread; GFLOP/s counts l n (n+1) flops for all three." \
+    scripts/peers 3x '^BenchmarkGram$'
   section "Kernels beside their peers" \
     "scripts/peers: OpenBLAS's ddot and daxpy (one thread), a softplus and a sigmoid made of SLEEF's 1-ulp AVX2 exp and log1p, gonum's assembly; the same inputs as vec's benchmarks." \
     scripts/peers 200ms '^Benchmark(Dot|Axpy|Softplus|Sigmoid)$/.*/n=(1000|1000000)$'
