@@ -180,14 +180,21 @@ func enumerateL1(H [][]float64, q []float64, l1 float64, A [][]float64, b []floa
 //
 // Each orthant's enumeration skips the active sets whose float64 answer is
 // clearly not optimal (floatRejects); if no orthant then has a KKT point,
-// the whole search is repeated exactly, so that "infeasible" always comes
-// from an exhaustive exact search.
+// the problem is infeasible exactly when enumerateKKT without l1 finds no
+// point (an exhaustive exact search), and otherwise the orthants are
+// searched again exactly.
 func enumerateL1KKT(H [][]float64, q []float64, l1 float64, A [][]float64, b []float64) (x, lam []float64, fstar float64, ok bool) {
 	if l1 == 0 {
 		return enumerateKKT(H, q, A, b)
 	}
 	if x, lam, fstar, ok = enumerateOrthants(H, q, l1, A, b, true); ok {
 		return x, lam, fstar, ok
+	}
+	// Whether any x satisfies the rows does not depend on l1: the search
+	// without l1 (one orthant, exact when its filter finds nothing)
+	// settles it; only a feasible problem needs the exact orthants.
+	if _, _, _, feasible := enumerateKKT(H, q, A, b); !feasible {
+		return nil, nil, 0, false
 	}
 	return enumerateOrthants(H, q, l1, A, b, false)
 }
