@@ -31,7 +31,7 @@ type exactSum struct{ hi, lo float64 }
 // addProduct adds a*b: fl(a*b) and its rounding error (FMA) go to the
 // error-free sum.
 func (e *exactSum) addProduct(a, b float64) {
-	p := a * b
+	p := float64(a * b) // rounded: a fused a*b + hi would break the error-free sum
 	e.add(p)
 	e.lo += math.FMA(a, b, -p)
 }

@@ -218,7 +218,7 @@ func TestGramOverwrites(t *testing.T) {
 func gramDot2(rows [][]float64, i, j int) (s, abs float64) {
 	var hi, lo float64
 	for _, r := range rows {
-		p := r[i] * r[j]
+		p := float64(r[i] * r[j]) // rounded: no fused multiply-add with the sum
 		pe := math.FMA(r[i], r[j], -p)
 		t := hi + p
 		z := t - hi

@@ -499,7 +499,7 @@ type acc struct {
 }
 
 func (a *acc) addProd(x, y float64) {
-	p := x * y
+	p := float64(x * y) // rounded: no fused multiply-add with the sum
 	a.add2(p, math.FMA(x, y, -p))
 }
 
