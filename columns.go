@@ -33,6 +33,7 @@ type separable struct {
 	// loKept, hiKept: SetBounds' bounds for the kept variables.
 	loKept, hiKept []float64
 	obs            []float64 // Observe's point, the caller's n variables
+	f              float64   // the free variables' objective terms (settle)
 }
 
 // separableVars returns the separable variables of p (which has passed
@@ -144,6 +145,7 @@ func newSeparable(p *Problem, free []int32) *separable {
 		sp.z = make([]float64, p.N)
 	}
 	sp.qKept = make([]float64, len(sp.kept))
+	sp.settle()
 	return sp
 }
 
@@ -246,27 +248,37 @@ func (sp *separable) expand(res *Result) {
 		sp.x[j] = res.X[k]
 	}
 	if sp.z != nil {
-		clear(sp.z)
-		if res.LambdaBox != nil {
-			for k, j := range sp.kept {
+		for k, j := range sp.kept {
+			sp.z[j] = 0
+			if res.LambdaBox != nil {
 				sp.z[j] = res.LambdaBox[k]
 			}
 		}
 	}
-	f := 0.0
+	res.X, res.LambdaBox = sp.x, sp.z
+	res.Objective += sp.f
+	if math.IsInf(sp.f, 0) || math.IsNaN(sp.f) {
+		res.Status, res.Gap, res.DistBound = StatusPrecisionLimit, math.Inf(1), math.Inf(1)
+		res.Message = "a variable that appears in no row (its minimiser is -q_j / (ridge + P_jj) after l1 and bounds) or its objective term is not finite in float64: no certificate"
+	}
+}
+
+// settle writes the free variables' minimisers into x (and Observe's
+// point), their bound multipliers into z and their objective terms' sum
+// into f: they change only with q and the bounds (setQ, setBounds), not
+// from one Solve to the next.
+func (sp *separable) settle() {
+	sp.f = 0
 	for k, j := range sp.free {
 		x, zb := sp.minimiser(k)
 		sp.x[j] = x
 		if sp.z != nil {
 			sp.z[j] = zb
 		}
-		f += (sp.h[k]/2*x+sp.q[k])*x + sp.l1*math.Abs(x)
-	}
-	res.X, res.LambdaBox = sp.x, sp.z
-	res.Objective += f
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		res.Status, res.Gap, res.DistBound = StatusPrecisionLimit, math.Inf(1), math.Inf(1)
-		res.Message = "a variable that appears in no row (its minimiser is -q_j / (ridge + P_jj) after l1 and bounds) or its objective term is not finite in float64: no certificate"
+		if sp.obs != nil {
+			sp.obs[j] = x
+		}
+		sp.f += (sp.h[k]/2*x+sp.q[k])*x + sp.l1*math.Abs(x)
 	}
 }
 
@@ -288,6 +300,7 @@ func (sp *separable) setQ(q []float64) ([]float64, error) {
 	for k, j := range sp.free {
 		sp.q[k] = q[j]
 	}
+	sp.settle()
 	return sp.qKept, nil
 }
 
@@ -295,12 +308,10 @@ func (sp *separable) setQ(q []float64) ([]float64, error) {
 // variables. The wrapper allocates nothing.
 func (sp *separable) observe(f func(int64, []float64)) func(int64, []float64) {
 	sp.obs = make([]float64, sp.n)
+	sp.settle()
 	return func(steps int64, x []float64) {
 		for k, j := range sp.kept {
 			sp.obs[j] = x[k]
-		}
-		for k, j := range sp.free {
-			sp.obs[j], _ = sp.minimiser(k)
 		}
 		f(steps, sp.obs)
 	}
@@ -329,4 +340,5 @@ func (sp *separable) setBounds(lo, hi []float64) {
 	for k, j := range sp.free {
 		sp.lo[k], sp.hi[k] = lo[j], hi[j]
 	}
+	sp.settle()
 }
