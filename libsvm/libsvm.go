@@ -17,6 +17,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/softpen/softpen/mat"
 )
 
 // Data is a data set read densely: Rows[i] has NFeatures entries (zero
@@ -90,35 +92,79 @@ func ReadTargets(r io.Reader, nFeatures int) (*Data, error) {
 	return read(r, nFeatures, true)
 }
 
+// SparseData is a data set read in compressed sparse rows: X.Rows
+// examples over X.Cols features, memory in proportion to the nonzeros.
+type SparseData struct {
+	Labels []float64 // -1 or +1 (ReadSparseTargets: the targets), one per row
+	X      *mat.Sparse
+}
+
+// ReadSparse reads a data set as Read does, with the same checks and
+// errors, and keeps the rows sparse: no limit on rows x features, and an
+// index as large as 2^24 costs nothing until a caller densifies. Entries
+// written with value 0 are kept.
+func ReadSparse(r io.Reader, nFeatures int) (*SparseData, error) {
+	return readSparse(r, nFeatures, false)
+}
+
+// ReadSparseTargets is ReadSparse for regression targets (see ReadTargets).
+func ReadSparseTargets(r io.Reader, nFeatures int) (*SparseData, error) {
+	return readSparse(r, nFeatures, true)
+}
+
 // read is Read, or with targets ReadTargets.
 func read(r io.Reader, nFeatures int, targets bool) (*Data, error) {
+	rd, lo, last, err := scan(r, nFeatures, targets)
+	if err != nil {
+		return nil, err
+	}
+	return rd.dense(lo, last)
+}
+
+// readSparse is ReadSparse, or with targets ReadSparseTargets.
+func readSparse(r io.Reader, nFeatures int, targets bool) (*SparseData, error) {
+	rd, lo, _, err := scan(r, nFeatures, targets)
+	if err != nil {
+		return nil, err
+	}
+	m := len(rd.rows)
+	x := &mat.Sparse{Rows: m, Cols: rd.features(), Ptr: make([]int, m+1), Idx: rd.idxs, Val: rd.vals}
+	for i, row := range rd.rows {
+		x.Ptr[i+1] = row.hi
+	}
+	return &SparseData{Labels: rd.mappedLabels(lo), X: x}, nil
+}
+
+// scan reads the whole input into a reader and checks the labels: lo is
+// the label that maps to -1 (0 for targets), last the input's last line.
+func scan(r io.Reader, nFeatures int, targets bool) (rd *reader, lo float64, last int, err error) {
 	if nFeatures < 0 || nFeatures > maxIndex {
-		return nil, &Error{Msg: fmt.Sprintf("%d features: want 0 (from the data) to %d", nFeatures, maxIndex)}
+		return nil, 0, 0, &Error{Msg: fmt.Sprintf("%d features: want 0 (from the data) to %d", nFeatures, maxIndex)}
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
-	rd := &reader{nFeatures: nFeatures, targets: targets}
+	rd = &reader{nFeatures: nFeatures, targets: targets}
 	line := 0
 	for sc.Scan() {
 		line++
 		if err := rd.readLine(sc.Bytes(), line); err != nil {
-			return nil, err
+			return nil, 0, 0, err
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &Error{Line: line + 1, Msg: err.Error()}
+		return nil, 0, 0, &Error{Line: line + 1, Msg: err.Error()}
 	}
 	if len(rd.rows) == 0 {
-		return nil, &Error{Line: line, Msg: "no examples"}
+		return nil, 0, 0, &Error{Line: line, Msg: "no examples"}
 	}
 	if targets {
-		return rd.dense(0, line)
+		return rd, 0, line, nil
 	}
-	lo, err := checkLabels(rd.labels, rd.lines, line)
+	lo, err = checkLabels(rd.labels, rd.lines, line)
 	if err != nil {
-		return nil, err
+		return nil, 0, 0, err
 	}
-	return rd.dense(lo, line)
+	return rd, lo, line, nil
 }
 
 // readLine reads one line (line is its number): an example, or nothing for
@@ -225,28 +271,42 @@ func checkLabels(labels []float64, lines []int, last int) (float64, error) {
 	return lo, nil
 }
 
+// features is the number of features: the caller's, or the largest index.
+func (rd *reader) features() int {
+	if rd.nFeatures != 0 {
+		return rd.nFeatures
+	}
+	return rd.maxIdx
+}
+
+// mappedLabels returns the labels with lo mapped to -1 and the other to +1
+// (targets kept as written).
+func (rd *reader) mappedLabels(lo float64) []float64 {
+	out := make([]float64, len(rd.labels))
+	for i, l := range rd.labels {
+		switch {
+		case rd.targets:
+			out[i] = l
+		case l == lo:
+			out[i] = -1
+		default:
+			out[i] = 1
+		}
+	}
+	return out
+}
+
 // dense returns the data set with the rows stored densely and label lo
 // mapped to -1, the other to +1 (targets kept as written); last is the
 // file's last line.
 func (rd *reader) dense(lo float64, last int) (*Data, error) {
-	n := rd.nFeatures
-	if n == 0 {
-		n = rd.maxIdx
-	}
+	n := rd.features()
 	if len(rd.rows)*n > maxDense {
-		return nil, &Error{Line: last, Msg: fmt.Sprintf("%d rows x %d features is too large to hold densely", len(rd.rows), n)}
+		return nil, &Error{Line: last, Msg: fmt.Sprintf("%d rows x %d features is too large to hold densely (ReadSparse keeps it sparse)", len(rd.rows), n)}
 	}
-	d := &Data{NFeatures: n, Labels: make([]float64, len(rd.rows)), Rows: make([][]float64, len(rd.rows))}
+	d := &Data{NFeatures: n, Labels: rd.mappedLabels(lo), Rows: make([][]float64, len(rd.rows))}
 	flat := make([]float64, len(rd.rows)*n)
 	for i, r := range rd.rows {
-		switch {
-		case rd.targets:
-			d.Labels[i] = rd.labels[i]
-		case rd.labels[i] == lo:
-			d.Labels[i] = -1
-		default:
-			d.Labels[i] = 1
-		}
 		d.Rows[i] = flat[i*n : (i+1)*n : (i+1)*n]
 		for k, j := range rd.idxs[r.lo:r.hi] {
 			d.Rows[i][j] = rd.vals[r.lo+k]

@@ -257,3 +257,55 @@ func TestReadTargets(t *testing.T) {
 		}
 	}
 }
+
+// TestReadSparse: ReadSparse holds exactly what Read holds (every file of
+// TestMushrooms and TestReadTargets' kind), its rows pass mat's Check, it
+// rejects what Read rejects, and an index of 2^24 costs no dense row.
+func TestReadSparse(t *testing.T) {
+	for _, file := range []string{"mushrooms.libsvm", "mushrooms112.libsvm"} {
+		raw, err := os.ReadFile("../testdata/svm/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, targets := range []bool{false, true} {
+			rd, rs := Read, ReadSparse
+			if targets {
+				rd, rs = ReadTargets, ReadSparseTargets
+			}
+			d, err := rd(strings.NewReader(string(raw)), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := rs(strings.NewReader(string(raw)), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.X.Check(); err != nil {
+				t.Fatalf("%s: %v", file, err)
+			}
+			if !reflect.DeepEqual(s.Labels, d.Labels) || s.X.Cols != d.NFeatures {
+				t.Fatalf("%s targets=%v: labels or width differ", file, targets)
+			}
+			if got := s.X.ToDense(); !reflect.DeepEqual(got.Data, slices.Concat(d.Rows...)) {
+				t.Fatalf("%s targets=%v: rows differ", file, targets)
+			}
+		}
+	}
+	huge := "+1 16777216:1\n-1 1:2 3:0.5\n"
+	s, err := ReadSparse(strings.NewReader(huge), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.X.Rows != 2 || s.X.Cols != 1<<24 || s.X.NNZ() != 3 || s.X.Check() != nil {
+		t.Fatalf("huge index: %d x %d, %d entries", s.X.Rows, s.X.Cols, s.X.NNZ())
+	}
+	if _, err := Read(strings.NewReader(huge+strings.Repeat("-1 1:1\n", 10)), 0); err == nil {
+		t.Fatal("Read: 12 rows x 2^24 features held densely")
+	}
+	for _, bad := range []string{"+1 2:1 1:1\n-1 1:1\n", "+1 1:x\n-1 1:1\n", "+1 1:1\n+1 2:1\n", "3 1:1\n-1 1:1\n"} {
+		var e *Error
+		if _, err := ReadSparse(strings.NewReader(bad), 0); !errors.As(err, &e) {
+			t.Errorf("%q: err %v, want *Error", bad, err)
+		}
+	}
+}
