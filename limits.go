@@ -98,6 +98,11 @@ func FormatBytes(n int64) string {
 // (the rows are read in place; NewSolver adds its own copy of A, 8 m n
 // bytes, which Solve does not make)
 //
+// With PhiSparse and the fitting model (no A, Aeq or P, ridge > 0), the
+// rows are read in place and the estimate is 8 (6 l + 22 n) bytes; with
+// PhiSparse otherwise it is as above, l n included for the dense copy of
+// the rows.
+//
 // Variables that appear in no row (columns.go) are counted as the
 // solver's; NewSolver and Solve leave them out of what the solver sees
 // when that takes less memory, and then allocate less than the estimate.
@@ -118,7 +123,13 @@ func (p *Problem) MemoryEstimate() int64 { return p.memoryEstimate(MethodAuto) }
 // penalty method's otherwise.
 func (p *Problem) memoryEstimate(method Method) int64 {
 	n := float64(max(p.N, 0))
-	l, m, meq := float64(len(p.Phi)), float64(len(p.A)), float64(len(p.Aeq))
+	l, m, meq := float64(p.lossRows()), float64(len(p.A)), float64(len(p.Aeq))
+	if p.sparsePath(method) {
+		// newtoncg's 5 vectors of length l and 15 of length n, its
+		// column counts, the labels' copy, the Result's x and multipliers
+		// and the bounds: the rows themselves are the caller's.
+		return saturate(8 * (6*l + 22*n))
+	}
 	mw := m + 2*meq
 	words := 16*n + l*n + meq*n + mw*n + 12*mw + 4*l
 	if p.P != nil {
@@ -150,6 +161,15 @@ func (p *Problem) memoryEstimate(method Method) int64 {
 		words += 2 * n * n
 	}
 	return saturate(8 * words)
+}
+
+// sparsePath reports whether p is solved on sparse rows by Newton-CG
+// with the method asked for: the fitting model (a loss, ridge > 0, no
+// A, Aeq or P) given with PhiSparse and MethodAuto, or given either way
+// with MethodNewtonCG.
+func (p *Problem) sparsePath(method Method) bool {
+	fit := (p.Loss == "squared" || p.Loss == "logistic") && p.Ridge > 0 && len(p.A) == 0 && len(p.Aeq) == 0 && len(p.P) == 0
+	return fit && (method == MethodNewtonCG || (method == MethodAuto && p.PhiSparse != nil))
 }
 
 // saturate converts a byte count to int64, saturating at math.MaxInt64.

@@ -35,13 +35,19 @@ const (
 	MethodCatalyst // catalyst-accelerated proximal SVRG
 	MethodSGD      // stochastic gradient, iterates averaged per stage
 	MethodSGDM     // stochastic gradient with Nesterov momentum
+	// MethodNewtonCG is projected Newton with conjugate gradients on
+	// Hessian products over sparse rows, for the fitting model (a loss,
+	// ridge > 0, q, l1 and bounds; no A, Aeq or P): what MethodAuto runs
+	// for a Problem with PhiSparse. Asked for with dense Phi, it takes
+	// the rows in compressed form.
+	MethodNewtonCG
 )
 
 // methodOf maps each Method to the solver's.
 var methodOf = [...]solver.Method{
 	MethodAuto: solver.MethodAuto, MethodActiveSet: solver.MethodActiveSet, MethodNewton: solver.MethodNewton,
 	MethodAPG: solver.MethodAPG, MethodSVRG: solver.MethodSVRG, MethodCatalyst: solver.MethodCatalyst,
-	MethodSGD: solver.MethodSGD, MethodSGDM: solver.MethodSGDM,
+	MethodSGD: solver.MethodSGD, MethodSGDM: solver.MethodSGDM, MethodNewtonCG: solver.MethodNewtonCG,
 }
 
 // String is the method's name as ParseMethod reads it and the result file
@@ -61,7 +67,7 @@ func ParseMethod(name string) (Method, error) {
 			return Method(m), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown method %q (want one of auto, activeset, newton, apg, svrg, catalyst-svrg, sgd, sgdm)", name)
+	return 0, fmt.Errorf("unknown method %q (want one of auto, activeset, newton, newton-cg, apg, svrg, catalyst-svrg, sgd, sgdm)", name)
 }
 
 // publicMethod maps the solver's method back to a Method.

@@ -82,9 +82,9 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "softpen:", err)
 		return exitInput
 	}
-	read := libsvm.Read
+	read := libsvm.ReadSparse
 	if a.loss == "squared" {
-		read = libsvm.ReadTargets
+		read = libsvm.ReadSparseTargets
 	}
 	d, err := read(file, a.features)
 	file.Close()
@@ -97,14 +97,15 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 	return solveAndWrite(a.data, p, &a.solveFlags, opt, stdout, stderr)
 }
 
-// fitProblem is the model of runFit on the data d (its rows are used in
-// place); ridge 0 means 1/l.
-func fitProblem(d *libsvm.Data, loss string, ridge, l1, lower, upper float64) *softpen.Problem {
-	n := d.NFeatures
+// fitProblem is the model of runFit on the data d, its rows kept sparse
+// and used in place (MethodAuto solves it by Newton-CG on them); ridge 0
+// means 1/l.
+func fitProblem(d *libsvm.SparseData, loss string, ridge, l1, lower, upper float64) *softpen.Problem {
+	n := d.X.Cols
 	if ridge == 0 {
-		ridge = 1 / float64(len(d.Rows))
+		ridge = 1 / float64(d.X.Rows)
 	}
-	p := &softpen.Problem{N: n, Loss: loss, Phi: d.Rows, Y: d.Labels, Ridge: ridge, L1: l1}
+	p := &softpen.Problem{N: n, Loss: loss, PhiSparse: d.X, Y: d.Labels, Ridge: ridge, L1: l1}
 	fill := func(v float64) []float64 {
 		out := make([]float64, n)
 		for j := range out {

@@ -51,6 +51,7 @@ type Problem struct {
 	Loss         Loss
 	Phi          *mat.Dense  // l x N, nil when Loss == LossNone
 	PhiRows      [][]float64 // instead of Phi: its rows, each of length N (the direct path then copies no Phi)
+	PhiSparse    *mat.Sparse // instead of both: compressed rows, read in place (sparse.go; no A, Aeq or P then)
 	Y            []float64   // length l
 	Ridge        float64     // >= 0
 	L1           float64     // >= 0
@@ -83,9 +84,12 @@ const (
 	// solves, for the logistic loss with n <= maxDenseHessian (newton.go);
 	// the penalty method (APG) goes on from their point if they stop short.
 	MethodNewton
+	// MethodNewtonCG is projected Newton with conjugate gradients on
+	// Hessian products (package newtoncg), the path of sparse rows.
+	MethodNewtonCG
 )
 
-var methodNames = [...]string{"auto", "sgd", "sgdm", "svrg", "catalyst-svrg", "apg", "activeset", "newton"}
+var methodNames = [...]string{"auto", "sgd", "sgdm", "svrg", "catalyst-svrg", "apg", "activeset", "newton", "newton-cg"}
 
 func (m Method) String() string {
 	if m < 0 || int(m) >= len(methodNames) {
@@ -101,7 +105,7 @@ func ParseMethod(s string) (Method, error) {
 			return Method(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown method %q (want one of auto, activeset, newton, apg, svrg, catalyst-svrg, sgd, sgdm)", s)
+	return 0, fmt.Errorf("unknown method %q (want one of auto, activeset, newton, newton-cg, apg, svrg, catalyst-svrg, sgd, sgdm)", s)
 }
 
 // ScreenRule selects how inactive constraints are screened out.
@@ -305,7 +309,7 @@ type Result struct {
 
 func (o *Options) check() error {
 	switch {
-	case o.Method < MethodAuto || o.Method > MethodNewton:
+	case o.Method < MethodAuto || o.Method > MethodNewtonCG:
 		return fmt.Errorf("options: unknown method %d", int(o.Method))
 	case o.Tol < 0 || math.IsNaN(o.Tol):
 		return fmt.Errorf("options: tol = %g, want >= 0", o.Tol)

@@ -55,6 +55,8 @@
 //	sample.go       the direct path's start from samples of many rows
 //	newton.go       Newton steps (SQP) for the logistic loss, their QPs
 //	                solved by the active-set method, certified here
+//	sparse.go       sparse rows of Phi: the fitting model handed to package
+//	                newtoncg (Newton-CG, no n x n matrix)
 //	update.go       SetB, SetQ and SetBounds: new data between solves, warm start kept
 //	observe.go      the Options.Observe callback, and the Progress report of
 //	                the direct path's answer

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/softpen/softpen/activeset"
+	"github.com/softpen/softpen/internal/newtoncg"
 
 	"github.com/softpen/softpen/mat"
 	"github.com/softpen/softpen/vec"
@@ -83,12 +84,14 @@ type Solver struct {
 	// pending is the problem whose direct engine New left for the first
 	// Solve with time for it, and cutX the sample's point meanwhile
 	// (newDirect); nil once built.
-	pending *Problem
-	cutX    []float64
-	sample  sampledStart  // the direct path's sampled start on many rows (sample.go)
-	fin     finisher      // the penalty method's exact finisher (handover.go)
-	outside outsideBounds // bounds on the outside rows' residuals (outside.go)
-	newton  *newtonWork   // Newton steps for a logistic loss (newton.go), or nil
+	pending   *Problem
+	cutX      []float64
+	sample    sampledStart        // the direct path's sampled start on many rows (sample.go)
+	fin       finisher            // the penalty method's exact finisher (handover.go)
+	outside   outsideBounds       // bounds on the outside rows' residuals (outside.go)
+	newton    *newtonWork         // Newton steps for a logistic loss (newton.go), or nil
+	sparse    *newtoncg.Workspace // the sparse-rows path (sparse.go), or nil
+	sparseRun run                 // the sparse path's current solve: its budget
 }
 
 // New copies and normalises the data of p, which must be valid (see
@@ -100,6 +103,12 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	start := time.Now()
 	if p == nil {
 		return nil, errors.New("solver: nil problem")
+	}
+	if p.PhiSparse != nil {
+		return newSparse(p, opt)
+	}
+	if opt != nil && opt.Method == MethodNewtonCG {
+		return nil, errors.New("options: method newton-cg runs on sparse rows (Problem.PhiSparse) only")
 	}
 	s := &Solver{n: p.N, infeasibleRow: noRow}
 	if opt != nil {
@@ -218,6 +227,9 @@ func (w *workspace) alloc(s *Solver) {
 func (s *Solver) Reset() {
 	clear(s.state.x)
 	s.warm = false
+	if s.sparse != nil {
+		s.sparse.Reset()
+	}
 	if s.direct != nil {
 		s.direct.Reset()
 		s.sample.reset()

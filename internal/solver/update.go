@@ -26,6 +26,10 @@ func (s *Solver) SetQ(q []float64) error {
 		s.q = make([]float64, s.n)
 	}
 	copy(s.q, q)
+	if s.sparse != nil {
+		s.sparse.SetQ(s.q)
+		return nil
+	}
 	if !s.quad {
 		return nil // smoothGrad reads s.q; Newton forms its model from it
 	}
@@ -147,6 +151,10 @@ func (s *Solver) SetBounds(lower, upper []float64) error {
 	}
 	for i := range s.lower {
 		s.lower[i], s.upper[i] = bnd(lower, i, math.Inf(-1)), bnd(upper, i, math.Inf(1))
+	}
+	if s.sparse != nil {
+		s.sparse.SetBounds(s.lower, s.upper)
+		return nil
 	}
 	if len(s.state.x) == s.n { // the penalty method's warm start
 		for i, v := range s.state.x {

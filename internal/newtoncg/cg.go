@@ -1,0 +1,95 @@
+package newtoncg
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/vec"
+)
+
+// newtonDirection sets d: on the free variables the Newton step of the
+// reduced system H_FF d_F = -gp_F, solved by conjugate gradients
+// preconditioned with diag(H) (the column scales of sparse data differ by
+// orders of magnitude, and the diagonal costs nothing extra: derivatives
+// forms it in the gradient's pass); on the eps-active variables the scaled
+// gradient step -gp_j / H_jj, which the projection stops at the bound; 0 on
+// fixed ones. H = Phi' diag(curv) Phi + ridge I is positive definite, so CG
+// needs no safeguard against negative curvature. The system is solved to
+// the forcing tolerance min(0.1, sqrt(||gp_F|| / ||gp_F at the first
+// iteration||)) ||gp_F||: loose while far away, tight near x*, for the
+// superlinear convergence of inexact Newton. It returns the number of
+// Hessian products.
+func (w *Workspace) newtonDirection(gnorm, gnorm0 float64) int {
+	d, r, z, pv := w.d, w.r, w.z, w.pv
+	var rz float64
+	for j := range d {
+		d[j], r[j], z[j], pv[j] = 0, 0, 0, 0
+		switch {
+		case w.free[j]:
+			r[j] = -w.gp[j]
+			z[j] = r[j] / w.hdiag[j]
+			pv[j] = z[j]
+			rz += r[j] * z[j]
+		case w.lo[j] != w.hi[j]:
+			d[j] = -w.gp[j] / w.hdiag[j]
+		}
+	}
+	if gnorm == 0 {
+		return 0
+	}
+	eta := math.Min(0.1, math.Sqrt(gnorm/gnorm0))
+	tol := eta * gnorm
+	steps := 0
+	for steps < w.opt.MaxCG {
+		w.hessian(w.hp, pv)
+		steps++
+		php := vec.Dot(pv, w.hp)
+		if !(php > 0) {
+			break
+		}
+		alpha := rz / php
+		for j := range d {
+			if w.free[j] {
+				d[j] += alpha * pv[j]
+			}
+		}
+		vec.Axpy(-alpha, w.hp, r)
+		if math.Sqrt(vec.Dot(r, r)) <= tol {
+			break
+		}
+		var rzNew float64
+		for j := range z {
+			if w.free[j] {
+				z[j] = r[j] / w.hdiag[j]
+				rzNew += r[j] * z[j]
+			}
+		}
+		beta := rzNew / rz
+		rz = rzNew
+		for j := range pv {
+			if w.free[j] {
+				pv[j] = z[j] + beta*pv[j]
+			}
+		}
+	}
+	return steps
+}
+
+// hessian sets hp = H v on the free variables and 0 elsewhere, for v zero
+// outside them: two passes over the rows, u = Phi v scaled by curv, then
+// Phi'u.
+func (w *Workspace) hessian(hp, v []float64) {
+	w.p.X.MulVec(w.u, v)
+	for i, c := range w.curv {
+		w.u[i] *= c
+	}
+	clear(hp)
+	w.p.X.MulTransVecAdd(hp, w.u)
+	w.passes += 2
+	for j := range hp {
+		if w.free[j] {
+			hp[j] += w.p.Ridge * v[j]
+		} else {
+			hp[j] = 0
+		}
+	}
+}

@@ -1,0 +1,309 @@
+// Package newtoncg minimises a loss over sparse rows plus a separable
+// regulariser,
+//
+//	F(x) = (1/l) sum_i f_i(phi_i'x) + q'x + ridge/2 ||x||^2 + l1 ||x||_1
+//	subject to lower <= x <= upper,
+//
+// with f_i the squared or the logistic loss and ridge > 0, without any
+// n x n matrix: projected Newton steps (Bertsekas' two-metric projection)
+// whose reduced systems are solved by conjugate gradients on
+// Hessian-vector products, two passes over the nonzeros each, in the
+// manner of LIBLINEAR's TRON. The l1 term is handled orthant by orthant:
+// on the orthant a step starts in it is linear, so each step is a smooth
+// problem over a box (the bounds intersected with the orthant), and a
+// variable at 0 whose slope is within l1 stays at 0. Every iteration is
+// certified by the Fenchel duality gap of gap.go; the solve ends when the
+// certified gap meets the tolerance.
+//
+// Files: newtoncg.go (problem, workspace, the outer loop), step.go (the
+// orthant box, the free set and the projected line search), cg.go
+// (preconditioned conjugate gradients and the Hessian product), gap.go
+// (the certificate), loss.go (the losses). A Workspace allocates
+// everything in New; Solve allocates nothing.
+package newtoncg
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
+)
+
+// Problem is the model above. X holds the rows phi_i (well formed, see
+// mat.Sparse.Check), Y the labels (±1, logistic) or targets (squared); Q,
+// Lower and Upper are nil or of length X.Cols, with -Inf / +Inf for a
+// missing bound and Lower <= Upper; Ridge > 0 and L1 >= 0 finite. The
+// workspace reads X and Y in place; they must not change while it is in
+// use. Lower, Upper and Q are read at every Solve (SetBounds and SetQ of
+// the callers replace them between solves).
+type Problem struct {
+	X            *mat.Sparse
+	Y            []float64
+	Loss         Loss
+	Ridge, L1    float64
+	Q            []float64
+	Lower, Upper []float64
+}
+
+// Status says how a solve ended.
+type Status int
+
+const (
+	Solved  Status = iota // certified gap <= Tol max(1, |F|)
+	Stopped               // Options.Stop said so (budget, time, context)
+	Stalled               // no step decreases F in float64, gap above Tol
+)
+
+// Options are a solve's choices; zero values mean the defaults.
+type Options struct {
+	Tol      float64 // relative certified gap to reach (default 1e-9)
+	MaxIter  int     // Newton iterations (default 1000)
+	MaxCG    int     // conjugate-gradient steps an iteration (default 500)
+	Stop     func(passes int64) bool
+	Progress func(iter int, passes int64, gap float64)
+}
+
+// Result is the outcome of Solve. X aliases the workspace and is
+// overwritten by the next Solve.
+type Result struct {
+	Status Status
+	X      []float64
+	// Z holds the bounds' multipliers: Z_j > 0 when X_j is at its upper
+	// bound, < 0 at its lower, 0 elsewhere, so that the gradient of the
+	// smooth part, an l1 subgradient and Z sum to zero at x*.
+	Z          []float64
+	Objective  float64
+	Gap        float64 // certified: F(X) - F* <= Gap
+	Iterations int     // Newton iterations
+	CGSteps    int     // Hessian-vector products
+	Passes     int64   // passes over the rows (each touches every nonzero once)
+}
+
+// Workspace holds a problem and every vector a solve needs.
+type Workspace struct {
+	p          Problem
+	opt        Options
+	colMax     int     // most nonzeros in one column
+	rowMax     int     // most nonzeros in one row
+	rowNormMax float64 // largest ||phi_i||
+	// length l
+	t, tNew, slope, curv, u []float64
+	// length n
+	x, xNew, s, sAbs, hdiag, g, gp, lo, hi, d, r, z, pv, hp, zb []float64
+	free                                                        []bool
+	passes                                                      int64
+	res                                                         Result
+}
+
+// New returns a workspace for p (see Problem for what it must satisfy;
+// New does not check it again) that starts cold, from the projection of 0
+// onto the bounds.
+func New(p Problem, opt Options) *Workspace {
+	l, n := p.X.Rows, p.X.Cols
+	w := &Workspace{p: p, opt: opt}
+	if w.opt.Tol <= 0 {
+		w.opt.Tol = 1e-9
+	}
+	if w.opt.MaxIter <= 0 {
+		w.opt.MaxIter = 1000
+	}
+	if w.opt.MaxCG <= 0 {
+		w.opt.MaxCG = 500
+	}
+	fl := func() []float64 { return make([]float64, l) }
+	fn := func() []float64 { return make([]float64, n) }
+	w.t, w.tNew, w.slope, w.curv, w.u = fl(), fl(), fl(), fl(), fl()
+	w.x, w.xNew, w.s, w.sAbs, w.hdiag, w.g, w.gp, w.zb = fn(), fn(), fn(), fn(), fn(), fn(), fn(), fn()
+	w.lo, w.hi, w.d, w.r, w.z, w.pv, w.hp = fn(), fn(), fn(), fn(), fn(), fn(), fn()
+	w.free = make([]bool, n)
+	cols := make([]int32, n)
+	for i := 0; i < l; i++ {
+		idx, val := p.X.Row(i)
+		w.rowMax = max(w.rowMax, len(idx))
+		w.rowNormMax = math.Max(w.rowNormMax, math.Sqrt(vec.Dot(val, val)))
+		for _, j := range idx {
+			cols[j]++
+		}
+	}
+	for _, c := range cols {
+		w.colMax = max(w.colMax, int(c))
+	}
+	w.Reset()
+	return w
+}
+
+// Options returns the workspace's options, defaults filled in.
+func (w *Workspace) Options() Options { return w.opt }
+
+// SetOptions replaces the options of the next Solve (zero values: the
+// defaults).
+func (w *Workspace) SetOptions(o Options) {
+	tol, iter, cg := w.opt.Tol, w.opt.MaxIter, w.opt.MaxCG
+	w.opt = o
+	if o.Tol <= 0 {
+		w.opt.Tol = tol
+	}
+	if o.MaxIter <= 0 {
+		w.opt.MaxIter = iter
+	}
+	if o.MaxCG <= 0 {
+		w.opt.MaxCG = cg
+	}
+}
+
+// SetQ makes q the linear term of the next Solve (nil: none); the
+// workspace reads it in place.
+func (w *Workspace) SetQ(q []float64) { w.p.Q = q }
+
+// SetBounds makes lower and upper the bounds of the next Solve (nil: none
+// on that side); the workspace reads them in place.
+func (w *Workspace) SetBounds(lower, upper []float64) { w.p.Lower, w.p.Upper = lower, upper }
+
+// Reset makes the next Solve start cold.
+func (w *Workspace) Reset() { clear(w.x) }
+
+func (w *Workspace) lower(j int) float64 {
+	if w.p.Lower == nil {
+		return math.Inf(-1)
+	}
+	return w.p.Lower[j]
+}
+
+func (w *Workspace) upper(j int) float64 {
+	if w.p.Upper == nil {
+		return math.Inf(1)
+	}
+	return w.p.Upper[j]
+}
+
+// Solve minimises F from the previous answer (the projection of 0 onto
+// the bounds when cold). It allocates nothing.
+func (w *Workspace) Solve() *Result {
+	x := w.x
+	for j := range x {
+		x[j] = math.Min(math.Max(x[j], w.lower(j)), w.upper(j))
+	}
+	w.passes = 0
+	res := &w.res
+	*res = Result{X: x, Z: w.zb, Gap: math.Inf(1), Status: Stalled}
+	w.p.X.MulVec(w.t, x)
+	w.passes++
+	f := w.objective(x, w.t)
+	gnorm0 := -1.0
+	for it := 0; ; it++ {
+		w.derivatives()
+		res.Objective = f
+		res.Gap = w.gapTerms(x, w.s, w.sAbs)
+		res.Iterations, res.Passes = it, w.passes
+		if w.opt.Progress != nil {
+			w.opt.Progress(it, w.passes, res.Gap)
+		}
+		if res.Gap <= w.opt.Tol*math.Max(1, math.Abs(f)) {
+			res.Status = Solved
+			w.multipliers()
+			return res
+		}
+		if it >= w.opt.MaxIter || (w.opt.Stop != nil && w.opt.Stop(w.passes)) {
+			res.Status = Stopped
+			w.multipliers()
+			return res
+		}
+		gnorm := w.orthantBox()
+		if gnorm0 < 0 {
+			gnorm0 = gnorm
+		}
+		res.CGSteps += w.newtonDirection(gnorm, gnorm0)
+		fNew, ok := w.lineSearch(f)
+		if !ok {
+			w.multipliers()
+			return res
+		}
+		copy(x, w.xNew)
+		w.t, w.tNew = w.tNew, w.t
+		f = fNew
+	}
+}
+
+// derivatives sets slope_i = f_i'(t_i), curv_i = f_i”(t_i)/l, and in one
+// pass over the rows s = Phi'slope, sAbs = |Phi|'|slope| and the diagonal
+// of Phi' diag(curv) Phi; then g = s/l + ridge x + q, and hdiag += ridge.
+func (w *Workspace) derivatives() {
+	p := &w.p
+	l := p.X.Rows
+	il := 1 / float64(l)
+	for i, ti := range w.t {
+		w.slope[i] = p.Loss.slope(ti, p.Y[i])
+		w.curv[i] = p.Loss.curvature(ti) * il
+	}
+	clear(w.s)
+	clear(w.sAbs)
+	clear(w.hdiag)
+	for i := 0; i < l; i++ {
+		a, c := w.slope[i], w.curv[i]
+		idx, val := p.X.Row(i)
+		for k, j := range idx {
+			v := val[k]
+			w.s[j] += v * a
+			w.sAbs[j] += math.Abs(v * a)
+			w.hdiag[j] += v * v * c
+		}
+	}
+	w.passes++
+	for j := range w.g {
+		w.g[j] = w.s[j]*il + p.Ridge*w.x[j]
+		if p.Q != nil {
+			w.g[j] += p.Q[j]
+		}
+		w.hdiag[j] += p.Ridge
+	}
+}
+
+// multipliers sets Z from the gradient g at x: at a bound, the multiplier
+// that with some l1 subgradient (sign(x_j), or the one of least help at
+// x_j = 0) cancels g_j, if it has the bound's sign; 0 elsewhere.
+func (w *Workspace) multipliers() {
+	for j, xj := range w.x {
+		w.zb[j] = 0
+		switch {
+		case xj == w.lower(j):
+			s := sign(xj)
+			if s == 0 {
+				s = -1
+			}
+			w.zb[j] = math.Min(0, -(w.g[j] + w.p.L1*s))
+		case xj == w.upper(j):
+			s := sign(xj)
+			if s == 0 {
+				s = 1
+			}
+			w.zb[j] = math.Max(0, -(w.g[j] + w.p.L1*s))
+		}
+	}
+}
+
+// objective returns F(x) given t = Phi x.
+func (w *Workspace) objective(x, t []float64) float64 {
+	p := &w.p
+	var fl float64
+	for i, ti := range t {
+		fl += p.Loss.value(ti, p.Y[i])
+	}
+	f := fl / float64(len(t))
+	for j, xj := range x {
+		f += xj * (0.5*p.Ridge*xj + p.L1*sign(xj))
+		if p.Q != nil {
+			f += p.Q[j] * xj
+		}
+	}
+	return f
+}
+
+func sign(v float64) float64 {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
+}

@@ -1,0 +1,88 @@
+package newtoncg
+
+import "math"
+
+// orthantBox sets, for the iteration at x with smooth gradient g:
+//
+//   - gp, the slope of F along each variable on the orthant the step will
+//     stay in: g_j + l1 sign, the sign of x_j, or for x_j = 0 the side on
+//     which F decreases (none when |g_j| <= l1: the variable stays at 0);
+//   - [lo_j, hi_j], the bounds intersected with that orthant, on which F is
+//     smooth;
+//   - free, the variables the Newton system moves: those not within eps of
+//     an end of their interval with gp pushing them onto it (Bertsekas'
+//     eps-active set, eps = min(1e-3, ||x - P(x - gp)||_inf), which lets
+//     variables reach their bounds in one step instead of zigzagging).
+//
+// It returns ||gp|| over the free variables.
+func (w *Workspace) orthantBox() float64 {
+	l1 := w.p.L1
+	var pg float64 // ||x - P(x - gp)||_inf
+	for j, xj := range w.x {
+		g, lo, hi := w.g[j], w.lower(j), w.upper(j)
+		if l1 > 0 {
+			switch {
+			case xj > 0 || (xj == 0 && g+l1 < 0 && hi > 0):
+				g += l1
+				lo = math.Max(lo, 0)
+			case xj < 0 || (xj == 0 && g-l1 > 0 && lo < 0):
+				g -= l1
+				hi = math.Min(hi, 0)
+			default:
+				g, lo, hi = 0, 0, 0
+			}
+		}
+		w.gp[j], w.lo[j], w.hi[j] = g, lo, hi
+		pg = math.Max(pg, math.Abs(xj-math.Min(math.Max(xj-g, lo), hi)))
+	}
+	eps := math.Min(1e-3, pg)
+	var norm2 float64
+	for j, xj := range w.x {
+		g, lo, hi := w.gp[j], w.lo[j], w.hi[j]
+		bound := lo == hi || (xj <= lo+eps && g > 0) || (xj >= hi-eps && g < 0)
+		w.free[j] = !bound
+		if !bound {
+			norm2 += g * g
+		}
+	}
+	return math.Sqrt(norm2)
+}
+
+// lineSearch tries x(alpha) = P(x + alpha d) onto the iteration's box for
+// alpha = 1, 1/2, ... until the Armijo condition
+// F(x(alpha)) <= F(x) + 1e-4 gp'(x(alpha) - x) holds, leaving the point in
+// xNew and Phi xNew in tNew, and returns F there. A step whose predicted
+// decrease is below the rounding of F is taken if F does not rise beyond
+// that rounding: near x* the certificate, not F, tells progress. ok is
+// false when no step passes (or the direction is zero).
+func (w *Workspace) lineSearch(f float64) (fNew float64, ok bool) {
+	const eps = 0x1p-52
+	round := 16 * eps * math.Max(1, math.Abs(f))
+	alpha := 1.0
+	for try := 0; try < 40; try++ {
+		var pred float64
+		moved := false
+		for j, xj := range w.x {
+			v := xj
+			if dj := w.d[j]; dj != 0 {
+				v = math.Min(math.Max(xj+alpha*dj, w.lo[j]), w.hi[j])
+			}
+			w.xNew[j] = v
+			if v != xj {
+				moved = true
+				pred += w.gp[j] * (v - xj)
+			}
+		}
+		if !moved {
+			return f, false
+		}
+		w.p.X.MulVec(w.tNew, w.xNew)
+		w.passes++
+		fNew = w.objective(w.xNew, w.tNew)
+		if fNew <= f+1e-4*pred || (-pred <= round && fNew <= f+round) {
+			return fNew, true
+		}
+		alpha /= 2
+	}
+	return f, false
+}

@@ -1,0 +1,118 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/softpen/softpen/internal/newtoncg"
+	"github.com/softpen/softpen/vec"
+)
+
+// The path for a loss over sparse rows (Problem.PhiSparse): Newton-CG of
+// package newtoncg, with no n x n matrix and every pass O(nnz). It takes
+// the fitting model only, the loss with ridge > 0, q, l1 and bounds: rows
+// of A or Aeq, or P, with sparse Phi are the caller's to densify (softpen
+// does so when they fit in memory).
+
+// errSparseModel is New's error for a sparse Phi with parts this path
+// does not take.
+var errSparseModel = errors.New("solver: sparse rows of Phi take no A, Aeq or P, and need ridge > 0")
+
+// newSparse is New for a problem with PhiSparse.
+func newSparse(p *Problem, opt *Options) (*Solver, error) {
+	s := &Solver{n: p.N, infeasibleRow: noRow}
+	if opt != nil {
+		s.opt = *opt
+	}
+	if err := s.opt.check(); err != nil {
+		return nil, err
+	}
+	m, meq := p.rows()
+	if m > 0 || meq > 0 || p.P != nil || !(p.Ridge > 0) || p.Phi != nil || p.PhiRows != nil {
+		return nil, errSparseModel
+	}
+	switch s.opt.Method {
+	case MethodAuto, MethodNewtonCG:
+	default:
+		return nil, fmt.Errorf("options: method %v does not run on sparse rows (auto or newton-cg do)", s.opt.Method)
+	}
+	s.opt.Method = MethodNewtonCG
+	if s.opt.Tol == 0 {
+		s.opt.Tol = defaultTol
+	}
+	s.loss, s.l = p.Loss, p.PhiSparse.Rows
+	s.ridge, s.l1, s.offset = p.Ridge, p.L1, p.Offset
+	if p.Q != nil {
+		s.q = append([]float64(nil), p.Q...)
+	}
+	if p.Lower != nil || p.Upper != nil {
+		s.lower, s.upper = make([]float64, s.n), make([]float64, s.n)
+		for j := range s.lower {
+			s.lower[j], s.upper[j] = math.Inf(-1), math.Inf(1)
+		}
+		copy(s.lower, p.Lower)
+		copy(s.upper, p.Upper)
+	}
+	s.y = append([]float64(nil), p.Y...)
+	loss := newtoncg.Logistic
+	if p.Loss == LossSquared {
+		loss = newtoncg.Squared
+	}
+	s.sparse = newtoncg.New(newtoncg.Problem{X: p.PhiSparse, Y: s.y, Loss: loss, Ridge: s.ridge, L1: s.l1,
+		Q: s.q, Lower: s.lower, Upper: s.upper}, newtoncg.Options{Tol: s.opt.Tol})
+	// The callbacks are made once, here, so that a Solve allocates nothing:
+	// they read the run of the current solve from s.sparseRun.
+	o := s.sparse.Options()
+	o.Stop = func(passes int64) bool {
+		s.steps = passes * int64(s.l)
+		return s.over(&s.sparseRun)
+	}
+	if s.opt.Progress != nil {
+		o.Progress = func(it int, passes int64, gap float64) {
+			s.opt.Progress(Stage{Method: MethodNewtonCG, Index: it, Steps: passes * int64(s.l), Gap: gap})
+		}
+	}
+	s.sparse.SetOptions(o)
+	s.mu = s.ridge
+	s.res = Result{X: make([]float64, s.n), Z: make([]float64, s.n), Method: MethodNewtonCG.String(), Impl: vec.Impl()}
+	s.state.x = s.res.X
+	return s, nil
+}
+
+// solveSparse is SolveFrom on the sparse path: the budget (MaxSteps counts
+// rows evaluated, l a pass), the time limit and the context are checked
+// once an iteration.
+func (s *Solver) solveSparse(ctx context.Context, start time.Time) (*Result, error) {
+	rn := &s.sparseRun
+	rn.budget = budget{ctx: ctx, start: start, maxSteps: s.opt.MaxSteps}
+	if s.opt.TimeLimit > 0 {
+		rn.deadline = start.Add(s.opt.TimeLimit)
+	}
+	r := s.sparse.Solve()
+	if s.opt.Observe != nil {
+		s.opt.Observe(r.Passes*int64(s.l), r.X)
+	}
+	res := &s.res
+	copy(res.X, r.X)
+	copy(res.Z, r.Z)
+	res.Objective = r.Objective + s.offset
+	res.Gap = r.Gap
+	res.DistBound = math.Sqrt(2 * r.Gap / s.ridge)
+	res.Steps = r.Passes * int64(s.l)
+	res.Iterations = r.Iterations
+	res.Message = ""
+	switch r.Status {
+	case newtoncg.Solved:
+		res.Status = StatusSolved
+	case newtoncg.Stopped:
+		res.Status = statusOf(rn.stopped) // MaxSteps also for the iteration limit
+	default:
+		res.Status = StatusPrecisionLimit
+		res.Message = fmt.Sprintf("no Newton step lowers the objective in float64; certified gap %.3g", r.Gap)
+	}
+	res.Time = time.Since(start)
+	return res, nil
+}

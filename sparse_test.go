@@ -1,0 +1,222 @@
+package softpen
+
+import (
+	"context"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/softpen/softpen/libsvm"
+	"github.com/softpen/softpen/mat"
+)
+
+// mushroomsSparse reads the mushroom data both ways.
+func mushroomsSparse(t testing.TB) (*libsvm.Data, *libsvm.SparseData) {
+	t.Helper()
+	raw, err := os.ReadFile("testdata/svm/mushrooms.libsvm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := libsvm.Read(strings.NewReader(string(raw)), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := libsvm.ReadSparse(strings.NewReader(string(raw)), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, s
+}
+
+// TestSparseMatchesDense: the fitting model on mushrooms, each loss, with
+// bounds and l1 or without, solved from dense rows (Newton steps on the
+// dense Hessian, or the exact engine, certified their own way) and from
+// sparse rows (Newton-CG) ends Solved with the same objective to 1e-12
+// relative (to max(1, |F|), as the tolerance), within the two certified
+// gaps, and the points agree to their certified distance bounds.
+func TestSparseMatchesDense(t *testing.T) {
+	d, s := mushroomsSparse(t)
+	n := d.NFeatures
+	fill := func(v float64) []float64 {
+		out := make([]float64, n)
+		for j := range out {
+			out[j] = v
+		}
+		return out
+	}
+	for _, loss := range []string{"logistic", "squared"} {
+		for _, c := range []struct {
+			name   string
+			l1     float64
+			lo, hi []float64
+		}{{"ridge", 0, nil, nil}, {"box", 0, fill(-0.3), fill(0.3)}, {"l1", 1e-3, nil, nil}, {"l1+box", 1e-3, fill(-0.2), fill(1)}} {
+			base := Problem{N: n, Loss: loss, Y: d.Labels, Ridge: 1e-3, L1: c.l1, Lower: c.lo, Upper: c.hi}
+			pd, ps := base, base
+			pd.Phi = d.Rows
+			ps.PhiSparse = s.X
+			opt := &Options{Tol: 1e-13}
+			rd, err := Solve(context.Background(), &pd, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs, err := Solve(context.Background(), &ps, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s %s: dense %v %v F %.16g gap %.2g; sparse %v %v F %.16g gap %.2g iters %d", loss, c.name,
+				rd.Method, rd.Status, rd.Objective, rd.Gap, rs.Method, rs.Status, rs.Objective, rs.Gap, rs.Iterations)
+			if rs.Method != MethodNewtonCG || rs.Status != StatusSolved || rd.Status != StatusSolved {
+				t.Fatalf("%s %s: sparse %v %v, dense %v", loss, c.name, rs.Method, rs.Status, rd.Status)
+			}
+			// Relative as the solver's tolerance is: to max(1, |F|).
+			if diff := math.Abs(rs.Objective - rd.Objective); diff > 1e-12*math.Max(1, math.Abs(rd.Objective)) || diff > rs.Gap+rd.Gap+1e-15 {
+				t.Errorf("%s %s: objectives differ by %.2g, gaps %.2g and %.2g", loss, c.name, diff, rs.Gap, rd.Gap)
+			}
+			var dist float64
+			for j := range rs.X {
+				dist += (rs.X[j] - rd.X[j]) * (rs.X[j] - rd.X[j])
+			}
+			if math.Sqrt(dist) > rs.DistBound+rd.DistBound+1e-12 {
+				t.Errorf("%s %s: points %.3g apart, beyond the distance bounds %.3g + %.3g", loss, c.name, math.Sqrt(dist), rs.DistBound, rd.DistBound)
+			}
+		}
+	}
+}
+
+// TestSparseDenseRowsNewtonCG: MethodNewtonCG on dense rows compresses
+// them and gives the sparse form's answer; asked for with constraint rows
+// it is an error, and a sparse problem with rows of A is made dense for
+// the exact engine.
+func TestSparseDenseRowsNewtonCG(t *testing.T) {
+	rows := [][]float64{{1, 0, 2}, {0, -1, 0.5}, {3, 0, 0}, {0, 0, -1}}
+	y := []float64{1, -1, 1, -1}
+	pd := &Problem{N: 3, Loss: "logistic", Phi: rows, Y: y, Ridge: 0.1}
+	ps := &Problem{N: 3, Loss: "logistic", PhiSparse: mat.SparseFromRows(rows, 3), Y: y, Ridge: 0.1}
+	rd, err := Solve(context.Background(), pd, &Options{Method: MethodNewtonCG, Tol: 1e-14})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := Solve(context.Background(), ps, &Options{Tol: 1e-14})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rd.Method != MethodNewtonCG || rs.Method != MethodNewtonCG || rd.Objective != rs.Objective {
+		t.Fatalf("dense rows %v F %v, sparse %v F %v", rd.Method, rd.Objective, rs.Method, rs.Objective)
+	}
+	pd.A, pd.B = [][]float64{{1, 1, 1}}, []float64{0.1}
+	if _, err := Solve(context.Background(), pd, &Options{Method: MethodNewtonCG}); err == nil || !strings.Contains(err.Error(), "newton-cg") {
+		t.Fatalf("newton-cg with rows of A: err %v", err)
+	}
+	ps.A, ps.B = pd.A, pd.B
+	pd.Phi = rows
+	ra, err := Solve(context.Background(), ps, &Options{Tol: 1e-12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := Solve(context.Background(), pd, &Options{Tol: 1e-12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ra.Status != StatusSolved || ra.Method == MethodNewtonCG || math.Abs(ra.Objective-rb.Objective) > 1e-12 {
+		t.Fatalf("sparse with A: %v %v F %v, dense F %v", ra.Status, ra.Method, ra.Objective, rb.Objective)
+	}
+}
+
+// TestSparseValidate: a malformed PhiSparse is an InputError naming
+// phi_sparse and the row and entry.
+func TestSparseValidate(t *testing.T) {
+	good := func() *Problem {
+		return &Problem{N: 4, Loss: "logistic", Y: []float64{1, -1}, Ridge: 1,
+			PhiSparse: &mat.Sparse{Rows: 2, Cols: 4, Ptr: []int{0, 2, 3}, Idx: []int32{0, 3, 1}, Val: []float64{1, 2, 3}}}
+	}
+	if err := good().Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		want string
+		edit func(*Problem)
+	}{
+		{"phi_sparse[1][0]: value NaN", func(p *Problem) { p.PhiSparse.Val[2] = math.NaN() }},
+		{"phi_sparse[0][1]: column 1 after 3", func(p *Problem) { p.PhiSparse.Idx[0], p.PhiSparse.Idx[1] = 3, 1 }},
+		{"phi_sparse: 4 columns, want n = 5", func(p *Problem) { p.N = 5 }},
+		{"y: length 1", func(p *Problem) { p.Y = p.Y[:1] }},
+		{"y[1]", func(p *Problem) { p.Y[1] = 0 }},
+		{"phi: given beside phi_sparse", func(p *Problem) { p.Phi = [][]float64{{1, 0, 0, 0}, {0, 1, 0, 0}} }},
+		{"phi: given, but loss", func(p *Problem) { p.Loss = "none" }},
+		{"phi_sparse: ptr has length", func(p *Problem) { p.PhiSparse.Ptr = p.PhiSparse.Ptr[:2] }},
+	} {
+		p := good()
+		c.edit(p)
+		err := p.Validate()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v", c.want, err)
+		}
+		if _, err := Solve(context.Background(), p, nil); err == nil {
+			t.Errorf("%s: Solve took it", c.want)
+		}
+	}
+}
+
+// TestSparseWarmNoAlloc: a Solver on sparse rows re-solves after SetQ and
+// SetBounds without allocating, and warm from the last answer.
+func TestSparseWarmNoAlloc(t *testing.T) {
+	_, s := mushroomsSparse(t)
+	n := s.X.Cols
+	p := &Problem{N: n, Loss: "logistic", PhiSparse: s.X, Y: s.Labels, Ridge: 1e-3, L1: 1e-4}
+	sv, err := NewSolver(p, &Options{Tol: 1e-10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := sv.Solve(context.Background())
+	if err != nil || r.Status != StatusSolved {
+		t.Fatalf("cold: %v %v", r, err)
+	}
+	cold := r.Iterations
+	q, lo, hi := make([]float64, n), make([]float64, n), make([]float64, n)
+	for j := range q {
+		q[j], lo[j], hi[j] = 1e-4*float64(j%7-3), -2, 2
+	}
+	if err := sv.SetBounds(lo, hi); err != nil {
+		t.Fatal(err)
+	}
+	k := 0
+	allocs := testing.AllocsPerRun(5, func() {
+		q[k%n] += 1e-5
+		k++
+		if err := sv.SetQ(q); err != nil {
+			t.Fatal(err)
+		}
+		r, err = sv.Solve(context.Background())
+		if err != nil || r.Status != StatusSolved {
+			t.Fatalf("warm: %v %v", r, err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("warm re-solve: %v allocations, want 0", allocs)
+	}
+	if r.Iterations >= cold {
+		t.Errorf("warm re-solve took %d Newton iterations, the cold one %d", r.Iterations, cold)
+	}
+}
+
+// TestSparseHugeIndex: one feature index of 2^24 makes n = 2^24 with a
+// handful of nonzeros; the sparse path solves it with memory in proportion
+// to n vectors, not l x n, and the variables in no row come out 0.
+func TestSparseHugeIndex(t *testing.T) {
+	s, err := libsvm.ReadSparse(strings.NewReader("+1 1:1 16777216:1\n-1 2:1\n+1 1:0.5 3:2\n"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Problem{N: s.X.Cols, Loss: "logistic", PhiSparse: s.X, Y: s.Labels, Ridge: 0.1}
+	if est := p.MemoryEstimate(); est > 8*30<<24 {
+		t.Fatalf("estimate %s", FormatBytes(est))
+	}
+	r, err := Solve(context.Background(), p, nil)
+	if err != nil || r.Status != StatusSolved {
+		t.Fatalf("%v %v", r, err)
+	}
+	if r.X[4] != 0 || r.X[1<<23] != 0 || r.X[0] <= 0 || r.X[1<<24-1] <= 0 {
+		t.Fatalf("x: %v %v %v %v", r.X[0], r.X[4], r.X[1<<23], r.X[1<<24-1])
+	}
+}
