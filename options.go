@@ -41,6 +41,11 @@ const (
 	// for a Problem with PhiSparse. Asked for with dense Phi, it takes
 	// the rows in compressed form.
 	MethodNewtonCG
+	// MethodDualCD is coordinate descent on the dual of a ridge objective
+	// with sparse rows A x <= b, every b_i < 0 (Problem.ASparse; the
+	// hard-margin SVM), certified at a scaled feasible point: what
+	// MethodAuto runs for such a problem.
+	MethodDualCD
 )
 
 // methodOf maps each Method to the solver's.
@@ -48,6 +53,7 @@ var methodOf = [...]solver.Method{
 	MethodAuto: solver.MethodAuto, MethodActiveSet: solver.MethodActiveSet, MethodNewton: solver.MethodNewton,
 	MethodAPG: solver.MethodAPG, MethodSVRG: solver.MethodSVRG, MethodCatalyst: solver.MethodCatalyst,
 	MethodSGD: solver.MethodSGD, MethodSGDM: solver.MethodSGDM, MethodNewtonCG: solver.MethodNewtonCG,
+	MethodDualCD: solver.MethodDualCD,
 }
 
 // String is the method's name as ParseMethod reads it and the result file
@@ -67,7 +73,7 @@ func ParseMethod(name string) (Method, error) {
 			return Method(m), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown method %q (want one of auto, activeset, newton, newton-cg, apg, svrg, catalyst-svrg, sgd, sgdm)", name)
+	return 0, fmt.Errorf("unknown method %q (want one of auto, activeset, newton, newton-cg, dual-cd, apg, svrg, catalyst-svrg, sgd, sgdm)", name)
 }
 
 // publicMethod maps the solver's method back to a Method.

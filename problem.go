@@ -40,18 +40,25 @@ type Problem struct {
 	Loss      string // "squared", "logistic" or "none"
 	Phi       [][]float64
 	PhiSparse *mat.Sparse
-	Y         []float64
-	Ridge     float64
-	L1        float64
-	Lower     []float64
-	Upper     []float64
-	P         [][]float64
-	Q         []float64
-	Offset    float64
-	A         [][]float64
-	B         []float64
-	Aeq       [][]float64
-	Beq       []float64
+	// ASparse holds the rows of A in compressed form instead of A (nil
+	// then). With a ridge objective (ridge > 0, q; no loss, P, l1,
+	// bounds or Aeq) and every b_i < 0 — the hard-margin SVM — it is
+	// solved on the sparse rows by dual coordinate descent
+	// (MethodDualCD); otherwise the rows are made dense. No JSON form;
+	// read in place, as PhiSparse.
+	ASparse *mat.Sparse
+	Y       []float64
+	Ridge   float64
+	L1      float64
+	Lower   []float64
+	Upper   []float64
+	P       [][]float64
+	Q       []float64
+	Offset  float64
+	A       [][]float64
+	B       []float64
+	Aeq     [][]float64
+	Beq     []float64
 }
 
 // noBound is the magnitude from which a bound means "none" (as in OSQP).
@@ -188,6 +195,21 @@ func (p *Problem) checkPhiSparse() error {
 	if len(p.Phi) > 0 {
 		return inputErr("phi", nil, "given beside phi_sparse: want one of them")
 	}
+	if err := checkSparse("phi_sparse", x, p.N); err != nil {
+		return err
+	}
+	if x.Rows == 0 {
+		return inputErr("phi_sparse", nil, "loss "+strconv.Quote(p.Loss)+" needs at least one row")
+	}
+	if err := checkRHS("y", p.Y, x.Rows, "phi_sparse"); err != nil {
+		return err
+	}
+	return p.checkLabels()
+}
+
+// checkSparse checks compressed rows (named name): well formed, with n
+// columns.
+func checkSparse(name string, x *mat.Sparse, n int) error {
 	if err := x.Check(); err != nil {
 		var se *mat.SparseError
 		if errors.As(err, &se) && se.Row >= 0 {
@@ -195,20 +217,22 @@ func (p *Problem) checkPhiSparse() error {
 			if se.K >= 0 {
 				at = append(at, se.K)
 			}
-			return inputErr("phi_sparse", at, se.Msg)
+			return inputErr(name, at, se.Msg)
 		}
-		return inputErr("phi_sparse", nil, err.Error())
+		return inputErr(name, nil, err.Error())
 	}
-	if x.Rows == 0 {
-		return inputErr("phi_sparse", nil, "loss "+strconv.Quote(p.Loss)+" needs at least one row")
+	if x.Cols != n {
+		return inputErr(name, nil, strconv.Itoa(x.Cols)+" columns, want n = "+strconv.Itoa(n))
 	}
-	if x.Cols != p.N {
-		return inputErr("phi_sparse", nil, strconv.Itoa(x.Cols)+" columns, want n = "+strconv.Itoa(p.N))
+	return nil
+}
+
+// rowsOfA is the number of rows of A or ASparse.
+func (p *Problem) rowsOfA() int {
+	if p.ASparse != nil {
+		return p.ASparse.Rows
 	}
-	if err := checkRHS("y", p.Y, x.Rows, "phi_sparse"); err != nil {
-		return err
-	}
-	return p.checkLabels()
+	return len(p.A)
 }
 
 // lossRows is the number of rows of Phi or PhiSparse.
@@ -290,6 +314,18 @@ func symmetricPart(pm [][]float64) *mat.Dense {
 // checkConstraints checks A, b, Aeq and beq; with entriesOfA false, only
 // the shape of A (and b).
 func (p *Problem) checkConstraints(entriesOfA bool) error {
+	if p.ASparse != nil {
+		if err := checkSparse("A_sparse", p.ASparse, p.N); err != nil {
+			return err
+		}
+		if len(p.A) > 0 {
+			return inputErr("A", nil, "given beside A_sparse: want one of them")
+		}
+		if err := checkRHS("b", p.B, p.ASparse.Rows, "A_sparse"); err != nil {
+			return err
+		}
+		return checkRows("Aeq", p.Aeq, "beq", p.Beq, p.N)
+	}
 	if !entriesOfA {
 		if err := checkShape("A", p.A, p.N); err != nil {
 			return err

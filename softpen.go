@@ -116,13 +116,16 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 	if opt != nil {
 		method = opt.Method
 	}
-	if p.sparsePath(method) {
+	if p.sparsePath(method) || p.dualCDPath(method) {
 		return newSparseSolver(p, so)
 	}
-	if method == MethodNewtonCG {
+	switch method {
+	case MethodNewtonCG:
 		return nil, errors.New("options: method newton-cg takes the fitting model only (a loss, ridge > 0, no A, Aeq or P)")
+	case MethodDualCD:
+		return nil, errors.New("options: method dual-cd takes sparse rows of A with b < 0 and a ridge objective only (ridge > 0, q)")
 	}
-	if p.PhiSparse != nil {
+	if p.PhiSparse != nil || p.ASparse != nil {
 		p = p.withDenseRows()
 	}
 	full := p

@@ -17,27 +17,39 @@ func newSparseSolver(p *Problem, so *solver.Options) (*Solver, error) {
 	if err != nil {
 		return nil, err
 	}
-	ip.PhiRows = nil
-	ip.PhiSparse = p.PhiSparse
-	if ip.PhiSparse == nil {
-		ip.PhiSparse = mat.SparseFromRows(p.Phi, p.N)
+	if p.ASparse != nil {
+		ip.ARows, ip.ASparse = nil, p.ASparse
+	} else {
+		ip.PhiRows = nil
+		ip.PhiSparse = p.PhiSparse
+		if ip.PhiSparse == nil {
+			ip.PhiSparse = mat.SparseFromRows(p.Phi, p.N)
+		}
 	}
 	s, err := solver.New(ip, so)
 	if err != nil {
 		return nil, err
 	}
-	return &Solver{s: s, n: p.N, box: p.Lower != nil || p.Upper != nil}, nil
+	return &Solver{s: s, n: p.N, m: p.rowsOfA(), box: p.Lower != nil || p.Upper != nil}, nil
 }
 
-// withDenseRows returns a shallow copy of p with PhiSparse made dense in
-// Phi (CheckMemory has counted the l n words).
+// withDenseRows returns a shallow copy of p with PhiSparse and ASparse
+// made dense in Phi and A (CheckMemory has counted their words).
 func (p *Problem) withDenseRows() *Problem {
 	q := *p
-	d := p.PhiSparse.ToDense()
-	q.Phi = make([][]float64, d.Rows)
-	for i := range q.Phi {
-		q.Phi[i] = d.Row(i)
+	rows := func(x *mat.Sparse) [][]float64 {
+		d := x.ToDense()
+		out := make([][]float64, d.Rows)
+		for i := range out {
+			out[i] = d.Row(i)
+		}
+		return out
 	}
-	q.PhiSparse = nil
+	if p.PhiSparse != nil {
+		q.Phi, q.PhiSparse = rows(p.PhiSparse), nil
+	}
+	if p.ASparse != nil {
+		q.A, q.ASparse = rows(p.ASparse), nil
+	}
 	return &q
 }

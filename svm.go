@@ -2,6 +2,9 @@ package softpen
 
 import (
 	"math"
+	"strconv"
+
+	"github.com/softpen/softpen/mat"
 )
 
 // SVMProblem is the hard-margin SVM of the paper's section 6.2,
@@ -79,4 +82,42 @@ func svmProblem(labels []float64, rows [][]float64, normalizeFeatures, inPlace b
 		p.B[i] = -1
 	}
 	return p
+}
+
+// SVMProblemSparse is SVMProblem on sparse rows x (n = x.Cols): the rows
+// -y_i a_i of A are held in ASparse, sharing x's index arrays (x must not
+// change while the problem is in use) with values of their own, so that
+// MethodAuto solves it by dual coordinate descent with memory in
+// proportion to the nonzeros. labels must be ±1, one per row (otherwise a
+// programmer error: it panics).
+func SVMProblemSparse(labels []float64, x *mat.Sparse, normalizeFeatures bool) *Problem {
+	if len(labels) != x.Rows {
+		panic("softpen: SVMProblemSparse: " + strconv.Itoa(len(labels)) + " labels for " + strconv.Itoa(x.Rows) + " rows")
+	}
+	var scale []float64
+	if normalizeFeatures {
+		scale = make([]float64, x.Cols)
+		for k, j := range x.Idx {
+			scale[j] += x.Val[k] * x.Val[k]
+		}
+		for j, s := range scale {
+			scale[j] = 1
+			if s > 0 {
+				scale[j] = 1 / math.Sqrt(s)
+			}
+		}
+	}
+	a := &mat.Sparse{Rows: x.Rows, Cols: x.Cols, Ptr: x.Ptr, Idx: x.Idx, Val: make([]float64, len(x.Val))}
+	b := make([]float64, x.Rows)
+	for i := range b {
+		b[i] = -1
+		for k := x.Ptr[i]; k < x.Ptr[i+1]; k++ {
+			v := -labels[i] * x.Val[k]
+			if scale != nil {
+				v *= scale[x.Idx[k]]
+			}
+			a.Val[k] = v
+		}
+	}
+	return &Problem{N: x.Cols, Loss: "none", Ridge: 1, ASparse: a, B: b}
 }

@@ -35,7 +35,7 @@ type solveFlags struct {
 func (f *solveFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "", "write the result JSON to this file (default: standard output)")
 	fs.Float64Var(&f.tol, "tol", 1e-6, "certified gap tolerance, relative to max(1, |objective|); 0 means the default, 1e-6")
-	fs.StringVar(&f.method, "method", "auto", "method: auto (chosen by the problem), activeset (exact, quadratic objectives), newton (logistic loss), newton-cg (sparse rows, no A, Aeq or P), or a penalty method: apg, svrg, catalyst-svrg, sgd, sgdm")
+	fs.StringVar(&f.method, "method", "auto", "method: auto (chosen by the problem), activeset (exact, quadratic objectives), newton (logistic loss), newton-cg (sparse rows, no A, Aeq or P), dual-cd (sparse rows of A, b < 0, ridge only), or a penalty method: apg, svrg, catalyst-svrg, sgd, sgdm")
 	fs.StringVar(&f.screen, "screen", "gap-safe", "a penalty method's constraint screening: gap-safe, paper or none (a bare -screen means gap-safe)")
 	fs.Uint64Var(&f.seed, "seed", 0, "seed of the solver's random generator")
 	fs.Int64Var(&f.maxSteps, "max-steps", 0, "budget of the method's steps: component gradients of a penalty method or newton, working-set changes of activeset (0: none)")

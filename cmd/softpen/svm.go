@@ -36,7 +36,8 @@ func (a *svmArgs) flagSet() *flag.FlagSet {
 // runSVM is `softpen svm -data FILE [options] [-scale] [-features N]`: the
 // hard-margin SVM of the paper's section 6.2 on LIBSVM data,
 // min 1/2 ||x||^2 s.t. y_i a_i'x >= 1, solved and written as a result file
-// (lambda has one entry per example).
+// (lambda has one entry per example). The data are read sparsely: a
+// text-sized file with many features is solved on its sparse rows.
 func runSVM(args []string, stdout, stderr io.Writer) int {
 	var a svmArgs
 	fs := a.flagSet()
@@ -61,13 +62,15 @@ func runSVM(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "softpen:", err)
 		return exitInput
 	}
-	d, err := libsvm.Read(file, a.features)
+	d, err := libsvm.ReadSparse(file, a.features)
 	file.Close()
 	if err != nil {
 		fmt.Fprintf(stderr, "softpen: %s: %v\n", a.data, err)
 		return exitInput
 	}
-	p := softpen.SVMProblemInPlace(d.Labels, d.Rows, a.scale)
+	// Sparse rows: MethodAuto makes them dense for the exact engine where
+	// they fit, and solves them by dual coordinate descent where not.
+	p := softpen.SVMProblemSparse(d.Labels, d.X, a.scale)
 	p.Name = filepath.Base(a.data)
 	return solveAndWrite(a.data, p, &a.solveFlags, opt, stdout, stderr)
 }

@@ -61,6 +61,7 @@ type Problem struct {
 	Offset       float64
 	A            *mat.Dense  // m x N, or nil
 	ARows        [][]float64 // instead of A: its rows, each of length N (saves a copy of a large A)
+	ASparse      *mat.Sparse // instead of A and ARows: compressed rows, read in place (sparse.go: ridge, q and these rows only, b < 0)
 	B            []float64   // length m
 	Aeq          *mat.Dense  // meq x N, or nil
 	Beq          []float64   // length meq
@@ -87,9 +88,13 @@ const (
 	// MethodNewtonCG is projected Newton with conjugate gradients on
 	// Hessian products (package newtoncg), the path of sparse rows.
 	MethodNewtonCG
+	// MethodDualCD is coordinate descent on the dual of a ridge objective
+	// with sparse rows A x <= b, b < 0 (package dualcd), the path of the
+	// hard-margin SVM on sparse data.
+	MethodDualCD
 )
 
-var methodNames = [...]string{"auto", "sgd", "sgdm", "svrg", "catalyst-svrg", "apg", "activeset", "newton", "newton-cg"}
+var methodNames = [...]string{"auto", "sgd", "sgdm", "svrg", "catalyst-svrg", "apg", "activeset", "newton", "newton-cg", "dual-cd"}
 
 func (m Method) String() string {
 	if m < 0 || int(m) >= len(methodNames) {
@@ -105,7 +110,7 @@ func ParseMethod(s string) (Method, error) {
 			return Method(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown method %q (want one of auto, activeset, newton, newton-cg, apg, svrg, catalyst-svrg, sgd, sgdm)", s)
+	return 0, fmt.Errorf("unknown method %q (want one of auto, activeset, newton, newton-cg, dual-cd, apg, svrg, catalyst-svrg, sgd, sgdm)", s)
 }
 
 // ScreenRule selects how inactive constraints are screened out.
@@ -309,7 +314,7 @@ type Result struct {
 
 func (o *Options) check() error {
 	switch {
-	case o.Method < MethodAuto || o.Method > MethodNewtonCG:
+	case o.Method < MethodAuto || o.Method > MethodDualCD:
 		return fmt.Errorf("options: unknown method %d", int(o.Method))
 	case o.Tol < 0 || math.IsNaN(o.Tol):
 		return fmt.Errorf("options: tol = %g, want >= 0", o.Tol)
@@ -344,6 +349,9 @@ func (p *Problem) rows() (m, meq int) {
 	m = len(p.ARows)
 	if p.A != nil {
 		m = p.A.Rows
+	}
+	if p.ASparse != nil {
+		m = p.ASparse.Rows
 	}
 	if p.Aeq != nil {
 		meq = p.Aeq.Rows

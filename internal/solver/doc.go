@@ -57,6 +57,8 @@
 //	                solved by the active-set method, certified here
 //	sparse.go       sparse rows of Phi: the fitting model handed to package
 //	                newtoncg (Newton-CG, no n x n matrix)
+//	sparserows.go   sparse rows of A: a ridge objective with b < 0 (the SVM)
+//	                handed to package dualcd
 //	update.go       SetB, SetQ and SetBounds: new data between solves, warm start kept
 //	observe.go      the Options.Observe callback, and the Progress report of
 //	                the direct path's answer

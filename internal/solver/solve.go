@@ -117,6 +117,9 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) (*Result, error
 	if s.sparse != nil {
 		return s.solveSparse(ctx, start)
 	}
+	if s.cd != nil {
+		return s.solveDualCD(ctx, start)
+	}
 	rn := run{budget: budget{ctx: ctx, start: start, maxSteps: s.opt.MaxSteps}, best: noCertificate(), handNext: math.Inf(1)}
 	if s.opt.TimeLimit > 0 {
 		rn.deadline = rn.start.Add(s.opt.TimeLimit)

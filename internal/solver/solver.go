@@ -2,9 +2,11 @@ package solver
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/softpen/softpen/activeset"
+	"github.com/softpen/softpen/internal/dualcd"
 	"github.com/softpen/softpen/internal/newtoncg"
 
 	"github.com/softpen/softpen/mat"
@@ -92,6 +94,7 @@ type Solver struct {
 	newton    *newtonWork         // Newton steps for a logistic loss (newton.go), or nil
 	sparse    *newtoncg.Workspace // the sparse-rows path (sparse.go), or nil
 	sparseRun run                 // the sparse path's current solve: its budget
+	cd        *dualcd.Workspace   // the sparse-rows path of a ridge objective with rows (sparserows.go), or nil
 }
 
 // New copies and normalises the data of p, which must be valid (see
@@ -107,8 +110,11 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	if p.PhiSparse != nil {
 		return newSparse(p, opt)
 	}
-	if opt != nil && opt.Method == MethodNewtonCG {
-		return nil, errors.New("options: method newton-cg runs on sparse rows (Problem.PhiSparse) only")
+	if p.ASparse != nil {
+		return newSparseRows(p, opt)
+	}
+	if opt != nil && (opt.Method == MethodNewtonCG || opt.Method == MethodDualCD) {
+		return nil, fmt.Errorf("options: method %v runs on sparse rows (Problem.PhiSparse, ASparse) only", opt.Method)
 	}
 	s := &Solver{n: p.N, infeasibleRow: noRow}
 	if opt != nil {
@@ -229,6 +235,9 @@ func (s *Solver) Reset() {
 	s.warm = false
 	if s.sparse != nil {
 		s.sparse.Reset()
+	}
+	if s.cd != nil {
+		s.cd.Reset()
 	}
 	if s.direct != nil {
 		s.direct.Reset()

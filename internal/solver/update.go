@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -28,6 +29,10 @@ func (s *Solver) SetQ(q []float64) error {
 	copy(s.q, q)
 	if s.sparse != nil {
 		s.sparse.SetQ(s.q)
+		return nil
+	}
+	if s.cd != nil {
+		s.cd.SetQ(s.q)
 		return nil
 	}
 	if !s.quad {
@@ -66,6 +71,15 @@ func (s *Solver) SetQ(q []float64) error {
 func (s *Solver) SetB(b []float64) error {
 	if err := checkUpdate("b", b, s.m, "rows of A"); err != nil {
 		return err
+	}
+	if s.cd != nil {
+		for i, v := range b {
+			if !(v < 0) {
+				return fmt.Errorf("b[%d]: %g, want < 0 on the sparse-rows path (dual-cd)", i, v)
+			}
+		}
+		copy(s.b, b)
+		return nil
 	}
 	if s.pending != nil {
 		if err := s.buildDirect(); err != nil {
@@ -137,6 +151,9 @@ func (s *Solver) SetBounds(lower, upper []float64) error {
 		case lo > up:
 			return fmt.Errorf("lower[%d]: %g is above upper[%d] = %g", i, lo, i, up)
 		}
+	}
+	if s.cd != nil {
+		return errors.New("bounds: the sparse-rows path (dual-cd) takes none")
 	}
 	if s.pending != nil {
 		if err := s.buildDirect(); err != nil {

@@ -1,0 +1,176 @@
+package dualcd
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/vec"
+)
+
+// certify computes the certificate of the current lambda (see the package
+// comment): x afresh from lambda, v = A x, the scaled feasible point t x
+// in xc and its gap, or, when no scaling makes x feasible, tries lambda as
+// a Farkas certificate. done reports a final status (Solved, Infeasible).
+//
+// The gap F(t x) - D(lambda) is a difference of two values of the size of
+// ridge/2 ||x||^2: its allowance charges the rounding of both (a few ulp
+// of each term), of x (x_k is a sum of at most colMax+1 products, so
+// |x~_k - x_k| <= gamma (|q_k| + (|A|'lambda)_k) / ridge, which moves D by
+// at most ridge ||x|| ||x~ - x||) and of the final sums. Feasibility of t x
+// holds to the rounding of a_i'x.
+func (w *Workspace) certify() (Status, bool) {
+	p := &w.p
+	res := &w.res
+	for i, nrm := range w.norms {
+		if nrm == 0 { // 0 <= b_i < 0
+			clear(w.y)
+			w.y[i] = 1
+			res.Farkas, res.Gap = w.y, math.Inf(1)
+			return Infeasible, true
+		}
+	}
+	w.primalFromDual()
+	p.A.MulVec(w.v, w.x)
+	tStar := 0.0
+	feasible := true
+	for i, vi := range w.v {
+		if !(vi < 0) {
+			feasible = false
+			break
+		}
+		tStar = math.Max(tStar, p.B[i]/vi)
+	}
+	if !feasible {
+		res.Gap = math.Inf(1)
+		if w.farkas() {
+			res.Farkas = w.y
+			return Infeasible, true
+		}
+		return Stopped, false
+	}
+	r := p.Ridge
+	xx := vec.Dot(w.x, w.x)
+	var qx float64
+	if p.Q != nil {
+		qx = vec.Dot(p.Q, w.x)
+	}
+	t := tStar
+	if xx > 0 {
+		t = math.Max(t, -qx/(r*xx))
+	}
+	f := 0.5*r*t*t*xx + t*qx
+	bl := vec.Dot(p.B, w.lam)
+	d := -0.5*r*xx - bl
+	// |A|'lambda, for the rounding of x (xc is free until the end).
+	absAT := w.xc
+	clear(absAT)
+	for i, li := range w.lam {
+		if li != 0 {
+			idx, val := p.A.Row(i)
+			for k, j := range idx {
+				absAT[j] += math.Abs(val[k]) * li
+			}
+		}
+	}
+	var dx2 float64
+	gCol := vec.DotErrorBound(p.A.Rows + 2)
+	for k, a := range absAT {
+		e := a
+		if p.Q != nil {
+			e += math.Abs(p.Q[k])
+		}
+		e *= gCol / r
+		dx2 += e * e
+	}
+	const eps = 0x1p-52
+	var blAbs float64
+	for i, li := range w.lam {
+		blAbs += math.Abs(p.B[i] * li)
+	}
+	nx := math.Sqrt(xx)
+	allow := r*nx*math.Sqrt(dx2)*(1+t) + 8*eps*(0.5*r*t*t*xx+math.Abs(t*qx)+0.5*r*xx+blAbs) +
+		vec.DotErrorBound(len(w.x)+len(w.lam))*(0.5*r*(1+t*t)*xx+math.Abs(t*qx)+blAbs)
+	gap := f - d + allow
+	for j, xj := range w.x {
+		w.xc[j] = t * xj
+	}
+	var viol float64
+	for i, vi := range w.v {
+		viol = math.Max(viol, t*vi-p.B[i])
+	}
+	res.Objective, res.Gap, res.MaxViol = f, gap, viol
+	if gap <= w.opt.Tol*math.Max(1, math.Abs(f)) {
+		return Solved, true
+	}
+	return Stopped, false
+}
+
+// farkas tries y = lambda / max(lambda) as a certificate that A x <= b
+// has no solution: y >= 0, b'y < 0 beyond its rounding, and A'y = 0 to
+// within farkasTol sum_i y_i ||a_i||. On infeasible data lambda grows
+// without bound along such a y, but the rows off it keep O(1) multipliers
+// and the rows on it differ by O(1): y is within O(1/max lambda) of a
+// certificate. So y is also tried with the entries below theta max(lambda)
+// dropped and the rest rounded to 1 (theta = 1/2, 1/8, ..., 2^-13): when
+// the conflict is a set of rows with equal weights, such as the same
+// example under both labels, that is the exact certificate. It leaves y
+// in w.y.
+func (w *Workspace) farkas() bool {
+	lmax := 0.0
+	for _, l := range w.lam {
+		lmax = math.Max(lmax, l)
+	}
+	if lmax == 0 {
+		return false
+	}
+	if w.tryFarkas(lmax, 0) {
+		return true
+	}
+	for theta := 0.5; theta > 1e-4; theta /= 8 {
+		if w.tryFarkas(lmax, theta) {
+			return true
+		}
+	}
+	return false
+}
+
+// tryFarkas sets y = lambda/lmax (theta = 0), or the indicator of
+// lambda_i >= theta lmax, and checks it.
+func (w *Workspace) tryFarkas(lmax, theta float64) bool {
+	p := &w.p
+	var by, byAbs, scale float64
+	for i, l := range w.lam {
+		switch {
+		case theta == 0:
+			w.y[i] = l / lmax
+		case l >= theta*lmax:
+			w.y[i] = 1
+		default:
+			w.y[i] = 0
+		}
+		by += p.B[i] * w.y[i]
+		byAbs += math.Abs(p.B[i] * w.y[i])
+		scale += w.y[i] * w.norms[i]
+	}
+	if !(by < -vec.DotErrorBound(len(w.y)+1)*byAbs) {
+		return false
+	}
+	aty := w.xc
+	clear(aty)
+	p.A.MulTransVecAdd(aty, w.y)
+	tol := farkasTol(p.A.Cols) * scale
+	for _, v := range aty {
+		if math.Abs(v) > tol {
+			return false
+		}
+	}
+	return true
+}
+
+// farkasTol is the relative size of A'y a Farkas certificate may have:
+// the solver's contract (1e-9, or 1e-6 when n > 512).
+func farkasTol(n int) float64 {
+	if n > 512 {
+		return 1e-6
+	}
+	return 1e-9
+}

@@ -1,0 +1,119 @@
+package dualcd
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/vec"
+)
+
+// Solve runs dual coordinate descent from the previous lambda (0 when
+// cold) until the certified gap meets the tolerance, the data are proven
+// infeasible, or Options.Stop says so. It allocates nothing.
+//
+// An epoch visits the unshrunk rows in a random order (the same for the
+// same seed). A row at lambda_i = 0 whose gradient exceeds the largest
+// projected gradient of the previous epoch is shrunk (LIBLINEAR's rule):
+// it is likely to stay at 0. When the projected gradients of the active
+// rows agree to eps, every row is brought back; when they agree with all
+// rows in, the certificate is computed, and eps tightened tenfold if the
+// gap is not yet below the tolerance.
+func (w *Workspace) Solve() *Result {
+	p := &w.p
+	m := p.A.Rows
+	res := &w.res
+	*res = Result{Status: Stopped, X: w.xc, Lambda: w.lam, Gap: math.Inf(1)}
+	w.rng = w.opt.Seed*0x9e3779b97f4a7c15 + 0x2545f4914f6cdd1d
+	w.rows = 0
+	for i := range w.order {
+		w.order[i] = int32(i)
+	}
+	w.active = m
+	w.primalFromDual()
+	eps := 0.1
+	shrinkAbove := math.Inf(1)
+	check := 16 // the next epoch certified whatever the gradients say
+	for epoch := 0; ; epoch++ {
+		res.Epochs, res.Rows = epoch, w.rows
+		if epoch >= w.opt.MaxEpochs || (w.opt.Stop != nil && w.opt.Stop(w.rows)) {
+			w.certify()
+			return res
+		}
+		pgMax, pgMin := w.epoch(shrinkAbove)
+		if epoch == check {
+			// Certified at doubling intervals too: a gap may meet the
+			// tolerance before the gradients agree, and infeasible data
+			// never converge.
+			check *= 2
+			if st, done := w.certify(); done {
+				res.Status = st
+				return res
+			}
+		}
+		if pgMax-pgMin > eps {
+			shrinkAbove = math.Inf(1)
+			if pgMax > 0 {
+				shrinkAbove = pgMax
+			}
+			continue
+		}
+		if w.active < m {
+			w.active, shrinkAbove = m, math.Inf(1)
+			continue
+		}
+		if st, done := w.certify(); done {
+			res.Status = st
+			return res
+		}
+		if w.opt.Progress != nil {
+			w.opt.Progress(epoch, w.rows, res.Gap)
+		}
+		if eps < 1e-15 {
+			res.Status = Stalled
+			return res
+		}
+		eps /= 10
+	}
+}
+
+// epoch makes one pass over the active rows and returns the largest and
+// smallest projected gradient seen.
+func (w *Workspace) epoch(shrinkAbove float64) (pgMax, pgMin float64) {
+	p := &w.p
+	pgMax, pgMin = math.Inf(-1), math.Inf(1)
+	// Fisher-Yates on the active rows, xorshift64* for the draws.
+	for k := w.active - 1; k > 0; k-- {
+		w.rng ^= w.rng >> 12
+		w.rng ^= w.rng << 25
+		w.rng ^= w.rng >> 27
+		r := int((w.rng * 2685821657736338717) >> 33 % uint64(k+1))
+		w.order[k], w.order[r] = w.order[r], w.order[k]
+	}
+	for k := 0; k < w.active; {
+		i := w.order[k]
+		idx, val := p.A.Row(int(i))
+		g := p.B[i] - vec.DotSparse(idx, val, w.x) // d phi / d lambda_i = b_i - a_i'x
+		pg := g
+		if w.lam[i] == 0 {
+			if g > shrinkAbove {
+				w.active--
+				w.order[k], w.order[w.active] = w.order[w.active], w.order[k]
+				continue
+			}
+			pg = math.Min(g, 0)
+		}
+		pgMax, pgMin = math.Max(pgMax, pg), math.Min(pgMin, pg)
+		if pg != 0 && w.qii[i] > 0 {
+			old := w.lam[i]
+			w.lam[i] = math.Max(old-g/w.qii[i], 0)
+			if d := (w.lam[i] - old) / p.Ridge; d != 0 {
+				vec.AxpySparse(-d, idx, val, w.x)
+			}
+		}
+		k++
+	}
+	w.rows += int64(w.active)
+	if pgMax < pgMin { // no active row
+		pgMax, pgMin = 0, 0
+	}
+	return pgMax, pgMin
+}
