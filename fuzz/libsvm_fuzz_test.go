@@ -3,7 +3,9 @@ package fuzz
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,6 +40,31 @@ func FuzzLIBSVMFile(f *testing.F) {
 	}
 	const wide = 4096
 	f.Fuzz(func(t *testing.T, data []byte, nf uint8) {
+		// The sparse form: the same verdict as Read, well formed, and the
+		// same entries; from a stream (no counting pass) the same again.
+		s, errS := libsvm.ReadSparse(bytes.NewReader(data), int(nf%64))
+		d, errD := libsvm.Read(bytes.NewReader(data), int(nf%64))
+		if (errS == nil) != (errD == nil) && !(errD != nil && strings.Contains(errD.Error(), "too large to hold densely")) {
+			t.Fatalf("ReadSparse: %v; Read: %v", errS, errD)
+		}
+		if errS == nil {
+			if err := s.X.Check(); err != nil {
+				t.Fatalf("ReadSparse: %v", err)
+			}
+			st, err := libsvm.ReadSparse(struct{ io.Reader }{bytes.NewReader(data)}, int(nf%64))
+			if err != nil || !slices.Equal(st.X.Idx, s.X.Idx) || !slices.Equal(st.X.Ptr, s.X.Ptr) || !slices.Equal(st.Labels, s.Labels) ||
+				!slices.EqualFunc(st.X.Val, s.X.Val, func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }) {
+				t.Fatalf("ReadSparse from a stream differs (err %v)", err)
+			}
+			if errD == nil {
+				dd := s.X.ToDense()
+				for i, r := range d.Rows {
+					if s.Labels[i] != d.Labels[i] || !slices.Equal(dd.Row(i), r) {
+						t.Fatalf("row %d: sparse and dense differ", i)
+					}
+				}
+			}
+		}
 		dw, errW := libsvm.Read(bytes.NewReader(data), wide)
 		if errW == nil {
 			checkData(t, dw, wide)

@@ -17,6 +17,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"unsafe"
 
 	"github.com/softpen/softpen/mat"
 )
@@ -141,9 +142,14 @@ func scan(r io.Reader, nFeatures int, targets bool) (rd *reader, lo float64, las
 	if nFeatures < 0 || nFeatures > maxIndex {
 		return nil, 0, 0, &Error{Msg: fmt.Sprintf("%d features: want 0 (from the data) to %d", nFeatures, maxIndex)}
 	}
+	rd = &reader{nFeatures: nFeatures, targets: targets}
+	if rs, ok := r.(io.ReadSeeker); ok {
+		if err := rd.presize(rs); err != nil {
+			return nil, 0, 0, &Error{Msg: err.Error()}
+		}
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
-	rd = &reader{nFeatures: nFeatures, targets: targets}
 	line := 0
 	for sc.Scan() {
 		line++
@@ -165,6 +171,40 @@ func scan(r io.Reader, nFeatures int, targets bool) (rd *reader, lo float64, las
 		return nil, 0, 0, err
 	}
 	return rd, lo, line, nil
+}
+
+// presize counts, in a first pass over a seekable input (a file), the
+// lines and the colons (one an entry, plus any in comments) and sizes the
+// reader's slices to hold them, then seeks back. The entries then take
+// their own size, not the up to 3x of growing slices (a 1e6 x 1e6 data set
+// with 5e7 entries: 600 MB instead of 1.6 GB at the peak). An input that
+// cannot seek is read as a stream; one that seeks but cannot seek back is
+// an error.
+func (rd *reader) presize(rs io.ReadSeeker) error {
+	start, err := rs.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil
+	}
+	buf := make([]byte, 1<<20)
+	lines, colons := 1, 0
+	for {
+		k, err := rs.Read(buf)
+		lines += bytes.Count(buf[:k], []byte{'\n'})
+		colons += bytes.Count(buf[:k], []byte{':'})
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			colons, lines = 0, 0
+			break
+		}
+	}
+	if _, err := rs.Seek(start, io.SeekStart); err != nil {
+		return fmt.Errorf("seeking back after counting the entries: %v", err)
+	}
+	rd.idxs, rd.vals = make([]int32, 0, colons), make([]float64, 0, colons)
+	rd.labels, rd.rows, rd.lines = make([]float64, 0, lines), make([]sparseRow, 0, lines), make([]int, 0, lines)
+	return nil
 }
 
 // readLine reads one line (line is its number): an example, or nothing for
@@ -382,7 +422,10 @@ func parseFloat(tok []byte) (float64, bool) {
 		return f, true
 	}
 general:
-	v, err := strconv.ParseFloat(string(tok), 64)
+	// The token as a string without a copy: ParseFloat keeps it only in
+	// its error, which is dropped here, and this was one allocation an
+	// entry (a third of the reading time of a 1.2 GB file).
+	v, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(tok), len(tok)), 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, false
 	}

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"math"
 	"os"
 	"reflect"
@@ -288,6 +289,18 @@ func TestReadSparse(t *testing.T) {
 			}
 			if got := s.X.ToDense(); !reflect.DeepEqual(got.Data, slices.Concat(d.Rows...)) {
 				t.Fatalf("%s targets=%v: rows differ", file, targets)
+			}
+			// A seekable input is counted first: the entries take their
+			// own size. A stream gives the same data.
+			if cap(s.X.Idx) != s.X.NNZ() || cap(s.X.Val) != s.X.NNZ() {
+				t.Errorf("%s: capacity %d for %d entries", file, cap(s.X.Idx), s.X.NNZ())
+			}
+			st, err := rs(struct{ io.Reader }{strings.NewReader(string(raw))}, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(st.X.Idx, s.X.Idx) || !reflect.DeepEqual(st.X.Val, s.X.Val) || !reflect.DeepEqual(st.X.Ptr, s.X.Ptr) || !reflect.DeepEqual(st.Labels, s.Labels) {
+				t.Fatalf("%s: the stream reads differently", file)
 			}
 		}
 	}
