@@ -2,6 +2,7 @@ package softpen
 
 import (
 	"fmt"
+	"github.com/softpen/softpen/mat"
 	"math"
 	"strconv"
 )
@@ -57,6 +58,25 @@ func separableVars(p *Problem) []int32 {
 			unseen = append(unseen, int32(j))
 		}
 	}
+	if p.PhiSparse != nil || p.ASparse != nil {
+		// Compressed rows name their columns: mark them, keep the rest.
+		seen := make([]bool, p.N)
+		for _, x := range []*mat.Sparse{p.PhiSparse, p.ASparse} {
+			if x != nil {
+				for _, j := range x.Idx {
+					seen[j] = true
+				}
+			}
+		}
+		k := 0
+		for _, j := range unseen {
+			if !seen[j] {
+				unseen[k] = j
+				k++
+			}
+		}
+		unseen = unseen[:k]
+	}
 	for _, rows := range [][][]float64{p.Phi, p.A, p.Aeq} {
 		for _, r := range rows {
 			if len(unseen) == 0 {
@@ -88,6 +108,9 @@ func separableVars(p *Problem) []int32 {
 // reads the rows of A in place, and taking variables out means a copy of
 // every row, which a few empty columns of many rows do not repay.
 func worthSeparating(p *Problem, opt *Options, own bool, free []int32) bool {
+	if p.PhiSparse != nil || p.ASparse != nil {
+		return true // the alternative makes every column of the rows dense
+	}
 	method := MethodAuto
 	if opt != nil {
 		method = opt.Method
@@ -192,7 +215,33 @@ func (sp *separable) reduced(p *Problem) *Problem {
 		}
 		return out
 	}
+	// Compressed rows become dense rows over the kept columns only.
+	pos := make([]int, p.N)
+	for j := range pos {
+		pos[j] = -1
+	}
+	for k, j := range sp.kept {
+		pos[j] = k
+	}
+	sparseRows := func(x *mat.Sparse) [][]float64 {
+		out := make([][]float64, x.Rows)
+		flat := make([]float64, x.Rows*len(sp.kept))
+		for i := range out {
+			out[i] = flat[i*len(sp.kept) : (i+1)*len(sp.kept) : (i+1)*len(sp.kept)]
+			idx, val := x.Row(i)
+			for q, j := range idx {
+				out[i][pos[j]] = val[q]
+			}
+		}
+		return out
+	}
 	r.Phi, r.A, r.Aeq = rows(p.Phi), rows(p.A), rows(p.Aeq)
+	if p.PhiSparse != nil {
+		r.Phi, r.PhiSparse = sparseRows(p.PhiSparse), nil
+	}
+	if p.ASparse != nil {
+		r.A, r.ASparse = sparseRows(p.ASparse), nil
+	}
 	r.Lower, r.Upper, r.Q = pick(p.Lower), pick(p.Upper), pick(p.Q)
 	if p.P != nil {
 		r.P = make([][]float64, len(sp.kept))

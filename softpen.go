@@ -125,12 +125,13 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 	case MethodDualCD:
 		return nil, errors.New("options: method dual-cd takes sparse rows of A with b < 0 and a ridge objective only (ridge > 0, q)")
 	}
-	if p.PhiSparse != nil || p.ASparse != nil {
-		p = p.withDenseRows()
-	}
 	full := p
 	var sp *separable
-	if free := separableVars(p); free != nil && worthSeparating(p, opt, own, free) {
+	free := separableVars(p)
+	if free == nil && (p.PhiSparse != nil || p.ASparse != nil) {
+		p = p.withDenseRows()
+	}
+	if free != nil && worthSeparating(p, opt, own, free) {
 		sp = newSeparable(p, free)
 		if err := sp.check(); err != nil {
 			return nil, err

@@ -330,3 +330,33 @@ func TestSparseSVMInfeasible(t *testing.T) {
 		t.Fatalf("zero row: %v farkas %v", r.Status, r.FarkasA)
 	}
 }
+
+// TestSparseHugeIndexSVM: the hard-margin SVM on two examples, one with
+// feature index 2^24, is solved by the exact engine on the two columns in
+// use: the rows are never made 2^24 wide.
+func TestSparseHugeIndexSVM(t *testing.T) {
+	s, err := libsvm.ReadSparse(strings.NewReader("+1 16777216:1\n-1 1:2 3:0.5\n"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := SVMProblemSparse(s.Labels, s.X, false)
+	free := separableVars(p)
+	if len(free) != 1<<24-3 {
+		t.Fatalf("%d separable variables, want 2^24 - 3", len(free))
+	}
+	r := newSeparable(p, free).reduced(p)
+	if r.N != 3 || len(r.A) != 2 || len(r.A[0]) != 3 || r.ASparse != nil {
+		t.Fatalf("reduced: n %d, %d rows", r.N, len(r.A))
+	}
+	res, err := Solve(context.Background(), p, nil)
+	if err != nil || res.Status != StatusSolved {
+		t.Fatalf("%v %v", res, err)
+	}
+	// x* = (-2/(4+0.25), 0, -0.5/4.25, 0, ..., 1): both margins 1.
+	want := map[int]float64{0: -2 / 4.25, 2: -0.5 / 4.25, 1<<24 - 1: 1}
+	for j, w := range want {
+		if math.Abs(res.X[j]-w) > 1e-14 {
+			t.Errorf("x[%d] = %v, want %v", j, res.X[j], w)
+		}
+	}
+}

@@ -9,6 +9,9 @@
 #                                         # (cgo: apt-get install libopenblas-dev libsleef-dev)
 #   bash scripts/benchmarks.sh -daqp      # and softpen beside DAQP (scripts/peers/README.md says
 #                                         # how to build DAQP and set CGO_CFLAGS, CGO_LDFLAGS)
+#   bash scripts/benchmarks.sh -liblinear # and softpen fit / svm beside liblinear-train, whole
+#                                         # processes on sparse text data and the 1e6 x 1e6 Zipf set
+#                                         # (apt-get install liblinear-tools time)
 #   COUNT=3 bash scripts/benchmarks.sh    # fewer runs per benchmark (default 5)
 #
 # Run it on a quiet machine: every figure in a table comes from one run of
@@ -20,12 +23,14 @@ count=${COUNT:-5}
 sweeps=false
 peers=false
 daqp=false
+liblinear=false
 for a in "$@"; do
   case $a in
   -sweeps) sweeps=true ;;
   -peers) peers=true ;;
   -daqp) daqp=true ;;
-  *) echo "usage: $0 [-sweeps] [-peers] [-daqp]" >&2; exit 2 ;;
+  -liblinear) liblinear=true ;;
+  *) echo "usage: $0 [-sweeps] [-peers] [-daqp] [-liblinear]" >&2; exit 2 ;;
   esac
 done
 
@@ -113,6 +118,11 @@ if $daqp; then
   GOTAGS=daqp section "Beside DAQP: receding-horizon loops" \
     "The MPC sequences of internal/testqp step by step: softpen cold, softpen warm (one Solver, SetQ and SetB per step), DAQP warm (daqp_update_ldp, then daqp_solve)." \
     scripts/peers 3x '^BenchmarkDAQPMPCLoop$'
+fi
+if $liblinear; then
+  ZIPF=1 section "Sparse data beside LIBLINEAR (whole processes)" \
+    "scripts/liblinear: softpen fit / svm and liblinear-train 2.3 as processes on one LIBSVM file, reading included; gotext is internal/sparsegen's TF-IDF set of Go's source tree (6492 x 94324 with Go 1.26, not separable), zipf 1e6 x 1e6 with 5e7 nonzeros. relobj_e-12 is (F(x) - F*)/max(1, F*) in units of 1e-12, F* from softpen fit at 1e-13; peak-MB from GNU time." \
+    ./scripts/liblinear 1x '^BenchmarkLogistic$' '^BenchmarkSVM$'
 fi
 if $sweeps; then
   section "Rows sweep: the exact method and the penalty method as m grows" \
