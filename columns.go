@@ -188,7 +188,9 @@ func (sp *separable) check() error {
 
 // reduced returns p without the separable variables: the rows of Phi, A,
 // Aeq and P restricted to the kept ones (new rows; p is not changed).
-func (sp *separable) reduced(p *Problem) *Problem {
+// Compressed rows (PhiSparse, ASparse) become dense over the kept columns,
+// or with keepSparse stay compressed, their columns renumbered.
+func (sp *separable) reduced(p *Problem, keepSparse bool) *Problem {
 	r := *p
 	r.N = len(sp.kept)
 	pick := func(v []float64) []float64 {
@@ -235,12 +237,31 @@ func (sp *separable) reduced(p *Problem) *Problem {
 		}
 		return out
 	}
-	r.Phi, r.A, r.Aeq = rows(p.Phi), rows(p.A), rows(p.Aeq)
-	if p.PhiSparse != nil {
-		r.Phi, r.PhiSparse = sparseRows(p.PhiSparse), nil
+	// Or compressed still: the same entries in the same order (the kept
+	// columns keep their order), new column numbers.
+	renumbered := func(x *mat.Sparse) *mat.Sparse {
+		out := &mat.Sparse{Rows: x.Rows, Cols: len(sp.kept), Ptr: x.Ptr, Val: x.Val, Idx: make([]int32, len(x.Idx))}
+		for q, j := range x.Idx {
+			out.Idx[q] = int32(pos[j])
+		}
+		return out
 	}
-	if p.ASparse != nil {
-		r.A, r.ASparse = sparseRows(p.ASparse), nil
+	r.Phi, r.A, r.Aeq = rows(p.Phi), rows(p.A), rows(p.Aeq)
+	switch {
+	case keepSparse:
+		if p.PhiSparse != nil {
+			r.PhiSparse = renumbered(p.PhiSparse)
+		}
+		if p.ASparse != nil {
+			r.ASparse = renumbered(p.ASparse)
+		}
+	default:
+		if p.PhiSparse != nil {
+			r.Phi, r.PhiSparse = sparseRows(p.PhiSparse), nil
+		}
+		if p.ASparse != nil {
+			r.A, r.ASparse = sparseRows(p.ASparse), nil
+		}
 	}
 	r.Lower, r.Upper, r.Q = pick(p.Lower), pick(p.Upper), pick(p.Q)
 	if p.P != nil {

@@ -116,31 +116,38 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 	if opt != nil {
 		method = opt.Method
 	}
-	if p.sparsePath(method) || p.dualCDPath(method) {
-		return newSparseSolver(p, so)
-	}
-	switch method {
-	case MethodNewtonCG:
+	// The path is chosen on the whole problem (sizes decide dual-cd).
+	sparse := p.sparsePath(method) || p.dualCDPath(method)
+	switch {
+	case sparse:
+	case method == MethodNewtonCG:
 		return nil, errors.New("options: method newton-cg takes the fitting model only (a loss, ridge > 0, no A, Aeq or P)")
-	case MethodDualCD:
+	case method == MethodDualCD:
 		return nil, errors.New("options: method dual-cd takes sparse rows of A with b < 0 and a ridge objective only (ridge > 0, q)")
 	}
 	full := p
 	var sp *separable
 	free := separableVars(p)
-	if free == nil && (p.PhiSparse != nil || p.ASparse != nil) {
-		p = p.withDenseRows()
-	}
-	if free != nil && worthSeparating(p, opt, own, free) {
+	if free != nil && (sparse || worthSeparating(p, opt, own, free)) {
 		sp = newSeparable(p, free)
 		if err := sp.check(); err != nil {
 			return nil, err
 		}
 		// The reduced problem's rows are new: no copy of them is needed.
-		p, own = sp.reduced(p), false
+		p, own = sp.reduced(p, sparse), false
 		if so != nil && so.Observe != nil {
 			so.Observe = sp.observe(so.Observe)
 		}
+	} else if !sparse && (p.PhiSparse != nil || p.ASparse != nil) {
+		p = p.withDenseRows()
+	}
+	if sparse {
+		s, err := newSparseSolver(p, so)
+		if err != nil {
+			return nil, err
+		}
+		s.sep, s.n = sp, full.N
+		return s, nil
 	}
 	ip, err := p.internal()
 	if err != nil {

@@ -344,7 +344,7 @@ func TestSparseHugeIndexSVM(t *testing.T) {
 	if len(free) != 1<<24-3 {
 		t.Fatalf("%d separable variables, want 2^24 - 3", len(free))
 	}
-	r := newSeparable(p, free).reduced(p)
+	r := newSeparable(p, free).reduced(p, false)
 	if r.N != 3 || len(r.A) != 2 || len(r.A[0]) != 3 || r.ASparse != nil {
 		t.Fatalf("reduced: n %d, %d rows", r.N, len(r.A))
 	}

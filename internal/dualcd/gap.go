@@ -45,6 +45,7 @@ func (w *Workspace) certify() (Status, bool) {
 			res.Farkas = w.y
 			return Infeasible, true
 		}
+		w.primalFromDual() // farkas used x as scratch
 		return Stopped, false
 	}
 	r := p.Ridge
@@ -105,8 +106,9 @@ func (w *Workspace) certify() (Status, bool) {
 }
 
 // farkas tries y = lambda / max(lambda) as a certificate that A x <= b
-// has no solution: y >= 0, b'y < 0 beyond its rounding, and A'y = 0 to
-// within farkasTol sum_i y_i ||a_i||. On infeasible data lambda grows
+// has no solution: y >= 0, b'y < 0 beyond its rounding, and A'y = 0: each
+// (A'y)_k within farkasTol (|A|'y)_k, the rounding of the sum itself (an
+// exact certificate computed in float64). On infeasible data lambda grows
 // without bound along such a y, but the rows off it keep O(1) multipliers
 // and the rows on it differ by O(1): y is within O(1/max lambda) of a
 // certificate. So y is also tried with the entries below theta max(lambda)
@@ -137,7 +139,7 @@ func (w *Workspace) farkas() bool {
 // lambda_i >= theta lmax, and checks it.
 func (w *Workspace) tryFarkas(lmax, theta float64) bool {
 	p := &w.p
-	var by, byAbs, scale float64
+	var by, byAbs float64
 	for i, l := range w.lam {
 		switch {
 		case theta == 0:
@@ -149,28 +151,31 @@ func (w *Workspace) tryFarkas(lmax, theta float64) bool {
 		}
 		by += p.B[i] * w.y[i]
 		byAbs += math.Abs(p.B[i] * w.y[i])
-		scale += w.y[i] * w.norms[i]
 	}
 	if !(by < -vec.DotErrorBound(len(w.y)+1)*byAbs) {
 		return false
 	}
-	aty := w.xc
+	aty, size := w.xc, w.x // x is recomputed from lambda before its next use
 	clear(aty)
-	p.A.MulTransVecAdd(aty, w.y)
-	tol := farkasTol(p.A.Cols) * scale
-	for _, v := range aty {
-		if math.Abs(v) > tol {
+	clear(size)
+	for i, yi := range w.y {
+		if yi != 0 {
+			idx, val := p.A.Row(i)
+			for k, j := range idx {
+				aty[j] += yi * val[k]
+				size[j] += math.Abs(yi * val[k])
+			}
+		}
+	}
+	for j, v := range aty {
+		if math.Abs(v) > farkasTol*size[j] {
 			return false
 		}
 	}
 	return true
 }
 
-// farkasTol is the relative size of A'y a Farkas certificate may have:
-// the solver's contract (1e-9, or 1e-6 when n > 512).
-func farkasTol(n int) float64 {
-	if n > 512 {
-		return 1e-6
-	}
-	return 1e-9
-}
+// farkasTol is the relative size a component of A'y may have in a
+// Farkas certificate: the rounding of its sum, as qpgen.CheckFarkas
+// (the fuzz targets' exact check) allows.
+const farkasTol = 1e-12
