@@ -13,8 +13,9 @@
 // package activeset, in the family of quadprog and DAQP), which on many
 // rows starts from its answer on a sample of them and answers to the
 // rounding of the data; the logistic loss goes to Newton steps whose
-// quadratic subproblems that method solves. The nested softplus-penalty
-// method of M. Li, P. Grigas and A. Atamtürk ("New Penalized Stochastic
+// quadratic subproblems that method solves; above n = 3000 the fitting
+// model (a loss, ridge, l1 and bounds, no rows) goes to Newton-CG on its
+// rows compressed. The nested softplus-penalty method of M. Li, P. Grigas and A. Atamtürk ("New Penalized Stochastic
 // Gradient Methods for Linearly Constrained Strongly Convex Optimization")
 // runs above n = 3000, where no n x n matrix is formed, and whenever a
 // caller asks for one of its inner methods (APG, SVRG, catalyst-SVRG, SGD,
