@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"github.com/softpen/softpen/mat"
 	"io"
 	"math"
 	"strconv"
@@ -73,6 +75,8 @@ type problemJSON struct {
 	N      int         `json:"n"`
 	Loss   string      `json:"loss"`
 	Phi    [][]float64 `json:"phi,omitempty"`
+	PhiIdx [][]float64 `json:"phi_idx,omitempty"`
+	PhiVal [][]float64 `json:"phi_val,omitempty"`
 	Y      []float64   `json:"y,omitempty"`
 	Ridge  float64     `json:"ridge"`
 	L1     float64     `json:"l1,omitempty"`
@@ -82,6 +86,8 @@ type problemJSON struct {
 	Q      []float64   `json:"q,omitempty"`
 	Offset float64     `json:"offset,omitempty"`
 	A      [][]float64 `json:"A,omitempty"`
+	AIdx   [][]float64 `json:"A_idx,omitempty"`
+	AVal   [][]float64 `json:"A_val,omitempty"`
 	B      []float64   `json:"b,omitempty"`
 	Aeq    [][]float64 `json:"Aeq,omitempty"`
 	Beq    []float64   `json:"beq,omitempty"`
@@ -108,11 +114,14 @@ func (p Problem) MarshalJSON() ([]byte, error) {
 	if loss == "" {
 		loss = "none"
 	}
-	return json.Marshal(problemJSON{
+	pj := problemJSON{
 		Name: p.Name, N: p.N, Loss: loss, Phi: p.Phi, Y: p.Y, Ridge: p.Ridge, L1: p.L1,
 		Lower: boundsJSON(p.Lower, -1), Upper: boundsJSON(p.Upper, 1),
 		P: p.P, Q: p.Q, Offset: p.Offset, A: p.A, B: p.B, Aeq: p.Aeq, Beq: p.Beq,
-	})
+	}
+	pj.PhiIdx, pj.PhiVal = sparseRowsJSON(p.PhiSparse)
+	pj.AIdx, pj.AVal = sparseRowsJSON(p.ASparse)
+	return json.Marshal(pj)
 }
 
 // WriteProblem writes p as one line of JSON in the form ReadProblem reads,
@@ -131,7 +140,7 @@ func WriteProblem(w io.Writer, p *Problem) error {
 }
 
 // problemFields are the keys of the JSON form, in FORMATS.md's order.
-const problemFields = "name, n, loss, phi, y, ridge, l1, lower, upper, P, q, offset, A, b, Aeq, beq"
+const problemFields = "name, n, loss, phi, phi_idx, phi_val, y, ridge, l1, lower, upper, P, q, offset, A, A_idx, A_val, b, Aeq, beq"
 
 var knownField = func() map[string]bool {
 	m := make(map[string]bool)
@@ -156,6 +165,7 @@ func decodeProblem(data []byte) (*Problem, error) {
 		return nil, &InputError{Msg: "want a JSON object, got " + kindOf(doc[i]), Line: l, Column: c}
 	}
 	p := &Problem{}
+	var sj sparseJSON
 	var haveN, haveLoss bool
 	seen := make(map[string]bool)
 	for i = skipWS(doc, i+1); doc[i] != '}'; {
@@ -171,6 +181,14 @@ func decodeProblem(data []byte) (*Problem, error) {
 		}
 		haveN = haveN || f.name == "n"
 		haveLoss = haveLoss || f.name == "loss"
+		if dst := sj.field(f.name); dst != nil {
+			m, err := f.matrix()
+			if err != nil {
+				return nil, err
+			}
+			*dst = m
+			continue
+		}
 		if err := p.setField(f); err != nil {
 			return nil, err
 		}
@@ -181,7 +199,82 @@ func decodeProblem(data []byte) (*Problem, error) {
 	if !haveLoss {
 		return nil, inputErr("loss", nil, `missing: want "squared", "logistic" or "none"`)
 	}
+	var err error
+	if p.PhiSparse, err = sj.rows("phi", sj.phiIdx, sj.phiVal, p.N); err != nil {
+		return nil, err
+	}
+	if p.ASparse, err = sj.rows("A", sj.aIdx, sj.aVal, p.N); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// sparseJSON holds the compressed rows of the JSON form while it is read:
+// "phi_idx" and "phi_val" (and "A_idx", "A_val") are two arrays of rows,
+// row i's 0-based column indices and their values.
+type sparseJSON struct {
+	phiIdx, phiVal, aIdx, aVal [][]float64
+}
+
+// field returns where the value of a sparse key goes, nil for other keys.
+func (sj *sparseJSON) field(name string) *[][]float64 {
+	switch name {
+	case "phi_idx":
+		return &sj.phiIdx
+	case "phi_val":
+		return &sj.phiVal
+	case "A_idx":
+		return &sj.aIdx
+	case "A_val":
+		return &sj.aVal
+	}
+	return nil
+}
+
+// rows builds the compressed rows of name ("phi" or "A") from its two
+// arrays: both or neither, as many rows, each index row as long as its
+// value row, every index an integer in [0, 2^31) (range, order and the
+// values' finiteness are Validate's, naming name_sparse).
+func (sj *sparseJSON) rows(name string, idx, val [][]float64, n int) (*mat.Sparse, error) {
+	if idx == nil && val == nil {
+		return nil, nil
+	}
+	if idx == nil || val == nil || len(idx) != len(val) {
+		return nil, inputErr(name+"_idx", nil, fmt.Sprintf("%d rows of indices and %d of values: want both, with as many rows", len(idx), len(val)))
+	}
+	x := &mat.Sparse{Rows: len(idx), Cols: max(n, 0), Ptr: make([]int, len(idx)+1)}
+	for i := range idx {
+		if len(idx[i]) != len(val[i]) {
+			return nil, inputErr(name+"_idx", []int{i}, fmt.Sprintf("%d indices but %d values", len(idx[i]), len(val[i])))
+		}
+		for k, v := range idx[i] {
+			if v != math.Trunc(v) || v < 0 || v >= 1<<31 {
+				return nil, inputErr(name+"_idx", []int{i, k}, fmtG(v)+": want a column index, an integer from 0")
+			}
+			x.Idx = append(x.Idx, int32(v))
+		}
+		x.Val = append(x.Val, val[i]...)
+		x.Ptr[i+1] = len(x.Idx)
+	}
+	return x, nil
+}
+
+// sparseRowsJSON is the pair of arrays of the JSON form for x (nil, nil
+// for nil).
+func sparseRowsJSON(x *mat.Sparse) (idx, val [][]float64) {
+	if x == nil {
+		return nil, nil
+	}
+	idx, val = make([][]float64, x.Rows), make([][]float64, x.Rows)
+	for i := range idx {
+		ix, vx := x.Row(i)
+		idx[i] = make([]float64, len(ix))
+		for k, j := range ix {
+			idx[i][k] = float64(j)
+		}
+		val[i] = vx
+	}
+	return idx, val
 }
 
 // checkSyntax checks the whole document with encoding/json, so that the

@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/softpen/softpen/mat"
 )
 
 // TestReadProblemErrors: malformed documents say where (line and column of
@@ -218,5 +220,46 @@ func TestReadProblemAllocs(t *testing.T) {
 	// reading the document and growing the slice of rows.
 	if allocs > 200+60 {
 		t.Errorf("%v allocations for a 200 x 50 matrix", allocs)
+	}
+}
+
+// TestProblemJSONSparse: the compressed rows of phi and A round-trip
+// through the JSON form exactly, and malformed pairs are errors naming the
+// key and the row.
+func TestProblemJSONSparse(t *testing.T) {
+	p := &Problem{N: 5, Loss: "logistic", Y: []float64{1, -1, 1}, Ridge: 0.5,
+		PhiSparse: &mat.Sparse{Rows: 3, Cols: 5, Ptr: []int{0, 2, 2, 5}, Idx: []int32{0, 4, 1, 2, 3}, Val: []float64{1.5, -2, 0.1, 1e-300, 7}},
+		ASparse:   &mat.Sparse{Rows: 1, Cols: 5, Ptr: []int{0, 1}, Idx: []int32{3}, Val: []float64{-1}}, B: []float64{-1}}
+	var buf bytes.Buffer
+	if err := WriteProblem(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	q, err := ReadProblem(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(q.PhiSparse, p.PhiSparse) || !reflect.DeepEqual(q.ASparse, p.ASparse) || q.Phi != nil || q.A != nil {
+		t.Fatalf("round trip: %+v %+v", q.PhiSparse, q.ASparse)
+	}
+	if err := q.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ doc, want string }{
+		{`{"n":2,"loss":"logistic","phi_idx":[[0]],"y":[1],"ridge":1}`, "phi_idx: 1 rows of indices and 0 of values"},
+		{`{"n":2,"loss":"logistic","phi_idx":[[0,1]],"phi_val":[[1]],"y":[1],"ridge":1}`, "phi_idx[0]: 2 indices but 1 values"},
+		{`{"n":2,"loss":"logistic","phi_idx":[[0.5]],"phi_val":[[1]],"y":[1],"ridge":1}`, "phi_idx[0][0]: 0.5"},
+		{`{"n":2,"loss":"none","ridge":1,"A_idx":[[-1]],"A_val":[[1]],"b":[-1]}`, "A_idx[0][0]: -1"},
+	} {
+		_, err := ReadProblem(strings.NewReader(c.doc))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.doc, err, c.want)
+		}
+	}
+	bad, err := ReadProblem(strings.NewReader(`{"n":2,"loss":"logistic","phi_idx":[[1,0]],"phi_val":[[1,2]],"y":[1],"ridge":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "phi_sparse[0][1]") {
+		t.Errorf("unsorted indices: %v", err)
 	}
 }

@@ -42,7 +42,12 @@ func FuzzProblemFile(f *testing.F) {
 		`{"name": "box", "n": 3, "loss": "none", "ridge": 0.5, "l1": 0.1, "offset": -2,
 		  "lower": [0, null, -1e20], "upper": [1, 2, null], "A": [[0, 0, 0], [1, -1, 0.5]], "b": [-1, 3]}`,
 		`{"n": 2, "loss": "squared", "phi": [[1e-300, -1e300], [0, 1]], "y": [1, -1], "ridge": 0}`,
+		`{"n": 4, "loss": "logistic", "phi_idx": [[0, 3], [], [1]], "phi_val": [[1, -2], [], [0.5]], "y": [1, -1, 1], "ridge": 0.1, "l1": 0.01, "upper": [1, 1, 1, 1]}`,
+		`{"n": 3, "loss": "none", "ridge": 1, "A_idx": [[0, 2], [1]], "A_val": [[1, 1], [-1]], "b": [-1, -2]}`,
 		// near-valid
+		`{"n": 2, "loss": "logistic", "phi_idx": [[1, 0]], "phi_val": [[1, 2]], "y": [1], "ridge": 1}`,
+		`{"n": 2, "loss": "logistic", "phi_idx": [[0, 5]], "phi_val": [[1, 2]], "y": [1], "ridge": 1}`,
+		`{"n": 2, "loss": "logistic", "phi": [[1, 2]], "phi_idx": [[0]], "phi_val": [[1]], "y": [1], "ridge": 1}`,
 		`{"n": 2, "loss": "none", "ridge": 1, "A": [[1, 1], [1]], "b": [1, 1]}`,
 		`{"n": 2, "loss": "none", "ridge": 1, "A": [[1, null]], "b": [1]}`,
 		`{"n": 2, "loss": "none", "ridge": 1, "b": [1e400]}`,
