@@ -181,3 +181,36 @@ func neg(v []float64) []float64 {
 	}
 	return out
 }
+
+// Logistic regression on sparse rows read from LIBSVM text: each example
+// keeps only its nonzero features, so a text set with a million features
+// takes memory in proportion to its words. The fitting model (ridge, l1,
+// bounds) is solved by Newton-CG on the rows where they are.
+func ExampleProblem_sparseRows() {
+	data := `+1 1:0.5 70000:1
+-1 2:1 70000:0.5
++1 1:1 3:0.25
+-1 2:0.75 3:1
+`
+	d, err := libsvm.ReadSparse(strings.NewReader(data), 0)
+	if err != nil {
+		panic(err)
+	}
+	upper := make([]float64, d.X.Cols) // every weight at most 0.5
+	for j := range upper {
+		upper[j] = 0.5
+	}
+	p := &softpen.Problem{N: d.X.Cols, Loss: "logistic", PhiSparse: d.X, Y: d.Labels,
+		Ridge: 0.1, L1: 0.01, Upper: upper}
+	res, err := softpen.Solve(context.Background(), p, &softpen.Options{Tol: 1e-12})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(d.X.Rows, "examples,", d.X.Cols, "features,", d.X.NNZ(), "nonzeros")
+	fmt.Println(res.Status, res.Method, res.Gap <= 1e-12)
+	fmt.Printf("weights of features 1, 2, 3: %.4f %.4f %.4f\n", res.X[0], res.X[1], res.X[2])
+	// Output:
+	// 4 examples, 70000 features, 8 nonzeros
+	// solved newton-cg true
+	// weights of features 1, 2, 3: 0.5000 -1.0937 -0.2786
+}
