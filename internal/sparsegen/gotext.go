@@ -193,14 +193,45 @@ func goText(root string, opt TextOptions) (*Set, []string, error) {
 		return nil, nil, fmt.Errorf("sparsegen: no .go files under %s", root)
 	}
 
-	// Pass over the files: every distinct token gets an id in order of
-	// first appearance; each document keeps its (id, count) pairs.
+	c, err := countTokens(root, files)
+	if err != nil {
+		return nil, nil, err
+	}
+	nDocs := len(files)
+
+	feature, idf, names := c.vocabulary(minDocs, nDocs)
+
+	labels := make([]float64, nDocs)
+	for i, rel := range files {
+		labels[i] = -1
+		top, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+		if slices.Contains(positive, top) {
+			labels[i] = 1
+		}
+	}
+
+	set := c.tfidfRows(labels, feature, idf)
+	return set, names, nil
+}
+
+// tokenCounts are the documents' tokens: every distinct token gets an id
+// in order of first appearance; document d holds the (id, count) pairs
+// docID/docCnt[docPtr[d]:docPtr[d+1]].
+type tokenCounts struct {
+	tokens        []string // tokens[id]
+	df            []int32  // df[id]: documents containing the token
+	docPtr        []int
+	docID, docCnt []int32
+}
+
+// countTokens reads the files (relative to root) and counts their tokens.
+func countTokens(root string, files []string) (*tokenCounts, error) {
 	var (
 		ids     = map[string]int32{}
-		tokens  []string // tokens[id]
-		df      []int32  // df[id]: documents containing the token
-		count   []int32  // count[id] within the current document, reset after it
-		touched []int32  // ids counted in the current document
+		tokens  []string
+		df      []int32
+		count   []int32 // count[id] within the current document, reset after it
+		touched []int32 // ids counted in the current document
 		docPtr  = []int{0}
 		docID   []int32
 		docCnt  []int32
@@ -208,7 +239,7 @@ func goText(root string, opt TextOptions) (*Set, []string, error) {
 	for _, rel := range files {
 		src, err := os.ReadFile(filepath.Join(root, rel))
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		scanTokens(src, func(tok []byte) {
 			id, ok := ids[string(tok)]
@@ -234,48 +265,48 @@ func goText(root string, opt TextOptions) (*Set, []string, error) {
 		touched = touched[:0]
 		docPtr = append(docPtr, len(docID))
 	}
-	nDocs := len(files)
+	return &tokenCounts{tokens: tokens, df: df, docPtr: docPtr, docID: docID, docCnt: docCnt}, nil
+}
 
-	// The vocabulary, numbered in byte order of the token.
+// vocabulary returns the features — the tokens in at least minDocs of the
+// nDocs documents and not in all, numbered in byte order of the token —
+// as feature[id] (-1 outside the vocabulary), their idf and their names.
+func (c *tokenCounts) vocabulary(minDocs, nDocs int) (feature []int32, idf []float64, names []string) {
 	var vocab []int32
-	for id, d := range df {
+	for id, d := range c.df {
 		if int(d) >= minDocs && int(d) < nDocs {
 			vocab = append(vocab, int32(id))
 		}
 	}
-	slices.SortFunc(vocab, func(a, b int32) int { return strings.Compare(tokens[a], tokens[b]) })
-	feature := make([]int32, len(tokens)) // feature[id], -1 when not in the vocabulary
+	slices.SortFunc(vocab, func(a, b int32) int { return strings.Compare(c.tokens[a], c.tokens[b]) })
+	feature = make([]int32, len(c.tokens)) // feature[id], -1 when not in the vocabulary
 	for i := range feature {
 		feature[i] = -1
 	}
-	idf := make([]float64, len(vocab))
-	names := make([]string, len(vocab))
+	idf = make([]float64, len(vocab))
+	names = make([]string, len(vocab))
 	for j, id := range vocab {
 		feature[id] = int32(j)
-		idf[j] = portableLog(float64(nDocs) / float64(df[id]))
-		names[j] = tokens[id]
+		idf[j] = portableLog(float64(nDocs) / float64(c.df[id]))
+		names[j] = c.tokens[id]
 	}
+	return feature, idf, names
+}
 
-	labels := make([]float64, nDocs)
-	for i, rel := range files {
-		labels[i] = -1
-		top, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
-		if slices.Contains(positive, top) {
-			labels[i] = 1
-		}
-	}
-
-	set := &Set{Labels: labels, Ptr: make([]int, 1, nDocs+1), NFeatures: len(vocab)}
+// tfidfRows returns the documents as unit-norm TF-IDF rows over the
+// features, tf = 1 + log(count), with their labels.
+func (c *tokenCounts) tfidfRows(labels []float64, feature []int32, idf []float64) *Set {
+	set := &Set{Labels: labels, Ptr: make([]int, 1, len(labels)+1), NFeatures: len(idf)}
 	type entry struct {
 		j int32
 		c int32
 	}
 	var row []entry
-	for d := range nDocs {
+	for d := range len(labels) {
 		row = row[:0]
-		for k := docPtr[d]; k < docPtr[d+1]; k++ {
-			if j := feature[docID[k]]; j >= 0 {
-				row = append(row, entry{j, docCnt[k]})
+		for k := c.docPtr[d]; k < c.docPtr[d+1]; k++ {
+			if j := feature[c.docID[k]]; j >= 0 {
+				row = append(row, entry{j, c.docCnt[k]})
 			}
 		}
 		slices.SortFunc(row, func(a, b entry) int { return int(a.j) - int(b.j) })
@@ -288,7 +319,7 @@ func goText(root string, opt TextOptions) (*Set, []string, error) {
 		normalize(set.Val[start:])
 		set.Ptr = append(set.Ptr, len(set.Val))
 	}
-	return set, names, nil
+	return set
 }
 
 // normalize divides v by its Euclidean norm (v == 0 is left alone). Each
