@@ -23,25 +23,13 @@ var errSparseModel = errors.New("solver: sparse rows of Phi take no A, Aeq or P,
 
 // newSparse is New for a problem with PhiSparse.
 func newSparse(p *Problem, opt *Options) (*Solver, error) {
-	s := &Solver{n: p.N, infeasibleRow: noRow}
-	if opt != nil {
-		s.opt = *opt
-	}
-	if err := s.opt.check(); err != nil {
-		return nil, err
-	}
 	m, meq := p.rows()
 	if m > 0 || meq > 0 || p.P != nil || !(p.Ridge > 0) || p.Phi != nil || p.PhiRows != nil {
 		return nil, errSparseModel
 	}
-	switch s.opt.Method {
-	case MethodAuto, MethodNewtonCG:
-	default:
-		return nil, fmt.Errorf("options: method %v does not run on sparse rows (auto or newton-cg do)", s.opt.Method)
-	}
-	s.opt.Method = MethodNewtonCG
-	if s.opt.Tol == 0 {
-		s.opt.Tol = defaultTol
+	s, err := newSparseBase(p, opt, MethodNewtonCG)
+	if err != nil {
+		return nil, err
 	}
 	s.loss, s.l = p.Loss, p.PhiSparse.Rows
 	s.ridge, s.l1, s.offset = p.Ridge, p.L1, p.Offset
@@ -82,15 +70,43 @@ func newSparse(p *Problem, opt *Options) (*Solver, error) {
 	return s, nil
 }
 
-// solveSparse is SolveFrom on the sparse path: the budget (MaxSteps counts
-// rows evaluated, l a pass), the time limit and the context are checked
-// once an iteration.
-func (s *Solver) solveSparse(ctx context.Context, start time.Time) (*Result, error) {
+// newSparseBase is the part of New the sparse paths share: the options,
+// checked, with the path's method (the only one besides MethodAuto it
+// takes) and the default tolerance.
+func newSparseBase(p *Problem, opt *Options, method Method) (*Solver, error) {
+	s := &Solver{n: p.N, infeasibleRow: noRow}
+	if opt != nil {
+		s.opt = *opt
+	}
+	if err := s.opt.check(); err != nil {
+		return nil, err
+	}
+	if s.opt.Method != MethodAuto && s.opt.Method != method {
+		return nil, fmt.Errorf("options: method %v does not run on these sparse rows (auto or %v do)", s.opt.Method, method)
+	}
+	s.opt.Method = method
+	if s.opt.Tol == 0 {
+		s.opt.Tol = defaultTol
+	}
+	return s, nil
+}
+
+// startSparseRun starts the budget of a sparse path's solve (MaxSteps,
+// the time limit, the context), which its Stop callback reads.
+func (s *Solver) startSparseRun(ctx context.Context, start time.Time) *run {
 	rn := &s.sparseRun
 	rn.budget = budget{ctx: ctx, start: start, maxSteps: s.opt.MaxSteps}
 	if s.opt.TimeLimit > 0 {
 		rn.deadline = start.Add(s.opt.TimeLimit)
 	}
+	return rn
+}
+
+// solveSparse is SolveFrom on the sparse path: the budget (MaxSteps counts
+// rows evaluated, l a pass), the time limit and the context are checked
+// once an iteration.
+func (s *Solver) solveSparse(ctx context.Context, start time.Time) (*Result, error) {
+	rn := s.startSparseRun(ctx, start)
 	r := s.sparse.Solve()
 	if s.opt.Observe != nil {
 		s.opt.Observe(r.Passes*int64(s.l), r.X)

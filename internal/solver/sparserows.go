@@ -23,13 +23,6 @@ var errSparseRows = errors.New("solver: sparse rows of A take only ridge > 0 and
 
 // newSparseRows is New for a problem with ASparse.
 func newSparseRows(p *Problem, opt *Options) (*Solver, error) {
-	s := &Solver{n: p.N, infeasibleRow: noRow}
-	if opt != nil {
-		s.opt = *opt
-	}
-	if err := s.opt.check(); err != nil {
-		return nil, err
-	}
 	if p.Loss != LossNone || p.P != nil || p.L1 != 0 || p.Lower != nil || p.Upper != nil || p.Aeq != nil ||
 		p.A != nil || p.ARows != nil || !(p.Ridge > 0) {
 		return nil, errSparseRows
@@ -39,14 +32,9 @@ func newSparseRows(p *Problem, opt *Options) (*Solver, error) {
 			return nil, errSparseRows
 		}
 	}
-	switch s.opt.Method {
-	case MethodAuto, MethodDualCD:
-	default:
-		return nil, fmt.Errorf("options: method %v does not run on sparse rows of A (auto or dual-cd do)", s.opt.Method)
-	}
-	s.opt.Method = MethodDualCD
-	if s.opt.Tol == 0 {
-		s.opt.Tol = defaultTol
+	s, err := newSparseBase(p, opt, MethodDualCD)
+	if err != nil {
+		return nil, err
 	}
 	s.m = p.ASparse.Rows
 	s.ridge, s.offset = p.Ridge, p.Offset
@@ -74,11 +62,7 @@ func newSparseRows(p *Problem, opt *Options) (*Solver, error) {
 
 // solveDualCD is SolveFrom on the sparse-rows path.
 func (s *Solver) solveDualCD(ctx context.Context, start time.Time) (*Result, error) {
-	rn := &s.sparseRun
-	rn.budget = budget{ctx: ctx, start: start, maxSteps: s.opt.MaxSteps}
-	if s.opt.TimeLimit > 0 {
-		rn.deadline = start.Add(s.opt.TimeLimit)
-	}
+	rn := s.startSparseRun(ctx, start)
 	r := s.cd.Solve()
 	if s.opt.Observe != nil {
 		s.opt.Observe(r.Rows, r.X)
