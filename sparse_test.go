@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/softpen/softpen/internal/qpgen"
 	"github.com/softpen/softpen/libsvm"
 	"github.com/softpen/softpen/mat"
 )
@@ -328,6 +329,73 @@ func TestSparseSVMInfeasible(t *testing.T) {
 	}
 	if r.Status != StatusInfeasible || r.FarkasA[1] != 1 || r.FarkasA[0] != 0 {
 		t.Fatalf("zero row: %v farkas %v", r.Status, r.FarkasA)
+	}
+}
+
+// TestSparseSVMInfeasibleUnequalWeights: mushrooms plus one example
+// that is x_a + 2 x_b + 3 x_c of three examples of one label, given the
+// other: the certificate weighs its rows 1, 2, 3, 1, which no rounding of
+// lambda to equal weights finds; dual-cd proves it through the exact
+// engine on the rows its multipliers lead (supportFarkas), and the
+// certificate holds in exact arithmetic on the whole problem.
+func TestSparseSVMInfeasibleUnequalWeights(t *testing.T) {
+	_, s := mushroomsSparse(t)
+	pick := []int{}
+	for i := 0; len(pick) < 3; i++ {
+		if s.Labels[i] == s.Labels[0] {
+			pick = append(pick, i)
+		}
+	}
+	v := make([]float64, s.X.Cols)
+	for w, i := range pick {
+		idx, val := s.X.Row(i)
+		for k, j := range idx {
+			v[j] += float64(w+1) * val[k]
+		}
+	}
+	x := *s.X
+	x.Ptr = append([]int(nil), s.X.Ptr...)
+	x.Idx = append([]int32(nil), s.X.Idx...)
+	x.Val = append([]float64(nil), s.X.Val...)
+	for j, vj := range v {
+		if vj != 0 {
+			x.Idx, x.Val = append(x.Idx, int32(j)), append(x.Val, vj)
+		}
+	}
+	x.Rows++
+	x.Ptr = append(x.Ptr, len(x.Idx))
+	labels := append(append([]float64(nil), s.Labels...), -s.Labels[0])
+	p := SVMProblemSparse(labels, &x, false)
+	r, err := Solve(context.Background(), p, &Options{Method: MethodDualCD, TimeLimit: 60 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != StatusInfeasible {
+		t.Fatalf("status %v (%s)", r.Status, r.Message)
+	}
+	ad := p.ASparse.ToDense()
+	rows := make([][]float64, ad.Rows)
+	for i := range rows {
+		rows[i] = ad.Row(i)
+	}
+	q := &qpgen.QP{N: x.Cols, A: rows, B: p.B}
+	if ok, why := qpgen.CheckFarkas(q, r.FarkasA, nil); !ok {
+		t.Fatalf("certificate: %s", why)
+	}
+	// The added example is in the certificate, and its weights are not
+	// all equal (mushrooms repeats examples: the weight of a planted row
+	// may be shared among its copies).
+	if !(r.FarkasA[x.Rows-1] > 0) {
+		t.Fatalf("farkas of the added example %v", r.FarkasA[x.Rows-1])
+	}
+	weights := map[float64]bool{}
+	for _, y := range r.FarkasA {
+		if y != 0 {
+			weights[math.Round(y*1e6)] = true
+		}
+	}
+	if len(weights) < 2 {
+		t.Fatalf("one weight: %v", weights)
 	}
 }
 

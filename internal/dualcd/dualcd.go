@@ -58,6 +58,16 @@ type Options struct {
 	Seed      uint64  // the order of the coordinates
 	Stop      func(rows int64) bool
 	Progress  func(epoch int, rows int64, gap float64)
+	// Farkas is a second way to a certificate of infeasibility, for
+	// conflicts that are not rows of equal weight (see farkas): given
+	// lambda, it writes a candidate y >= 0 into its second argument (of
+	// length m, zero on entry) and reports whether it found one. Solve
+	// keeps y only if it passes the same exact check as its own
+	// candidates. It is called when no scaling of x is feasible, the
+	// package's own candidates fail, and lambda's largest entry has at
+	// least doubled since the last call (lambda grows along a certificate
+	// on infeasible data, and each call may cost a small exact solve).
+	Farkas func(lam, y []float64) bool
 }
 
 // Result is the outcome of Solve; its slices alias the workspace.
@@ -90,6 +100,9 @@ type Workspace struct {
 	rng    uint64
 	res    Result
 	rows   int64
+	// farkasAt is lambda's largest entry at the last call of
+	// Options.Farkas (0: none yet this solve).
+	farkasAt float64
 }
 
 // New returns a workspace for p; it starts cold, from lambda = 0.
@@ -125,9 +138,9 @@ func (w *Workspace) SetB(b []float64) { w.p.B = b }
 // place).
 func (w *Workspace) SetQ(q []float64) { w.p.Q = q }
 
-// SetOptions replaces the callbacks and the seed of the next Solve.
-func (w *Workspace) SetOptions(stop func(int64) bool, progress func(int, int64, float64)) {
-	w.opt.Stop, w.opt.Progress = stop, progress
+// SetOptions replaces the callbacks of the next Solve.
+func (w *Workspace) SetOptions(stop func(int64) bool, progress func(int, int64, float64), farkas func(lam, y []float64) bool) {
+	w.opt.Stop, w.opt.Progress, w.opt.Farkas = stop, progress, farkas
 }
 
 // primalFromDual sets x = -(q + A'lam)/ridge afresh (no drift from the

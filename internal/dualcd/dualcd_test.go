@@ -116,3 +116,46 @@ func TestInfeasibleCertificate(t *testing.T) {
 		t.Fatalf("b'y = %v", by)
 	}
 }
+
+// TestFarkasHookChecked: a candidate from Options.Farkas counts only if it
+// passes the exact check (a wrong or negative one is refused, a right one
+// is scaled to largest entry 1), and the hook is asked again only once
+// lambda's largest entry has doubled.
+func TestFarkasHookChecked(t *testing.T) {
+	// x <= -1 and -2x <= -1: y = (2, 1) combines them into 0 <= -3.
+	a := mat.SparseFromRows([][]float64{{1}, {-2}}, 1)
+	var give []float64
+	calls := 0
+	w := New(Problem{A: a, B: []float64{-1, -1}, Ridge: 1}, Options{Farkas: func(lam, y []float64) bool {
+		calls++
+		copy(y, give)
+		return give != nil
+	}})
+	// A lambda whose own candidates fail: lambda/max = (1, 0.3), and the
+	// indicators (1, 0) and (1, 1).
+	w.lam[0], w.lam[1] = 1, 0.3
+	for _, c := range []struct {
+		give []float64
+		lmax float64
+		ok   bool
+	}{
+		{[]float64{1, 1}, 1, false},   // A'y = -1
+		{[]float64{4, 2}, 1, false},   // right, but lambda has not doubled
+		{[]float64{4, 2}, 2, true},    // right
+		{[]float64{-4, -2}, 4, false}, // negative
+		{nil, 8, false},               // none found
+	} {
+		give = c.give
+		w.lam[0] = c.lmax
+		w.lam[1] = 0.3 * c.lmax
+		if got := w.farkas(); got != c.ok {
+			t.Fatalf("give %v at lambda %v: farkas %v, want %v", c.give, w.lam, got, c.ok)
+		}
+		if c.ok && (w.y[0] != 1 || w.y[1] != 0.5) {
+			t.Fatalf("y = %v, want [1 0.5]", w.y)
+		}
+	}
+	if calls != 4 {
+		t.Fatalf("hook called %d times, want 4 (once per doubling of lambda)", calls)
+	}
+}

@@ -115,7 +115,7 @@ func (w *Workspace) certify() (Status, bool) {
 // dropped and the rest rounded to 1 (theta = 1/2, 1/8, ..., 2^-13): when
 // the conflict is a set of rows with equal weights, such as the same
 // example under both labels, that is the exact certificate. It leaves y
-// in w.y.
+// in w.y. Options.Farkas, when set, is the last resort.
 func (w *Workspace) farkas() bool {
 	lmax := 0.0
 	for _, l := range w.lam {
@@ -132,14 +132,33 @@ func (w *Workspace) farkas() bool {
 			return true
 		}
 	}
-	return false
+	if w.opt.Farkas == nil || lmax < 2*w.farkasAt {
+		return false
+	}
+	w.farkasAt = lmax
+	clear(w.y)
+	if !w.opt.Farkas(w.lam, w.y) {
+		return false
+	}
+	ymax := 0.0
+	for _, v := range w.y {
+		if !(v >= 0) || math.IsInf(v, 1) { // NaN too
+			return false
+		}
+		ymax = math.Max(ymax, v)
+	}
+	if ymax == 0 {
+		return false
+	}
+	for i := range w.y {
+		w.y[i] /= ymax
+	}
+	return w.checkFarkas()
 }
 
 // tryFarkas sets y = lambda/lmax (theta = 0), or the indicator of
 // lambda_i >= theta lmax, and checks it.
 func (w *Workspace) tryFarkas(lmax, theta float64) bool {
-	p := &w.p
-	var by, byAbs float64
 	for i, l := range w.lam {
 		switch {
 		case theta == 0:
@@ -149,8 +168,18 @@ func (w *Workspace) tryFarkas(lmax, theta float64) bool {
 		default:
 			w.y[i] = 0
 		}
-		by += p.B[i] * w.y[i]
-		byAbs += math.Abs(p.B[i] * w.y[i])
+	}
+	return w.checkFarkas()
+}
+
+// checkFarkas checks y (in w.y, >= 0) as a certificate: b'y < 0 beyond
+// its rounding and each (A'y)_k within farkasTol (|A|'y)_k.
+func (w *Workspace) checkFarkas() bool {
+	p := &w.p
+	var by, byAbs float64
+	for i, yi := range w.y {
+		by += p.B[i] * yi
+		byAbs += math.Abs(p.B[i] * yi)
 	}
 	if !(by < -vec.DotErrorBound(len(w.y)+1)*byAbs) {
 		return false

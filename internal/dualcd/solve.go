@@ -23,7 +23,7 @@ func (w *Workspace) Solve() *Result {
 	res := &w.res
 	*res = Result{Status: Stopped, X: w.xc, Lambda: w.lam, Gap: math.Inf(1)}
 	w.rng = w.opt.Seed*0x9e3779b97f4a7c15 + 0x2545f4914f6cdd1d
-	w.rows = 0
+	w.rows, w.farkasAt = 0, 0
 	for i := range w.order {
 		w.order[i] = int32(i)
 	}

@@ -49,10 +49,11 @@ func newSparseRows(p *Problem, opt *Options) (*Solver, error) {
 			s.opt.Progress(Stage{Method: MethodDualCD, Index: epoch, Steps: rows, Gap: gap, Kept: s.m})
 		}
 	}
+	a := p.ASparse
 	s.cd.SetOptions(func(rows int64) bool {
 		s.steps = rows
 		return s.over(&s.sparseRun)
-	}, progress)
+	}, progress, func(lam, y []float64) bool { return s.supportFarkas(a, s.b, lam, y) })
 	s.mu = s.ridge
 	s.res = Result{X: make([]float64, s.n), Lambda: make([]float64, s.m), Farkas: make([]float64, s.m),
 		Method: MethodDualCD.String(), Impl: vec.Impl()}
