@@ -110,6 +110,8 @@ func (p *progress) stage(s softpen.Progress) {
 		p.line(fmt.Sprintf("activeset  changes %8d  gap %.3e  rows %8d  violation %.3e", s.Steps, s.Gap, s.Kept, s.Violation))
 	case softpen.MethodNewtonCG:
 		p.line(fmt.Sprintf("newton-cg %3d  row evaluations %12d  gap %.3e", s.Index, s.Steps, s.Gap))
+	case softpen.MethodDualCD:
+		p.line(fmt.Sprintf("dual-cd epoch %6d  row steps %12d  gap %.3e", s.Index, s.Steps, s.Gap))
 	case softpen.MethodNewton:
 		p.line(fmt.Sprintf("newton %3d  steps %12d  gap %.3e  kept %8d  violation %.3e", s.Index, s.Steps, s.Gap, s.Kept, s.Violation))
 	default:

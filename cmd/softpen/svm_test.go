@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -34,5 +35,26 @@ func BenchmarkSVMCommand(b *testing.B) {
 		if code := runSVM(args, io.Discard, io.Discard); code != exitSolved {
 			b.Fatalf("exit %d", code)
 		}
+	}
+}
+
+// TestSVMDualCDProgress: -progress on the dual-cd path prints a line at
+// each certificate dual-cd computes (epoch, row steps, gap), not only the
+// ticker's, and the solve ends solved.
+func TestSVMDualCDProgress(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "result.json")
+	var stderr strings.Builder
+	args := []string{"-data", "../../testdata/svm/mushrooms.libsvm", "-method", "dual-cd", "-progress", "-out", out}
+	if code := runSVM(args, io.Discard, &stderr); code != exitSolved {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	lines := 0
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		if strings.HasPrefix(l, "dual-cd epoch") && strings.Contains(l, "row steps") && strings.Contains(l, "gap") {
+			lines++
+		}
+	}
+	if lines < 2 {
+		t.Fatalf("%d dual-cd lines in\n%s", lines, stderr.String())
 	}
 }

@@ -49,6 +49,9 @@ func (w *Workspace) Solve() *Result {
 				res.Status = st
 				return res
 			}
+			if w.opt.Progress != nil {
+				w.opt.Progress(epoch, w.rows, res.Gap)
+			}
 		}
 		if pgMax-pgMin > eps {
 			shrinkAbove = math.Inf(1)
