@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/softpen/softpen/vec"
 )
 
 // TestCholeskySolves factors a well-conditioned SPD matrix and checks the
@@ -192,4 +194,88 @@ func TestCheckSemidefinite(t *testing.T) {
 	if got, want := SemidefiniteShift(a), 16*0x1p-52*10; got != want {
 		t.Errorf("shift %g, want %g", got, want)
 	}
+}
+
+// TestCholeskyBlocked: above cholUnblockedMax the factor is computed in panels
+// with packed trailing updates. At orders that cross one and several
+// panels and leave every remainder of the 12- and 4-row tiles, L L^T is
+// within twice DotErrorBound(n+1) |L| |L^T| of a entrywise (once for the
+// factor, once for this check's own products), L agrees with the unblocked
+// factor to 1e-12 relative (a is well conditioned), the upper triangle of a
+// (NaN here) is never read, a refactor in a Cholesky used for a larger
+// order gives the same bits as a fresh one, and a matrix whose leading
+// minors fail at an order inside a later panel reports that pivot.
+func TestCholeskyBlocked(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	var big Cholesky
+	big.Factor(identity(600))
+	u := cholUnblockedMax
+	for _, n := range []int{u + 1, u + 2, u + 3, u + 11, u + 12, u + cholBlock - 1, u + cholBlock, u + cholBlock + 1, 350, 3*cholBlock + u + 5} {
+		b := seq(n, n, n, func(i, j int) float64 { return (r.Float64() - 0.5) * math.Ldexp(1, i%7-3) })
+		a := NewDense(n, n)
+		b.Gram(a, 1)
+		for i := 0; i < n; i++ {
+			a.Data[i*n+i] += 1
+			for j := i + 1; j < n; j++ {
+				a.Data[i*n+j] = math.NaN()
+			}
+		}
+		var c Cholesky
+		if err := c.Factor(a); err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		l := c.l[:n*n]
+		bound := 2 * vec.DotErrorBound(n+1)
+		for i := 0; i < n; i++ {
+			for j := 0; j <= i; j++ {
+				var s, abs float64
+				for p := 0; p <= j; p++ {
+					s += l[i*n+p] * l[j*n+p]
+					abs += math.Abs(l[i*n+p] * l[j*n+p])
+				}
+				if d := math.Abs(s - a.Data[i*n+j]); d > bound*abs {
+					t.Fatalf("n=%d: (L L^T - A)[%d,%d] = %.3g, bound %.3g", n, i, j, d, bound*abs)
+				}
+			}
+		}
+		ref := make([]float64, n*n)
+		for i := 0; i < n; i++ {
+			copy(ref[i*n:i*n+i+1], a.Data[i*n:i*n+i+1])
+		}
+		if err := factorPanel(ref, n, 0, n); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < n; i++ {
+			for j := 0; j <= i; j++ {
+				if d := math.Abs(l[i*n+j] - ref[i*n+j]); d > 1e-12*math.Abs(ref[i*n+i]) {
+					t.Fatalf("n=%d: L[%d,%d] = %v, unblocked %v", n, i, j, l[i*n+j], ref[i*n+j])
+				}
+			}
+		}
+		if err := big.Factor(a); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < n; i++ {
+			if !slices.Equal(big.l[i*n:i*n+i+1], l[i*n:i*n+i+1]) {
+				t.Fatalf("n=%d: row %d differs in a reused Cholesky", n, i)
+			}
+		}
+		if n > u+cholBlock {
+			f := n - cholBlock/2 // in the last panel
+			a.Data[f*n+f] = -1
+			err := c.Factor(a)
+			var pe *NotPDError
+			if !errors.As(err, &pe) || pe.Pivot != f {
+				t.Fatalf("n=%d: err = %v, want NotPDError at pivot %d", n, err, f)
+			}
+		}
+	}
+}
+
+func identity(n int) *Dense {
+	a := NewDense(n, n)
+	for i := 0; i < n; i++ {
+		a.Data[i*n+i] = 1
+	}
+	return a
 }
