@@ -103,10 +103,16 @@ section "Sparse rows" \
 section "Gram matrix A'A" \
   "mat.Gram, the blocked kernel (tiled) beside Dot4 over A's columns (dot4); GFLOP/s counts l n (n+1) flops, the symmetric half." \
   ./mat 3x '^BenchmarkGram$'
+section "Cholesky factor" \
+  "mat.Cholesky.Factor (blocked above n = 256) beside the column-by-column factor (unblocked) of B'B + I; GFLOP/s counts n^3/3 flops." \
+  ./mat 3x '^BenchmarkCholesky$'
 if $peers; then
   section "Gram beside OpenBLAS" \
     "scripts/peers: mat.Gram against OpenBLAS's dsyrk (lower triangle) and dgemm (A'A in full), one thread; GFLOP/s counts l n (n+1) flops for all three." \
     scripts/peers 3x '^BenchmarkGram$'
+  section "Cholesky beside OpenBLAS" \
+    "scripts/peers: mat.Cholesky.Factor against OpenBLAS's dpotrf, one thread, both copying the matrix first; GFLOP/s counts n^3/3 flops." \
+    scripts/peers 3x '^BenchmarkCholesky$'
   section "Kernels beside their peers" \
     "scripts/peers: OpenBLAS's ddot and daxpy (one thread), a softplus and a sigmoid made of SLEEF's 1-ulp AVX2 exp and log1p, gonum's assembly; the same inputs as vec's benchmarks." \
     scripts/peers 200ms '^Benchmark(Dot|Axpy|Softplus|Sigmoid)$/.*/n=(1000|1000000)$'

@@ -55,3 +55,17 @@ void ob_gemm_tn(long l, long n, const double *a, double *c, long reps) {
 	for (long r = 0; r < reps; r++)
 		cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, n, n, l, 1.0, a, n, a, n, 0.0, c, n);
 }
+/* LAPACK's Cholesky factorisation, in OpenBLAS (Fortran interface). */
+void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
+/* The Cholesky factor of the n x n row-major a (its lower triangle, which
+   is the upper triangle of the same memory read column-major), into work,
+   reps times: a copied to work, then dpotrf. Returns dpotrf's info of the
+   last rep (0: factored). */
+int ob_potrf(long n, const double *a, double *work, long reps) {
+	int nn = (int)n, info = 0;
+	for (long r = 0; r < reps; r++) {
+		for (long i = 0; i < n * n; i++) work[i] = a[i];
+		dpotrf_("U", &nn, work, &nn, &info);
+	}
+	return info;
+}

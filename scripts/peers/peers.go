@@ -42,3 +42,10 @@ func OBSyrk(l, n int, a, c []float64, reps int) {
 func OBGemmTN(l, n int, a, c []float64, reps int) {
 	C.ob_gemm_tn(C.long(l), C.long(n), p(a), p(c), C.long(reps))
 }
+
+// OBPotrf copies the row-major n x n a into work and factors it with
+// LAPACK's dpotrf (OpenBLAS, one thread), reps times; it returns dpotrf's
+// info (0: positive definite, factored).
+func OBPotrf(n int, a, work []float64, reps int) int {
+	return int(C.ob_potrf(C.long(n), p(a), p(work), C.long(reps)))
+}
