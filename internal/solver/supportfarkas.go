@@ -1,9 +1,6 @@
 package solver
 
 import (
-	"context"
-	"time"
-
 	"github.com/softpen/softpen/activeset"
 	"github.com/softpen/softpen/mat"
 )
@@ -114,7 +111,7 @@ func peelSupport(a *mat.Sparse, rows []int, count []int32) []int {
 // solveSupport solves minimize 1/2 ||x||^2 subject to the rows of the
 // support on their k columns (col numbers them) with the exact engine, and
 // if it proves them infeasible, writes its Farkas vector into y at the
-// support's rows. The engine runs within what is left of the solve's time.
+// support's rows. The engine stops where the solve's time limit ends.
 func (s *Solver) solveSupport(a *mat.Sparse, b []float64, rows []int, col []int32, k int, y []float64) bool {
 	ad := mat.NewDense(len(rows), k)
 	bs := make([]float64, len(rows))
@@ -130,24 +127,14 @@ func (s *Solver) solveSupport(a *mat.Sparse, b []float64, rows []int, col []int3
 	for j := 0; j < k; j++ {
 		h.Data[j*k+j] = 1
 	}
-	var opt activeset.Options
+	// The engine's time limit counts from the solve's start, as the
+	// handover's does (handover.go): it ends when the whole solve would.
 	rn := &s.sparseRun
-	if !rn.deadline.IsZero() {
-		left := time.Until(rn.deadline)
-		if left <= 0 {
-			return false
-		}
-		opt.TimeLimit = left
-	}
-	eng, err := activeset.New(&activeset.Problem{N: k, H: h, C: make([]float64, k), A: ad, B: bs}, &opt)
+	eng, err := activeset.New(&activeset.Problem{N: k, H: h, C: make([]float64, k), A: ad, B: bs}, &activeset.Options{TimeLimit: s.opt.TimeLimit})
 	if err != nil {
 		return false
 	}
-	ctx := rn.ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	res := eng.Solve(ctx)
+	res := eng.SolveFrom(rn.ctx, rn.start)
 	if res.Status != activeset.StatusInfeasible {
 		return false
 	}
