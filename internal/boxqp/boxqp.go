@@ -1,0 +1,333 @@
+// Package boxqp solves the nonnegatively constrained quadratic program
+//
+//	minimize f(x) = 1/2 x'Kx + c'x  subject to  x >= 0
+//
+// for a dense symmetric positive semidefinite K of moderate order (up to a
+// few thousand), by projected Newton (Bertsekas, "Projected Newton methods
+// for optimization problems with simple constraints", 1982). Each
+// iteration splits the variables: those at (or within eps of) their bound
+// with a positive gradient are held, moved only by a diagonally scaled
+// gradient step that the projection stops at 0; the others take the Newton
+// step of their block, K_FF d_F = -g_F, solved with a Cholesky factor. The
+// step is cut back along the projection arc x(alpha) = max(x + alpha d, 0)
+// until f falls by a fixed fraction of the first-order prediction. Two
+// changes make it work on the nearly singular K of nearly dependent rows:
+// free variables that the Newton step takes below 0 are put at 0 and the
+// step recomputed on the face that leaves them there (tryStep), and a step
+// that finds no decrease is tried again with K_FF + tau I, tau growing.
+//
+// Why this method: f falls at every step, so it cannot cycle (a primal-dual
+// active-set method can, on matrices that are not M-matrices), and one step
+// may change any number of bounds (an active-set method changes one a
+// factorisation): near the answer the bounds settle and the steps are
+// exact Newton steps. It is the finisher of the hard-margin SVM's dual
+// coordinate descent, whose dual restricted to the rows that can be support
+// vectors is such a problem (K = A_S A_S'/ridge).
+//
+// A Workspace allocates on its first solve of an order and not again for
+// smaller or equal ones.
+package boxqp
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
+)
+
+// Status says how a solve ended.
+type Status int
+
+const (
+	Converged Status = iota // the projected gradient is within Options.Tol
+	Stopped                 // Options.Stop or the iteration limit
+	Stalled                 // no step along the arc decreases f in float64
+)
+
+// Options are a solve's choices; zero values mean the defaults.
+type Options struct {
+	// Tol: the solve ends when every projected gradient component is at
+	// most Tol max(1, max|c_i|) (default 1e-13).
+	Tol     float64
+	MaxIter int // iterations (default 200)
+	// Stop is asked before each factorisation; true ends the solve.
+	Stop func() bool
+}
+
+// Result is the outcome of a solve.
+type Result struct {
+	Status         Status
+	Iterations     int
+	Factorizations int
+	PGNorm         float64 // max |projected gradient| at x
+}
+
+// Workspace holds the scratch of solves.
+type Workspace struct {
+	g, d, xt, step, kd, dc, rhs []float64
+	free, freeTry               []int32
+	kff                         []float64
+	chol                        mat.Cholesky
+	prevFree                    []int32 // the free set of chol's factor
+	prevTau                     float64
+}
+
+// armijo is the fraction of the first-order decrease g'step a step along
+// the arc must achieve.
+const armijo = 1e-4
+
+// Solve minimizes f over x >= 0 from x (which it projects onto x >= 0 and
+// overwrites with the answer). k is read in place (its lower triangle and
+// its rows); c has length k.Rows.
+func (w *Workspace) Solve(k *mat.Dense, c, x []float64, opt Options) Result {
+	n := k.Rows
+	if opt.Tol <= 0 {
+		opt.Tol = 1e-13
+	}
+	if opt.MaxIter <= 0 {
+		opt.MaxIter = 200
+	}
+	w.grow(n)
+	g, d := w.g[:n], w.d[:n]
+	w.prevFree = w.prevFree[:0]
+	w.prevTau = -1
+	cmax, dmax := 1.0, 0.0
+	for i := range x {
+		x[i] = math.Max(x[i], 0)
+		cmax = math.Max(cmax, math.Abs(c[i]))
+		dmax = math.Max(dmax, k.Data[i*k.Stride+i])
+	}
+	if !(dmax > 0) {
+		dmax = 1 // K = 0: the damping alone makes the steps
+	}
+	// tauMin: the damping of the Newton steps (0: none), raised when a
+	// step fails to decrease f (K_FF singular to rounding gives huge,
+	// useless steps) and lowered after each success.
+	tauMin := 0.0
+	tol := opt.Tol * cmax
+	var res Result
+	for ; ; res.Iterations++ {
+		// The gradient afresh each iteration: no drift from updates, so
+		// the last Newton steps act as iterative refinement.
+		k.MulVec(g, x)
+		vec.Axpy(1, c, g)
+		pg, wdist, xmax := 0.0, 0.0, 0.0
+		for i, gi := range g {
+			p := gi
+			if x[i] <= 0 {
+				p = math.Min(gi, 0)
+			}
+			pg = math.Max(pg, math.Abs(p))
+			wdist = math.Max(wdist, math.Abs(x[i]-math.Max(x[i]-gi, 0)))
+			xmax = math.Max(xmax, x[i])
+		}
+		res.PGNorm = pg
+		if pg <= tol || pg <= w.roundingFloor(k, c, x, pg) {
+			res.Status = Converged
+			return res
+		}
+		if res.Iterations >= opt.MaxIter || (opt.Stop != nil && opt.Stop()) {
+			res.Status = Stopped
+			return res
+		}
+		// The held variables: within eps of 0 with a positive gradient.
+		eps := math.Min(wdist, 1e-3*xmax)
+		free := w.free[:0]
+		for i, gi := range g {
+			if x[i] <= eps && gi > 0 {
+				kii := k.Data[i*k.Stride+i]
+				if !(kii > 0) {
+					kii = 1
+				}
+				d[i] = -gi / kii
+				continue
+			}
+			free = append(free, int32(i))
+		}
+		w.free = free
+		accepted := false
+		for damp := tauMin; !accepted; damp = nextTau(damp, dmax) {
+			if damp > 1e4*dmax {
+				res.Status = Stalled
+				return res
+			}
+			// The held variables' steps and the free set, which
+			// tryStep changes, are set again for the second try.
+			copy(w.freeTry, free)
+			accepted = w.tryStep(k, g, d, x, w.freeTry[:len(free)], damp, true, &res) ||
+				w.tryStep(k, g, d, x, free, damp, false, &res)
+			if accepted {
+				tauMin = damp / 100
+				if tauMin < 1e-14*dmax {
+					tauMin = 0
+				}
+			}
+		}
+	}
+}
+
+// roundingFloor is the rounding of the computed gradient, the level below
+// which its projected norm means nothing: DotErrorBound(n+1) times the
+// largest (|K||x| + |c|)_i. It is computed only once pg is small (a
+// product with |K|).
+func (w *Workspace) roundingFloor(k *mat.Dense, c, x []float64, pg float64) float64 {
+	n := len(x)
+	if pg > 1e-6 {
+		return 0
+	}
+	var big float64
+	for i := 0; i < n; i++ {
+		var s float64
+		for j, v := range k.Row(i) {
+			s += math.Abs(v) * x[j]
+		}
+		big = math.Max(big, s+math.Abs(c[i]))
+	}
+	return 4 * vec.DotErrorBound(n+1) * big
+}
+
+// nextTau is the next, larger damping after tau: 1e-14 times the
+// diagonal's largest entry, then a hundredfold each time.
+func nextTau(tau, dmax float64) float64 {
+	if tau == 0 {
+		return 1e-14 * dmax
+	}
+	return 100 * tau
+}
+
+// tryStep computes the step with damping tau on the free block
+// (newtonStep) and searches the projection arc for a decrease; it moves x
+// and reports true when it finds one. Free variables that the step takes
+// below 0 are put at 0 and the step of the rest recomputed on the face
+// that leaves them there, up to maxReduce times: on nearly dependent rows
+// the Newton step of a free set that is too large points far outside, and
+// the projection of such a step rarely decreases f. With bulk every such
+// variable is put at 0; without, only those whose gradient is >= 0 (for
+// the others moving to 0 is an ascent direction, so a bulk step can fail
+// where the other succeeds).
+func (w *Workspace) tryStep(k *mat.Dense, g, d, x []float64, free []int32, tau float64, bulk bool, res *Result) bool {
+	n := len(x)
+	xt, step, kd, dc := w.xt[:n], w.step[:n], w.kd[:n], w.dc[:n]
+	coupled := false
+	clear(dc)
+	for reduce := 0; ; reduce++ {
+		if !w.newtonStep(k, g, d, dc, coupled, free, tau, res) {
+			return false
+		}
+		clipped := 0
+		for _, i := range free {
+			if x[i]+d[i] < 0 && (bulk || g[i] >= 0) {
+				clipped++
+			}
+		}
+		if clipped == 0 || reduce == maxReduce || clipped == len(free) {
+			break
+		}
+		// The variables the step takes below 0 go to 0 exactly, and the
+		// others take the Newton step of the face that leaves them there.
+		kept := free[:0]
+		for _, i := range free {
+			if x[i]+d[i] < 0 && (bulk || g[i] >= 0) {
+				dc[i], d[i] = -x[i], -x[i]
+			} else {
+				kept = append(kept, i)
+			}
+		}
+		free, coupled = kept, true
+	}
+	for alpha := 1.0; alpha > 1e-10; alpha *= 0.5 {
+		for i := range x {
+			xt[i] = math.Max(x[i]+alpha*d[i], 0)
+			step[i] = xt[i] - x[i]
+		}
+		// f(xt) - f(x) = g'step + 1/2 step'K step, exactly for a quadratic.
+		k.MulVec(kd, step)
+		gs := vec.Dot(g, step)
+		change := gs + 0.5*vec.Dot(step, kd)
+		if change < 0 && change <= armijo*math.Min(gs, 0) {
+			copy(x, xt)
+			return true
+		}
+	}
+	return false
+}
+
+// maxReduce bounds the faces a step tries (each a factorisation).
+const maxReduce = 8
+
+// newtonStep sets d on the free variables: the solution of
+// (K_FF + tau I) d_F = -g_F, tau at least tauMin, raised (nextTau) while
+// the matrix has no Cholesky factor. The factor is reused when the free
+// set and tauMin are those last factored. It reports false when no tau up
+// to 1e4 times the largest diagonal entry gives a factor.
+func (w *Workspace) newtonStep(k *mat.Dense, g, d, dc []float64, coupled bool, free []int32, tauMin float64, res *Result) bool {
+	nf := len(free)
+	same := w.prevTau == tauMin && len(w.prevFree) == nf
+	if same {
+		for j, i := range free {
+			if w.prevFree[j] != i {
+				same = false
+				break
+			}
+		}
+	}
+	if !same {
+		kff := &mat.Dense{Rows: nf, Cols: nf, Stride: nf, Data: w.kff[:nf*nf]}
+		dmax := 0.0
+		for _, i := range free {
+			dmax = math.Max(dmax, k.Data[int(i)*k.Stride+int(i)])
+		}
+		if !(dmax > 0) {
+			dmax = 1
+		}
+		for tau := tauMin; ; tau = nextTau(tau, dmax) {
+			if tau > 1e4*dmax || math.IsNaN(tau) {
+				w.prevTau = -1
+				return false
+			}
+			for a, i := range free {
+				row := k.Row(int(i))
+				out := kff.Data[a*nf : a*nf+a+1]
+				for b, j := range free[:a+1] {
+					out[b] = row[j]
+				}
+				out[a] += tau
+			}
+			res.Factorizations++
+			if w.chol.Factor(kff) == nil {
+				break
+			}
+		}
+		w.prevFree = append(w.prevFree[:0], free...)
+		w.prevTau = tauMin
+	}
+	// rhs = -(g + K dc)_F: the gradient after the variables in dc have
+	// moved (to 0).
+	kdc := w.kd[:k.Rows]
+	if coupled {
+		k.MulVec(kdc, dc)
+	}
+	rhs := w.rhs[:nf]
+	for a, i := range free {
+		rhs[a] = -g[i]
+		if coupled {
+			rhs[a] -= kdc[i]
+		}
+	}
+	w.chol.Solve(rhs, rhs)
+	for a, i := range free {
+		d[i] = rhs[a]
+	}
+	return true
+}
+
+// grow sizes the scratch for order n.
+func (w *Workspace) grow(n int) {
+	if len(w.g) >= n {
+		return
+	}
+	w.g, w.d, w.xt, w.step, w.kd, w.dc, w.rhs = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	w.free, w.freeTry = make([]int32, 0, n), make([]int32, n)
+	w.prevFree = make([]int32, 0, n)
+	w.kff = make([]float64, n*n)
+}
