@@ -68,6 +68,14 @@ type Options struct {
 	// least doubled since the last call (lambda grows along a certificate
 	// on infeasible data, and each call may cost a small exact solve).
 	Farkas func(lam, y []float64) bool
+	// Finish is a second way to the answer, for data on which coordinate
+	// descent converges slowly (separable with a small margin): given
+	// lambda, it may overwrite it with a better dual point (>= 0 and
+	// finite, else Solve restores the old one) and reports whether it
+	// did; Solve then certifies the new point and goes on from it. It is
+	// called at a periodic certificate that did not end the solve (see
+	// Workspace.finish for when).
+	Finish func(lam []float64) bool
 }
 
 // Result is the outcome of Solve; its slices alias the workspace.
@@ -103,6 +111,8 @@ type Workspace struct {
 	// farkasAt is lambda's largest entry at the last call of
 	// Options.Farkas (0: none yet this solve).
 	farkasAt float64
+	// finishNext is the epoch of the next call of Options.Finish.
+	finishNext int
 }
 
 // New returns a workspace for p; it starts cold, from lambda = 0.
@@ -139,8 +149,8 @@ func (w *Workspace) SetB(b []float64) { w.p.B = b }
 func (w *Workspace) SetQ(q []float64) { w.p.Q = q }
 
 // SetOptions replaces the callbacks of the next Solve.
-func (w *Workspace) SetOptions(stop func(int64) bool, progress func(int, int64, float64), farkas func(lam, y []float64) bool) {
-	w.opt.Stop, w.opt.Progress, w.opt.Farkas = stop, progress, farkas
+func (w *Workspace) SetOptions(stop func(int64) bool, progress func(int, int64, float64), farkas func(lam, y []float64) bool, finish func(lam []float64) bool) {
+	w.opt.Stop, w.opt.Progress, w.opt.Farkas, w.opt.Finish = stop, progress, farkas, finish
 }
 
 // primalFromDual sets x = -(q + A'lam)/ridge afresh (no drift from the

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/softpen/softpen/internal/boxqp"
 	"github.com/softpen/softpen/mat"
 )
 
@@ -158,4 +159,87 @@ func TestFarkasHookChecked(t *testing.T) {
 	if calls != 4 {
 		t.Fatalf("hook called %d times, want 4 (once per doubling of lambda)", calls)
 	}
+}
+
+// randomLabels returns m rows over n > m features, about k nonzeros each,
+// under random labels: the rows are independent, so the hard-margin SVM is
+// feasible, but by a small margin, and coordinate descent is slow on it.
+func randomLabels(m, n, k int, seed uint64) Problem {
+	p := planted(m, n, k, seed)
+	s := seed ^ 0x9e3779b97f4a7c15
+	for i := 0; i < m; i++ {
+		s = s*6364136223846793005 + 1442695040888963407
+		if s>>63 == 1 {
+			for q := p.A.Ptr[i]; q < p.A.Ptr[i+1]; q++ {
+				p.A.Val[q] = -p.A.Val[q]
+			}
+		}
+	}
+	return p
+}
+
+// exactDual is a Finish hook for tests: the dual on every row solved
+// exactly by boxqp on the dense K = A A'/ridge.
+func exactDual(p Problem) func(lam []float64) bool {
+	m := p.A.Rows
+	k := mat.NewDense(m, m)
+	c := make([]float64, m)
+	for i := 0; i < m; i++ {
+		ii, vi := p.A.Row(i)
+		for j := 0; j < m; j++ {
+			ij, vj := p.A.Row(j)
+			var s float64
+			for a, b := 0, 0; a < len(ii) && b < len(ij); {
+				switch {
+				case ii[a] < ij[b]:
+					a++
+				case ii[a] > ij[b]:
+					b++
+				default:
+					s += vi[a] * vj[b]
+					a, b = a+1, b+1
+				}
+			}
+			k.Data[i*m+j] = s / p.Ridge
+		}
+		c[i] = p.B[i]
+	}
+	return func(lam []float64) bool {
+		var w boxqp.Workspace
+		return w.Solve(k, c, lam, boxqp.Options{}).Status == boxqp.Converged
+	}
+}
+
+// TestFinishHook: on data where coordinate descent alone needs more than
+// finishFirst epochs, a Finish that returns the exact dual ends the solve,
+// certified, within the 64 epochs after its first call; a
+// Finish that writes NaN is refused and the solve goes on from the old
+// lambda.
+func TestFinishHook(t *testing.T) {
+	p := randomLabels(600, 600, 8, 7)
+	plain := New(p, Options{Tol: 1e-11, Seed: 1, MaxEpochs: 4 * finishFirst}).Solve()
+	if plain.Status == Solved && plain.Epochs <= finishFirst {
+		t.Fatalf("coordinate descent alone solved in %d epochs: not the slow case meant", plain.Epochs)
+	}
+	w := New(p, Options{Tol: 1e-11, Seed: 1, MaxEpochs: 4 * finishFirst, Finish: exactDual(p)})
+	r := w.Solve()
+	if r.Status != Solved || r.Epochs > finishFirst+64 {
+		t.Fatalf("with the exact dual: status %v after %d epochs (gap %.3g), want solved by %d", r.Status, r.Epochs, r.Gap, finishFirst+64)
+	}
+	calls := 0
+	bad := New(p, Options{Tol: 1e-11, Seed: 1, MaxEpochs: finishFirst + 200, Finish: func(lam []float64) bool {
+		calls++
+		lam[0] = math.NaN()
+		return true
+	}})
+	rb := bad.Solve()
+	if calls == 0 {
+		t.Fatal("Finish never called")
+	}
+	for i, l := range rb.Lambda {
+		if !(l >= 0) || math.IsInf(l, 0) {
+			t.Fatalf("lambda[%d] = %v kept from a refused Finish", i, l)
+		}
+	}
+	t.Logf("alone: %v after %d epochs (gap %.3g)", plain.Status, plain.Epochs, plain.Gap)
 }

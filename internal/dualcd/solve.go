@@ -23,7 +23,7 @@ func (w *Workspace) Solve() *Result {
 	res := &w.res
 	*res = Result{Status: Stopped, X: w.xc, Lambda: w.lam, Gap: math.Inf(1)}
 	w.rng = w.opt.Seed*0x9e3779b97f4a7c15 + 0x2545f4914f6cdd1d
-	w.rows, w.farkasAt = 0, 0
+	w.rows, w.farkasAt, w.finishNext = 0, 0, finishFirst
 	for i := range w.order {
 		w.order[i] = int32(i)
 	}
@@ -48,6 +48,13 @@ func (w *Workspace) Solve() *Result {
 			if st, done := w.certify(); done {
 				res.Status = st
 				return res
+			}
+			if w.finish(epoch) {
+				if st, done := w.certify(); done {
+					res.Status = st
+					return res
+				}
+				w.active, shrinkAbove = m, math.Inf(1)
 			}
 			if w.opt.Progress != nil {
 				w.opt.Progress(epoch, w.rows, res.Gap)
@@ -121,3 +128,35 @@ func (w *Workspace) epoch(shrinkAbove float64) (pgMax, pgMin float64) {
 	}
 	return pgMax, pgMin
 }
+
+// finish calls Options.Finish when it is due and keeps its lambda if every
+// entry is >= 0 and finite; it reports whether lambda changed. The first
+// call is at epoch finishFirst; after a call that changed lambda the next
+// is 64 epochs later (the epochs between bring in the rows the new point
+// violates), after one that did not, when the epochs have doubled.
+func (w *Workspace) finish(epoch int) bool {
+	if w.opt.Finish == nil || epoch < w.finishNext {
+		return false
+	}
+	w.finishNext = 2 * epoch
+	copy(w.y, w.lam)
+	if !w.opt.Finish(w.lam) {
+		copy(w.lam, w.y)
+		return false
+	}
+	for _, l := range w.lam {
+		if !(l >= 0) || math.IsInf(l, 1) { // NaN too
+			copy(w.lam, w.y)
+			return false
+		}
+	}
+	w.finishNext = epoch + 64
+	return true
+}
+
+// finishFirst is the epoch of the first call of Options.Finish: on the
+// separable text data of scripts/liblinear the rows with a positive
+// multiplier are then those of the answer but for a few percent, where at
+// 64 epochs they were a third more, and the restricted dual on them took
+// longer than the epochs it saves.
+const finishFirst = 512

@@ -53,7 +53,8 @@ func newSparseRows(p *Problem, opt *Options) (*Solver, error) {
 	s.cd.SetOptions(func(rows int64) bool {
 		s.steps = rows
 		return s.over(&s.sparseRun)
-	}, progress, func(lam, y []float64) bool { return s.supportFarkas(a, s.b, lam, y) })
+	}, progress, func(lam, y []float64) bool { return s.supportFarkas(a, s.b, lam, y) },
+		func(lam []float64) bool { return s.supportFinish(a, s.b, lam) })
 	s.mu = s.ridge
 	s.res = Result{X: make([]float64, s.n), Lambda: make([]float64, s.m), Farkas: make([]float64, s.m),
 		Method: MethodDualCD.String(), Impl: vec.Impl()}
