@@ -42,6 +42,9 @@ const (
 	Converged Status = iota // the projected gradient is within Options.Tol
 	Stopped                 // Options.Stop or the iteration limit
 	Stalled                 // no step along the arc decreases f in float64
+	// Unbounded: x grew beyond Options.MaxGrowth times its start: f is
+	// unbounded below (K d = 0, c'd < 0 for some d >= 0), or nearly so.
+	Unbounded
 )
 
 // Options are a solve's choices; zero values mean the defaults.
@@ -50,6 +53,9 @@ type Options struct {
 	// most Tol max(1, max|c_i|) (default 1e-13).
 	Tol     float64
 	MaxIter int // iterations (default 200)
+	// MaxGrowth: the solve ends Unbounded when max x exceeds MaxGrowth
+	// max(1, max x at the start) (default 1e6).
+	MaxGrowth float64
 	// Stop is asked before each factorisation; true ends the solve.
 	Stop func() bool
 }
@@ -70,6 +76,7 @@ type Workspace struct {
 	chol                        mat.Cholesky
 	prevFree                    []int32 // the free set of chol's factor
 	prevTau                     float64
+	alpha                       float64 // the last accepted step's
 }
 
 // armijo is the fraction of the first-order decrease g'step a step along
@@ -86,6 +93,9 @@ func (w *Workspace) Solve(k *mat.Dense, c, x []float64, opt Options) Result {
 	}
 	if opt.MaxIter <= 0 {
 		opt.MaxIter = 200
+	}
+	if !(opt.MaxGrowth > 0) {
+		opt.MaxGrowth = 1e6
 	}
 	w.grow(n)
 	g, d := w.g[:n], w.d[:n]
@@ -105,6 +115,11 @@ func (w *Workspace) Solve(k *mat.Dense, c, x []float64, opt Options) Result {
 	// useless steps) and lowered after each success.
 	tauMin := 0.0
 	tol := opt.Tol * cmax
+	grown := 1.0
+	for _, v := range x {
+		grown = math.Max(grown, v)
+	}
+	grown *= opt.MaxGrowth
 	var res Result
 	for ; ; res.Iterations++ {
 		// The gradient afresh each iteration: no drift from updates, so
@@ -122,6 +137,10 @@ func (w *Workspace) Solve(k *mat.Dense, c, x []float64, opt Options) Result {
 			xmax = math.Max(xmax, x[i])
 		}
 		res.PGNorm = pg
+		if xmax > grown {
+			res.Status = Unbounded
+			return res
+		}
 		if pg <= tol || pg <= w.roundingFloor(k, c, x, pg) {
 			res.Status = Converged
 			return res
@@ -156,7 +175,14 @@ func (w *Workspace) Solve(k *mat.Dense, c, x []float64, opt Options) Result {
 			copy(w.freeTry, free)
 			accepted = w.tryStep(k, g, d, x, w.freeTry[:len(free)], damp, true, &res) ||
 				w.tryStep(k, g, d, x, free, damp, false, &res)
-			if accepted {
+			switch {
+			case !accepted:
+			case damp > tauMin && w.alpha < 1:
+				// The damping had to be raised and still the step was
+				// cut: start the next iteration from it (each failed
+				// try costs factorisations).
+				tauMin = damp
+			default:
 				tauMin = damp / 100
 				if tauMin < 1e-14*dmax {
 					tauMin = 0
@@ -245,6 +271,7 @@ func (w *Workspace) tryStep(k *mat.Dense, g, d, x []float64, free []int32, tau f
 		gs := vec.Dot(g, step)
 		change := gs + 0.5*vec.Dot(step, kd)
 		if change < 0 && change <= armijo*math.Min(gs, 0) {
+			w.alpha = alpha
 			copy(x, xt)
 			return true
 		}

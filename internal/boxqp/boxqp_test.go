@@ -205,3 +205,17 @@ func TestSolveWarmAllocs(t *testing.T) {
 		t.Fatalf("%v allocations a solve", allocs)
 	}
 }
+
+// TestSolveUnbounded: K d = 0 and c'd < 0 for d = (1, 1, 0) >= 0, so f is
+// unbounded below (the dual of infeasible rows): the solve says so
+// instead of running to its iteration limit.
+func TestSolveUnbounded(t *testing.T) {
+	k := &mat.Dense{Rows: 3, Cols: 3, Stride: 3, Data: []float64{1, -1, 0, -1, 1, 0, 0, 0, 1}}
+	c := []float64{-1, -1, 0}
+	x := make([]float64, 3)
+	var w Workspace
+	res := w.Solve(k, c, x, Options{})
+	if res.Status != Unbounded || res.Iterations > 20 {
+		t.Fatalf("status %v after %d iterations, x %v", res.Status, res.Iterations, x)
+	}
+}
