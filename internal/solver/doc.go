@@ -59,6 +59,10 @@
 //	                newtoncg (Newton-CG, no n x n matrix)
 //	sparserows.go   sparse rows of A: a ridge objective with b < 0 (the SVM)
 //	                handed to package dualcd
+//	supportfarkas.go  dualcd's Farkas hook: the exact engine on the rows
+//	                whose multipliers lead
+//	supportfinish.go  dualcd's finisher: the dual on the support solved
+//	                exactly (package boxqp)
 //	update.go       SetB, SetQ and SetBounds: new data between solves, warm start kept
 //	observe.go      the Options.Observe callback, and the Progress report of
 //	                the direct path's answer

@@ -95,6 +95,7 @@ type Solver struct {
 	sparse    *newtoncg.Workspace // the sparse-rows path (sparse.go), or nil
 	sparseRun run                 // the sparse path's current solve: its budget
 	cd        *dualcd.Workspace   // the sparse-rows path of a ridge objective with rows (sparserows.go), or nil
+	finisher  supportFinisher     // dual-cd's finisher's storage (supportfinish.go)
 }
 
 // New copies and normalises the data of p, which must be valid (see

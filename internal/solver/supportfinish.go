@@ -36,45 +36,65 @@ const finishMaxRows = 3072
 // in a few, and on infeasible rows lambda grows without bound.
 const finishMaxIter = 30
 
+// supportFinisher is the storage of supportFinish, kept from call to call
+// (each call would otherwise allocate three matrices of order |S| anew).
+type supportFinisher struct {
+	x, v  []float64 // the primal point (n) and A x (m)
+	in    []bool    // row i is in S
+	rows  []int32   // S
+	gram  []float64 // K's storage
+	c, ls []float64 // the restricted dual's linear term and answer
+	qp    boxqp.Workspace
+}
+
 // supportFinish is dualcd's Options.Finish for the rows a, right-hand side
 // b: it replaces lam by the exact answer of the dual restricted to a
 // support (see above) and reports true, or reports false and leaves lam
-// as it was when the support is too large or the time is up before the
-// first restricted answer.
+// as it was when the support is too large, the rows of the support are
+// infeasible (the restricted dual is unbounded: dualcd's Farkas search
+// is the way to that answer) or the time is up.
 func (s *Solver) supportFinish(a *mat.Sparse, b, lam []float64) bool {
+	f := &s.finisher
 	m, n := a.Rows, a.Cols
-	x, v := make([]float64, n), make([]float64, m)
-	s.dualPrimal(a, lam, x)
-	a.MulVec(v, x)
-	in := make([]bool, m)
-	var rows []int32
+	if f.x == nil {
+		f.x, f.v, f.in = make([]float64, n), make([]float64, m), make([]bool, m)
+	}
+	s.dualPrimal(a, lam, f.x)
+	a.MulVec(f.v, f.x)
+	clear(f.in)
+	rows := f.rows[:0]
 	for i, l := range lam {
 		if l > 0 {
-			rows, in[i] = append(rows, int32(i)), true
+			rows, f.in[i] = append(rows, int32(i)), true
 		}
 	}
 	if len(rows) == 0 || len(rows) > finishMaxRows {
 		return false
 	}
-	rows = addViolated(rows, in, v, b)
-	k := supportGram(a, rows, s.ridge)
-	c, ls := make([]float64, len(rows)), make([]float64, len(rows))
+	rows = addViolated(rows, f.in, f.v, b)
+	f.rows = rows
+	ns := len(rows)
+	if cap(f.gram) < ns*ns {
+		f.gram = make([]float64, ns*ns)
+	}
+	k := &mat.Dense{Rows: ns, Cols: ns, Stride: ns, Data: f.gram[:ns*ns]}
+	supportGram(k, a, rows, s.ridge)
+	f.c, f.ls = slices.Grow(f.c[:0], ns)[:ns], slices.Grow(f.ls[:0], ns)[:ns]
 	for p, i := range rows {
-		c[p] = b[i]
+		f.c[p] = b[i]
 		if s.q != nil {
 			idx, val := a.Row(int(i))
-			c[p] += vec.DotSparse(idx, val, s.q) / s.ridge
+			f.c[p] += vec.DotSparse(idx, val, s.q) / s.ridge
 		}
-		ls[p] = lam[i]
+		f.ls[p] = lam[i]
 	}
-	var qp boxqp.Workspace
-	res := qp.Solve(k, c, ls, boxqp.Options{MaxIter: finishMaxIter, Stop: func() bool { return s.over(&s.sparseRun) }})
-	if res.Status == boxqp.Stopped {
-		return false // the time is up, or lambda grows without bound (infeasible rows)
+	res := f.qp.Solve(k, f.c, f.ls, boxqp.Options{MaxIter: finishMaxIter, Stop: func() bool { return s.over(&s.sparseRun) }})
+	if res.Status == boxqp.Stopped || res.Status == boxqp.Unbounded {
+		return false
 	}
 	clear(lam)
 	for p, i := range rows {
-		lam[i] = ls[p]
+		lam[i] = f.ls[p]
 	}
 	return true
 }
@@ -111,13 +131,12 @@ func addViolated(rows []int32, in []bool, v, b []float64) []int32 {
 	return rows
 }
 
-// supportGram returns K = A_S A_S' / ridge for the rows S listed, each
+// supportGram sets k (order len(rows)) to K = A_S A_S' / ridge for the rows S listed, each
 // row of K accumulated from the columns of A_S: a pair of rows costs only
 // the columns they share, where a dot product of sparse rows would read
 // both whole.
-func supportGram(a *mat.Sparse, rows []int32, ridge float64) *mat.Dense {
+func supportGram(k *mat.Dense, a *mat.Sparse, rows []int32, ridge float64) {
 	ns := len(rows)
-	k := mat.NewDense(ns, ns)
 	// The columns of A_S, rows in order of position (a counting sort).
 	ptr := make([]int32, a.Cols+1)
 	nnz := 0
@@ -144,6 +163,7 @@ func supportGram(a *mat.Sparse, rows []int32, ridge float64) *mat.Dense {
 	inv := 1 / ridge
 	for p := 0; p < ns; p++ {
 		acc := k.Row(p)[:p+1]
+		clear(acc)
 		idx, v := a.Row(int(rows[p]))
 		for q, j := range idx {
 			u := v[q]
@@ -157,8 +177,7 @@ func supportGram(a *mat.Sparse, rows []int32, ridge float64) *mat.Dense {
 		}
 		for r := range acc {
 			acc[r] *= inv
-			k.Data[r*ns+p] = acc[r]
+			k.Data[r*k.Stride+p] = acc[r]
 		}
 	}
-	return k
 }
