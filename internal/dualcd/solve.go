@@ -131,9 +131,12 @@ func (w *Workspace) epoch(shrinkAbove float64) (pgMax, pgMin float64) {
 
 // finish calls Options.Finish when it is due and keeps its lambda if every
 // entry is >= 0 and finite; it reports whether lambda changed. The first
-// call is at epoch finishFirst; after a call that changed lambda the next
-// is 64 epochs later (the epochs between bring in the rows the new point
-// violates), after one that did not, when the epochs have doubled.
+// call is at epoch finishFirst, the next ones each time the epochs have
+// doubled. The epochs between bring in the rows the new point violates
+// and settle the multipliers near 0: on the separable text set of
+// scripts/liblinear a second call 64 epochs after the first took 20
+// projected Newton iterations, where one after the doubling took 5 and
+// the whole solve half the time.
 func (w *Workspace) finish(epoch int) bool {
 	if w.opt.Finish == nil || epoch < w.finishNext {
 		return false
@@ -150,7 +153,6 @@ func (w *Workspace) finish(epoch int) bool {
 			return false
 		}
 	}
-	w.finishNext = epoch + 64
 	return true
 }
 
