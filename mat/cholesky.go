@@ -3,6 +3,7 @@ package mat
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/softpen/softpen/vec"
 )
@@ -11,6 +12,13 @@ import (
 // positive definite matrix A = L L^T. The zero value is ready for Factor;
 // refactoring a matrix of the same size allocates nothing.
 type Cholesky struct {
+	// Threads is the number of goroutines among which Factor splits each
+	// trailing update above order cholUnblockedMax (0 or 1: the calling
+	// goroutine alone). Each entry of L is computed by the same operations
+	// in the same order whatever the number, so the factor is the same bit
+	// for bit.
+	Threads int
+
 	n    int
 	l    []float64
 	diag bool // L is diagonal (a was): the solves take O(n)
@@ -73,7 +81,7 @@ func (c *Cholesky) Factor(a *Dense) error {
 			return err
 		}
 		if k1 < n {
-			pk.update(l, n, k0, k1)
+			pk.update(l, n, k0, k1, c.Threads)
 		}
 	}
 	return nil
@@ -88,6 +96,7 @@ func (c *Cholesky) Factor(a *Dense) error {
 const (
 	cholBlock        = 64
 	cholUnblockedMax = 256
+	columnGroup      = 8
 )
 
 // factorPanel computes columns k0..k1-1 of L in l (row-major, n x n, lower
@@ -142,7 +151,7 @@ func newTrailingPack(n int) *trailingPack {
 // straddle the diagonal also write entries above it, which no reader of
 // the factor looks at; blocks that cross the bottom edge go through a
 // buffer and only their rows inside are added.
-func (pk *trailingPack) update(l []float64, n, k0, k1 int) {
+func (pk *trailingPack) update(l []float64, n, k0, k1, threads int) {
 	const ta, tb = vec.TileA, vec.TileB
 	m, kc := n-k1, k1-k0
 	na := (m + ta - 1) / ta * ta
@@ -159,9 +168,41 @@ func (pk *trailingPack) update(l []float64, n, k0, k1 int) {
 			b[p*tb] = v
 		}
 	}
-	var edge [tb * ta]float64
 	c := l[k1*n+k1:]
+	// The column groups go to the goroutines in turn (group g to
+	// goroutine g mod threads: the work of a column shrinks with its
+	// index, so this shares it out evenly); every tile is written by one
+	// goroutine only.
+	// Below minParallel rows a goroutine costs more than it saves.
+	const minParallel = 64
+	threads = max(1, min(threads, m/minParallel))
+	if threads == 1 {
+		updateColumns(c, n, m, kc, ap, bp, 0, 1)
+		return
+	}
+	var wg sync.WaitGroup
+	for t := 1; t < threads; t++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			updateColumns(c, n, m, kc, ap, bp, t, threads)
+		}()
+	}
+	updateColumns(c, n, m, kc, ap, bp, 0, threads)
+	wg.Wait()
+}
+
+// updateColumns adds the tiles of column groups first, first+stride, ...
+// of the trailing update (see update) into c, the trailing block (row
+// stride n, order m). A group is columnGroup blocks of vec.TileA columns:
+// goroutines writing neighbouring 4-column blocks would share cache lines.
+func updateColumns(c []float64, n, m, kc int, ap, bp []float64, first, stride int) {
+	const ta, tb = vec.TileA, vec.TileB
+	var edge [tb * ta]float64
 	for i0 := 0; i0 < m; i0 += ta {
+		if (i0/(ta*columnGroup))%stride != first {
+			continue
+		}
 		a := ap[i0*kc : (i0+ta)*kc]
 		for j0 := i0; j0 < m; j0 += tb {
 			b := bp[j0*kc : (j0+tb)*kc]

@@ -272,6 +272,44 @@ func TestCholeskyBlocked(t *testing.T) {
 	}
 }
 
+// TestCholeskyThreads: the factor is the same bit for bit whatever
+// Cholesky.Threads is, on orders where the trailing updates split among
+// goroutines (above cholUnblockedMax with enough rows) and where the
+// last ones do not, and a failure is reported at the same pivot.
+func TestCholeskyThreads(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 11))
+	for _, n := range []int{cholUnblockedMax + 1, 450, 701, 1000} {
+		b := seq(n, n, n, func(i, j int) float64 { return r.Float64() - 0.5 })
+		a := NewDense(n, n)
+		b.Gram(a, 1)
+		a.AddDiag(0.5)
+		var one Cholesky
+		if err := one.Factor(a); err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		for _, threads := range []int{2, 3, 8} {
+			c := Cholesky{Threads: threads}
+			if err := c.Factor(a); err != nil {
+				t.Fatalf("n=%d threads=%d: %v", n, threads, err)
+			}
+			for i := 0; i < n; i++ {
+				if !slices.Equal(c.l[i*n:i*n+i+1], one.l[i*n:i*n+i+1]) {
+					t.Fatalf("n=%d threads=%d: row %d differs from one thread's", n, threads, i)
+				}
+			}
+		}
+		f := n - 3
+		keep := a.Data[f*n+f]
+		a.Data[f*n+f] = -1
+		c := Cholesky{Threads: 4}
+		var pe *NotPDError
+		if err := c.Factor(a); !errors.As(err, &pe) || pe.Pivot != f {
+			t.Fatalf("n=%d: err = %v, want NotPDError at pivot %d", n, err, f)
+		}
+		a.Data[f*n+f] = keep
+	}
+}
+
 func identity(n int) *Dense {
 	a := NewDense(n, n)
 	for i := 0; i < n; i++ {

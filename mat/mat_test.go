@@ -203,6 +203,17 @@ func BenchmarkCholesky(b *testing.B) {
 			}
 			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 		})
+		if n > cholUnblockedMax {
+			b.Run(fmt.Sprintf("n=%d/impl=factor-threads2", n), func(b *testing.B) {
+				c := Cholesky{Threads: 2}
+				for b.Loop() {
+					if err := c.Factor(a); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
 		b.Run(fmt.Sprintf("n=%d/impl=unblocked", n), func(b *testing.B) {
 			l := make([]float64, n*n)
 			for b.Loop() {
