@@ -53,9 +53,15 @@ type Options struct {
 	// most Tol max(1, max|c_i|) (default 1e-13).
 	Tol     float64
 	MaxIter int // iterations (default 200)
+	// MaxFactorizations ends the solve Stopped when an iteration starts
+	// with this many factorisations done (0: no limit).
+	MaxFactorizations int
 	// MaxGrowth: the solve ends Unbounded when max x exceeds MaxGrowth
 	// max(1, max x at the start) (default 1e6).
 	MaxGrowth float64
+	// Threads: the goroutines of each factorisation (mat.Cholesky.Threads;
+	// the answer is the same bit for bit whatever the number).
+	Threads int
 	// Stop is asked before each factorisation; true ends the solve.
 	Stop func() bool
 }
@@ -98,6 +104,7 @@ func (w *Workspace) Solve(k *mat.Dense, c, x []float64, opt Options) Result {
 		opt.MaxGrowth = 1e6
 	}
 	w.grow(n)
+	w.chol.Threads = opt.Threads
 	g, d := w.g[:n], w.d[:n]
 	w.prevFree = w.prevFree[:0]
 	w.prevTau = -1
@@ -145,7 +152,8 @@ func (w *Workspace) Solve(k *mat.Dense, c, x []float64, opt Options) Result {
 			res.Status = Converged
 			return res
 		}
-		if res.Iterations >= opt.MaxIter || (opt.Stop != nil && opt.Stop()) {
+		if res.Iterations >= opt.MaxIter || (opt.MaxFactorizations > 0 && res.Factorizations >= opt.MaxFactorizations) ||
+			(opt.Stop != nil && opt.Stop()) {
 			res.Status = Stopped
 			return res
 		}

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"cmp"
+	"runtime"
 	"slices"
 
 	"github.com/softpen/softpen/internal/boxqp"
@@ -21,11 +22,14 @@ import (
 //	K = A_S A_S' / ridge,  c_S = b_S + A_S q / ridge,
 //
 // (the dual of package dualcd with every other multiplier at 0) by
-// projected Newton on the dense K (package boxqp). S is the rows with a
-// positive multiplier and those the current point violates. dualcd
-// certifies the result as any other dual point, and goes on from it if it
-// is not yet good enough: its next epochs bring in the rows the restricted
-// answer violates, and the next call solves on the support they make.
+// projected Newton on the dense K (package boxqp; its factorisations run
+// on GOMAXPROCS goroutines, with the same answer as on one). S is the
+// rows with a positive multiplier and those the current point violates;
+// the rows the restricted answer violates join S and the dual is solved
+// again from it, a few rounds within a budget of factorisations. dualcd
+// certifies the result as any other dual point, and goes on from it if
+// it is not yet good enough; its next call (when the epochs have
+// doubled) starts from a support the epochs between have settled.
 
 // finishMaxRows bounds the restricted dual: K, the copy boxqp factors and
 // the factor are three dense matrices of this order (226 MB at 3072).
@@ -72,32 +76,60 @@ func (s *Solver) supportFinish(a *mat.Sparse, b, lam []float64) bool {
 		return false
 	}
 	rows = addViolated(rows, f.in, f.v, b)
-	f.rows = rows
-	ns := len(rows)
-	if cap(f.gram) < ns*ns {
-		f.gram = make([]float64, ns*ns)
-	}
-	k := &mat.Dense{Rows: ns, Cols: ns, Stride: ns, Data: f.gram[:ns*ns]}
-	supportGram(k, a, rows, s.ridge)
-	f.c, f.ls = slices.Grow(f.c[:0], ns)[:ns], slices.Grow(f.ls[:0], ns)[:ns]
-	for p, i := range rows {
-		f.c[p] = b[i]
-		if s.q != nil {
-			idx, val := a.Row(int(i))
-			f.c[p] += vec.DotSparse(idx, val, s.q) / s.ridge
+	budget := finishMaxFactorizations
+	ok := false
+	for round := 0; round < finishMaxRounds; round++ {
+		ns := len(rows)
+		if cap(f.gram) < ns*ns {
+			f.gram = make([]float64, ns*ns)
 		}
-		f.ls[p] = lam[i]
+		k := &mat.Dense{Rows: ns, Cols: ns, Stride: ns, Data: f.gram[:ns*ns]}
+		supportGram(k, a, rows, s.ridge)
+		f.c, f.ls = slices.Grow(f.c[:0], ns)[:ns], slices.Grow(f.ls[:0], ns)[:ns]
+		for p, i := range rows {
+			f.c[p] = b[i]
+			if s.q != nil {
+				idx, val := a.Row(int(i))
+				f.c[p] += vec.DotSparse(idx, val, s.q) / s.ridge
+			}
+			f.ls[p] = lam[i]
+		}
+		res := f.qp.Solve(k, f.c, f.ls, boxqp.Options{MaxIter: finishMaxIter, MaxFactorizations: budget,
+			Threads: runtime.GOMAXPROCS(0), Stop: func() bool { return s.over(&s.sparseRun) }})
+		budget -= res.Factorizations
+		if res.Status == boxqp.Unbounded || (res.Status == boxqp.Stopped && round == 0) {
+			break // the rows are infeasible, or the first round found nothing in its budget
+		}
+		// Every round's answer is a better dual point than the last one's
+		// (f falls at every step, from it), converged or not.
+		clear(lam)
+		for p, i := range rows {
+			lam[i] = f.ls[p]
+		}
+		ok = true
+		if res.Status != boxqp.Converged || budget <= 0 {
+			break
+		}
+		// The rows this answer violates join S, and the restricted dual
+		// is solved again from it.
+		s.dualPrimal(a, lam, f.x)
+		a.MulVec(f.v, f.x)
+		if rows = addViolated(rows, f.in, f.v, b); len(rows) == ns {
+			break
+		}
 	}
-	res := f.qp.Solve(k, f.c, f.ls, boxqp.Options{MaxIter: finishMaxIter, Stop: func() bool { return s.over(&s.sparseRun) }})
-	if res.Status == boxqp.Stopped || res.Status == boxqp.Unbounded {
-		return false
-	}
-	clear(lam)
-	for p, i := range rows {
-		lam[i] = f.ls[p]
-	}
-	return true
+	f.rows = rows
+	return ok
 }
+
+// finishMaxRounds bounds the rounds of adding the violated rows in a call,
+// and finishMaxFactorizations the factorisations of a call: a call on a
+// support far from the answer's gives up instead of spending many seconds
+// (the next, on a better support, is cheaper).
+const (
+	finishMaxRounds         = 3
+	finishMaxFactorizations = 100
+)
 
 // dualPrimal sets x = -(q + A'lam)/ridge, the primal point of lam.
 func (s *Solver) dualPrimal(a *mat.Sparse, lam, x []float64) {
