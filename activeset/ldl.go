@@ -17,8 +17,12 @@ type gramLDL struct {
 	first []int
 }
 
-func newGramLDL(capacity int) gramLDL {
-	return gramLDL{l: make([]float64, capacity*(capacity-1)/2), d: make([]float64, capacity),
+// gramLDLFloats is the float64s newGramLDL takes from its slab.
+func gramLDLFloats(capacity int) int { return capacity*(capacity-1)/2 + capacity }
+
+// newGramLDL returns a factor of room capacity, its floats taken from fl.
+func newGramLDL(capacity int, fl *slab[float64]) gramLDL {
+	return gramLDL{l: fl.take(capacity * (capacity - 1) / 2), d: fl.take(capacity),
 		first: make([]int, capacity)}
 }
 

@@ -33,12 +33,19 @@ type normalSet struct {
 	oneVal []float64
 }
 
-func newNormalSet(capacity, n int) normalSet {
+// normalSetFloats and normalSetInts are the float64s and int32s
+// newNormalSet takes from its slabs.
+func normalSetFloats(capacity, n int) int { return capacity*n + capacity }
+func normalSetInts(capacity, n int) int   { return 6*capacity + capacity*sparseLimit(n) }
+
+// newNormalSet returns a set of room capacity for normals of length n, its
+// storage taken from fl and in (normalSetFloats and normalSetInts entries).
+func newNormalSet(capacity, n int, fl *slab[float64], in *slab[int32]) normalSet {
 	limit := sparseLimit(n)
-	s := normalSet{n: n, data: make([]float64, capacity*n),
-		slot: make([]int32, capacity), lo: make([]int32, capacity), hi: make([]int32, capacity),
-		free: make([]int32, capacity), limit: limit, nnz: make([]int32, capacity),
-		idx: make([]int32, capacity*limit), one: make([]int32, capacity), oneVal: make([]float64, capacity)}
+	s := normalSet{n: n, data: fl.take(capacity * n),
+		slot: in.take(capacity), lo: in.take(capacity), hi: in.take(capacity),
+		free: in.take(capacity), limit: limit, nnz: in.take(capacity),
+		idx: in.take(capacity * limit), one: in.take(capacity), oneVal: fl.take(capacity)}
 	for i := range s.free {
 		s.free[i] = int32(capacity - 1 - i) // row 0 on top
 	}

@@ -138,18 +138,24 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 		return nil, err
 	}
 	capacity := n + 1
-	// Every float64 vector of the solver comes from one allocation.
-	fl := slab(make([]float64, 17*n+7*capacity+4*m+4*meq))
+	// The solver's vectors come from one allocation per element type
+	// (the cold set-up of a small problem is mostly allocation): floats,
+	// int32s, bools and int8s.
+	fl := slab[float64](make([]float64, 17*n+7*capacity+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)))
+	in := slab[int32](make([]int32, normalSetInts(capacity, n)))
+	bl := slab[bool](make([]bool, n+m+meq))
+	i8 := slab[int8](make([]int8, 2*n))
 	s.c = fl.take(n)
 	copy(s.c, p.C)
 	s.l1 = p.L1
-	s.capSign, s.cEff, s.kinkIn = make([]int8, n), fl.take(n), make([]bool, n)
+	s.capSign, s.cEff, s.kinkIn = i8.take(n), fl.take(n), bl.take(n)
 	s.a, s.aeq = denseRows(p.A, p.ARows), denseRows(p.Aeq, nil)
 	sb := newSparseBuilder(m, n)
-	if s.ainv, err = inverseNorms("A", s.a, p.A == nil, sb, at.x, at.dots); err != nil {
+	s.ainv, s.eqinv = fl.take(m), fl.take(meq)
+	if err = inverseNorms(s.ainv, "A", s.a, p.A == nil, sb, at.x, at.dots); err != nil {
 		return nil, err
 	}
-	if s.eqinv, err = inverseNorms("Aeq", s.aeq, false, nil, nil, nil); err != nil {
+	if err = inverseNorms(s.eqinv, "Aeq", s.aeq, false, nil, nil, nil); err != nil {
 		return nil, err
 	}
 	s.sp = sb.rows()
@@ -170,9 +176,9 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 	s.ws = make([]constraint, 0, capacity)
 	s.wsPrev = make([]constraint, 0, capacity)
 	s.lam, s.sigma, s.beta = fl.take(capacity), fl.take(capacity), fl.take(capacity)
-	s.normals = newNormalSet(capacity, n)
-	s.fac = newGramLDL(capacity)
-	s.rowIn, s.boundIn, s.eqRedund = make([]bool, m), make([]int8, n), make([]bool, meq)
+	s.normals = newNormalSet(capacity, n, &fl, &in)
+	s.fac = newGramLDL(capacity, &fl)
+	s.rowIn, s.boundIn, s.eqRedund = bl.take(m), i8.take(n), bl.take(meq)
 	s.rowBnd = make([]rowBound, m)
 	s.drift.seen, s.drift.anchor = fl.take(n), fl.take(n)
 	if k := poolSize(n, m); m > k {
@@ -193,11 +199,11 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 }
 
 // slab hands out consecutive pieces of one allocation.
-type slab []float64
+type slab[T any] []T
 
 // take returns the next k entries (capacity k, so an append cannot reach
 // the next piece).
-func (p *slab) take(k int) []float64 {
+func (p *slab[T]) take(k int) []T {
 	s := (*p)[:k:k]
 	*p = (*p)[k:]
 	return s
@@ -215,7 +221,7 @@ func denseRows(a *mat.Dense, rows [][]float64) [][]float64 {
 	return out
 }
 
-// inverseNorms returns 1/||a_j|| for every row (0 for a zero row), and
+// inverseNorms sets inv[j] = 1/||a_j|| for every row (0 for a zero row), and
 // adds each row to sb when sb is not nil (while the row is in cache). A row
 // whose norm is not finite (a NaN or infinite entry, or an overflow) or
 // whose inverse overflows is an *InputError naming the row (field "ARows"
@@ -226,11 +232,10 @@ func denseRows(a *mat.Dense, rows [][]float64) [][]float64 {
 // norm (vec.SumSqDot). On rows that do not fit in the cache the pass runs
 // at the speed of the stream, most of it in SumSqDot (BenchmarkLargeQP,
 // BenchmarkSumSqDot).
-func inverseNorms(field string, rows [][]float64, asRows bool, sb *sparseBuilder, x, dots []float64) ([]float64, error) {
+func inverseNorms(inv []float64, field string, rows [][]float64, asRows bool, sb *sparseBuilder, x, dots []float64) error {
 	if asRows {
 		field = "ARows"
 	}
-	inv := make([]float64, len(rows))
 	for j, r := range rows {
 		y := x
 		if y == nil {
@@ -246,10 +251,10 @@ func inverseNorms(field string, rows [][]float64, asRows bool, sb *sparseBuilder
 		case math.IsNaN(nr) || math.IsInf(nr, 0) || math.IsInf(1/nr, 0):
 			for k, x := range r {
 				if x-x != 0 {
-					return nil, &InputError{field, j, fmt.Sprintf("column %d is %v", k, x)}
+					return &InputError{field, j, fmt.Sprintf("column %d is %v", k, x)}
 				}
 			}
-			return nil, &InputError{field, j, fmt.Sprintf("the row's norm overflows when the row is scaled to unit norm (norm %v)", nr)}
+			return &InputError{field, j, fmt.Sprintf("the row's norm overflows when the row is scaled to unit norm (norm %v)", nr)}
 		default:
 			inv[j] = 1 / nr
 		}
@@ -261,7 +266,7 @@ func inverseNorms(field string, rows [][]float64, asRows bool, sb *sparseBuilder
 			dots[j] = guessDot(inv[j], &sp, j, x, dense)
 		}
 	}
-	return inv, nil
+	return nil
 }
 
 // checkScaled checks that every right-hand side b_j over its row's norm
