@@ -67,7 +67,7 @@ func (c *Cholesky) Factor(a *Dense) error {
 		}
 	}
 	if n <= cholUnblockedMax {
-		if err := factorPanel(l, n, 0, n); err != nil {
+		if err := factorPanel(l, n, 0, n, n); err != nil {
 			c.n = 0
 			return err
 		}
@@ -76,11 +76,12 @@ func (c *Cholesky) Factor(a *Dense) error {
 	pk := newTrailingPack(n)
 	for k0 := 0; k0 < n; k0 += cholBlock {
 		k1 := min(k0+cholBlock, n)
-		if err := factorPanel(l, n, k0, k1); err != nil {
+		if err := factorPanel(l, n, k0, k1, k1); err != nil {
 			c.n = 0
 			return err
 		}
 		if k1 < n {
+			panelBelow(l, n, k0, k1, c.Threads)
 			pk.update(l, n, k0, k1, c.Threads)
 		}
 	}
@@ -100,11 +101,11 @@ const (
 )
 
 // factorPanel computes columns k0..k1-1 of L in l (row-major, n x n, lower
-// triangle), rows k0..n-1, from entries from which the products with
+// triangle), rows k0..end-1, from entries from which the products with
 // columns 0..k0-1 have already been subtracted (Factor's trailing
 // updates): column j's pivot is l_jj - sum_{k0<=p<j} l_jp^2 and its entries
 // below (l_ij - sum_p l_ip l_jp) / pivot.
-func factorPanel(l []float64, n, k0, k1 int) error {
+func factorPanel(l []float64, n, k0, k1, end int) error {
 	for j := k0; j < k1; j++ {
 		lj := l[j*n+k0 : j*n+j]
 		d := l[j*n+j] - vec.Dot(lj, lj)
@@ -117,18 +118,70 @@ func factorPanel(l []float64, n, k0, k1 int) error {
 		// once for the four).
 		row := func(i int) []float64 { return l[i*n+k0 : i*n+j] }
 		i := j + 1
-		for ; i+4 <= n; i += 4 {
+		for ; i+4 <= end; i += 4 {
 			s0, s1, s2, s3 := vec.Dot4(lj, row(i), row(i+1), row(i+2), row(i+3))
 			l[i*n+j] = (l[i*n+j] - s0) / d
 			l[(i+1)*n+j] = (l[(i+1)*n+j] - s1) / d
 			l[(i+2)*n+j] = (l[(i+2)*n+j] - s2) / d
 			l[(i+3)*n+j] = (l[(i+3)*n+j] - s3) / d
 		}
-		for ; i < n; i++ {
+		for ; i < end; i++ {
 			l[i*n+j] = (l[i*n+j] - vec.Dot(row(i), lj)) / d
 		}
 	}
 	return nil
+}
+
+// panelBelow computes columns k0..k1-1 of L in rows k1..n-1, once
+// factorPanel has computed rows k0..k1-1: each row is a triangular solve
+// with the panel's diagonal block, independent of the others, so the rows
+// are split among threads goroutines in groups of four (one Dot4 a column
+// for a group). The groups are fixed from k1 on, so every entry is
+// computed the same way whatever threads is.
+func panelBelow(l []float64, n, k0, k1, threads int) {
+	groups := (n - k1 + 3) / 4
+	const minParallel = 64 // rows a goroutine is worth
+	threads = max(1, min(threads, (n-k1)/minParallel))
+	if threads == 1 {
+		solveRows(l, n, k0, k1, k1, n)
+		return
+	}
+	per := (groups + threads - 1) / threads
+	var wg sync.WaitGroup
+	for t := 1; t < threads; t++ {
+		lo, hi := k1+4*t*per, min(k1+4*(t+1)*per, n)
+		if lo >= hi {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			solveRows(l, n, k0, k1, lo, hi)
+		}()
+	}
+	solveRows(l, n, k0, k1, k1, min(k1+4*per, n))
+	wg.Wait()
+}
+
+// solveRows is panelBelow for rows lo..hi-1 (lo - k1 a multiple of 4).
+func solveRows(l []float64, n, k0, k1, lo, hi int) {
+	row := func(i, j int) []float64 { return l[i*n+k0 : i*n+j] }
+	i := lo
+	for ; i+4 <= hi; i += 4 {
+		for j := k0; j < k1; j++ {
+			d := l[j*n+j]
+			s0, s1, s2, s3 := vec.Dot4(row(j, j), row(i, j), row(i+1, j), row(i+2, j), row(i+3, j))
+			l[i*n+j] = (l[i*n+j] - s0) / d
+			l[(i+1)*n+j] = (l[(i+1)*n+j] - s1) / d
+			l[(i+2)*n+j] = (l[(i+2)*n+j] - s2) / d
+			l[(i+3)*n+j] = (l[(i+3)*n+j] - s3) / d
+		}
+	}
+	for ; i < hi; i++ {
+		for j := k0; j < k1; j++ {
+			l[i*n+j] = (l[i*n+j] - vec.Dot(row(i, j), row(j, j))) / l[j*n+j]
+		}
+	}
 }
 
 // trailingPack holds the packed panels of a trailing update.

@@ -242,7 +242,7 @@ func TestCholeskyBlocked(t *testing.T) {
 		for i := 0; i < n; i++ {
 			copy(ref[i*n:i*n+i+1], a.Data[i*n:i*n+i+1])
 		}
-		if err := factorPanel(ref, n, 0, n); err != nil {
+		if err := factorPanel(ref, n, 0, n, n); err != nil {
 			t.Fatal(err)
 		}
 		for i := 0; i < n; i++ {
