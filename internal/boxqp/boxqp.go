@@ -157,47 +157,58 @@ func (w *Workspace) Solve(k *mat.Dense, c, x []float64, opt Options) Result {
 			res.Status = Stopped
 			return res
 		}
-		// The held variables: within eps of 0 with a positive gradient.
-		eps := math.Min(wdist, 1e-3*xmax)
-		free := w.free[:0]
-		for i, gi := range g {
-			if x[i] <= eps && gi > 0 {
-				kii := k.Data[i*k.Stride+i]
-				if !(kii > 0) {
-					kii = 1
-				}
-				d[i] = -gi / kii
-				continue
-			}
-			free = append(free, int32(i))
-		}
-		w.free = free
-		accepted := false
-		for damp := tauMin; !accepted; damp = nextTau(damp, dmax) {
-			if damp > 1e4*dmax {
-				res.Status = Stalled
-				return res
-			}
-			// The held variables' steps and the free set, which
-			// tryStep changes, are set again for the second try.
-			copy(w.freeTry, free)
-			accepted = w.tryStep(k, g, d, x, w.freeTry[:len(free)], damp, true, &res) ||
-				w.tryStep(k, g, d, x, free, damp, false, &res)
-			switch {
-			case !accepted:
-			case damp > tauMin && w.alpha < 1:
-				// The damping had to be raised and still the step was
-				// cut: start the next iteration from it (each failed
-				// try costs factorisations).
-				tauMin = damp
-			default:
-				tauMin = damp / 100
-				if tauMin < 1e-14*dmax {
-					tauMin = 0
-				}
-			}
+		free := w.split(k, g, d, x, math.Min(wdist, 1e-3*xmax))
+		var ok bool
+		if tauMin, ok = w.dampedStep(k, g, d, x, free, tauMin, dmax, &res); !ok {
+			res.Status = Stalled
+			return res
 		}
 	}
+}
+
+// split returns the free variables and sets the step d of the held ones:
+// within eps of 0 with a positive gradient, moved by -g_i/K_ii.
+func (w *Workspace) split(k *mat.Dense, g, d, x []float64, eps float64) []int32 {
+	free := w.free[:0]
+	for i, gi := range g {
+		if x[i] <= eps && gi > 0 {
+			kii := k.Data[i*k.Stride+i]
+			if !(kii > 0) {
+				kii = 1
+			}
+			d[i] = -gi / kii
+			continue
+		}
+		free = append(free, int32(i))
+	}
+	w.free = free
+	return free
+}
+
+// dampedStep takes a step from x (tryStep), raising the damping from
+// tauMin until one decreases f; it returns the damping the next iteration
+// starts from, or false when none up to 1e4 dmax does.
+func (w *Workspace) dampedStep(k *mat.Dense, g, d, x []float64, free []int32, tauMin, dmax float64, res *Result) (float64, bool) {
+	for damp := tauMin; damp <= 1e4*dmax; damp = nextTau(damp, dmax) {
+		// The held variables' steps and the free set, which tryStep
+		// changes, are set again for the second try.
+		copy(w.freeTry, free)
+		if !w.tryStep(k, g, d, x, w.freeTry[:len(free)], damp, true, res) &&
+			!w.tryStep(k, g, d, x, free, damp, false, res) {
+			continue
+		}
+		if damp > tauMin && w.alpha < 1 {
+			// The damping had to be raised and still the step was cut:
+			// start the next iteration from it (each failed try costs
+			// factorisations).
+			return damp, true
+		}
+		if damp/100 < 1e-14*dmax {
+			return 0, true
+		}
+		return damp / 100, true
+	}
+	return tauMin, false
 }
 
 // roundingFloor is the rounding of the computed gradient, the level below
