@@ -114,8 +114,15 @@ type TextOptions struct {
 	// MaxDocs, when positive, keeps only that many files, evenly spaced
 	// in the sorted file list so that every part of the tree is sampled
 	// (the first MaxDocs files would all come from a few directories).
-	// 0 keeps all.
+	// 0 keeps all. With ByFunc it counts documents, not files.
 	MaxDocs int
+
+	// ByFunc makes every top-level function (from the comment lines just
+	// above its func keyword to the next one) a document of its own, and
+	// the part of a file before its first function another. Documents are
+	// then short, tens of distinct tokens, as in collections of news
+	// abstracts or product reviews, and there are some ten times as many.
+	ByFunc bool
 }
 
 // DefaultPositive is the positive class when TextOptions.Positive is nil:
@@ -139,7 +146,8 @@ const maxFileSize = 1 << 20
 //
 // Documents are the .go files met by a lexically ordered walk of root
 // (testdata directories, symbolic links and files over 1 MiB are skipped),
-// a row each, in walk order. A file's tokens are its maximal runs of
+// a row each, in walk order; with opt.ByFunc, the parts of those files
+// (see TextOptions), a row each, in file order. A file's tokens are its maximal runs of
 // letters, digits and underscores (identifiers, keywords, words of comments
 // and strings), lower-cased; an identifier made of several words (parseURL,
 // max_len) also gives each word (parse, url; max, len). Tokens shorter than
@@ -182,29 +190,38 @@ func goText(root string, opt TextOptions) (*Set, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if opt.MaxDocs > 0 && opt.MaxDocs < len(files) {
-		kept := make([]string, opt.MaxDocs)
-		for i := range kept {
-			kept[i] = files[i*len(files)/opt.MaxDocs]
-		}
-		files = kept
+	docs := make([]document, len(files))
+	for i := range files {
+		docs[i] = document{file: i, lo: 0, hi: -1}
 	}
-	if len(files) == 0 {
+	if opt.ByFunc {
+		if docs, err = funcDocuments(root, files); err != nil {
+			return nil, nil, err
+		}
+	}
+	if opt.MaxDocs > 0 && opt.MaxDocs < len(docs) {
+		kept := make([]document, opt.MaxDocs)
+		for i := range kept {
+			kept[i] = docs[i*len(docs)/opt.MaxDocs]
+		}
+		docs = kept
+	}
+	if len(docs) == 0 {
 		return nil, nil, fmt.Errorf("sparsegen: no .go files under %s", root)
 	}
 
-	c, err := countTokens(root, files)
+	c, err := countTokens(root, files, docs)
 	if err != nil {
 		return nil, nil, err
 	}
-	nDocs := len(files)
+	nDocs := len(docs)
 
 	feature, idf, names := c.vocabulary(minDocs, nDocs)
 
 	labels := make([]float64, nDocs)
-	for i, rel := range files {
+	for i, d := range docs {
 		labels[i] = -1
-		top, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+		top, _, _ := strings.Cut(filepath.ToSlash(files[d.file]), "/")
 		if slices.Contains(positive, top) {
 			labels[i] = 1
 		}
@@ -224,8 +241,70 @@ type tokenCounts struct {
 	docID, docCnt []int32
 }
 
-// countTokens reads the files (relative to root) and counts their tokens.
-func countTokens(root string, files []string) (*tokenCounts, error) {
+// document is the bytes [lo, hi) of files[file]; hi = -1 means to its end.
+type document struct {
+	file, lo, hi int
+}
+
+// funcDocuments splits every file into its top-level functions, each from
+// the comment lines directly above its "func" keyword, and the part before
+// the first of them; empty parts are dropped.
+func funcDocuments(root string, files []string) ([]document, error) {
+	var docs []document
+	for i, rel := range files {
+		src, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			return nil, err
+		}
+		lo := 0
+		for _, cut := range funcStarts(src) {
+			if cut > lo {
+				docs = append(docs, document{file: i, lo: lo, hi: cut})
+			}
+			lo = cut
+		}
+		if lo < len(src) {
+			docs = append(docs, document{file: i, lo: lo, hi: len(src)})
+		}
+	}
+	return docs, nil
+}
+
+// funcStarts returns the offsets in src where a top-level function's
+// document begins: the start of a line beginning "func ", moved up over the
+// lines beginning "//" directly above it.
+func funcStarts(src []byte) []int {
+	var cuts []int
+	comment := -1 // start of the current run of comment lines, or -1
+	for lo := 0; lo < len(src); {
+		hi := bytes.IndexByte(src[lo:], '\n') + 1
+		if hi == 0 {
+			hi = len(src) - lo
+		}
+		line := src[lo : lo+hi]
+		switch {
+		case bytes.HasPrefix(line, []byte("func ")):
+			cut := lo
+			if comment >= 0 {
+				cut = comment
+			}
+			cuts = append(cuts, cut)
+			comment = -1
+		case bytes.HasPrefix(line, []byte("//")):
+			if comment < 0 {
+				comment = lo
+			}
+		default:
+			comment = -1
+		}
+		lo += hi
+	}
+	return cuts
+}
+
+// countTokens reads the documents of the files (relative to root) and
+// counts their tokens.
+func countTokens(root string, files []string, docs []document) (*tokenCounts, error) {
 	var (
 		ids     = map[string]int32{}
 		tokens  []string
@@ -236,12 +315,21 @@ func countTokens(root string, files []string) (*tokenCounts, error) {
 		docID   []int32
 		docCnt  []int32
 	)
-	for _, rel := range files {
-		src, err := os.ReadFile(filepath.Join(root, rel))
-		if err != nil {
-			return nil, err
+	var src []byte
+	loaded := -1 // the file src holds
+	for _, doc := range docs {
+		if doc.file != loaded {
+			var err error
+			if src, err = os.ReadFile(filepath.Join(root, files[doc.file])); err != nil {
+				return nil, err
+			}
+			loaded = doc.file
 		}
-		scanTokens(src, func(tok []byte) {
+		text := src[doc.lo:]
+		if doc.hi >= 0 {
+			text = src[doc.lo:doc.hi]
+		}
+		scanTokens(text, func(tok []byte) {
 			id, ok := ids[string(tok)]
 			if !ok {
 				id = int32(len(tokens))

@@ -239,6 +239,21 @@ func TestGoTextSmallTree(t *testing.T) {
 		vocab:  []string{"func", "lib", "main", "of", "parseurl", "reads", "the", "var"},
 		rows:   []row{{"func": 1, "main": 1, "parseurl": tf2, "reads": 1}, {"lib": 1, "of": 1, "the": 1, "var": 1}},
 		labels: []float64{1, -1},
+	}, {
+		// main.go splits at its function, with the comment above it:
+		// "package main" and "// parseURL reads fooBar. func parseURL()".
+		// "package" is now in 3 of the 4 documents.
+		name:  "byfunc",
+		opt:   TextOptions{ByFunc: true},
+		vocab: []string{"bar", "foo", "foobar", "lib", "package", "parse", "url"},
+		rows: []row{
+			{"package": math.Log(4.0 / 3)},
+			{"bar": math.Log(2), "foo": math.Log(2), "foobar": math.Log(2), "parse": tf2 * math.Log(2), "url": tf2 * math.Log(2)},
+			{"bar": math.Log(2), "foo": math.Log(2), "foobar": math.Log(2), "lib": math.Log(2), "package": math.Log(4.0 / 3),
+				"parse": math.Log(2), "url": math.Log(2)},
+			{"lib": math.Log(2), "package": math.Log(4.0 / 3)},
+		},
+		labels: []float64{1, 1, -1, -1},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, vocab, err := goText(root, tc.opt)
@@ -275,6 +290,20 @@ func TestGoTextSmallTree(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFuncStarts: a function's document starts at the comment lines
+// directly above its func keyword; methods count, indented or later text
+// does not.
+func TestFuncStarts(t *testing.T) {
+	src := "package p\n\n// A does.\n// More.\nfunc A() {\n\tfunc() {}()\n}\n\n// loose\n\nfunc (t T) M() {}\nvar f = func() {}\nfunc B()"
+	want := []int{strings.Index(src, "// A does."), strings.Index(src, "func (t T)"), strings.Index(src, "func B")}
+	if got := funcStarts([]byte(src)); !slices.Equal(got, want) {
+		t.Errorf("funcStarts %v, want %v", got, want)
+	}
+	if got := funcStarts(nil); len(got) != 0 {
+		t.Errorf("empty source: %v", got)
 	}
 }
 

@@ -5,6 +5,7 @@
 // LIBLINEAR on data that needs no download.
 //
 //	go run ./scripts/textdata -out /tmp/gotext.libsvm
+//	go run ./scripts/textdata -byfunc -mindocs 6 -maxdocs 63482 -out /tmp/gofunc.libsvm
 //	go run ./scripts/textdata -kind zipf -l 1000000 -n 1000000 -nnz 50 -out /tmp/zipf.libsvm
 //
 // A one-line summary (rows, features, nonzeros, positive fraction, time)
@@ -28,7 +29,8 @@ func main() {
 	out := flag.String("out", "", "output file (default standard output)")
 	kind := flag.String("kind", "gotext", "gotext (Go's source tree) or zipf (synthetic)")
 	root := flag.String("root", filepath.Join(runtime.GOROOT(), "src"), "gotext: the tree to read")
-	maxDocs := flag.Int("maxdocs", 0, "gotext: keep this many files, evenly spaced (0: all)")
+	maxDocs := flag.Int("maxdocs", 0, "gotext: keep this many documents, evenly spaced (0: all)")
+	byFunc := flag.Bool("byfunc", false, "gotext: a document per top-level function, not per file")
 	minDocs := flag.Int("mindocs", 0, "gotext: fewest files a token must be in (0: 2)")
 	l := flag.Int("l", 100000, "zipf: rows")
 	n := flag.Int("n", 100000, "zipf: features")
@@ -50,7 +52,7 @@ func main() {
 	switch *kind {
 	case "gotext":
 		var err error
-		set, err = sparsegen.GoText(*root, sparsegen.TextOptions{MinDocs: *minDocs, MaxDocs: *maxDocs})
+		set, err = sparsegen.GoText(*root, sparsegen.TextOptions{MinDocs: *minDocs, MaxDocs: *maxDocs, ByFunc: *byFunc})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "textdata:", err)
 			os.Exit(1)
