@@ -19,7 +19,9 @@
 // is a certified gap of a feasible point, and tends to zero as lambda
 // converges (t -> 1). A lambda growing without bound with b'lambda < 0 is
 // the sign of infeasibility: y = lambda/max(lambda) is then checked as a
-// Farkas certificate (A'y ~ 0, b'y < 0).
+// Farkas certificate (A'y ~ 0, b'y < 0). The commonest case, two rows equal
+// up to sign (one example under both labels), is looked for before the
+// first epoch, by hashing the rows: such a pair is a certificate alone.
 //
 // A Workspace allocates everything in New; Solve allocates nothing.
 package dualcd
@@ -113,6 +115,8 @@ type Workspace struct {
 	farkasAt float64
 	// finishNext is the epoch of the next call of Options.Finish.
 	finishNext int
+	// pairI, pairJ are rows with a_i = -a_j (antipodalPair), or -1.
+	pairI, pairJ int
 }
 
 // New returns a workspace for p; it starts cold, from lambda = 0.
@@ -134,6 +138,7 @@ func New(p Problem, opt Options) *Workspace {
 		w.qii[i] = ss / p.Ridge
 		w.rowMax = max(w.rowMax, len(idx))
 	}
+	w.pairI, w.pairJ = antipodalPair(p.A)
 	return w
 }
 

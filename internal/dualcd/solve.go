@@ -28,6 +28,14 @@ func (w *Workspace) Solve() *Result {
 		w.order[i] = int32(i)
 	}
 	w.active = m
+	if w.pairI >= 0 {
+		clear(w.y)
+		w.y[w.pairI], w.y[w.pairJ] = 1, 1
+		if w.checkFarkas() {
+			res.Status, res.Farkas = Infeasible, w.y
+			return res
+		}
+	}
 	w.primalFromDual()
 	eps := 0.1
 	shrinkAbove := math.Inf(1)
