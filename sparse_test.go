@@ -402,6 +402,76 @@ func TestSparseSVMInfeasibleUnequalWeights(t *testing.T) {
 	}
 }
 
+// TestSparseSVMInfeasibleManyConflicts: 3000 text-like rows under random
+// labels (separable, by a small margin) and 150 conflicts hidden among
+// them, each a new example that sums eight others with weights 1 to 3,
+// given the other label. Lambda grows along all of them at once, so the
+// rows it leads on are over a thousand, spanning thousands of columns:
+// too large a problem for the exact engine, which ran to the time limit
+// on it. supportFarkas names the rows of a few of the conflicts with a
+// box QP on the support's Gram matrix (reduceSupport) and the engine
+// proves those infeasible; the certificate holds on the whole problem.
+func TestSparseSVMInfeasibleManyConflicts(t *testing.T) {
+	a, b := zipfRows(3000, 20000, 40, 7)
+	x := &mat.Sparse{Rows: a.Rows, Cols: a.Cols, Ptr: slices.Clone(a.Ptr), Idx: slices.Clone(a.Idx), Val: slices.Clone(a.Val)}
+	b = slices.Clone(b)
+	v := make([]float64, a.Cols)
+	for g := 0; g < 150; g++ {
+		clear(v)
+		for i := 8 * g; i < 8*g+8; i++ {
+			idx, val := a.Row(i)
+			for k, j := range idx {
+				v[j] -= float64(i%3+1) * val[k]
+			}
+		}
+		for j, vj := range v {
+			if vj != 0 {
+				x.Idx, x.Val = append(x.Idx, int32(j)), append(x.Val, vj)
+			}
+		}
+		x.Rows++
+		x.Ptr = append(x.Ptr, len(x.Idx))
+		b = append(b, -1)
+	}
+	r, err := Solve(context.Background(), &Problem{N: x.Cols, ASparse: x, B: b, Ridge: 1},
+		&Options{Method: MethodDualCD, TimeLimit: 60 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != StatusInfeasible {
+		t.Fatalf("status %v after %d epochs (%s)", r.Status, r.Iterations, r.Message)
+	}
+	// The certificate on every row: y >= 0, b'y < 0, and each column of
+	// A'y zero to the rounding of its own sum.
+	aty, size := make([]float64, x.Cols), make([]float64, x.Cols)
+	var by float64
+	rows := 0
+	for i, y := range r.FarkasA {
+		if !(y >= 0) {
+			t.Fatalf("farkas[%d] = %v", i, y)
+		}
+		if y == 0 {
+			continue
+		}
+		rows++
+		idx, val := x.Row(i)
+		for k, j := range idx {
+			aty[j] += y * val[k]
+			size[j] += math.Abs(y * val[k])
+		}
+		by += y * b[i]
+	}
+	for j := range aty {
+		if math.Abs(aty[j]) > 1e-12*size[j] {
+			t.Fatalf("(A'y)[%d] = %v, of terms summing to %v in size", j, aty[j], size[j])
+		}
+	}
+	if !(by < 0) {
+		t.Fatalf("b'y = %v", by)
+	}
+	t.Logf("infeasible after %d epochs; the certificate has %d rows", r.Iterations, rows)
+}
+
 // TestSparseHugeIndexSVM: the hard-margin SVM on two examples, one with
 // feature index 2^24, is solved by the exact engine on the two columns in
 // use: the rows are never made 2^24 wide.

@@ -59,8 +59,9 @@
 //	                newtoncg (Newton-CG, no n x n matrix)
 //	sparserows.go   sparse rows of A: a ridge objective with b < 0 (the SVM)
 //	                handed to package dualcd
-//	supportfarkas.go  dualcd's Farkas hook: the exact engine on the rows
-//	                whose multipliers lead
+//	supportfarkas.go  dualcd's Farkas hook: among the rows whose
+//	                multipliers lead, those of a certificate (a box QP on
+//	                their Gram matrix), proven by the exact engine
 //	supportfinish.go  dualcd's finisher: the dual on the support solved
 //	                exactly (package boxqp)
 //	update.go       SetB, SetQ and SetBounds: new data between solves, warm start kept
