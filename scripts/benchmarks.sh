@@ -127,7 +127,7 @@ if $daqp; then
 fi
 if $liblinear; then
   ZIPF=1 section "Sparse data beside LIBLINEAR (whole processes)" \
-    "scripts/liblinear: softpen fit / svm and liblinear-train 2.3 as processes on one LIBSVM file, reading included; gotext is internal/sparsegen's TF-IDF set of Go's source tree (6492 x 94324 with Go 1.26, not separable), gotext-noisy the same without repeated documents and with 2% of the labels flipped (separable unless its rows are dependent), zipf 1e6 x 1e6 with 5e7 nonzeros. relobj_e-12 is (F(x) - F*)/max(1, F*) in units of 1e-12, F* from softpen fit at 1e-13; peak-MB from GNU time; certified is 1 when softpen svm answered solved or infeasible within its 20 s limit, relgap its relative gap otherwise." \
+    "scripts/liblinear: softpen fit / svm and liblinear-train 2.3 as processes on one LIBSVM file, reading included; gotext is internal/sparsegen's TF-IDF set of Go's source tree (6492 x 94324 with Go 1.26, not separable), gotext-noisy the same without repeated documents and with 2% of the labels flipped (separable unless its rows are dependent), gofunc the same tree with a document per top-level function (63482 x 32139, 44 nonzeros a row, repeated documents under both labels), gofunc-distinct gofunc without repeated documents (not separable through conflicts of tens of rows), zipf 1e6 x 1e6 with 5e7 nonzeros. relobj_e-12 is (F(x) - F*)/max(1, F*) in units of 1e-12, F* from softpen fit at 1e-13; peak-MB from GNU time; certified is 1 when softpen svm answered solved or infeasible within its 20 s limit, relgap its relative gap otherwise." \
     ./scripts/liblinear 1x '^BenchmarkLogistic$' '^BenchmarkSVM$'
 fi
 if $sweeps; then

@@ -1,9 +1,11 @@
 // Package liblinear measures softpen's sparse paths (softpen fit, softpen
 // svm) against LIBLINEAR's command line, liblinear-train, as whole
-// processes on the same LIBSVM file in one run: the text set of
-// internal/sparsegen built from Go's own source tree (one document per
-// file, TF-IDF, labelled by cmd/), and with ZIPF=1 in the environment the Zipf set of 1e6 rows
-// and 1e6 features.
+// processes on the same LIBSVM file in one run: the text sets of
+// internal/sparsegen built from Go's own source tree (TF-IDF, labelled by
+// cmd/): gotext with one document per file, gofunc with one per top-level
+// function (63482 of them, features in at least 6: the shape of a
+// collection of short documents), and with ZIPF=1 in the environment the
+// Zipf set of 1e6 rows and 1e6 features.
 //
 //	apt-get install -y liblinear-tools time
 //	go test ./scripts/liblinear -run '^$' -bench . -benchtime 3x
@@ -79,6 +81,18 @@ func prepare(b *testing.B) {
 			return
 		}
 		if setupErr = addSet("gotext-noisy", noisyText(text, 0.02, 1)); setupErr != nil {
+			return
+		}
+		byFunc, err := sparsegen.GoText(filepath.Join(runtime.GOROOT(), "src"),
+			sparsegen.TextOptions{ByFunc: true, MinDocs: 6, MaxDocs: 63482})
+		if err != nil {
+			setupErr = err
+			return
+		}
+		if setupErr = addSet("gofunc", byFunc); setupErr != nil {
+			return
+		}
+		if setupErr = addSet("gofunc-distinct", noisyText(byFunc, 0, 1)); setupErr != nil {
 			return
 		}
 		if withZipf {
@@ -280,7 +294,7 @@ func run(b *testing.B, name string, args ...string) float64 {
 func BenchmarkLogistic(b *testing.B) {
 	prepare(b)
 	ll, llErr := exec.LookPath("liblinear-train")
-	for _, name := range []string{"gotext", "zipf"} {
+	for _, name := range []string{"gotext", "gofunc", "zipf"} {
 		ds := sets[name]
 		if ds == nil {
 			continue
@@ -336,17 +350,20 @@ func BenchmarkLogistic(b *testing.B) {
 // BenchmarkSVM: the hard-margin SVM by softpen svm (dual coordinate descent
 // on the sparse rows) and by liblinear-train -s 3 -c 1e6 -e 1e-8 (hinge
 // loss with a large C, which cannot say "infeasible"), on the Go source
-// text set (not separable: the same document under both labels) and on
+// text set (not separable: the same document under both labels), on
 // gotext-noisy (noisyText: no repeated documents, 2% of the labels
 // flipped; with fewer documents than features, separable unless the rows
-// are dependent, and if so by a small margin). certified is 1 when softpen
+// are dependent, and if so by a small margin), on gofunc (more documents
+// than features, repeated ones under both labels) and on gofunc-distinct
+// (gofunc without repeated documents: not separable through conflicts of
+// tens of rows with unequal weights). certified is 1 when softpen
 // answers solved or infeasible (its Farkas certificates checked exactly by
 // softpen itself), relgap its relative gap otherwise; softpen stops at
 // svmTimeLimit.
 func BenchmarkSVM(b *testing.B) {
 	prepare(b)
 	ll, llErr := exec.LookPath("liblinear-train")
-	for _, name := range []string{"gotext", "gotext-noisy"} {
+	for _, name := range []string{"gotext", "gotext-noisy", "gofunc", "gofunc-distinct"} {
 		ds := sets[name]
 		for _, solver := range []string{"softpen", "liblinear"} {
 			b.Run(name+"/"+solver, func(b *testing.B) {
