@@ -129,6 +129,14 @@ type Options struct {
 	// retain or modify x. ObserveEvery 0 means 1000.
 	Observe      func(steps int64, x []float64)
 	ObserveEvery int64
+	// Threads is the goroutines a solve may run on: the passes over sparse
+	// rows of newton-cg, and the dense factorisations of dual-cd's exact
+	// steps on the support (the hard-margin SVM). 0 means
+	// runtime.GOMAXPROCS(0), 1 the calling goroutine alone; data with fewer
+	// than 2^16 nonzeros a goroutine get fewer. A given Threads gives the
+	// same bits on every run; different ones differ by rounding, each
+	// answer certified to Tol. The other methods run on one goroutine.
+	Threads int
 	// Penalty tunes the penalty methods; nil means their defaults. It is
 	// read only when a penalty method runs (one of MethodAPG ...
 	// MethodSGDM, or MethodNewton's fallback).
@@ -242,7 +250,7 @@ func (o *Options) internal() (*solver.Options, error) {
 		return nil, fmt.Errorf("options: unknown method %d", int(o.Method))
 	}
 	so := &solver.Options{Method: methodOf[o.Method], Tol: o.Tol, MaxSteps: o.MaxSteps, TimeLimit: o.TimeLimit,
-		Seed: o.Seed, Observe: o.Observe, ObserveEvery: o.ObserveEvery}
+		Seed: o.Seed, Observe: o.Observe, ObserveEvery: o.ObserveEvery, Threads: o.Threads}
 	if o.Progress != nil {
 		f := o.Progress
 		so.Progress = func(st solver.Stage) {

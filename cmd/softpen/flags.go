@@ -30,6 +30,7 @@ type solveFlags struct {
 	progress  bool
 	noPolish  bool
 	maxMemory byteSize
+	threads   int
 }
 
 func (f *solveFlags) register(fs *flag.FlagSet) {
@@ -41,6 +42,7 @@ func (f *solveFlags) register(fs *flag.FlagSet) {
 	fs.Int64Var(&f.maxSteps, "max-steps", 0, "budget of the method's steps: component gradients of a penalty method or newton, working-set changes of activeset (0: none)")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "wall-time limit, e.g. 500ms or 2m (0: none)")
 	fs.BoolVar(&f.progress, "progress", false, "on standard error: a line per stage or Newton step, a line at least every second while the solve runs, and a summary at the end")
+	fs.IntVar(&f.threads, "threads", 0, "goroutines of the passes over sparse rows (newton-cg) and of dual-cd's exact steps (0: GOMAXPROCS, every core the process may use)")
 	fs.BoolVar(&f.noPolish, "no-polish", false, "a penalty method's stages answer alone, without the exact finish by the active-set method")
 	f.maxMemory = byteSize(softpen.DefaultMemoryLimit)
 	fs.Var(&f.maxMemory, "max-memory", "refuse a problem whose estimated solver memory (Problem.MemoryEstimate) exceeds this `size`, e.g. 512MiB, 16GiB (0: no limit)")
@@ -145,7 +147,7 @@ func (f *solveFlags) options() (*softpen.Options, error) {
 		return nil, fmt.Errorf("-method: %v", err)
 	}
 	opt := &softpen.Options{Method: m, Tol: f.tol, Seed: f.seed, MaxSteps: f.maxSteps,
-		TimeLimit: f.timeLimit, MaxMemory: int64(f.maxMemory),
+		TimeLimit: f.timeLimit, MaxMemory: int64(f.maxMemory), Threads: f.threads,
 		Penalty: &softpen.PenaltyOptions{NoPolish: f.noPolish}}
 	if opt.MaxMemory == 0 {
 		opt.MaxMemory = -1 // -max-memory 0: no limit
@@ -167,6 +169,8 @@ func (f *solveFlags) options() (*softpen.Options, error) {
 		return nil, fmt.Errorf("-max-steps %d: want >= 0", f.maxSteps)
 	case f.timeLimit < 0:
 		return nil, fmt.Errorf("-time-limit %v: want >= 0", f.timeLimit)
+	case f.threads < 0:
+		return nil, fmt.Errorf("-threads %d: want >= 0 (0: GOMAXPROCS)", f.threads)
 	}
 	return opt, nil
 }

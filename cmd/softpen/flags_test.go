@@ -14,8 +14,8 @@ import (
 // the help forgets is caught).
 var cliFlags = map[string][]string{
 	"demo":      {"method", "tol"},
-	"solve":     {"in", "out", "tol", "method", "screen", "seed", "max-steps", "time-limit", "progress", "no-polish", "max-memory"},
-	"svm":       {"data", "scale", "features", "out", "tol", "method", "screen", "seed", "max-steps", "time-limit", "progress", "no-polish", "max-memory"},
+	"solve":     {"in", "out", "tol", "method", "screen", "seed", "max-steps", "time-limit", "progress", "no-polish", "max-memory", "threads"},
+	"svm":       {"data", "scale", "features", "out", "tol", "method", "screen", "seed", "max-steps", "time-limit", "progress", "no-polish", "max-memory", "threads"},
 	"repro qp":  {"sims", "steps", "out", "methods", "testdata", "j", "grid", "q"},
 	"repro svm": {"data", "steps", "out", "methods", "scale", "raise-xi", "ref", "q"},
 	"bench":     {"json", "n", "kernels", "time"},

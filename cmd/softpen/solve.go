@@ -8,7 +8,7 @@ import (
 	"github.com/softpen/softpen"
 )
 
-const solveSynopsis = "softpen solve -in P.json [-out R.json] [-tol T] [-method M] [-screen R] [-seed S] [-max-steps K] [-time-limit D] [-progress] [-no-polish] [-max-memory B]"
+const solveSynopsis = "softpen solve -in P.json [-out R.json] [-tol T] [-method M] [-screen R] [-seed S] [-max-steps K] [-time-limit D] [-progress] [-no-polish] [-max-memory B] [-threads T]"
 
 type solveArgs struct {
 	in string

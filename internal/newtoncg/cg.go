@@ -78,12 +78,12 @@ func (w *Workspace) newtonDirection(gnorm, gnorm0 float64) int {
 // outside them: two passes over the rows, u = Phi v scaled by curv, then
 // Phi'u.
 func (w *Workspace) hessian(hp, v []float64) {
-	w.p.X.MulVec(w.u, v)
+	w.team.MulVec(w.u, v)
 	for i, c := range w.curv {
 		w.u[i] *= c
 	}
 	clear(hp)
-	w.p.X.MulTransVecAdd(hp, w.u)
+	w.team.MulTransVecAdd(hp, w.u)
 	w.passes += 2
 	for j := range hp {
 		if w.free[j] {

@@ -61,6 +61,11 @@ type Options struct {
 	MaxCG    int     // conjugate-gradient steps an iteration (default 500)
 	Stop     func(passes int64) bool
 	Progress func(iter int, passes int64, gap float64)
+	// Threads is the goroutines the passes over the rows run on
+	// (mat.RowTeam: fewer on small data; 0 or 1: the calling one alone).
+	// New reads it; SetOptions does not change it. A given number gives
+	// the same bits on every run; different numbers differ by rounding.
+	Threads int
 }
 
 // Result is the outcome of Solve. X aliases the workspace and is
@@ -93,6 +98,11 @@ type Workspace struct {
 	free                                                        []bool
 	passes                                                      int64
 	res                                                         Result
+	// team runs the passes over the rows; chunk k > 0 of derivatives
+	// sums into sK[k], sAbsK[k] and hdiagK[k] (derivJob, made once).
+	team              *mat.RowTeam
+	sK, sAbsK, hdiagK [][]float64
+	derivJob          func(k, lo, hi int)
 }
 
 // New returns a workspace for p (see Problem for what it must satisfy;
@@ -128,6 +138,14 @@ func New(p Problem, opt Options) *Workspace {
 	for _, c := range cols {
 		w.colMax = max(w.colMax, int(c))
 	}
+	w.team = mat.NewRowTeam(p.X, opt.Threads)
+	chunks := w.team.Chunks()
+	w.sK, w.sAbsK, w.hdiagK = make([][]float64, chunks), make([][]float64, chunks), make([][]float64, chunks)
+	w.sK[0], w.sAbsK[0], w.hdiagK[0] = w.s, w.sAbs, w.hdiag
+	for k := 1; k < chunks; k++ {
+		w.sK[k], w.sAbsK[k], w.hdiagK[k] = fn(), fn(), fn()
+	}
+	w.derivJob = w.derivativeRows
 	w.Reset()
 	return w
 }
@@ -186,7 +204,7 @@ func (w *Workspace) Solve() *Result {
 	w.passes = 0
 	res := &w.res
 	*res = Result{X: x, Z: w.zb, Gap: math.Inf(1), Status: Stalled}
-	w.p.X.MulVec(w.t, x)
+	w.team.MulVec(w.t, x)
 	w.passes++
 	f := w.objective(x, w.t)
 	gnorm0 := -1.0
@@ -235,18 +253,11 @@ func (w *Workspace) derivatives() {
 		w.slope[i] = p.Loss.slope(ti, p.Y[i])
 		w.curv[i] = p.Loss.curvature(ti) * il
 	}
-	clear(w.s)
-	clear(w.sAbs)
-	clear(w.hdiag)
-	for i := 0; i < l; i++ {
-		a, c := w.slope[i], w.curv[i]
-		idx, val := p.X.Row(i)
-		for k, j := range idx {
-			v := val[k]
-			w.s[j] += v * a
-			w.sAbs[j] += math.Abs(v * a)
-			w.hdiag[j] += v * v * c
-		}
+	w.team.Do(w.derivJob)
+	for k := 1; k < len(w.sK); k++ { // the chunks' sums, in their order
+		vec.Axpy(1, w.sK[k], w.s)
+		vec.Axpy(1, w.sAbsK[k], w.sAbs)
+		vec.Axpy(1, w.hdiagK[k], w.hdiag)
 	}
 	w.passes++
 	for j := range w.g {
@@ -255,6 +266,25 @@ func (w *Workspace) derivatives() {
 			w.g[j] += p.Q[j]
 		}
 		w.hdiag[j] += p.Ridge
+	}
+}
+
+// derivativeRows is chunk k of derivatives' pass, rows lo to hi, summed
+// into the chunk's own vectors.
+func (w *Workspace) derivativeRows(k, lo, hi int) {
+	s, sAbs, hdiag := w.sK[k], w.sAbsK[k], w.hdiagK[k]
+	clear(s)
+	clear(sAbs)
+	clear(hdiag)
+	for i := lo; i < hi; i++ {
+		a, c := w.slope[i], w.curv[i]
+		idx, val := w.p.X.Row(i)
+		for q, j := range idx {
+			v := val[q]
+			s[j] += v * a
+			sAbs[j] += math.Abs(v * a)
+			hdiag[j] += v * v * c
+		}
 	}
 }
 

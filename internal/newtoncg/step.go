@@ -76,7 +76,7 @@ func (w *Workspace) lineSearch(f float64) (fNew float64, ok bool) {
 		if !moved {
 			return f, false
 		}
-		w.p.X.MulVec(w.tNew, w.xNew)
+		w.team.MulVec(w.tNew, w.xNew)
 		w.passes++
 		fNew = w.objective(w.xNew, w.tNew)
 		if fNew <= f+1e-4*pred || (-pred <= round && fNew <= f+round) {

@@ -162,6 +162,9 @@ type Options struct {
 	// stop at it too. 0 means none.
 	TimeLimit time.Duration
 	Seed      uint64 // seed of the solver's own generator
+	// Threads is the goroutines of newton-cg's passes and of dual-cd's
+	// finisher and Farkas search (threads); 0 means GOMAXPROCS.
+	Threads int
 	// Xi is the initial penalty parameter; 0 means 1 (the paper's choice).
 	// Unless FixedXi, the solve raises it when the multipliers saturate
 	// (xi < ||lambda*||_inf) and lowers it towards 4 max_j lambda_j when
@@ -322,6 +325,8 @@ func (o *Options) check() error {
 		return fmt.Errorf("options: max steps = %d, want >= 0", o.MaxSteps)
 	case o.TimeLimit < 0:
 		return fmt.Errorf("options: time limit = %v, want >= 0", o.TimeLimit)
+	case o.Threads < 0:
+		return fmt.Errorf("options: threads = %d, want >= 0 (0: GOMAXPROCS)", o.Threads)
 	case o.Xi < 0 || math.IsNaN(o.Xi) || math.IsInf(o.Xi, 0):
 		return fmt.Errorf("options: xi = %g, want > 0", o.Xi)
 	case o.StageMult < 0 || math.IsNaN(o.StageMult) || math.IsInf(o.StageMult, 0):

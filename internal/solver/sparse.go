@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"time"
 
 	"github.com/softpen/softpen/internal/newtoncg"
@@ -50,7 +51,7 @@ func newSparse(p *Problem, opt *Options) (*Solver, error) {
 		loss = newtoncg.Squared
 	}
 	s.sparse = newtoncg.New(newtoncg.Problem{X: p.PhiSparse, Y: s.y, Loss: loss, Ridge: s.ridge, L1: s.l1,
-		Q: s.q, Lower: s.lower, Upper: s.upper}, newtoncg.Options{Tol: s.opt.Tol})
+		Q: s.q, Lower: s.lower, Upper: s.upper}, newtoncg.Options{Tol: s.opt.Tol, Threads: s.threads()})
 	// The callbacks are made once, here, so that a Solve allocates nothing:
 	// they read the run of the current solve from s.sparseRun.
 	o := s.sparse.Options()
@@ -89,6 +90,14 @@ func newSparseBase(p *Problem, opt *Options, method Method) (*Solver, error) {
 		s.opt.Tol = defaultTol
 	}
 	return s, nil
+}
+
+// threads is Options.Threads with 0 made GOMAXPROCS.
+func (s *Solver) threads() int {
+	if s.opt.Threads > 0 {
+		return s.opt.Threads
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // startSparseRun starts the budget of a sparse path's solve (MaxSteps,

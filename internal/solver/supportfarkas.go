@@ -2,7 +2,6 @@ package solver
 
 import (
 	"cmp"
-	"runtime"
 	"slices"
 
 	"github.com/softpen/softpen/activeset"
@@ -148,7 +147,7 @@ func (s *Solver) reduceSupport(a *mat.Sparse, b []float64, rows []int, pos, neg 
 		}
 	}
 	f.qp.Solve(k, f.c, f.ls, boxqp.Options{MaxIter: finishMaxIter, MaxFactorizations: finishMaxFactorizations,
-		Threads: runtime.GOMAXPROCS(0), Stop: func() bool { return s.over(&s.sparseRun) }})
+		Threads: s.threads(), Stop: func() bool { return s.over(&s.sparseRun) }})
 	var few []int
 	for p, v := range f.ls {
 		if v > 0 {

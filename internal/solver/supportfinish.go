@@ -2,7 +2,6 @@ package solver
 
 import (
 	"cmp"
-	"runtime"
 	"slices"
 
 	"github.com/softpen/softpen/internal/boxqp"
@@ -95,7 +94,7 @@ func (s *Solver) supportFinish(a *mat.Sparse, b, lam []float64) bool {
 			f.ls[p] = lam[i]
 		}
 		res := f.qp.Solve(k, f.c, f.ls, boxqp.Options{MaxIter: finishMaxIter, MaxFactorizations: budget,
-			Threads: runtime.GOMAXPROCS(0), Stop: func() bool { return s.over(&s.sparseRun) }})
+			Threads: s.threads(), Stop: func() bool { return s.over(&s.sparseRun) }})
 		budget -= res.Factorizations
 		if res.Status == boxqp.Unbounded || (res.Status == boxqp.Stopped && round == 0) {
 			break // the rows are infeasible, or the first round found nothing in its budget
