@@ -6,11 +6,12 @@
 // the larger to +1 (so 1/2 gives 1 -> -1, 2 -> +1). Any other label, a
 // mixed pair (-1/2), and the "qid:" tokens of ranking data are rejected.
 // Every malformed input is an *Error naming the line and, for a bad token,
-// its column.
+// its column. The input is parsed in blocks of lines on GOMAXPROCS
+// goroutines (blocks.go), with the result and the errors of reading it
+// line by line.
 package libsvm
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -148,17 +149,9 @@ func scan(r io.Reader, nFeatures int, targets bool) (rd *reader, lo float64, las
 			return nil, 0, 0, &Error{Msg: err.Error()}
 		}
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
-	line := 0
-	for sc.Scan() {
-		line++
-		if err := rd.readLine(sc.Bytes(), line); err != nil {
-			return nil, 0, 0, err
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, 0, 0, &Error{Line: line + 1, Msg: err.Error()}
+	line, err := rd.scanBlocks(r, blockSize)
+	if err != nil {
+		return nil, 0, 0, err
 	}
 	if len(rd.rows) == 0 {
 		return nil, 0, 0, &Error{Line: line, Msg: "no examples"}
