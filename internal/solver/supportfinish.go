@@ -52,10 +52,10 @@ type supportFinisher struct {
 
 // supportFinish is dualcd's Options.Finish for the rows a, right-hand side
 // b: it replaces lam by the exact answer of the dual restricted to a
-// support (see above) and reports true, or reports false and leaves lam
-// as it was when the support is too large, the rows of the support are
-// infeasible (the restricted dual is unbounded: dualcd's Farkas search
-// is the way to that answer) or the time is up.
+// support (see above), or the best point its budget reached, and reports
+// true; it reports false and leaves lam as it was when the support is too
+// large or the rows of the support are infeasible (the restricted dual is
+// unbounded: dualcd's Farkas search is the way to that answer).
 func (s *Solver) supportFinish(a *mat.Sparse, b, lam []float64) bool {
 	f := &s.finisher
 	m, n := a.Rows, a.Cols
@@ -96,11 +96,14 @@ func (s *Solver) supportFinish(a *mat.Sparse, b, lam []float64) bool {
 		res := f.qp.Solve(k, f.c, f.ls, boxqp.Options{MaxIter: finishMaxIter, MaxFactorizations: budget,
 			Threads: s.threads(), Stop: func() bool { return s.over(&s.sparseRun) }})
 		budget -= res.Factorizations
-		if res.Status == boxqp.Unbounded || (res.Status == boxqp.Stopped && round == 0) {
-			break // the rows are infeasible, or the first round found nothing in its budget
+		if res.Status == boxqp.Unbounded {
+			break // the rows are infeasible
 		}
 		// Every round's answer is a better dual point than the last one's
-		// (f falls at every step, from it), converged or not.
+		// (f falls at every step, from it), converged or not: a first
+		// round stopped by the budget still hands coordinate descent a
+		// point closer to the answer (on the separable Go-source set the
+		// solve then ends at the next call, 1024 epochs, not 2048).
 		clear(lam)
 		for p, i := range rows {
 			lam[i] = f.ls[p]
