@@ -2,10 +2,12 @@ package softpen
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/softpen/softpen/internal/testqp"
+	"github.com/softpen/softpen/mat"
 )
 
 // logisticProblem is a small constrained logistic regression: l = 200
@@ -130,6 +132,13 @@ func TestUnknownOptions(t *testing.T) {
 	for _, opt := range []*Options{{Method: -1}, {Method: 99}, {Method: MethodAPG, Penalty: &PenaltyOptions{Screen: 9}}} {
 		if _, err := Solve(context.Background(), p, opt); err == nil {
 			t.Errorf("%+v: no error", opt)
+		}
+	}
+	// A negative thread count, on the dense path and on sparse rows.
+	sp := &Problem{N: 2, ASparse: mat.SparseFromRows([][]float64{{1, 0}, {0, -1}}, 2), B: []float64{-1, -1}, Ridge: 1}
+	for _, q := range []*Problem{p, sp} {
+		if _, err := Solve(context.Background(), q, &Options{Threads: -2}); err == nil || !strings.Contains(err.Error(), "threads = -2") {
+			t.Errorf("Threads -2: %v, want an error naming threads", err)
 		}
 	}
 	for m := MethodAuto; m <= MethodSGDM; m++ {

@@ -55,6 +55,7 @@ func TestSolveExitCodes(t *testing.T) {
 		{"negative -max-steps", []string{"solve", "-in", ok, "-max-steps", "-5"}, exitUsage, "-max-steps -5"},
 		{"negative -time-limit", []string{"solve", "-in", ok, "-time-limit", "-1s"}, exitUsage, "-time-limit -1s"},
 		{"bad -time-limit", []string{"solve", "-in", ok, "-time-limit", "5"}, exitUsage, `invalid value "5" for flag -time-limit`},
+		{"negative -threads", []string{"solve", "-in", ok, "-threads", "-1"}, exitUsage, "-threads -1: want >= 0"},
 		{"unknown method", []string{"solve", "-in", ok, "-method", "simplex"}, exitUsage, `-method: unknown method "simplex"`},
 		{"unknown screen", []string{"solve", "-in", ok, "-screen=always"}, exitUsage, `-screen "always"`},
 		{"missing file", []string{"solve", "-in", missing}, exitInput, "softpen: " + missing + ": no such file or directory\n"},
