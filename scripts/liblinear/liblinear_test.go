@@ -72,28 +72,27 @@ func prepare(b *testing.B) {
 			setupErr = fmt.Errorf("go build: %v\n%s", err, out)
 			return
 		}
-		text, err := sparsegen.GoText(filepath.Join(runtime.GOROOT(), "src"), sparsegen.TextOptions{})
+		src := filepath.Join(runtime.GOROOT(), "src")
+		text, err := sparsegen.GoText(src, sparsegen.TextOptions{})
 		if err != nil {
 			setupErr = err
 			return
 		}
-		if setupErr = addSet("gotext", text); setupErr != nil {
-			return
-		}
-		if setupErr = addSet("gotext-noisy", noisyText(text, 0.02, 1)); setupErr != nil {
-			return
-		}
-		byFunc, err := sparsegen.GoText(filepath.Join(runtime.GOROOT(), "src"),
-			sparsegen.TextOptions{ByFunc: true, MinDocs: 6, MaxDocs: 63482})
+		byFunc, err := sparsegen.GoText(src, sparsegen.TextOptions{ByFunc: true, MinDocs: 6, MaxDocs: 63482})
 		if err != nil {
 			setupErr = err
 			return
 		}
-		if setupErr = addSet("gofunc", byFunc); setupErr != nil {
-			return
-		}
-		if setupErr = addSet("gofunc-distinct", noisyText(byFunc, 0, 1)); setupErr != nil {
-			return
+		for _, set := range []struct {
+			name string
+			s    *sparsegen.Set
+		}{
+			{"gotext", text}, {"gotext-noisy", noisyText(text, 0.02, 1)},
+			{"gofunc", byFunc}, {"gofunc-distinct", noisyText(byFunc, 0, 1)},
+		} {
+			if setupErr = addSet(set.name, set.s); setupErr != nil {
+				return
+			}
 		}
 		if withZipf {
 			setupErr = addSet("zipf", sparsegen.Zipf(1000000, 1000000, 50, 1, 1))
