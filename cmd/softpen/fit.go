@@ -77,6 +77,7 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "softpen fit:", err)
 		return exitUsage
 	}
+	defer a.limitCores()()
 	file, err := openInput(a.data)
 	if err != nil {
 		fmt.Fprintln(stderr, "softpen:", err)

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -42,7 +43,7 @@ func (f *solveFlags) register(fs *flag.FlagSet) {
 	fs.Int64Var(&f.maxSteps, "max-steps", 0, "budget of the method's steps: component gradients of a penalty method or newton, working-set changes of activeset (0: none)")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "wall-time limit, e.g. 500ms or 2m (0: none)")
 	fs.BoolVar(&f.progress, "progress", false, "on standard error: a line per stage or Newton step, a line at least every second while the solve runs, and a summary at the end")
-	fs.IntVar(&f.threads, "threads", 0, "goroutines of the passes over sparse rows (newton-cg) and of dual-cd's exact steps (0: GOMAXPROCS, every core the process may use)")
+	fs.IntVar(&f.threads, "threads", 0, "cores the command uses: the LIBSVM reader, newton-cg's passes over sparse rows and dual-cd's exact steps (0: GOMAXPROCS, every core the process may use)")
 	fs.BoolVar(&f.noPolish, "no-polish", false, "a penalty method's stages answer alone, without the exact finish by the active-set method")
 	f.maxMemory = byteSize(softpen.DefaultMemoryLimit)
 	fs.Var(&f.maxMemory, "max-memory", "refuse a problem whose estimated solver memory (Problem.MemoryEstimate) exceeds this `size`, e.g. 512MiB, 16GiB (0: no limit)")
@@ -173,6 +174,18 @@ func (f *solveFlags) options() (*softpen.Options, error) {
 		return nil, fmt.Errorf("-threads %d: want >= 0 (0: GOMAXPROCS)", f.threads)
 	}
 	return opt, nil
+}
+
+// limitCores makes -threads N (N > 0) the cores of the whole command, not
+// only of the solver's passes: the LIBSVM reader's goroutines and the
+// runtime's follow GOMAXPROCS, which it sets to N. The function it returns
+// restores the old value.
+func (f *solveFlags) limitCores() func() {
+	if f.threads <= 0 {
+		return func() {}
+	}
+	old := runtime.GOMAXPROCS(f.threads)
+	return func() { runtime.GOMAXPROCS(old) }
 }
 
 // isTerminal reports whether w is a character device (a terminal).

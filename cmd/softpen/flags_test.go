@@ -2,6 +2,7 @@ package main
 
 import (
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -156,5 +157,33 @@ func TestMemoryLimit(t *testing.T) {
 		if code, _, errOut := runCmd("solve", "-in", ok, "-max-memory", lim); code != exitSolved {
 			t.Errorf("-max-memory %s: exit %d, %q", lim, code, errOut)
 		}
+	}
+}
+
+// TestThreadsLimitCores: -threads N sets GOMAXPROCS to N for the command
+// (so the LIBSVM reader's goroutines follow it too) and restores it after;
+// -threads 0 leaves it alone. A whole svm run with -threads 1 is solved
+// and leaves GOMAXPROCS as it was.
+func TestThreadsLimitCores(t *testing.T) {
+	old := runtime.GOMAXPROCS(0)
+	restore := (&solveFlags{threads: 1}).limitCores()
+	if got := runtime.GOMAXPROCS(0); got != 1 {
+		restore()
+		t.Fatalf("-threads 1: GOMAXPROCS %d during the command", got)
+	}
+	restore()
+	if got := runtime.GOMAXPROCS(0); got != old {
+		t.Fatalf("GOMAXPROCS %d after the command, was %d", got, old)
+	}
+	(&solveFlags{threads: 0}).limitCores()()
+	if got := runtime.GOMAXPROCS(0); got != old {
+		t.Fatalf("-threads 0: GOMAXPROCS %d, was %d", got, old)
+	}
+	code, out, errOut := runCmd("svm", "-data", "../../testdata/svm/mushrooms.libsvm", "-threads", "1")
+	if code != exitSolved || !strings.Contains(out, `"solved"`) {
+		t.Fatalf("svm -threads 1: exit %d, stderr %q", code, errOut)
+	}
+	if got := runtime.GOMAXPROCS(0); got != old {
+		t.Fatalf("GOMAXPROCS %d after svm -threads 1, was %d", got, old)
 	}
 }

@@ -39,6 +39,7 @@ func runSolve(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "softpen solve:", err)
 		return exitUsage
 	}
+	defer a.limitCores()()
 	file, err := openInput(a.in)
 	if err != nil {
 		fmt.Fprintln(stderr, "softpen:", err)

@@ -57,6 +57,7 @@ func runSVM(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "softpen svm:", err)
 		return exitUsage
 	}
+	defer a.limitCores()()
 	file, err := openInput(a.data)
 	if err != nil {
 		fmt.Fprintln(stderr, "softpen:", err)
