@@ -115,12 +115,15 @@ func bad(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
 // so the constant mu of strong convexity) takes a factorisation of it: the
 // solver finds it, once, and returns an *InputError naming ridge if not.
 // Validate does not modify p and never panics, whatever the lengths.
-func (p *Problem) Validate() error { return p.validate(true) }
+func (p *Problem) Validate() error { return p.validate(true, true) }
 
 // validate is Validate; with entriesOfA false it leaves out the pass over
 // the entries of A (finite, and the norms that scaling needs), which
 // solver.New makes as it reads the rows anyway: see newSolver.
-func (p *Problem) validate(entriesOfA bool) error {
+//
+// With semidefinite false, P is not factored: the caller proves P positive
+// semidefinite otherwise (newSolver, where the solver factors P itself).
+func (p *Problem) validate(entriesOfA, semidefinite bool) error {
 	if p == nil {
 		return inputErr("problem", nil, "nil")
 	}
@@ -135,7 +138,7 @@ func (p *Problem) validate(entriesOfA bool) error {
 		p.checkLoss,
 		p.checkScalars,
 		func() error { return checkBounds(p.Lower, p.Upper, n) },
-		p.checkQuadratic,
+		func() error { return p.checkQuadratic(semidefinite) },
 		func() error { return p.checkConstraints(entriesOfA) },
 	} {
 		if err := check(); err != nil {
@@ -259,16 +262,19 @@ func (p *Problem) checkScalars() error {
 	return nil
 }
 
-// checkQuadratic checks P and q.
-func (p *Problem) checkQuadratic() error {
+// checkQuadratic checks P and q (P positive semidefinite only with
+// semidefinite).
+func (p *Problem) checkQuadratic(semidefinite bool) error {
 	if _, err := checkMatrix("P", p.P, p.N, p.N); err != nil {
 		return err
 	}
 	if err := checkSymmetric(p.P); err != nil {
 		return err
 	}
-	if err := checkSemidefinite(p.P); err != nil {
-		return err
+	if semidefinite {
+		if err := checkSemidefinite(p.P); err != nil {
+			return err
+		}
 	}
 	if p.Q != nil && len(p.Q) != p.N {
 		return inputErr("q", nil, "length "+strconv.Itoa(len(p.Q))+", want n = "+strconv.Itoa(p.N))

@@ -310,7 +310,8 @@ func TestNoPanicOnBadShapes(t *testing.T) {
 // checked before solving with an *InputError naming P: an indefinite P
 // with the logistic loss, and one that ridge I makes positive definite
 // (the solver took mu = ridge for both, 100 times the truth in the
-// second), are refused; positive semidefinite P of every rank are
+// second), and indefinite P with ridge 0, are refused; positive
+// semidefinite P of every rank are
 // accepted; a singular quadratic part with ridge 0 is refused naming ridge.
 func TestValidateSemidefinite(t *testing.T) {
 	refuse := map[string]*Problem{
@@ -319,6 +320,15 @@ func TestValidateSemidefinite(t *testing.T) {
 		"P = -0.99, ridge 1": {N: 1, Loss: "none", Ridge: 1, P: [][]float64{{-0.99}}, Q: []float64{-1},
 			Upper: []float64{1000}, A: [][]float64{{1}}, B: []float64{500}},
 		"eigenvalue -1e-9": {N: 2, Loss: "none", Ridge: 1, P: [][]float64{{1, 1}, {1, 1 - 4e-9}}},
+		// Ridge 0 and no loss: the solver's own factorisation of P is the
+		// check (newSolver leaves it out of validation), with the same
+		// error; with every column separable (a diagonal P) the check is
+		// newSolver's, as the solver then factors only part of P.
+		"ridge 0, eigenvalue -1e-9": {N: 2, Loss: "none", P: [][]float64{{1, 1}, {1, 1 - 4e-9}},
+			A: [][]float64{{1, 1}}, B: []float64{1}},
+		"ridge 0, P = diag(1, -1), coupled": {N: 2, Loss: "none", P: [][]float64{{1, 0}, {0, -1}},
+			A: [][]float64{{1, 1}}, B: []float64{1}},
+		"ridge 0, P = diag(1, -1), separable": {N: 2, Loss: "none", P: [][]float64{{1, 0}, {0, -1}}},
 	}
 	for name, p := range refuse {
 		var ie *InputError

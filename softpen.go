@@ -100,7 +100,9 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 	// error, here or from the solver, is reported as Validate words it, so
 	// that no bad data gets through and the message is the same either way
 	// (TestValidateNamesFieldAndIndex).
-	if err := p.validate(false); err != nil {
+	// P's semidefiniteness (a factorisation) is checked below, unless
+	// the solver factors P itself.
+	if err := p.validate(false, false); err != nil {
 		return nil, p.Validate()
 	}
 	so, err := opt.internal()
@@ -129,7 +131,16 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 	full := p
 	var sp *separable
 	free := separableVars(p)
-	if free != nil && (sparse || worthSeparating(p, opt, own, free)) {
+	separate := free != nil && (sparse || worthSeparating(p, opt, own, free))
+	if p.P != nil && (sparse || separate || !solver.FactorsP(p.N, p.Loss != "none" && p.Loss != "", p.Ridge)) {
+		// Where solver.New factors the whole P itself, a P that is not
+		// positive semidefinite fails there and is reported below as
+		// Validate words it; elsewhere it is checked here, once.
+		if err := checkSemidefinite(p.P); err != nil {
+			return nil, p.Validate()
+		}
+	}
+	if separate {
 		sp = newSeparable(p, free)
 		if err := sp.check(); err != nil {
 			return nil, err
@@ -154,6 +165,7 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 	if err != nil {
 		return nil, err
 	}
+
 	if own && len(p.A) > 0 {
 		// The solver may read rows of A during every Solve (working set):
 		// give it a copy that the caller cannot change.

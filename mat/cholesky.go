@@ -324,14 +324,14 @@ func (c *Cholesky) Solve(dst, b []float64) {
 // MinEigen estimates the smallest eigenvalue of A by iters steps of inverse
 // iteration from a fixed start. The estimate approaches from above; callers
 // that need a certified lower bound must verify it (e.g. by factoring
-// A - mu I). It allocates two vectors of length n.
-func (c *Cholesky) MinEigen(iters int) float64 {
+// A - mu I). v and w (length n) are its scratch; it allocates nothing.
+func (c *Cholesky) MinEigen(iters int, v, w []float64) float64 {
 	n := c.n
 	if n == 0 {
 		return 0
 	}
-	v := make([]float64, n)
-	w := make([]float64, n)
+	check("Cholesky.MinEigen", len(v), n, "v")
+	check("Cholesky.MinEigen", len(w), n, "w")
 	for i := range v {
 		v[i] = 1 + 0.25*float64(i%5)
 	}

@@ -45,7 +45,7 @@ func TestCholeskySolves(t *testing.T) {
 		if rn > 1e-12*an*float64(n) {
 			t.Errorf("n=%d: residual %.3e", n, rn)
 		}
-		if ev := c.MinEigen(100); !(ev >= 1-1e-8) {
+		if ev := c.MinEigen(100, make([]float64, c.N()), make([]float64, c.N())); !(ev >= 1-1e-8) {
 			t.Errorf("n=%d: min eigenvalue estimate %v, want >= 1 (A = B'B + I)", n, ev)
 		}
 	}

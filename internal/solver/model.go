@@ -117,12 +117,12 @@ func (s *Solver) buildModel(sharpMu bool) error {
 		s.mu = floor
 		switch {
 		case sharpMu:
-			s.mu = s.certifyMinEig(s.h, math.Max(floor, 0), sharpMuIters)
+			s.mu = s.certifyMinEig(s.h, math.Max(floor, 0), sharpMuIters, sharpMuStart)
 		case !(floor > 0):
 			// The direct path needs mu only for the certificate's
 			// rounding and the distance bound: an estimate of a few
 			// iterations, certified as any other, does.
-			s.mu = s.certifyMinEig(s.h, 0, roughMuIters)
+			s.mu = s.certifyMinEig(s.h, 0, roughMuIters, roughMuStart)
 		}
 		if sharpMu {
 			// The penalty method's path: its steps need L too.
@@ -141,7 +141,7 @@ func (s *Solver) buildModel(sharpMu bool) error {
 			}
 			var c mat.Cholesky
 			if c.Factor(hp) == nil {
-				s.mu = s.certifyMinEig(hp, math.Max(floor, 0), sharpMuIters)
+				s.mu = s.certifyMinEig(hp, math.Max(floor, 0), sharpMuIters, sharpMuStart)
 			}
 			s.lf = symNormUpper(hp)
 			s.lfCert = gershgorin(hp)
@@ -169,23 +169,26 @@ func (s *Solver) buildModel(sharpMu bool) error {
 }
 
 // certifyMinEig returns a certified lower bound on the smallest eigenvalue of
-// the symmetric m: an estimate from iters steps of inverse iteration, shrunk
-// until m - mu I has a Cholesky factor (which proves m - mu I is positive
-// definite), and never below floor (a bound known by construction, e.g. the
-// ridge). The estimate approaches the eigenvalue from above, so fewer
-// iterations cost at most a few more factorizations, never validity.
-func (s *Solver) certifyMinEig(m *mat.Dense, floor float64, iters int) float64 {
-	est := s.chol.MinEigen(iters)
+// the symmetric m: an estimate from iters steps of inverse iteration, times
+// start (at most 1), shrunk until m - mu I has a Cholesky factor (which
+// proves m - mu I is positive definite), and never below floor (a bound
+// known by construction, e.g. the ridge). The estimate approaches the
+// eigenvalue from above, so fewer iterations cost at most a few more
+// factorisations, never validity. Its scratch is one allocation beside the
+// factor's.
+func (s *Solver) certifyMinEig(m *mat.Dense, floor float64, iters int, start float64) float64 {
+	n := m.Rows
+	buf := make([]float64, n*n+2*n)
+	shifted := &mat.Dense{Rows: n, Cols: n, Stride: n, Data: buf[:n*n]}
+	v, w := buf[n*n:n*n+n], buf[n*n+n:]
+	est := s.chol.MinEigen(iters, v, w)
+	var c mat.Cholesky
 	if m != s.h {
-		var c mat.Cholesky
 		if c.Factor(m) == nil {
-			est = c.MinEigen(iters)
+			est = c.MinEigen(iters, v, w)
 		}
 	}
-	n := m.Rows
-	shifted := mat.NewDense(n, n)
-	var c mat.Cholesky
-	for mu := 0.99 * est; mu > floor; mu *= 0.5 {
+	for mu := start * est; mu > floor; mu *= 0.5 {
 		copy(shifted.Data, m.Data)
 		for i := 0; i < n; i++ {
 			shifted.Data[i*n+i] -= mu
@@ -214,4 +217,15 @@ func frobSq(rows [][]float64) float64 {
 		s += vec.Dot(r, r)
 	}
 	return s
+}
+
+// FactorsP reports whether New factors P itself and nothing else for a
+// problem with P, n variables, a loss or none, and ridge: the quadratic
+// model H = P (no loss, no ridge, n <= the dense Hessian's limit), whose
+// Cholesky factor it always computes. A factor of P proves it positive
+// definite, so a caller that checks P for semidefiniteness only to reject
+// a wrong P can leave that to New, which then fails with a
+// *NotConvexError instead.
+func FactorsP(n int, loss bool, ridge float64) bool {
+	return !loss && ridge == 0 && n <= maxDenseHessian
 }
