@@ -140,6 +140,25 @@ func BenchmarkLargeQP(b *testing.B) {
 	b.ReportMetric(float64(keptOf(res)), "kept")
 }
 
+// BenchmarkLargeQPThreads is BenchmarkLargeQP with Options.Threads 1 and
+// 2: the passes over its 1e5 rows (their norms in New, the pricing scans
+// over all rows) on one goroutine or two. Run it with -benchtime 5x or
+// more on an otherwise idle machine: the rows stream from memory, and the
+// ratio is one of memory bandwidth.
+func BenchmarkLargeQPThreads(b *testing.B) {
+	p := largeQP(2000, 100000, 100)
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			var res *Result
+			var err error
+			for b.Loop() {
+				res, err = Solve(context.Background(), p, &Options{Threads: threads})
+			}
+			reportSolved(b, res, err)
+		})
+	}
+}
+
 // largeQP is the large-QP family's first instance (seed 1).
 func largeQP(l, m, n int) *Problem { return largeQPSeed(l, m, n, 1) }
 

@@ -130,12 +130,15 @@ type Options struct {
 	Observe      func(steps int64, x []float64)
 	ObserveEvery int64
 	// Threads is the goroutines a solve may run on: the passes over sparse
-	// rows of newton-cg, and the dense factorisations of dual-cd's exact
-	// steps on the support (the hard-margin SVM). 0 means
+	// rows of newton-cg, the dense factorisations of dual-cd's exact steps
+	// on the support (the hard-margin SVM), and the exact active-set
+	// method's passes over every row of A (the rows' norms when the solver
+	// is built, the pricing scans over all rows). 0 means
 	// runtime.GOMAXPROCS(0), 1 the calling goroutine alone; data with fewer
-	// than 2^16 nonzeros a goroutine get fewer. A given Threads gives the
-	// same bits on every run; different ones differ by rounding, each
-	// answer certified to Tol. The other methods run on one goroutine.
+	// than 2^16 nonzeros (dense A: 2^17 entries) a goroutine get fewer. A
+	// given Threads gives the same bits on every run; different ones differ
+	// by rounding, each answer certified to Tol. The penalty methods run
+	// on one goroutine.
 	Threads int
 	// Penalty tunes the penalty methods; nil means their defaults. It is
 	// read only when a penalty method runs (one of MethodAPG ...

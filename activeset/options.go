@@ -30,6 +30,13 @@ type Options struct {
 	// leaves the set; 0 means 1e-12. Multipliers in [-DualTol, 0) are
 	// reported as 0.
 	DualTol float64
+	// Threads is the goroutines of the passes over every row of A (the
+	// rows' norms in New, the pricing scans over all rows) when A has at
+	// least 2^17 entries a goroutine; 0 or 1 means the calling goroutine
+	// alone. A given number gives the same answer bit for bit on every
+	// run; different numbers compute different rows in a scan and may end
+	// at different points, each certified.
+	Threads int
 }
 
 func (o *Options) resolved() Options {

@@ -89,7 +89,8 @@ func (s *Solver) forgetViolations() {
 	s.short.clear()
 }
 
-// checkRows computes the violation of each row of js (nil: every row) unless
+// checkRows computes the violation of each row of js (nil: every row, on
+// the goroutines of s.team when there is one: checkAllRows) unless
 // it is in the working set, zero, or provably below worst (its stored
 // violation plus the drift since), and makes the first largest above worst
 // the best so far. The rows to compute are taken four at a time
@@ -99,15 +100,23 @@ func (s *Solver) forgetViolations() {
 // worst was lower than it becomes before the four are computed is computed
 // for nothing, never skipped wrongly.
 func (s *Solver) checkRows(js []int32, worst float64, best constraint, found bool) (float64, constraint, bool) {
+	if js == nil {
+		if s.team != nil {
+			return s.checkAllRows(worst, best, found)
+		}
+		return s.scanRows(0, s.m, nil, worst, best, found, &s.short)
+	}
+	return s.scanRows(0, len(js), js, worst, best, found, &s.short)
+}
+
+// scanRows is checkRows for the rows js[lo:hi] (rows lo..hi-1 when js is
+// nil), the violated ones offered to short.
+func (s *Solver) scanRows(lo, hi int, js []int32, worst float64, best constraint, found bool, short *shortlist) (float64, constraint, bool) {
 	rowIn, ainv, bnd := s.rowIn, s.ainv, s.rowBnd
 	path, anchor := s.drift.offsets()
-	count := s.m
-	if js != nil {
-		count = len(js)
-	}
 	var four [4]int32
 	k := 0
-	for t := 0; t < count; t++ {
+	for t := lo; t < hi; t++ {
 		j := int32(t)
 		if js != nil {
 			j = js[t]
@@ -119,17 +128,73 @@ func (s *Solver) checkRows(js []int32, worst float64, best constraint, found boo
 		}
 		four[k] = j
 		if k++; k == 4 {
-			worst, best, found = s.violations(four[:], worst, best, found)
+			worst, best, found = s.violations(four[:], worst, best, found, short)
 			k = 0
 		}
 	}
-	return s.violations(four[:k], worst, best, found)
+	return s.violations(four[:k], worst, best, found, short)
+}
+
+// checkAllRows is checkRows over every row on the team's goroutines: each
+// chunk scans from the incoming worst with a shortlist of its own (chunk
+// 0 with s.short), and the chunks' most violated rows and shortlists are
+// combined in chunk order, the first largest winning as in one scan.
+func (s *Solver) checkAllRows(worst float64, best constraint, found bool) (float64, constraint, bool) {
+	sc := &s.scan
+	sc.worst = worst
+	for k := 1; k < len(sc.short); k++ {
+		sc.short[k].clear()
+		sc.short[k].filling = s.short.filling
+	}
+	s.team.do(sc.job)
+	for k, r := range sc.res {
+		if r.found && r.worst > worst {
+			worst, best, found = r.worst, r.best, true
+		}
+		if k > 0 && s.short.filling {
+			l := &sc.short[k]
+			for e := 0; e < l.n; e++ {
+				s.short.add(l.rows[e], l.viol[e])
+			}
+		}
+	}
+	return worst, best, found
+}
+
+// parallelScan is the storage of checkAllRows: the chunks' shortlists
+// (chunk 0 uses s.short) and results, and the team's job, made once.
+type parallelScan struct {
+	worst float64
+	short []shortlist
+	res   []scanResult
+	job   func(k, lo, hi int)
+}
+
+// scanResult is a chunk's most violated row above the incoming worst.
+type scanResult struct {
+	worst float64
+	best  constraint
+	found bool
+}
+
+// newParallelScan sizes s.scan for s.team and makes its job.
+func (s *Solver) newParallelScan() {
+	c := s.team.chunks()
+	s.scan = parallelScan{short: make([]shortlist, c), res: make([]scanResult, c)}
+	s.scan.job = func(k, lo, hi int) {
+		short := &s.short
+		if k > 0 {
+			short = &s.scan.short[k]
+		}
+		w, b, f := s.scanRows(lo, hi, nil, s.scan.worst, constraint{}, false, short)
+		s.scan.res[k] = scanResult{w, b, f}
+	}
 }
 
 // violations computes and stores the violations at s.x of the rows js (at
 // most four; vec.Dot4 when there are four dense ones) and, in the order of
 // js, makes the first largest above worst the best so far.
-func (s *Solver) violations(js []int32, worst float64, best constraint, found bool) (float64, constraint, bool) {
+func (s *Solver) violations(js []int32, worst float64, best constraint, found bool, short *shortlist) (float64, constraint, bool) {
 	var d [4]float64
 	sparse := s.sp.sparse
 	if len(js) == 4 && (sparse == nil || !sparse[js[0]] && !sparse[js[1]] && !sparse[js[2]] && !sparse[js[3]]) {
@@ -143,8 +208,8 @@ func (s *Solver) violations(js []int32, worst float64, best constraint, found bo
 	for i, j := range js {
 		v := d[i]*s.ainv[j] - s.b[j]
 		s.rowBnd[j] = computedBound(v, path, anchor)
-		if v > 0 && s.short.filling {
-			s.short.add(j, v)
+		if v > 0 && short.filling {
+			short.add(j, v)
 		}
 		if v > worst {
 			worst, best, found = v, constraint{kindRow, j}, true

@@ -86,11 +86,11 @@ func (s *Solver) fromShortlist(worst float64) (constraint, float64, bool) {
 		}
 		js[k] = j
 		if k++; k == 4 {
-			worst, best, found = s.violations(js[:], worst, best, found)
+			worst, best, found = s.violations(js[:], worst, best, found, &s.short)
 			k = 0
 		}
 	}
-	worst, best, found = s.violations(js[:k], worst, best, found)
+	worst, best, found = s.violations(js[:k], worst, best, found, &s.short)
 	if !found || worst < shortlistRatio*l.max {
 		l.clear()
 		return constraint{}, 0, false

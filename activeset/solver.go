@@ -112,7 +112,11 @@ type Solver struct {
 	// use.
 	reduced     []float64
 	reducedChol mat.Cholesky
-	res         Result
+	// team runs the passes over every row on several goroutines
+	// (Options.Threads; nil: one), scan is its pricing scan's storage.
+	team *rowTeam
+	scan parallelScan
+	res  Result
 }
 
 // New checks and factors p. It returns an *InputError for malformed data
@@ -138,6 +142,9 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 		return nil, err
 	}
 	capacity := n + 1
+	if s.team = newRowTeam(m, n, s.opt.Threads); s.team != nil {
+		s.newParallelScan()
+	}
 	// The solver's vectors come from one allocation per element type
 	// (the cold set-up of a small problem is mostly allocation): floats,
 	// int32s, bools and int8s.
@@ -152,10 +159,10 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 	s.a, s.aeq = denseRows(p.A, p.ARows), denseRows(p.Aeq, nil)
 	sb := newSparseBuilder(m, n)
 	s.ainv, s.eqinv = fl.take(m), fl.take(meq)
-	if err = inverseNorms(s.ainv, "A", s.a, p.A == nil, sb, at.x, at.dots); err != nil {
+	if err = s.rowNorms(p.A == nil, sb, at); err != nil {
 		return nil, err
 	}
-	if err = inverseNorms(s.eqinv, "Aeq", s.aeq, false, nil, nil, nil); err != nil {
+	if err = inverseNorms(s.eqinv, "Aeq", 0, s.aeq, false, nil, nil, nil); err != nil {
 		return nil, err
 	}
 	s.sp = sb.rows()
@@ -221,6 +228,40 @@ func denseRows(a *mat.Dense, rows [][]float64) [][]float64 {
 	return out
 }
 
+// rowNorms is inverseNorms for the rows of A (s.a into s.ainv), on the
+// team's goroutines when there is one: each chunk lists its sparse rows
+// in a builder of its own, appended to sb in chunk order, so that the
+// result is the one pass's bit for bit (chunk 0 builds in sb itself), and
+// the first bad row in row order is the error.
+func (s *Solver) rowNorms(asRows bool, sb *sparseBuilder, at guess) error {
+	if s.team == nil {
+		return inverseNorms(s.ainv, "A", 0, s.a, asRows, sb, at.x, at.dots)
+	}
+	c := s.team.chunks()
+	errs := make([]error, c)
+	parts := make([]*sparseBuilder, c)
+	parts[0] = sb
+	for k := 1; k < c; k++ {
+		parts[k] = sb.chunk(s.team.bounds[k], s.team.bounds[k+1])
+	}
+	s.team.do(func(k, lo, hi int) {
+		var dots []float64
+		if at.x != nil {
+			dots = at.dots[lo:hi]
+		}
+		errs[k] = inverseNorms(s.ainv[lo:hi], "A", lo, s.a[lo:hi], asRows, parts[k], at.x, dots)
+	})
+	for k, err := range errs {
+		if err != nil {
+			return err
+		}
+		if k > 0 {
+			sb.appendChunk(parts[k])
+		}
+	}
+	return nil
+}
+
 // inverseNorms sets inv[j] = 1/||a_j|| for every row (0 for a zero row), and
 // adds each row to sb when sb is not nil (while the row is in cache). A row
 // whose norm is not finite (a NaN or infinite entry, or an overflow) or
@@ -232,7 +273,10 @@ func denseRows(a *mat.Dense, rows [][]float64) [][]float64 {
 // norm (vec.SumSqDot). On rows that do not fit in the cache the pass runs
 // at the speed of the stream, most of it in SumSqDot (BenchmarkLargeQP,
 // BenchmarkSumSqDot).
-func inverseNorms(inv []float64, field string, rows [][]float64, asRows bool, sb *sparseBuilder, x, dots []float64) error {
+//
+// The rows are rows first, first+1, ... of the field: an error names row
+// first + j.
+func inverseNorms(inv []float64, field string, first int, rows [][]float64, asRows bool, sb *sparseBuilder, x, dots []float64) error {
 	if asRows {
 		field = "ARows"
 	}
@@ -251,10 +295,10 @@ func inverseNorms(inv []float64, field string, rows [][]float64, asRows bool, sb
 		case math.IsNaN(nr) || math.IsInf(nr, 0) || math.IsInf(1/nr, 0):
 			for k, x := range r {
 				if x-x != 0 {
-					return &InputError{field, j, fmt.Sprintf("column %d is %v", k, x)}
+					return &InputError{field, first + j, fmt.Sprintf("column %d is %v", k, x)}
 				}
 			}
-			return &InputError{field, j, fmt.Sprintf("the row's norm overflows when the row is scaled to unit norm (norm %v)", nr)}
+			return &InputError{field, first + j, fmt.Sprintf("the row's norm overflows when the row is scaled to unit norm (norm %v)", nr)}
 		default:
 			inv[j] = 1 / nr
 		}
@@ -262,8 +306,7 @@ func inverseNorms(inv []float64, field string, rows [][]float64, asRows bool, sb
 			sb.add(j, r)
 		}
 		if x != nil {
-			sp := sb.view()
-			dots[j] = guessDot(inv[j], &sp, j, x, dense)
+			dots[j] = sb.guessDot(inv[j], j, x, dense)
 		}
 	}
 	return nil

@@ -32,6 +32,7 @@ type sparseBuilder struct {
 	idx      []int32
 	val      []float64
 	count    int
+	rowLen   int // the entries of the last row listed
 }
 
 // newSparseBuilder prepares for m rows of length n; nil when no row can be
@@ -74,8 +75,50 @@ func (b *sparseBuilder) add(j int, r []float64) {
 		b.idx, b.val = b.idx[:at+k], b.val[:at+k]
 		b.isSparse[j] = true
 		b.count++
+		b.rowLen = k
 	}
 	b.pos[j+1] = int32(len(b.idx))
+}
+
+// chunk returns a builder for rows lo..hi-1 of b, added as rows 0, 1, ...
+// of its own: it writes their flags and offsets into b's (offsets within
+// its own lists, made b's by appendChunk), so chunks of disjoint rows may
+// be built at once.
+func (b *sparseBuilder) chunk(lo, hi int) *sparseBuilder {
+	if b == nil {
+		return nil
+	}
+	size := min((hi-lo)*b.limit/2, 4096)
+	return &sparseBuilder{limit: b.limit, pos: b.pos[lo : hi+1], isSparse: b.isSparse[lo:hi],
+		idx: make([]int32, 0, size), val: make([]float64, 0, size)}
+}
+
+// appendChunk appends the lists of o, made by b.chunk(lo, hi), to b's, as
+// if its rows had been added to b in order after row lo-1.
+func (b *sparseBuilder) appendChunk(o *sparseBuilder) {
+	if b == nil {
+		return
+	}
+	base := int32(len(b.idx))
+	for r := 1; r < len(o.pos); r++ {
+		o.pos[r] += base
+	}
+	b.idx = append(b.idx, o.idx...)
+	b.val = append(b.val, o.val...)
+	b.count += o.count
+}
+
+// guessDot is guessDot for row j, the last row added (a listed row's
+// entries are the lists' last rowLen), without reading the offset where
+// the row starts, which a neighbouring chunk may be writing.
+func (b *sparseBuilder) guessDot(inv float64, j int, x []float64, dense float64) float64 {
+	if inv == 0 || b == nil || !b.isSparse[j] {
+		return guessDot(inv, &sparseRows{}, j, x, dense)
+	}
+	at := len(b.idx) - b.rowLen
+	pos := [2]int32{0, int32(b.rowLen)}
+	row := sparseRows{pos: pos[:], idx: b.idx[at:], val: b.val[at:]}
+	return row.dot(0, x)
 }
 
 // noZeros reports whether no entry of r is zero (NaN counts as nonzero, as
@@ -87,15 +130,6 @@ func noZeros(r []float64) bool {
 		}
 	}
 	return true
-}
-
-// view is the rows added so far as sparseRows (none on a nil builder),
-// for guessDot during New's pass.
-func (b *sparseBuilder) view() sparseRows {
-	if b == nil {
-		return sparseRows{}
-	}
-	return sparseRows{sparse: b.isSparse, pos: b.pos, idx: b.idx, val: b.val}
 }
 
 // rows returns the sparse rows added (none on a nil builder).

@@ -148,7 +148,7 @@ func (s *Solver) newEngineAt(p *Problem, x []float64, rowsIn []int, upper, lower
 // the Solve it is part of (SolveFrom), and at most maxSteps working-set
 // changes (0: the engine's safety bound).
 func (s *Solver) engineOptions(maxSteps int) *activeset.Options {
-	return &activeset.Options{MaxSteps: maxSteps, TimeLimit: s.opt.TimeLimit}
+	return &activeset.Options{MaxSteps: maxSteps, TimeLimit: s.opt.TimeLimit, Threads: s.threads()}
 }
 
 // engineOrError passes on a new engine, or its error in the solver's terms.

@@ -1,0 +1,61 @@
+package activeset
+
+import "sync"
+
+// rowTeam runs the passes over every row of A on several goroutines: the
+// rows are cut once into contiguous chunks of about equal size, chunk k
+// goes to goroutine k (chunk 0 to the caller's), and what the chunks find
+// is combined in the order of the chunks. A pass thus gives the same bits
+// on every run for a given number of chunks; the number decides which
+// rows a pricing scan computes (each chunk skips rows by its own running
+// maximum), not the answer's certificate.
+//
+// The goroutines' functions are made once, in newRowTeam: a pass
+// allocates nothing and leaves no goroutine behind.
+type rowTeam struct {
+	bounds []int    // chunk k is rows bounds[k]:bounds[k+1]
+	start  []func() // start[k] runs chunk k of job (k >= 1)
+	wg     sync.WaitGroup
+	job    func(k, lo, hi int)
+}
+
+// minChunkEntries is the fewest entries of A a chunk is given: a pass over
+// 2^17 entries (1 MiB) takes about 100 µs, against a few µs to start and
+// join a goroutine, so smaller problems keep one chunk.
+const minChunkEntries = 1 << 17
+
+// newRowTeam returns a team for m rows of n entries with up to threads
+// chunks, or nil when one chunk is all the rows are worth.
+func newRowTeam(m, n, threads int) *rowTeam {
+	chunks := min(threads, m*max(n, 1)/minChunkEntries)
+	if chunks < 2 {
+		return nil
+	}
+	t := &rowTeam{bounds: make([]int, chunks+1), start: make([]func(), chunks)}
+	for k := 0; k <= chunks; k++ {
+		t.bounds[k] = k * m / chunks
+	}
+	for k := 1; k < chunks; k++ {
+		t.start[k] = func() {
+			t.job(k, t.bounds[k], t.bounds[k+1])
+			t.wg.Done()
+		}
+	}
+	return t
+}
+
+// chunks is the number of chunks.
+func (t *rowTeam) chunks() int { return len(t.start) }
+
+// do runs job(k, lo, hi) for every chunk, chunk 0 on the calling goroutine,
+// and returns when all are done.
+func (t *rowTeam) do(job func(k, lo, hi int)) {
+	t.job = job
+	t.wg.Add(len(t.start) - 1)
+	for _, f := range t.start[1:] {
+		go f()
+	}
+	job(0, t.bounds[0], t.bounds[1])
+	t.wg.Wait()
+	t.job = nil
+}

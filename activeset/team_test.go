@@ -1,0 +1,122 @@
+package activeset
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/softpen/softpen/mat"
+)
+
+// teamProblem is a QP with H = I and m rows of n entries (every third row
+// sparse, two nonzeros), enough entries for several chunks, with a few
+// hundred rows active at the answer.
+func teamProblem(m, n int) *Problem {
+	rng := rand.New(rand.NewPCG(11, 12))
+	a := mat.NewDense(m, n)
+	b := make([]float64, m)
+	for j := range m {
+		r := a.Row(j)
+		if j%3 == 1 {
+			r[rng.IntN(n)], r[rng.IntN(n)] = rng.NormFloat64(), rng.NormFloat64()
+		} else {
+			for k := range r {
+				r[k] = rng.NormFloat64()
+			}
+		}
+		b[j] = 1 + rng.Float64()
+	}
+	h := mat.NewDense(n, n)
+	c := make([]float64, n)
+	for i := range n {
+		h.Row(i)[i] = 1
+		c[i] = -10 * rng.NormFloat64()
+	}
+	return &Problem{N: n, H: h, C: c, A: a, B: b}
+}
+
+// TestThreadsSameAnswer: the rows' norms and sparse lists computed by
+// several goroutines are those of one, bit for bit; the solves with 1, 2
+// and 3 goroutines are solved to the same objective within their gaps;
+// and the solve with 3 gives the same bits every time.
+func TestThreadsSameAnswer(t *testing.T) {
+	p := teamProblem(9000, 64)
+	solve := func(threads int) (*Solver, *Result) {
+		s, err := New(p, &Options{Threads: threads})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if threads > 1 && (s.team == nil || s.team.chunks() != threads) {
+			t.Fatalf("threads %d: team %v, want %d chunks", threads, s.team, threads)
+		}
+		r := s.Solve(context.Background())
+		if r.Status != StatusSolved {
+			t.Fatalf("threads %d: %v", threads, r.Status)
+		}
+		return s, r
+	}
+	one, r1 := solve(1)
+	for _, th := range []int{2, 3} {
+		s, r := solve(th)
+		if !slices.Equal(s.ainv, one.ainv) || !slices.Equal(s.sp.sparse, one.sp.sparse) || !slices.Equal(s.sp.pos, one.sp.pos) ||
+			!slices.Equal(s.sp.idx, one.sp.idx) || !slices.Equal(s.sp.val, one.sp.val) {
+			t.Fatalf("threads %d: norms or sparse rows differ from one goroutine's", th)
+		}
+		if d := math.Abs(r.Objective - r1.Objective); d > 1e-9*(1+math.Abs(r1.Objective)) {
+			t.Fatalf("threads %d: objective %.17g, one goroutine's %.17g", th, r.Objective, r1.Objective)
+		}
+	}
+	_, a := solve(3)
+	x := slices.Clone(a.X)
+	_, b := solve(3)
+	if !slices.Equal(x, b.X) {
+		t.Fatal("two solves with 3 goroutines differ")
+	}
+}
+
+// TestThreadsFirstBadRow: with the rows split among goroutines, a bad row
+// is reported by its index in A, and of two the first.
+func TestThreadsFirstBadRow(t *testing.T) {
+	for _, bad := range [][]int{{7000}, {5000, 8000}, {100, 6000}} {
+		p := teamProblem(9000, 64)
+		for _, j := range bad {
+			p.A.Row(j)[3] = math.NaN()
+		}
+		_, err := New(p, &Options{Threads: 3})
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.Field != "A" || ie.Index != bad[0] {
+			t.Fatalf("NaN in rows %v: %v, want row %d named", bad, err, bad[0])
+		}
+	}
+}
+
+// TestThreadsWarmAllocs: a re-solve after SetB allocates nothing with the
+// rows on several goroutines.
+func TestThreadsWarmAllocs(t *testing.T) {
+	p := teamProblem(9000, 64)
+	s, err := New(p, &Options{Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Solve(context.Background())
+	b2 := slices.Clone(p.B)
+	for j := range b2 {
+		b2[j] *= 1.01
+	}
+	bs := [][]float64{b2, p.B}
+	i := 0
+	if a := testing.AllocsPerRun(5, func() {
+		if err := s.SetB(bs[i%2]); err != nil {
+			t.Fatal(err)
+		}
+		i++
+		if r := s.Solve(context.Background()); r.Status != StatusSolved {
+			t.Fatalf("status %v", r.Status)
+		}
+	}); a != 0 {
+		t.Fatalf("%v allocations a re-solve", a)
+	}
+}
