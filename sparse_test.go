@@ -576,3 +576,35 @@ func TestSparseSVMSmallMargin(t *testing.T) {
 		t.Fatalf("objectives %.16g and %.16g differ by %.3g, more than the gaps %.3g + %.3g", r.Objective, alone.Objective, d, r.Gap, alone.Gap)
 	}
 }
+
+// TestSparseSVMTightTolerance: on the small-margin rows of
+// TestSparseSVMSmallMargin the certificate resolves a relative gap of a
+// few 1e-12 (x summed with compensation): tol 1e-11 is solved at the
+// finisher's first call, where summing x plainly left a rounding charge
+// of 4e-11 and the solve ran to its time limit; and a tol below what it
+// resolves (1e-15) ends at once with StatusPrecisionLimit, a message
+// naming the certificate's rounding, and the same answer, not at the
+// time limit.
+func TestSparseSVMTightTolerance(t *testing.T) {
+	a, b := zipfRows(1000, 5000, 40, 3)
+	solve := func(tol float64) *Result {
+		r, err := Solve(context.Background(), &Problem{N: a.Cols, ASparse: a, B: b, Ridge: 1},
+			&Options{Method: MethodDualCD, Tol: tol, TimeLimit: 30 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("tol %g: %v after %d epochs, relative gap %.3g", tol, r.Status, r.Iterations, r.Gap/r.Objective)
+		return r
+	}
+	r := solve(1e-11)
+	if r.Status != StatusSolved || r.Iterations > 1024 {
+		t.Fatalf("tol 1e-11: %v after %d epochs", r.Status, r.Iterations)
+	}
+	p := solve(1e-15)
+	if p.Status != StatusPrecisionLimit || p.Iterations > 1024 || !strings.Contains(p.Message, "rounding") {
+		t.Fatalf("tol 1e-15: %v after %d epochs (%q)", p.Status, p.Iterations, p.Message)
+	}
+	if d := math.Abs(p.Objective - r.Objective); d > p.Gap+r.Gap {
+		t.Fatalf("objectives %.16g and %.16g differ by more than the gaps", p.Objective, r.Objective)
+	}
+}

@@ -90,7 +90,7 @@ func (s *Solver) solveDualCD(ctx context.Context, start time.Time) (*Result, err
 		res.Status = statusOf(rn.stopped)
 	default:
 		res.Status = StatusPrecisionLimit
-		res.Message = fmt.Sprintf("dual coordinate descent converged in float64 with the certified gap at %.3g", r.Gap)
+		res.Message = fmt.Sprintf("dual coordinate descent converged in float64 with the certified gap at %.3g (the certificate's rounding %.3g); the tolerance asks for less", r.Gap, r.Allowance)
 	}
 	res.Time = time.Since(start)
 	return res, nil
