@@ -530,7 +530,7 @@ func denseOf(rows [][]float64, cols int) *mat.Dense {
 func (p *Problem) internal() (*solver.Problem, error) {
 	ip := &solver.Problem{
 		N: p.N, PhiRows: p.Phi, Y: p.Y, Ridge: p.Ridge, L1: p.L1,
-		P: symmetricPart(p.P), Q: p.Q, Offset: p.Offset,
+		P: symmetricPart(p.P), OwnP: true, Q: p.Q, Offset: p.Offset,
 		ARows: p.A, B: p.B, Aeq: denseOf(p.Aeq, p.N), Beq: p.Beq,
 	}
 	if p.Lower != nil {

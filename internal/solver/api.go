@@ -57,14 +57,17 @@ type Problem struct {
 	L1           float64     // >= 0
 	Lower, Upper []float64   // nil, or length N; -Inf / +Inf mean no bound
 	P            *mat.Dense  // N x N symmetric PSD, or nil
-	Q            []float64   // length N, or nil
-	Offset       float64
-	A            *mat.Dense  // m x N, or nil
-	ARows        [][]float64 // instead of A: its rows, each of length N (saves a copy of a large A)
-	ASparse      *mat.Sparse // instead of A and ARows: compressed rows, read in place (sparse.go: ridge, q and these rows only, b < 0)
-	B            []float64   // length m
-	Aeq          *mat.Dense  // meq x N, or nil
-	Beq          []float64   // length meq
+	// OwnP says that P is the solver's to keep (a copy made for it): New
+	// then keeps it instead of copying it again.
+	OwnP    bool
+	Q       []float64 // length N, or nil
+	Offset  float64
+	A       *mat.Dense  // m x N, or nil
+	ARows   [][]float64 // instead of A: its rows, each of length N (saves a copy of a large A)
+	ASparse *mat.Sparse // instead of A and ARows: compressed rows, read in place (sparse.go: ridge, q and these rows only, b < 0)
+	B       []float64   // length m
+	Aeq     *mat.Dense  // meq x N, or nil
+	Beq     []float64   // length meq
 }
 
 // Method is the inner method M of the nested scheme.

@@ -45,7 +45,10 @@ func (s *Solver) copyObjective(p *Problem) {
 		}
 	}
 	if p.P != nil {
-		s.pm = cloneDense(p.P)
+		s.pm = p.P
+		if !p.OwnP {
+			s.pm = cloneDense(p.P)
+		}
 	}
 	if p.Q != nil {
 		s.q = append([]float64(nil), p.Q...)
@@ -88,8 +91,14 @@ func (s *Solver) buildModel(sharpMu bool) error {
 	if s.quad {
 		// H = phi^T phi / l + P + ridge I,  c = -phi^T y / l + q,
 		// c0 = ||y||^2 / (2l) + offset.
-		s.h = mat.NewDense(n, n)
 		s.c = make([]float64, n)
+		if s.l == 0 && s.ridge == 0 && s.pm != nil {
+			// H = P: the same matrix, not a copy (nothing writes
+			// either after this).
+			s.h = s.pm
+		} else {
+			s.h = mat.NewDense(n, n)
+		}
 		if s.l > 0 {
 			mat.GramRows(s.h, s.phiRows, 1/float64(s.l))
 			for i, r := range s.phiRows {
@@ -100,11 +109,13 @@ func (s *Solver) buildModel(sharpMu bool) error {
 			vec.Scale(-1/float64(s.l), s.c)
 			s.c0 = vec.Dot(s.y, s.y) / (2 * float64(s.l))
 		}
-		if s.pm != nil {
-			vec.Axpy(1, s.pm.Data, s.h.Data)
-		}
-		for i := 0; i < n; i++ {
-			s.h.Data[i*n+i] += s.ridge
+		if s.h != s.pm {
+			if s.pm != nil {
+				vec.Axpy(1, s.pm.Data, s.h.Data)
+			}
+			for i := 0; i < n; i++ {
+				s.h.Data[i*n+i] += s.ridge
+			}
 		}
 		s.cLoss = append([]float64(nil), s.c...)
 		if s.q != nil {
