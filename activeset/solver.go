@@ -229,10 +229,11 @@ func denseRows(a *mat.Dense, rows [][]float64) [][]float64 {
 }
 
 // rowNorms is inverseNorms for the rows of A (s.a into s.ainv), on the
-// team's goroutines when there is one: each chunk lists its sparse rows
-// in a builder of its own, appended to sb in chunk order, so that the
-// result is the one pass's bit for bit (chunk 0 builds in sb itself), and
-// the first bad row in row order is the error.
+// team's goroutines when there is one: chunk 0 lists its sparse rows in
+// sb, each other chunk in lists of its own (sb.chunk; their flags and
+// offsets go to sb's directly), appended to sb's in chunk order, so that
+// the result is the one pass's bit for bit, and the first bad row in row
+// order is the error.
 func (s *Solver) rowNorms(asRows bool, sb *sparseBuilder, at guess) error {
 	if s.team == nil {
 		return inverseNorms(s.ainv, "A", 0, s.a, asRows, sb, at.x, at.dots)
