@@ -361,8 +361,7 @@ func TestNewtonChosenByProblem(t *testing.T) {
 var heldOutLike = logisticCase{name: "l2000-n100-m100-box-eq", l: 2000, n: 100, m: 100, box: true, eq: true, ridge: 1e-3}
 
 // TestNewtonHeldOutLike: 100 rows, tol 1e-9, solved and checked
-// independently. Its time (well under a second) is BenchmarkNewton's to
-// measure: a timed test fails on a loaded machine or under emulation.
+// independently. Its time is BenchmarkNewton's to measure, not a test's.
 func TestNewtonHeldOutLike(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		p := hardLogistic(heldOutLike, seed)
