@@ -518,6 +518,58 @@ func BenchmarkMPC(b *testing.B) {
 	}
 }
 
+// BenchmarkMPCWarm: the sequences of BenchmarkMPC as a controller runs
+// them, one Solver for the whole sequence, each step's new q and b taken
+// by SetQ and SetB and solved from the last working set. ns/step is the
+// mean time of one step (update and solve), median-ns and p99-ns those of
+// single steps, and "iterations" the mean working-set changes. It fails
+// unless every answer is solved.
+func BenchmarkMPCWarm(b *testing.B) {
+	steps := 200
+	if testing.Short() {
+		steps = 20
+	}
+	for _, sys := range testqp.MPCSystems {
+		for _, h := range testqp.MPCHorizons(sys) {
+			b.Run(fmt.Sprintf("%s/N=%d", sys, h), func(b *testing.B) {
+				run, err := testqp.MPCSequence(sys, h, steps, 1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				first := run.Steps[0]
+				s, err := NewSolver(&Problem{N: run.N, P: run.H, Q: first.Q, Lower: run.Lower, Upper: run.Upper, A: run.A, B: first.B}, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var times []time.Duration
+				changes := 0
+				for b.Loop() {
+					for k, st := range run.Steps {
+						t0 := time.Now()
+						if err := s.SetQ(st.Q); err != nil {
+							b.Fatal(err)
+						}
+						if err := s.SetB(st.B); err != nil {
+							b.Fatal(err)
+						}
+						res, err := s.Solve(context.Background())
+						times = append(times, time.Since(t0))
+						if err != nil || res.Status != StatusSolved {
+							b.Fatalf("step %d: status %v (%v)", k, res.Status, err)
+						}
+						changes += res.Iterations
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(len(times)), "ns/step")
+				slices.Sort(times)
+				b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "median-ns")
+				b.ReportMetric(float64(times[len(times)*99/100].Nanoseconds()), "p99-ns")
+				b.ReportMetric(float64(changes)/float64(len(times)), "iterations")
+			})
+		}
+	}
+}
+
 // BenchmarkFitMethods is the measurement behind MethodAuto's choice for
 // the fitting model given with dense rows (a loss, ridge, l1, bounds; no
 // rows or P; Problem.sparsePath): the logistic loss with ridge 1/l on

@@ -3,6 +3,7 @@ package activeset
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/softpen/softpen/internal/qpgen"
@@ -147,6 +148,107 @@ func TestSetObjectiveBadInput(t *testing.T) {
 		e, ok := err.(*InputError)
 		if !ok || e.Field != tc.field || e.Index != tc.index {
 			t.Errorf("%s: error %v, want field %s index %d", tc.name, err, tc.field, tc.index)
+		}
+	}
+	if got := s.Solve(ctx).Objective; got != want {
+		t.Errorf("after the refused calls the objective is %.17g, want %.17g", got, want)
+	}
+}
+
+// TestSetC solves each feasible family under another linear term first,
+// then switches to the generator's c with SetC and judges the hot-started
+// answer with the generator's big.Float KKT check; with and without l1,
+// switching back and forth twice. Without l1 the working set must be kept
+// as it was (its members, in order: no member pushed again).
+func TestSetC(t *testing.T) {
+	for _, fam := range []string{"cond-dense", "cond-diag", "bounds-mixed", "eq-dependent", "ineq-duplicate", "degenerate-vertex", "big-multipliers", "many-rows"} {
+		worst := 0.0
+		for _, n := range []int{1, 3, 12, 40} {
+			for seed := uint64(1); seed <= 3; seed++ {
+				q := qpgen.Generate(fam, n, seed)
+				for _, l1 := range []float64{0, 0.5} {
+					name := fmt.Sprintf("%s/n%d/s%d/l1=%g", fam, n, seed, l1)
+					_, c2, _ := perturbed(q)
+					p := fromGen(q)
+					p.C, p.L1 = c2, l1
+					s := mustNew(t, p)
+					var r *Result
+					for round := 0; round < 2; round++ {
+						s.Solve(ctx)
+						before := append([]constraint(nil), s.ws...)
+						if err := s.SetC(q.C); err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						if l1 == 0 && !slices.Equal(before, s.ws) {
+							t.Errorf("%s: SetC changed the working set from %v to %v", name, before, s.ws)
+						}
+						r = s.Solve(ctx)
+						if round == 0 {
+							if err := s.SetC(c2); err != nil {
+								t.Fatalf("%s: %v", name, err)
+							}
+						}
+					}
+					if r.Status != StatusSolved {
+						t.Errorf("%s: status %v after %d iterations", name, r.Status, r.Steps)
+						continue
+					}
+					worst = math.Max(worst, checkKKTWithL1(t, name, q, r))
+				}
+			}
+		}
+		t.Logf("%-18s after SetC: worst KKT %.2g", fam, worst)
+	}
+}
+
+// TestSetCAllocs: switching c and re-solving allocates nothing, with and
+// without l1 (which rebuilds the working set).
+func TestSetCAllocs(t *testing.T) {
+	for _, l1 := range []float64{0, 0.5} {
+		q := qpgen.Generate("cond-dense", 30, 2)
+		_, c2, _ := perturbed(q)
+		p := fromGen(q)
+		p.L1 = l1
+		s := mustNew(t, p)
+		s.Solve(ctx)
+		flip := false
+		allocs := testing.AllocsPerRun(20, func() {
+			flip = !flip
+			c := q.C
+			if flip {
+				c = c2
+			}
+			if err := s.SetC(c); err != nil {
+				t.Fatal(err)
+			}
+			s.Solve(ctx)
+		})
+		if allocs != 0 {
+			t.Errorf("l1 %g: SetC + Solve: %v allocations, want 0", l1, allocs)
+		}
+	}
+}
+
+// TestSetCBadInput: a missing, short or non-finite c is an error naming
+// the field (and the index), and leaves the solver solving the old c.
+func TestSetCBadInput(t *testing.T) {
+	q := qpgen.Generate("cond-dense", 10, 1)
+	ref := mustNew(t, fromGen(q))
+	ref.Solve(ctx)
+	want := ref.Solve(ctx).Objective
+	s := mustNew(t, fromGen(q))
+	s.Solve(ctx)
+	nan := append([]float64(nil), q.C...)
+	nan[3] = math.Inf(-1)
+	for _, tc := range []struct {
+		name  string
+		c     []float64
+		index int
+	}{{"nil c", nil, -1}, {"short c", q.C[:4], -1}, {"-Inf in c", nan, 3}} {
+		err := s.SetC(tc.c)
+		e, ok := err.(*InputError)
+		if !ok || e.Field != "C" || e.Index != tc.index {
+			t.Errorf("%s: error %v, want field C index %d", tc.name, err, tc.index)
 		}
 	}
 	if got := s.Solve(ctx).Objective; got != want {

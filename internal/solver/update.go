@@ -17,7 +17,7 @@ import (
 // Solve, keeping the warm start: the quadratic model's c = c_loss + q is
 // formed afresh (no drift over many updates), and the engines that hold it
 // (the direct path's with its samples', the exact finish's) take it with
-// their working sets kept (activeset.Solver.SetObjective). It allocates
+// their working sets kept (activeset.Solver.SetC). It allocates
 // nothing, except a q the problem did not have, once.
 func (s *Solver) SetQ(q []float64) error {
 	if err := checkUpdate("q", q, s.n, "n"); err != nil {
@@ -48,7 +48,7 @@ func (s *Solver) SetQ(q []float64) error {
 		if e == nil {
 			return nil
 		}
-		return e.SetObjective(s.h, s.c, &s.chol)
+		return e.SetC(s.c)
 	}
 	if err := set(s.direct); err != nil {
 		return err
