@@ -24,6 +24,14 @@ type Cholesky struct {
 	diag bool // L is diagonal (a was): the solves take O(n)
 }
 
+// Reserve sizes the factor's storage for order n: a later Factor or
+// FactorShifted of order at most n allocates nothing for it.
+func (c *Cholesky) Reserve(n int) {
+	if cap(c.l) < n*n {
+		c.l = make([]float64, n*n)
+	}
+}
+
 // NotPDError reports the pivot at which a factorisation failed.
 type NotPDError struct {
 	Pivot int
@@ -50,11 +58,33 @@ func (e *NotPDError) Error() string {
 // cholUnblockedMax it allocates the packing buffers, about 2 cholBlock n
 // floats, on each call.
 func (c *Cholesky) Factor(a *Dense) error {
+	_, err := c.factor(a, 0)
+	return err
+}
+
+// FactorShifted is Factor for a matrix that may be singular to rounding
+// (semidefinite, or with rows dependent on others): a pivot that comes out
+// <= 0 is replaced by shift (> 0) instead of failing, and the number of
+// pivots so replaced is returned. The factor is then that of a + E, E
+// diagonal with shift - d_j >= shift at each replaced pivot j (d_j its
+// value) and zero elsewhere: a is perturbed only in the directions along
+// which it is singular, where a shift of every diagonal entry would also
+// perturb the others and, tried after a failed Factor, costs a second
+// factorisation. Where Factor succeeds, FactorShifted computes the same
+// factor bit for bit. A pivot that is NaN still fails (*NotPDError), as
+// does a shift that is not > 0 and finite.
+func (c *Cholesky) FactorShifted(a *Dense, shift float64) (int, error) {
+	if !(shift > 0) || math.IsInf(shift, 1) {
+		return 0, fmt.Errorf("mat: Cholesky.FactorShifted: shift %g, want a finite number > 0", shift)
+	}
+	return c.factor(a, shift)
+}
+
+// factor is Factor (shift 0) and FactorShifted.
+func (c *Cholesky) factor(a *Dense, shift float64) (int, error) {
 	n := a.Rows
 	check("Cholesky.Factor", a.Cols, n, "cols")
-	if cap(c.l) < n*n {
-		c.l = make([]float64, n*n)
-	}
+	c.Reserve(n)
 	c.n = n
 	l := c.l[:n*n]
 	c.diag = true
@@ -67,25 +97,28 @@ func (c *Cholesky) Factor(a *Dense) error {
 		}
 	}
 	if n <= cholUnblockedMax {
-		if err := factorPanel(l, n, 0, n, n); err != nil {
+		shifted, err := factorPanel(l, n, 0, n, n, shift)
+		if err != nil {
 			c.n = 0
-			return err
 		}
-		return nil
+		return shifted, err
 	}
 	pk := newTrailingPack(n)
+	shifted := 0
 	for k0 := 0; k0 < n; k0 += cholBlock {
 		k1 := min(k0+cholBlock, n)
-		if err := factorPanel(l, n, k0, k1, k1); err != nil {
+		s, err := factorPanel(l, n, k0, k1, k1, shift)
+		shifted += s
+		if err != nil {
 			c.n = 0
-			return err
+			return shifted, err
 		}
 		if k1 < n {
 			panelBelow(l, n, k0, k1, c.Threads)
 			pk.update(l, n, k0, k1, c.Threads)
 		}
 	}
-	return nil
+	return shifted, nil
 }
 
 // cholBlock is the panel width of the blocked factorisation, and
@@ -104,13 +137,19 @@ const (
 // triangle), rows k0..end-1, from entries from which the products with
 // columns 0..k0-1 have already been subtracted (Factor's trailing
 // updates): column j's pivot is l_jj - sum_{k0<=p<j} l_jp^2 and its entries
-// below (l_ij - sum_p l_ip l_jp) / pivot.
-func factorPanel(l []float64, n, k0, k1, end int) error {
+// below (l_ij - sum_p l_ip l_jp) / pivot. A pivot <= 0 is an error, or
+// with shift > 0 replaced by shift and counted (FactorShifted).
+func factorPanel(l []float64, n, k0, k1, end int, shift float64) (int, error) {
+	shifted := 0
 	for j := k0; j < k1; j++ {
 		lj := l[j*n+k0 : j*n+j]
 		d := l[j*n+j] - vec.Dot(lj, lj)
 		if !(d > 0) {
-			return &NotPDError{Pivot: j, Value: d}
+			if !(shift > 0) || math.IsNaN(d) {
+				return shifted, &NotPDError{Pivot: j, Value: d}
+			}
+			d = shift
+			shifted++
 		}
 		d = math.Sqrt(d)
 		l[j*n+j] = d
@@ -129,7 +168,7 @@ func factorPanel(l []float64, n, k0, k1, end int) error {
 			l[i*n+j] = (l[i*n+j] - vec.Dot(row(i), lj)) / d
 		}
 	}
-	return nil
+	return shifted, nil
 }
 
 // panelBelow computes columns k0..k1-1 of L in rows k1..n-1, once

@@ -242,7 +242,7 @@ func TestCholeskyBlocked(t *testing.T) {
 		for i := 0; i < n; i++ {
 			copy(ref[i*n:i*n+i+1], a.Data[i*n:i*n+i+1])
 		}
-		if err := factorPanel(ref, n, 0, n, n); err != nil {
+		if _, err := factorPanel(ref, n, 0, n, n, 0); err != nil {
 			t.Fatal(err)
 		}
 		for i := 0; i < n; i++ {
@@ -316,4 +316,98 @@ func identity(n int) *Dense {
 		a.Data[i*n+i] = 1
 	}
 	return a
+}
+
+// TestCholeskyFactorShifted: on a positive definite matrix FactorShifted
+// is Factor bit for bit and shifts nothing; on Gram matrices whose columns
+// repeat or combine others (singular: Factor fails on them) it succeeds
+// on the unblocked and the blocked path, on one thread and several with
+// the same bits, and L L^T is a + E: off the diagonal within twice
+// DotErrorBound(n+1) |L| |L^T| of a, on it never below a by more than
+// that, and above it at no more entries than it reports shifted. A NaN
+// pivot still fails, and so does a shift that is not finite and > 0.
+func TestCholeskyFactorShifted(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 13))
+	for _, n := range []int{5, 40, cholUnblockedMax + 1, 350, 600} {
+		b := seq(n, n, n, func(i, j int) float64 { return r.Float64() - 0.5 })
+		a := NewDense(n, n)
+		b.Gram(a, 1)
+		a.AddDiag(0.5)
+		var c, s Cholesky
+		if err := c.Factor(a); err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		if k, err := s.FactorShifted(a, 1e-14); err != nil || k != 0 {
+			t.Fatalf("n=%d: positive definite: %d shifted, %v", n, k, err)
+		}
+		for i := 0; i < n; i++ {
+			if !slices.Equal(c.l[i*n:i*n+i+1], s.l[i*n:i*n+i+1]) {
+				t.Fatalf("n=%d: row %d differs from Factor's", n, i)
+			}
+		}
+		// Columns that repeat an earlier one, and one the sum of two.
+		for j := 3; j < n; j += 7 {
+			for i := 0; i < n; i++ {
+				b.Data[i*b.Stride+j] = b.Data[i*b.Stride+j/2]
+			}
+		}
+		for i := 0; i < n; i++ {
+			b.Data[i*b.Stride+n-1] = b.Data[i*b.Stride] + b.Data[i*b.Stride+1]
+		}
+		b.Gram(a, 1)
+		if err := c.Factor(a); err == nil {
+			t.Fatalf("n=%d: Factor of a singular Gram matrix succeeded", n)
+		}
+		var first []float64
+		for _, threads := range []int{1, 2, 5} {
+			s := Cholesky{Threads: threads}
+			k, err := s.FactorShifted(a, 1e-14)
+			if err != nil || k < 1 {
+				t.Fatalf("n=%d threads=%d: %d shifted, %v", n, threads, k, err)
+			}
+			if first == nil {
+				first = slices.Clone(s.l[:n*n])
+				l := first
+				bound := 2 * vec.DotErrorBound(n+1)
+				above := 0
+				for i := 0; i < n; i++ {
+					for j := 0; j <= i; j++ {
+						var sum, abs float64
+						for p := 0; p <= j; p++ {
+							sum += l[i*n+p] * l[j*n+p]
+							abs += math.Abs(l[i*n+p] * l[j*n+p])
+						}
+						d := sum - a.Data[i*n+j]
+						switch {
+						case i != j && math.Abs(d) > bound*abs:
+							t.Fatalf("n=%d: (L L^T - A)[%d,%d] = %.3g, bound %.3g", n, i, j, d, bound*abs)
+						case i == j && d < -bound*abs:
+							t.Fatalf("n=%d: (L L^T - A)[%d,%d] = %.3g < 0 beyond rounding %.3g", n, i, i, d, bound*abs)
+						case i == j && d > bound*abs:
+							above++
+						}
+					}
+				}
+				if above > k {
+					t.Errorf("n=%d: the diagonal grew at %d entries, %d pivots shifted", n, above, k)
+				}
+				t.Logf("n=%d: %d pivots shifted, the diagonal grew at %d", n, k, above)
+				continue
+			}
+			if !slices.Equal(first, s.l[:n*n]) {
+				t.Fatalf("n=%d threads=%d: the factor differs from one thread's", n, threads)
+			}
+		}
+		a.Data[(n/2)*n+n/2] = math.NaN()
+		var pe *NotPDError
+		if _, err := s.FactorShifted(a, 1e-14); !errors.As(err, &pe) || pe.Pivot != n/2 {
+			t.Errorf("n=%d: NaN pivot: %v, want NotPDError at pivot %d", n, err, n/2)
+		}
+	}
+	for _, shift := range []float64{0, -1, math.Inf(1), math.NaN()} {
+		var c Cholesky
+		if _, err := c.FactorShifted(identity(3), shift); err == nil {
+			t.Errorf("shift %v accepted", shift)
+		}
+	}
 }

@@ -220,7 +220,7 @@ func BenchmarkCholesky(b *testing.B) {
 				for i := 0; i < n; i++ {
 					copy(l[i*n:i*n+i+1], a.Row(i)[:i+1])
 				}
-				if err := factorPanel(l, n, 0, n, n); err != nil {
+				if _, err := factorPanel(l, n, 0, n, n, 0); err != nil {
 					b.Fatal(err)
 				}
 			}
