@@ -39,7 +39,7 @@ import (
 type Status int
 
 const (
-	Converged Status = iota // the projected gradient is within Options.Tol
+	Converged Status = iota // the projected gradient is within Options.Tol, or the rounding of the computed gradient
 	Stopped                 // Options.Stop or the iteration limit
 	Stalled                 // no step along the arc decreases f in float64
 	// Unbounded: x grew beyond Options.MaxGrowth times its start: f is
@@ -365,6 +365,16 @@ func (w *Workspace) newtonStep(k *mat.Dense, g, d, dc []float64, coupled bool, f
 		d[i] = rhs[a]
 	}
 	return true
+}
+
+// Reserve sizes the workspace for order n: a later solve of order at most
+// n allocates none of its storage (a solve of a larger order would
+// allocate it all anew, leaving the old as garbage); a factorisation above
+// the order where mat.Cholesky blocks still allocates its packing
+// buffers, about 2 x 64 n floats.
+func (w *Workspace) Reserve(n int) {
+	w.grow(n)
+	w.chol.Reserve(n)
 }
 
 // grow sizes the scratch for order n.

@@ -1,0 +1,158 @@
+package boxqp
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
+)
+
+// SolveInterior minimizes f over x >= 0 by a primal-dual interior-point
+// method (Mehrotra's predictor-corrector; Nocedal and Wright, "Numerical
+// Optimization", 2nd ed., section 16.6), from x (projected onto x >= 0,
+// then moved inside) and overwrites x with its last point, every entry >
+// 0. It is for a start far from the answer's free set, where projected
+// Newton (Solve) spends many factorisations finding which bounds hold:
+// each iteration here is one factorisation of K + Z X^{-1} (z the
+// multipliers of x >= 0, X and Z their diagonals), whose damping by
+// Z X^{-1} > 0 also keeps a singular K factorable, and the iterations it
+// takes hardly depend on the order or the free set (tens, where projected
+// Newton took a hundred factorisations and more on the separable text set
+// of scripts/liblinear). Its point is not exactly on a face: Solve from it
+// finishes (usually in one or two factorisations, the free set settled).
+//
+// Converged: the residual of K x + c - z is within Tol max(1, max|c|) and
+// x'z, the duality gap of the iterate, within Tol max(1, |f(x)|). Options
+// are read as Solve reads them, MaxIter defaulting to 60 and Tol to 1e-10
+// (below, the rounding of K + Z X^{-1} decides). Unbounded: as Solve.
+// Stalled: a step shorter than 1e-10, or a factorisation that fails.
+func (w *Workspace) SolveInterior(k *mat.Dense, c, x []float64, opt Options) Result {
+	n := k.Rows
+	if opt.Tol <= 0 {
+		opt.Tol = 1e-10
+	}
+	if opt.MaxIter <= 0 {
+		opt.MaxIter = 60
+	}
+	if !(opt.MaxGrowth > 0) {
+		opt.MaxGrowth = 1e6
+	}
+	w.grow(n)
+	w.chol.Threads = opt.Threads
+	w.prevFree, w.prevTau = w.prevFree[:0], -1 // Solve's factor is overwritten
+	kx, z, dx, dz, rd, r, t := w.g[:n], w.dc[:n], w.d[:n], w.step[:n], w.xt[:n], w.rhs[:n], w.kd[:n]
+	cmax, dmax, xmax := 1.0, 0.0, 1.0
+	for i := range x {
+		x[i] = math.Max(x[i], 0)
+		cmax = math.Max(cmax, math.Abs(c[i]))
+		dmax = math.Max(dmax, k.Data[i*k.Stride+i])
+		xmax = math.Max(xmax, x[i])
+	}
+	if !(dmax > 0) {
+		dmax = 1
+	}
+	grown := opt.MaxGrowth * xmax
+	// The start: x and the gradient moved inside by a tenth of their
+	// average size, so that the first steps are not cut short by a
+	// bound a hair away (the start's own point is kept as far as that
+	// allows: a warm start from coordinate descent's multipliers).
+	k.MulVec(kx, x)
+	xs, gs := 0.0, 0.0
+	for i := range x {
+		xs += x[i]
+		gs += math.Abs(kx[i] + c[i])
+	}
+	xs, gs = math.Max(0.1*xs/float64(n), 1e-3), math.Max(0.1*gs/float64(n), 1e-3)
+	for i := range x {
+		x[i] += xs
+		z[i] = math.Max(kx[i]+c[i], 0) + gs
+	}
+	var res Result
+	for ; ; res.Iterations++ {
+		k.MulVec(kx, x)
+		rdMax, gap, f, big := 0.0, vec.Dot(x, z), 0.0, 0.0
+		for i := range x {
+			rd[i] = kx[i] + c[i] - z[i]
+			rdMax = math.Max(rdMax, math.Abs(rd[i]))
+			f += x[i] * (0.5*kx[i] + c[i])
+			big = math.Max(big, x[i])
+		}
+		res.PGNorm = rdMax
+		if rdMax <= opt.Tol*cmax && gap <= opt.Tol*math.Max(1, math.Abs(f)) {
+			res.Status = Converged
+			return res
+		}
+		if big > grown {
+			res.Status = Unbounded
+			return res
+		}
+		if res.Iterations >= opt.MaxIter || (opt.MaxFactorizations > 0 && res.Factorizations >= opt.MaxFactorizations) ||
+			(opt.Stop != nil && opt.Stop()) {
+			res.Status = Stopped
+			return res
+		}
+		// M = K + Z X^{-1}, its lower triangle, factored; pivots singular
+		// to rounding get the damping of Solve's first retry.
+		m := &mat.Dense{Rows: n, Cols: n, Stride: n, Data: w.kff[:n*n]}
+		for i := 0; i < n; i++ {
+			copy(m.Data[i*n:i*n+i+1], k.Row(i)[:i+1])
+			m.Data[i*n+i] += z[i] / x[i]
+		}
+		res.Factorizations++
+		if _, err := w.chol.FactorShifted(m, nextTau(0, dmax)); err != nil {
+			res.Status = Stalled
+			return res
+		}
+		// Predictor (affine) step: the Newton step of K x + c - z = 0,
+		// x_i z_i = 0, in dx (dz follows from it).
+		for i := range r {
+			r[i] = -rd[i] - z[i]
+		}
+		w.chol.Solve(dx, r)
+		for i := range dz {
+			dz[i] = -z[i] - z[i]/x[i]*dx[i]
+		}
+		alpha := math.Min(1, stepToBound(x, dx, z, dz))
+		mu := gap / float64(n)
+		muAff := 0.0
+		for i := range x {
+			muAff += (x[i] + alpha*dx[i]) * (z[i] + alpha*dz[i])
+		}
+		muAff /= float64(n)
+		sigma := math.Pow(muAff/mu, 3)
+		// Corrector: aimed at x_i z_i = sigma mu, with the predictor's
+		// second-order term dx_i dz_i taken off.
+		for i := range r {
+			t[i] = (sigma*mu - dx[i]*dz[i]) / x[i]
+			r[i] = -rd[i] - z[i] + t[i]
+		}
+		w.chol.Solve(dx, r)
+		for i := range dz {
+			dz[i] = -z[i] + t[i] - z[i]/x[i]*dx[i]
+		}
+		alpha = math.Min(1, 0.995*stepToBound(x, dx, z, dz))
+		if !(alpha >= 1e-10) { // NaN too
+			res.Status = Stalled
+			return res
+		}
+		for i := range x {
+			x[i] += alpha * dx[i]
+			z[i] += alpha * dz[i]
+		}
+	}
+}
+
+// stepToBound is the largest alpha <= 1/0.995 that keeps x + alpha dx and
+// z + alpha dz >= 0 (the same step for both: K couples them).
+func stepToBound(x, dx, z, dz []float64) float64 {
+	alpha := 1 / 0.995
+	for i := range x {
+		if dx[i] < 0 {
+			alpha = math.Min(alpha, -x[i]/dx[i])
+		}
+		if dz[i] < 0 {
+			alpha = math.Min(alpha, -z[i]/dz[i])
+		}
+	}
+	return alpha
+}

@@ -1,0 +1,150 @@
+package boxqp
+
+import (
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/softpen/softpen/mat"
+)
+
+// TestInteriorAgainstEnumeration: on small positive definite problems the
+// interior point's objective is the enumeration's to 1e-9 relative, and
+// Solve started from it converges to it exactly (1e-12).
+func TestInteriorAgainstEnumeration(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	var w Workspace
+	for trial := 0; trial < 300; trial++ {
+		n := 1 + trial%8
+		k, c := gramOf(rng, n, n+2)
+		x := make([]float64, n)
+		if trial%3 == 1 {
+			for i := range x {
+				x[i] = 10 * rng.Float64() // a start far from the answer
+			}
+		}
+		res := w.SolveInterior(k, c, x, Options{})
+		if res.Status != Converged {
+			t.Fatalf("trial %d (n=%d): status %v after %d iterations, residual %.3g", trial, n, res.Status, res.Iterations, res.PGNorm)
+		}
+		want := bruteForce(k, c)
+		for i, v := range x {
+			if !(v > 0) {
+				t.Fatalf("trial %d: x[%d] = %v, want > 0", trial, i, v)
+			}
+		}
+		if got := objective(k, c, x); math.Abs(got-want) > 1e-9*math.Max(1, math.Abs(want)) {
+			t.Fatalf("trial %d (n=%d): f = %.17g, enumeration %.17g", trial, n, got, want)
+		}
+		if res := w.Solve(k, c, x, Options{}); res.Status != Converged {
+			t.Fatalf("trial %d: Solve from the interior point: %v", trial, res.Status)
+		}
+		if got := objective(k, c, x); math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(want)) {
+			t.Fatalf("trial %d (n=%d): after Solve f = %.17g, enumeration %.17g", trial, n, got, want)
+		}
+	}
+}
+
+// TestInteriorSingular: K of rank n/2 (the SVM dual's on dependent rows),
+// bounded below: the interior point converges, and from it Solve meets
+// the optimality conditions as TestSolveSingular asks.
+func TestInteriorSingular(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	var w Workspace
+	for trial := 0; trial < 40; trial++ {
+		n := 20 + trial
+		k, c := gramOf(rng, n, n/2)
+		z := make([]float64, n)
+		for i := range z {
+			z[i] = rng.Float64()
+		}
+		k.MulVec(c, z)
+		for i := range c {
+			c[i] = -c[i] + rng.Float64()
+		}
+		x := make([]float64, n)
+		res := w.SolveInterior(k, c, x, Options{})
+		if res.Status != Converged {
+			t.Fatalf("trial %d: status %v after %d iterations, residual %.3g", trial, res.Status, res.Iterations, res.PGNorm)
+		}
+		w.Solve(k, c, x, Options{})
+		scale := 0.0
+		for _, v := range k.Data {
+			scale = math.Max(scale, math.Abs(v))
+		}
+		if r := kktResidual(k, c, x); r > 1e-9*scale*float64(n) {
+			t.Fatalf("trial %d: KKT residual %.3g after Solve", trial, r)
+		}
+	}
+}
+
+// TestInteriorLarge: the order-400 problem of TestSolveLarge in tens of
+// factorisations, and Solve from its point finishes in a few.
+func TestInteriorLarge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	n := 400
+	k, c := gramOf(rng, n, n+10)
+	x := make([]float64, n)
+	var w Workspace
+	res := w.SolveInterior(k, c, x, Options{Tol: 1e-8})
+	if res.Status != Converged || res.Factorizations > 40 {
+		t.Fatalf("status %v after %d factorisations", res.Status, res.Factorizations)
+	}
+	fin := w.Solve(k, c, x, Options{})
+	if fin.Status != Converged || fin.Factorizations > 6 {
+		t.Fatalf("Solve from the interior point: %v after %d factorisations", fin.Status, fin.Factorizations)
+	}
+	t.Logf("interior %d factorisations, then Solve %d", res.Factorizations, fin.Factorizations)
+}
+
+// TestInteriorUnbounded: the unbounded problem of TestSolveUnbounded is
+// reported Unbounded, not converged.
+func TestInteriorUnbounded(t *testing.T) {
+	k := &mat.Dense{Rows: 3, Cols: 3, Stride: 3, Data: []float64{1, -1, 0, -1, 1, 0, 0, 0, 1}}
+	c := []float64{-1, -1, 0}
+	x := make([]float64, 3)
+	var w Workspace
+	if res := w.SolveInterior(k, c, x, Options{}); res.Status != Unbounded {
+		t.Fatalf("status %v after %d iterations, x %v", res.Status, res.Iterations, x)
+	}
+}
+
+// TestInteriorAllocs: a second solve of the same order allocates nothing.
+func TestInteriorAllocs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	k, c := gramOf(rng, 30, 40)
+	x := make([]float64, 30)
+	var w Workspace
+	w.SolveInterior(k, c, x, Options{})
+	allocs := testing.AllocsPerRun(10, func() {
+		clear(x)
+		w.SolveInterior(k, c, x, Options{})
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations a solve", allocs)
+	}
+}
+
+// TestReserve: after Reserve(n) the first solves of orders up to n, by
+// either method, allocate none of their storage (less than half a matrix
+// of the order, where growing the workspace takes two; up to the order
+// where mat.Cholesky blocks the factorisation, which then allocates its
+// packing buffers a call).
+func TestReserve(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var w Workspace
+	w.Reserve(250)
+	for _, n := range []int{10, 249, 250} {
+		k, c := gramOf(rng, n, n+5)
+		x := make([]float64, n)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		w.SolveInterior(k, c, x, Options{})
+		w.Solve(k, c, x, Options{})
+		runtime.ReadMemStats(&after)
+		if b := after.TotalAlloc - before.TotalAlloc; b >= uint64(n*n*8/2) {
+			t.Fatalf("order %d after Reserve(250): %d bytes allocated", n, b)
+		}
+	}
+}
