@@ -80,6 +80,9 @@ section "Paper QP (n = m = l = 100), exact active-set method" \
 section "Paper QP, warm re-solve" \
   "SetB with each b_j moved by up to 1% or 10%, then Solve on the same Solver; median-ns and p99-ns are over the run's 3000 re-solves, iterations the mean working-set changes." \
   . 3000x '^BenchmarkPaperQPWarm$'
+section "Receding-horizon loops (MPC), warm" \
+  "The MPC sequences of internal/testqp (200 steps each) on one Solver: SetQ and SetB per step, then Solve from the last working set; ns/step is the mean, median-ns and p99-ns are over single steps (update and solve), iterations the mean working-set changes." \
+  . 5x '^BenchmarkMPCWarm$'
 section "Many rows: the exact method with its sampled start" \
   "LargeQP: l = 2000, m = 1e5, n = 100; MushroomsSVM: the hard-margin SVM on 8,124 x 126; SeparableSVM: n = 50; every answer certified, set-up included." \
   . 5x '^BenchmarkLargeQP$' '^BenchmarkMushroomsSVM$/^auto$/tol=1e-06' '^BenchmarkSeparableSVM$/^m=(10000|100000)$'
