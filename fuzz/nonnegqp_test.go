@@ -13,7 +13,9 @@ import (
 // minimize 1/2 x'Kx + c'x, x >= 0, K = B B' for a B of 1 to 6 rows and 1
 // to 7 columns from the fuzzer's bytes (so K is often singular, as on
 // dependent rows), by the interior-point method followed by projected
-// Newton (the SVM finisher's order) and by projected Newton alone. A
+// Newton (the SVM finisher's order: the interior-point method on all but
+// the last variable to 0.1, then on all from that point, to 1e-8) and by
+// projected Newton alone. A
 // "converged" answer must meet the optimality conditions (x >= 0, the
 // gradient >= 0 where x = 0 and 0 where x > 0) to 1e-9 of the data's
 // scale, and when both converge their objectives (the minimum, unique
@@ -52,9 +54,20 @@ func FuzzNonnegQP(f *testing.F) {
 			scale = math.Max(scale, math.Abs(v))
 		}
 		var w boxqp.Workspace
-		xi := make([]float64, n)
+		xi, zi := make([]float64, n), make([]float64, n)
+		warm := 0
+		if n > 1 {
+			// The finisher's rounds: all but the last variable to a
+			// loose accuracy, then the whole from that point.
+			k0 := &mat.Dense{Rows: n - 1, Cols: n - 1, Stride: n, Data: k.Data}
+			if r0 := w.SolveInteriorFrom(k0, c[:n-1], xi[:n-1], zi[:n-1], 0, boxqp.Options{Tol: 0.1}); r0.Status == boxqp.Converged {
+				warm = n - 1
+			} else {
+				clear(xi)
+			}
+		}
 		var res boxqp.Result
-		if res = w.SolveInterior(k, c, xi, boxqp.Options{Tol: 1e-8}); res.Status != boxqp.Unbounded {
+		if res = w.SolveInteriorFrom(k, c, xi, zi, warm, boxqp.Options{Tol: 1e-8}); res.Status != boxqp.Unbounded {
 			res = w.Solve(k, c, xi, boxqp.Options{})
 		}
 		xp := make([]float64, n)

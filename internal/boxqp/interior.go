@@ -27,6 +27,24 @@ import (
 // (below, the rounding of K + Z X^{-1} decides). Unbounded: as Solve.
 // Stalled: a step shorter than 1e-10, or a factorisation that fails.
 func (w *Workspace) SolveInterior(k *mat.Dense, c, x []float64, opt Options) Result {
+	w.grow(k.Rows)
+	return w.SolveInteriorFrom(k, c, x, w.dc[:k.Rows], 0, opt)
+}
+
+// SolveInteriorFrom is SolveInterior that leaves the multipliers of its
+// last point in z (length n, not aliasing x) and can go on from an
+// earlier solve's last point: x[:warm] and z[:warm] are that point (every
+// entry > 0), for a problem whose variables were the first warm of this
+// one's, and the others are new (their entries of x and z are not read;
+// warm = 0 is SolveInterior). With warm = n it goes on from where that
+// solve stopped, as if it had not: the iterates depend on (x, z) alone,
+// so a solve to a loose tolerance and then to a tight one take the steps
+// of the tight one. With new variables (the rows a restricted dual gains)
+// it starts where the old ones were, which is close to the answer when
+// the new variables change it little: each new x_i at the minimum of f
+// along its own coordinate (or a hair above 0), and x_i z_i at the old
+// point's average.
+func (w *Workspace) SolveInteriorFrom(k *mat.Dense, c, x, z []float64, warm int, opt Options) Result {
 	n := k.Rows
 	if opt.Tol <= 0 {
 		opt.Tol = 1e-10
@@ -40,7 +58,10 @@ func (w *Workspace) SolveInterior(k *mat.Dense, c, x []float64, opt Options) Res
 	w.grow(n)
 	w.chol.Threads = opt.Threads
 	w.prevFree, w.prevTau = w.prevFree[:0], -1 // Solve's factor is overwritten
-	kx, z, dx, dz, rd, r, t := w.g[:n], w.dc[:n], w.d[:n], w.step[:n], w.xt[:n], w.rhs[:n], w.kd[:n]
+	kx, dx, dz, rd, r, t := w.g[:n], w.d[:n], w.step[:n], w.xt[:n], w.rhs[:n], w.kd[:n]
+	if warm > 0 {
+		clear(x[warm:])
+	}
 	cmax, dmax, xmax := 1.0, 0.0, 1.0
 	for i := range x {
 		x[i] = math.Max(x[i], 0)
@@ -52,20 +73,38 @@ func (w *Workspace) SolveInterior(k *mat.Dense, c, x []float64, opt Options) Res
 		dmax = 1
 	}
 	grown := opt.MaxGrowth * xmax
-	// The start: x and the gradient moved inside by a tenth of their
-	// average size, so that the first steps are not cut short by a
-	// bound a hair away (the start's own point is kept as far as that
-	// allows: a warm start from coordinate descent's multipliers).
 	k.MulVec(kx, x)
-	xs, gs := 0.0, 0.0
-	for i := range x {
-		xs += x[i]
-		gs += math.Abs(kx[i] + c[i])
-	}
-	xs, gs = math.Max(0.1*xs/float64(n), 1e-3), math.Max(0.1*gs/float64(n), 1e-3)
-	for i := range x {
-		x[i] += xs
-		z[i] = math.Max(kx[i]+c[i], 0) + gs
+	if warm == 0 {
+		// The start: x and the gradient moved inside by a tenth of
+		// their average size, so that the first steps are not cut
+		// short by a bound a hair away (the start's own point is kept
+		// as far as that allows: a warm start from coordinate
+		// descent's multipliers).
+		xs, gs := 0.0, 0.0
+		for i := range x {
+			xs += x[i]
+			gs += math.Abs(kx[i] + c[i])
+		}
+		xs, gs = math.Max(0.1*xs/float64(n), 1e-3), math.Max(0.1*gs/float64(n), 1e-3)
+		for i := range x {
+			x[i] += xs
+			z[i] = math.Max(kx[i]+c[i], 0) + gs
+		}
+	} else {
+		// The new variables, from the gradient at the old point:
+		// x_i where f is least along coordinate i (held a hair above
+		// 0, sqrt(mu), when the gradient is positive), z_i what is
+		// left of the gradient plus sqrt(mu), so that x_i z_i is about
+		// the old point's average mu.
+		s := math.Sqrt(vec.Dot(x[:warm], z[:warm]) / float64(warm))
+		for i := warm; i < n; i++ {
+			g := kx[i] + c[i]
+			z[i] = math.Max(g, 0) + s
+			x[i] = s
+			if kii := k.Data[i*k.Stride+i]; kii > 0 {
+				x[i] = math.Max(-g/kii, s)
+			}
+		}
 	}
 	var res Result
 	for ; ; res.Iterations++ {

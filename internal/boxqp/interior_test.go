@@ -98,6 +98,73 @@ func TestInteriorLarge(t *testing.T) {
 	t.Logf("interior %d factorisations, then Solve %d", res.Factorizations, fin.Factorizations)
 }
 
+// TestInteriorFromContinues: a solve to 1e-3 and then, from its point
+// (warm = n), to 1e-10 takes the steps of one solve to 1e-10: the same
+// point, bit for bit, in the same number of iterations.
+func TestInteriorFromContinues(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	n := 120
+	k, c := gramOf(rng, n, n/2)
+	var w Workspace
+	x1, z1 := make([]float64, n), make([]float64, n)
+	one := w.SolveInteriorFrom(k, c, x1, z1, 0, Options{Tol: 1e-10})
+	x2, z2 := make([]float64, n), make([]float64, n)
+	loose := w.SolveInteriorFrom(k, c, x2, z2, 0, Options{Tol: 1e-3})
+	tight := w.SolveInteriorFrom(k, c, x2, z2, n, Options{Tol: 1e-10})
+	if one.Status != Converged || loose.Status != Converged || tight.Status != Converged {
+		t.Fatalf("status %v; in two: %v, %v", one.Status, loose.Status, tight.Status)
+	}
+	if loose.Iterations == 0 || tight.Iterations == 0 || loose.Iterations+tight.Iterations != one.Iterations {
+		t.Fatalf("iterations %d + %d, in one solve %d", loose.Iterations, tight.Iterations, one.Iterations)
+	}
+	for i := range x1 {
+		if x1[i] != x2[i] || z1[i] != z2[i] {
+			t.Fatalf("x[%d], z[%d] = %v, %v; in one solve %v, %v", i, i, x2[i], z2[i], x1[i], z1[i])
+		}
+	}
+}
+
+// TestInteriorFromNewVariables: the rows a restricted dual gains. From a
+// loose solve of the leading block of order 150, the problem of order 200
+// converges, and Solve from its point reaches a cold solve's objective
+// (1e-12 relative); the warm solve takes fewer iterations than the cold
+// one.
+func TestInteriorFromNewVariables(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	n, n0 := 200, 150
+	k, c := gramOf(rng, n, n+20)
+	var w Workspace
+	cold := make([]float64, n)
+	rc := w.SolveInterior(k, c, cold, Options{Tol: 1e-9})
+	w.Solve(k, c, cold, Options{})
+	want := objective(k, c, cold)
+
+	k0 := &mat.Dense{Rows: n0, Cols: n0, Stride: k.Stride, Data: k.Data} // the leading block
+	x, z := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i], z[i] = math.NaN(), math.NaN() // new entries are not read
+	}
+	clear(x[:n0])
+	r0 := w.SolveInteriorFrom(k0, c[:n0], x[:n0], z[:n0], 0, Options{Tol: 1e-3})
+	r1 := w.SolveInteriorFrom(k, c, x, z, n0, Options{Tol: 1e-9})
+	if r0.Status != Converged || r1.Status != Converged {
+		t.Fatalf("status %v, then %v", r0.Status, r1.Status)
+	}
+	for i := range x {
+		if !(x[i] > 0 && z[i] > 0) {
+			t.Fatalf("x[%d] = %v, z[%d] = %v, want > 0", i, x[i], i, z[i])
+		}
+	}
+	w.Solve(k, c, x, Options{})
+	if got := objective(k, c, x); math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(want)) {
+		t.Fatalf("f = %.17g, cold %.17g", got, want)
+	}
+	if r1.Iterations >= rc.Iterations {
+		t.Fatalf("warm: %d iterations, cold %d", r1.Iterations, rc.Iterations)
+	}
+	t.Logf("cold %d iterations; warm %d + %d", rc.Iterations, r0.Iterations, r1.Iterations)
+}
+
 // TestInteriorUnbounded: the unbounded problem of TestSolveUnbounded is
 // reported Unbounded, not converged.
 func TestInteriorUnbounded(t *testing.T) {
@@ -110,7 +177,8 @@ func TestInteriorUnbounded(t *testing.T) {
 	}
 }
 
-// TestInteriorAllocs: a second solve of the same order allocates nothing.
+// TestInteriorAllocs: a second solve of the same order allocates nothing,
+// cold or warm.
 func TestInteriorAllocs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	k, c := gramOf(rng, 30, 40)
@@ -123,6 +191,14 @@ func TestInteriorAllocs(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("%v allocations a solve", allocs)
+	}
+	z := make([]float64, 30)
+	w.SolveInteriorFrom(k, c, x, z, 0, Options{Tol: 1e-3})
+	allocs = testing.AllocsPerRun(10, func() {
+		w.SolveInteriorFrom(k, c, x, z, 20, Options{})
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations a warm solve", allocs)
 	}
 }
 
