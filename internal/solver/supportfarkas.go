@@ -133,7 +133,7 @@ func (s *Solver) reduceSupport(a *mat.Sparse, b []float64, rows []int, pos, neg 
 		f.gram = make([]float64, ns*ns)
 	}
 	k := &mat.Dense{Rows: ns, Cols: ns, Stride: ns, Data: f.gram[:ns*ns]}
-	supportGram(k, a, f.rows, 1)
+	supportGram(k, a, f.rows, 0, 1)
 	rho := 0.0
 	for p := range ns {
 		rho = max(rho, k.Data[p*ns+p])

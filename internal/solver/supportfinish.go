@@ -2,6 +2,7 @@ package solver
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/softpen/softpen/internal/boxqp"
@@ -28,8 +29,10 @@ import (
 // bounds, and the rows, nearly dependent, make K singular to rounding),
 // and projected Newton from its point finishes on that face. S is the
 // rows with a positive multiplier and those the current point violates;
-// the rows the restricted answer violates join S and the dual is solved
-// again from it, a few rounds within a budget of factorisations. dualcd
+// each time the interior-point method has gained a decimal digit of
+// accuracy, the rows its point violates join S (K gains their rows and
+// columns) and it goes on from that point, within a budget of
+// factorisations (finishInteriorDecades). dualcd
 // certifies the result as any other dual point, and goes on from it if
 // it is not yet good enough; its next call (when the epochs have
 // doubled) starts from a support the epochs between have settled.
@@ -50,8 +53,41 @@ type supportFinisher struct {
 	in    []bool    // row i is in S
 	rows  []int32   // S
 	gram  []float64 // K's storage
-	c, ls []float64 // the restricted dual's linear term and answer
+	c, ls []float64 // the restricted dual's linear term and interior point
+	z     []float64 // the multipliers of ls >= 0
+	xi    []float64 // the round's answer
 	qp    boxqp.Workspace
+}
+
+// growGram returns K of order ns with its leading block of order warm, the
+// last round's K, kept: moved to the new row length in place, or into a
+// larger allocation, with room for an eighth more rows (the Go-source set
+// of scripts/liblinear grows its first support by 6%), so that K, the copy
+// boxqp factors and the factor are not allocated again at each round, the
+// old ones left as garbage: a third of the first call's peak memory.
+func (f *supportFinisher) growGram(ns, warm int) *mat.Dense {
+	old := f.gram
+	if cap(f.gram) < ns*ns {
+		room := min(ns+ns/8, finishMaxRows)
+		f.gram = make([]float64, ns*ns, room*room)
+		f.qp.Reserve(room)
+	}
+	f.gram = f.gram[:ns*ns]
+	// Row p moves from p warm to p ns, the last row first: in place, a
+	// row's new place is at or after its old one and before the old
+	// places of the rows after it, which have moved by then.
+	for p := warm - 1; p >= 0; p-- {
+		copy(f.gram[p*ns:p*ns+warm], old[p*warm:p*warm+warm])
+	}
+	return &mat.Dense{Rows: ns, Cols: ns, Stride: ns, Data: f.gram}
+}
+
+// resized is s with length n, its entries below the old length kept.
+func resized(s []float64, n int) []float64 {
+	if n <= len(s) {
+		return s[:n]
+	}
+	return slices.Grow(s, n-len(s))[:n]
 }
 
 // supportFinish is dualcd's Options.Finish for the rows a, right-hand side
@@ -81,79 +117,84 @@ func (s *Solver) supportFinish(a *mat.Sparse, b, lam []float64) bool {
 	rows = addViolated(rows, f.in, f.v, b)
 	budget := finishMaxFactorizations
 	ok := false
-	for round := 0; round < finishMaxRounds; round++ {
+	decade, warm := 0, 0
+	for {
+		tol := math.Pow(10, -float64(decade))
 		ns := len(rows)
-		if cap(f.gram) < ns*ns {
-			// Room for the rows the next rounds add (an eighth more:
-			// the Go-source set's first call grew its 2559 rows by 6%),
-			// so that K, the copy boxqp factors and the factor are not
-			// allocated again at each round, the old ones left as
-			// garbage: a third of that call's peak memory.
-			room := min(ns+ns/8, finishMaxRows)
-			f.gram = make([]float64, ns*ns, room*room)
-			f.qp.Reserve(room)
-		}
-		k := &mat.Dense{Rows: ns, Cols: ns, Stride: ns, Data: f.gram[:ns*ns]}
-		supportGram(k, a, rows, s.ridge)
-		f.c, f.ls = slices.Grow(f.c[:0], ns)[:ns], slices.Grow(f.ls[:0], ns)[:ns]
+		k := f.growGram(ns, warm)
+		supportGram(k, a, rows, warm, s.ridge)
+		f.c, f.ls, f.z, f.xi = resized(f.c, ns), resized(f.ls, ns), resized(f.z, ns), resized(f.xi, ns)
 		for p, i := range rows {
 			f.c[p] = b[i]
 			if s.q != nil {
 				idx, val := a.Row(int(i))
 				f.c[p] += vec.DotSparse(idx, val, s.q) / s.ridge
 			}
-			f.ls[p] = lam[i]
+			if warm == 0 {
+				f.ls[p] = lam[i]
+			}
 		}
 		stop := func() bool { return s.over(&s.sparseRun) }
-		res := f.qp.SolveInterior(k, f.c, f.ls, boxqp.Options{Tol: finishInteriorTol, MaxFactorizations: budget,
+		res := f.qp.SolveInteriorFrom(k, f.c, f.ls, f.z, warm, boxqp.Options{Tol: tol, MaxFactorizations: budget,
 			Threads: s.threads(), Stop: stop})
 		budget -= res.Factorizations
-		if res.Status != boxqp.Unbounded && budget > 0 {
-			res = f.qp.Solve(k, f.c, f.ls, boxqp.Options{MaxIter: finishMaxIter, MaxFactorizations: budget,
-				Threads: s.threads(), Stop: stop})
-			budget -= res.Factorizations
-		}
 		if res.Status == boxqp.Unbounded {
 			break // the rows are infeasible
+		}
+		// Projected Newton finishes from a copy (the interior point is
+		// where a next round starts).
+		copy(f.xi, f.ls)
+		final := decade == finishInteriorDecades || res.Status != boxqp.Converged
+		if final && budget > 0 {
+			res = f.qp.Solve(k, f.c, f.xi, boxqp.Options{MaxIter: finishMaxIter, MaxFactorizations: budget,
+				Threads: s.threads(), Stop: stop})
+			budget -= res.Factorizations
+			if res.Status == boxqp.Unbounded {
+				break
+			}
 		}
 		// Every round's answer is a dual point, converged or not, and
 		// coordinate descent certifies it or goes on from it.
 		clear(lam)
 		for p, i := range rows {
-			lam[i] = f.ls[p]
+			lam[i] = f.xi[p]
 		}
 		ok = true
 		if res.Status != boxqp.Converged || budget <= 0 {
 			break
 		}
-		// The rows this answer violates join S, and the restricted dual
-		// is solved again from it.
+		// The rows this answer violates join S, and the interior-point
+		// method goes on from its point with them, the tolerance ten
+		// times tighter; at the final tolerance, a round that adds no
+		// row is the last.
 		s.dualPrimal(a, lam, f.x)
 		a.MulVec(f.v, f.x)
-		if rows = addViolated(rows, f.in, f.v, b); len(rows) == ns {
+		rows = addViolated(rows, f.in, f.v, b)
+		if len(rows) == ns && final {
 			break
 		}
+		decade, warm = min(decade+1, finishInteriorDecades), ns
 	}
 	f.rows = rows
 	return ok
 }
 
-// finishMaxRounds bounds the rounds of adding the violated rows in a call,
-// and finishMaxFactorizations the factorisations of a call: a call on a
-// support far from the answer's gives up instead of spending many seconds
-// (the next, on a better support, is cheaper).
-const (
-	finishMaxRounds         = 3
-	finishMaxFactorizations = 100
-)
+// finishMaxFactorizations bounds the factorisations of a call: a call on
+// a support far from the answer's gives up instead of spending many
+// seconds (the next, on a better support, is cheaper).
+const finishMaxFactorizations = 100
 
-// finishInteriorTol is the relative accuracy to which the interior-point
-// method solves a restricted dual before projected Newton takes over: by
-// then the bounds that hold are settled, and projected Newton ends in one
-// or two factorisations (on the separable Go-source set of
-// scripts/liblinear, one after each of the three rounds of the first
-// call, which took 18, 9 and 6 interior iterations).
-const finishInteriorTol = 1e-8
+// finishInteriorDecades: the interior-point method solves a restricted
+// dual to relative accuracies 1, 0.1, ..., 10^-finishInteriorDecades, S
+// growing by the rows each answer violates, and projected Newton takes
+// over at the last: by then the bounds that hold are settled, and it ends
+// in one or two factorisations. Rows found at a loose accuracy join while
+// the iterate is still far from the bounds and cost few steps; found only
+// at the end (the rounds of solving each S to 10^-8 before looking), they
+// cost almost a fresh solve: on the separable Go-source sets of
+// scripts/liblinear the first call took 22 and 29 factorisations this way,
+// 35 and 42 that way.
+const finishInteriorDecades = 8
 
 // dualPrimal sets x = -(q + A'lam)/ridge, the primal point of lam.
 func (s *Solver) dualPrimal(a *mat.Sparse, lam, x []float64) {
@@ -187,11 +228,13 @@ func addViolated(rows []int32, in []bool, v, b []float64) []int32 {
 	return rows
 }
 
-// supportGram sets k (order len(rows)) to K = A_S A_S' / ridge for the rows S listed, each
-// row of K accumulated from the columns of A_S: a pair of rows costs only
-// the columns they share, where a dot product of sparse rows would read
-// both whole.
-func supportGram(k *mat.Dense, a *mat.Sparse, rows []int32, ridge float64) {
+// supportGram sets k (order len(rows)) to K = A_S A_S' / ridge for the
+// rows S listed, but for its leading block of order from, which it takes
+// as computed (the rows of an earlier round). Each row of K is
+// accumulated from the columns of A_S: a pair of rows costs only the
+// columns they share, where a dot product of sparse rows would read both
+// whole.
+func supportGram(k *mat.Dense, a *mat.Sparse, rows []int32, from int, ridge float64) {
 	ns := len(rows)
 	// The columns of A_S, rows in order of position (a counting sort).
 	ptr := make([]int32, a.Cols+1)
@@ -217,7 +260,7 @@ func supportGram(k *mat.Dense, a *mat.Sparse, rows []int32, ridge float64) {
 		}
 	}
 	inv := 1 / ridge
-	for p := 0; p < ns; p++ {
+	for p := from; p < ns; p++ {
 		acc := k.Row(p)[:p+1]
 		clear(acc)
 		idx, v := a.Row(int(rows[p]))
