@@ -169,6 +169,8 @@ func (w *Workspace) finish(epoch int) bool {
 // multiplier are then those of the answer but for a few percent, where at
 // 64 epochs they were a third more, and the restricted dual on them took
 // longer than the epochs it saves. With the solver's interior-point
-// finisher a first call at 128 or 256 epochs also made the whole solve
-// slower (9.8 and 11.7 s against 8.4 s on the separable Go-source set).
+// finisher (rows joining at each decimal digit of its accuracy), first
+// calls at 64, 128 and 256 epochs took 10.0, 7.9 and 8.2 s against 7.8 s
+// on the separable Go-source set, and 10.3, 10.1 and 10.3 s against
+// 10.0 s on gotext-noisy (whole processes, one run each).
 const finishFirst = 512
