@@ -75,54 +75,9 @@ func (w *Workspace) SolveInteriorFrom(k *mat.Dense, c, x, z []float64, warm int,
 	grown := opt.MaxGrowth * xmax
 	k.MulVec(kx, x)
 	if warm == 0 {
-		// Mehrotra's start (Nocedal and Wright, section 14.2, for linear
-		// programs): the start's own x and the gradient g as z, each
-		// shifted up by 1.5 times its most negative entry, then both by
-		// about half their mean product over their sums, so that every
-		// pair x_i z_i is a fair share of the duality gap. A start whose
-		// pairs differ by orders of magnitude (coordinate descent's
-		// multipliers, g far from 0 on violated rows) took 9 to 13 short
-		// steps before the first that went most of the way.
-		mx, mz := 0.0, 0.0
-		for i := range x {
-			z[i] = kx[i] + c[i]
-			mx, mz = math.Min(mx, x[i]), math.Min(mz, z[i])
-		}
-		sx, sz, xz := 0.0, 0.0, 0.0
-		for i := range x {
-			x[i] -= 1.5 * mx
-			z[i] -= 1.5 * mz
-			sx, sz, xz = sx+x[i], sz+z[i], xz+x[i]*z[i]
-		}
-		dx, dz := 1.0, 1.0 // x = z = 0: any equal shift centres them
-		if xz > 0 {
-			dx, dz = 0.5*xz/sz, 0.5*xz/sx
-		}
-		for i := range x {
-			x[i] += dx
-			z[i] += dz
-		}
+		mehrotraStart(x, z, kx, c)
 	} else {
-		// The new variables, from the gradient g at the old point: x_i
-		// where f is least along coordinate i (a hair above 0,
-		// sqrt(mu), when g_i > 0) and z_i = mu/x_i, mu the old point's
-		// average x_i z_i: on the centre of the path, where the
-		// steps are longest.
-		mu := vec.Dot(x[:warm], z[:warm]) / float64(warm)
-		s := math.Sqrt(mu)
-		for i := warm; i < n; i++ {
-			g := kx[i] + c[i]
-			if g >= s {
-				z[i] = g
-				x[i] = mu / g
-				continue
-			}
-			x[i] = s
-			if kii := k.Data[i*k.Stride+i]; kii > 0 {
-				x[i] = math.Max(-g/kii, s)
-			}
-			z[i] = mu / x[i]
-		}
+		centredNew(k, c, x, z, kx, warm)
 	}
 	var res Result
 	for ; ; res.Iterations++ {
@@ -160,34 +115,8 @@ func (w *Workspace) SolveInteriorFrom(k *mat.Dense, c, x, z []float64, warm int,
 			res.Status = Stalled
 			return res
 		}
-		// Predictor (affine) step: the Newton step of K x + c - z = 0,
-		// x_i z_i = 0, in dx (dz follows from it).
-		for i := range r {
-			r[i] = -rd[i] - z[i]
-		}
-		w.chol.Solve(dx, r)
-		for i := range dz {
-			dz[i] = -z[i] - z[i]/x[i]*dx[i]
-		}
-		alpha := math.Min(1, stepToBound(x, dx, z, dz))
-		mu := gap / float64(n)
-		muAff := 0.0
-		for i := range x {
-			muAff += (x[i] + alpha*dx[i]) * (z[i] + alpha*dz[i])
-		}
-		muAff /= float64(n)
-		sigma := math.Pow(muAff/mu, 3)
-		// Corrector: aimed at x_i z_i = sigma mu, with the predictor's
-		// second-order term dx_i dz_i taken off.
-		for i := range r {
-			t[i] = (sigma*mu - dx[i]*dz[i]) / x[i]
-			r[i] = -rd[i] - z[i] + t[i]
-		}
-		w.chol.Solve(dx, r)
-		for i := range dz {
-			dz[i] = -z[i] + t[i] - z[i]/x[i]*dx[i]
-		}
-		alpha = math.Min(1, 0.995*stepToBound(x, dx, z, dz))
+		w.predictorCorrector(x, z, rd, dx, dz, r, t, gap/float64(n))
+		alpha := math.Min(1, 0.995*stepToBound(x, dx, z, dz))
 		if !(alpha >= 1e-10) { // NaN too
 			res.Status = Stalled
 			return res
@@ -212,4 +141,89 @@ func stepToBound(x, dx, z, dz []float64) float64 {
 		}
 	}
 	return alpha
+}
+
+// mehrotraStart sets the cold start (Nocedal and Wright, section 14.2, for
+// linear programs): the start's own x and the gradient g = kx + c as z,
+// each shifted up by 1.5 times its most negative entry, then both by
+// about half their mean product over their sums, so that every pair x_i
+// z_i is a fair share of the duality gap. A start whose pairs differ by
+// orders of magnitude (coordinate descent's multipliers, g far from 0 on
+// violated rows) took 9 to 13 short steps before the first that went
+// most of the way.
+func mehrotraStart(x, z, kx, c []float64) {
+	mx, mz := 0.0, 0.0
+	for i := range x {
+		z[i] = kx[i] + c[i]
+		mx, mz = math.Min(mx, x[i]), math.Min(mz, z[i])
+	}
+	sx, sz, xz := 0.0, 0.0, 0.0
+	for i := range x {
+		x[i] -= 1.5 * mx
+		z[i] -= 1.5 * mz
+		sx, sz, xz = sx+x[i], sz+z[i], xz+x[i]*z[i]
+	}
+	dx, dz := 1.0, 1.0 // x = z = 0: any equal shift centres them
+	if xz > 0 {
+		dx, dz = 0.5*xz/sz, 0.5*xz/sx
+	}
+	for i := range x {
+		x[i] += dx
+		z[i] += dz
+	}
+}
+
+// centredNew sets the new variables of a warm start (from warm on), from
+// the gradient g = kx + c at the old point: x_i where f is least along
+// coordinate i (a hair above 0, sqrt(mu), when g_i > 0) and z_i = mu/x_i,
+// mu the old point's average x_i z_i: on the centre of the path, where the
+// steps are longest.
+func centredNew(k *mat.Dense, c, x, z, kx []float64, warm int) {
+	mu := vec.Dot(x[:warm], z[:warm]) / float64(warm)
+	s := math.Sqrt(mu)
+	for i := warm; i < len(x); i++ {
+		g := kx[i] + c[i]
+		if g >= s {
+			z[i] = g
+			x[i] = mu / g
+			continue
+		}
+		x[i] = s
+		if kii := k.Data[i*k.Stride+i]; kii > 0 {
+			x[i] = math.Max(-g/kii, s)
+		}
+		z[i] = mu / x[i]
+	}
+}
+
+// predictorCorrector sets (dx, dz) to Mehrotra's direction from (x, z),
+// the residual rd = Kx + c - z and mu = x'z/n, with the factor of
+// K + Z X^{-1} in w.chol; r and t are scratch.
+func (w *Workspace) predictorCorrector(x, z, rd, dx, dz, r, t []float64, mu float64) {
+	// Predictor (affine) step: the Newton step of K x + c - z = 0,
+	// x_i z_i = 0, in dx (dz follows from it).
+	for i := range r {
+		r[i] = -rd[i] - z[i]
+	}
+	w.chol.Solve(dx, r)
+	for i := range dz {
+		dz[i] = -z[i] - z[i]/x[i]*dx[i]
+	}
+	alpha := math.Min(1, stepToBound(x, dx, z, dz))
+	muAff := 0.0
+	for i := range x {
+		muAff += (x[i] + alpha*dx[i]) * (z[i] + alpha*dz[i])
+	}
+	muAff /= float64(len(x))
+	sigma := math.Pow(muAff/mu, 3)
+	// Corrector: aimed at x_i z_i = sigma mu, with the predictor's
+	// second-order term dx_i dz_i taken off.
+	for i := range r {
+		t[i] = (sigma*mu - dx[i]*dz[i]) / x[i]
+		r[i] = -rd[i] - z[i] + t[i]
+	}
+	w.chol.Solve(dx, r)
+	for i := range dz {
+		dz[i] = -z[i] + t[i] - z[i]/x[i]*dx[i]
+	}
 }
