@@ -85,6 +85,9 @@ func (w *Workspace) hessian(hp, v []float64) {
 	clear(hp)
 	w.team.MulTransVecAdd(hp, w.u)
 	w.passes += 2
+	if w.p.A != nil {
+		w.hessianA(hp, v)
+	}
 	for j := range hp {
 		if w.free[j] {
 			hp[j] += w.p.Ridge * v[j]

@@ -35,6 +35,11 @@ import (
 // most colMax products), each term's arithmetic, and the final sum. As x
 // tends to x*, z tends to x* too, so the gap tends to zero: it certifies
 // any tolerance the rounding of the terms allows.
+//
+// With rows A x <= b (constraints.go) the same sum is the gap of the
+// augmented Lagrangian's F_rho, whose rows are one more loss: w gains
+// -A'lhat (kept apart in sA, unscaled by l), and its rounding gains the
+// bound from |A|'lhat with A's column counts.
 
 // gapTerms returns the certified gap at x given s = Phi'a (a = f'(Phi x))
 // and sAbs = |Phi|'|a|, each computed in row order.
@@ -42,10 +47,14 @@ func (w *Workspace) gapTerms(x, s, sAbs []float64) float64 {
 	p := &w.p
 	il := 1 / float64(p.X.Rows)
 	gCol := vec.DotErrorBound(w.colMax + 1)
+	gColA := vec.DotErrorBound(w.colMaxA + 1)
 	const eps = 0x1p-52
 	var sum, sumAbs, allow float64
 	for j, xj := range x {
 		wj := -s[j] * il
+		if p.A != nil {
+			wj -= w.sA[j]
+		}
 		u := wj
 		if p.Q != nil {
 			u -= p.Q[j]
@@ -60,6 +69,9 @@ func (w *Workspace) gapTerms(x, s, sAbs []float64) float64 {
 		// w's rounding moves the term by at most |z - x| dw + dw^2/(2 ridge)
 		// (g_j* has derivative z and 1/ridge-Lipschitz slope).
 		dw := gCol*sAbs[j]*il + eps*math.Abs(wj)
+		if p.A != nil {
+			dw += gColA*w.sAbsA[j] + eps*math.Abs(wj)
+		}
 		allow += math.Abs(dx)*dw + dw*dw/(2*p.Ridge)
 		// The term's own arithmetic, and z not the exact maximiser.
 		allow += 4 * eps * (0.5*p.Ridge*dx*dx + math.Abs(dx*slack) + p.L1*(math.Abs(xj)+math.Abs(z)) + p.Ridge*z*z)

@@ -43,15 +43,21 @@ type Problem struct {
 	Ridge, L1    float64
 	Q            []float64
 	Lower, Upper []float64
+	// A and B are rows A x <= B (nil: none; A well formed with A.Cols =
+	// X.Cols, B finite, of length A.Rows), handled by the augmented
+	// Lagrangian of constraints.go. Read in place, as X.
+	A *mat.Sparse
+	B []float64
 }
 
 // Status says how a solve ended.
 type Status int
 
 const (
-	Solved  Status = iota // certified gap <= Tol max(1, |F|)
-	Stopped               // Options.Stop said so (budget, time, context)
-	Stalled               // no step decreases F in float64, gap above Tol
+	Solved     Status = iota // certified gap <= Tol max(1, |F|)
+	Stopped                  // Options.Stop said so (budget, time, context)
+	Stalled                  // no step decreases F in float64, gap above Tol
+	Infeasible               // no x in the bounds satisfies A x <= b: Result.Farkas proves it
 )
 
 // Options are a solve's choices; zero values mean the defaults.
@@ -76,7 +82,15 @@ type Result struct {
 	// Z holds the bounds' multipliers: Z_j > 0 when X_j is at its upper
 	// bound, < 0 at its lower, 0 elsewhere, so that the gradient of the
 	// smooth part, an l1 subgradient and Z sum to zero at x*.
-	Z          []float64
+	Z []float64
+	// Lambda holds the multipliers of the rows of A the certificate was
+	// made with (nil without A); MaxViolation is max_i (A x - b)_i, 0 when
+	// every row holds.
+	Lambda       []float64
+	MaxViolation float64
+	// Farkas (status Infeasible) is y >= 0 on the rows of A with
+	// b'y < min over the bounds of (A'y)'x (constraints.go).
+	Farkas     []float64
 	Objective  float64
 	Gap        float64 // certified: F(X) - F* <= Gap
 	Iterations int     // Newton iterations
@@ -103,6 +117,13 @@ type Workspace struct {
 	team              *mat.RowTeam
 	sK, sAbsK, hdiagK [][]float64
 	derivJob          func(k, lo, hi int)
+	// the rows of A (constraints.go; nil without them): length m
+	lam, lhat, rA, rANew, curvA, uA, farkas []float64
+	// length n
+	sA, sAbsA        []float64
+	rowMaxA, colMaxA int
+	rho0, rho        float64
+	violLast         float64 // the largest violation at the last update, -1 before any
 }
 
 // New returns a workspace for p (see Problem for what it must satisfy;
@@ -146,6 +167,7 @@ func New(p Problem, opt Options) *Workspace {
 		w.sK[k], w.sAbsK[k], w.hdiagK[k] = fn(), fn(), fn()
 	}
 	w.derivJob = w.derivativeRows
+	w.initConstraints()
 	w.Reset()
 	return w
 }
@@ -177,8 +199,13 @@ func (w *Workspace) SetQ(q []float64) { w.p.Q = q }
 // on that side); the workspace reads them in place.
 func (w *Workspace) SetBounds(lower, upper []float64) { w.p.Lower, w.p.Upper = lower, upper }
 
-// Reset makes the next Solve start cold.
-func (w *Workspace) Reset() { clear(w.x) }
+// Reset makes the next Solve start cold: x = 0 (projected), and with rows
+// of A, zero multipliers and the first penalty.
+func (w *Workspace) Reset() {
+	clear(w.x)
+	clear(w.lam)
+	w.rho, w.violLast = w.rho0, -1
+}
 
 func (w *Workspace) lower(j int) float64 {
 	if w.p.Lower == nil {
@@ -203,20 +230,35 @@ func (w *Workspace) Solve() *Result {
 	}
 	w.passes = 0
 	res := &w.res
-	*res = Result{X: x, Z: w.zb, Gap: math.Inf(1), Status: Stalled}
+	*res = Result{X: x, Z: w.zb, Lambda: w.lhat, Farkas: w.farkas, Gap: math.Inf(1), Status: Stalled}
 	w.team.MulVec(w.t, x)
 	w.passes++
+	if w.p.A != nil {
+		w.residualA(w.rA, x)
+		w.violLast = -1
+	}
 	f := w.objective(x, w.t)
+	fIn := w.innerObjective(f, w.rA) // F_rho, what the steps lower
 	gnorm0 := -1.0
+	newton := 0 // Newton steps since the multipliers changed
 	for it := 0; ; it++ {
 		w.derivatives()
 		res.Objective = f
 		res.Gap = w.gapTerms(x, w.s, w.sAbs)
+		inner := res.Gap // the gap of F_rho(.; lambda) with rows of A
+		settled := true
+		var gapA float64
+		if w.p.A != nil {
+			var xi float64
+			gapA, xi, res.MaxViolation = w.gapA(x)
+			res.Gap += gapA
+			settled = w.rho*res.MaxViolation <= xi/20
+		}
 		res.Iterations, res.Passes = it, w.passes
 		if w.opt.Progress != nil {
 			w.opt.Progress(it, w.passes, res.Gap)
 		}
-		if res.Gap <= w.opt.Tol*math.Max(1, math.Abs(f)) {
+		if res.Gap <= w.opt.Tol*math.Max(1, math.Abs(f)) && settled {
 			res.Status = Solved
 			w.multipliers()
 			return res
@@ -226,19 +268,41 @@ func (w *Workspace) Solve() *Result {
 			w.multipliers()
 			return res
 		}
-		gnorm := w.orthantBox()
-		if gnorm0 < 0 {
-			gnorm0 = gnorm
+		update := w.p.A != nil && newton > 0 && (inner <= gapA/10 || res.Gap <= w.opt.Tol*math.Max(1, math.Abs(f)))
+		ok := true
+		var fNew, fInNew float64
+		if !update {
+			gnorm := w.orthantBox()
+			if gnorm0 < 0 {
+				gnorm0 = gnorm
+			}
+			res.CGSteps += w.newtonDirection(gnorm, gnorm0)
+			fNew, fInNew, ok = w.lineSearch(fIn)
 		}
-		res.CGSteps += w.newtonDirection(gnorm, gnorm0)
-		fNew, ok := w.lineSearch(f)
-		if !ok {
-			w.multipliers()
-			return res
+		if update || !ok {
+			// F_rho is solved well enough for its multipliers, or no step
+			// lowers it: unless lhat proves the rows infeasible, the
+			// multipliers move to lhat (and rho perhaps up), which changes
+			// F_rho but not the point.
+			if w.p.A != nil && res.MaxViolation > 0 && w.infeasible() {
+				res.Status = Infeasible
+				w.multipliers()
+				return res
+			}
+			if !ok && (w.p.A == nil || newton == 0) {
+				w.multipliers()
+				return res
+			}
+			w.updateMultipliers(res.MaxViolation)
+			gnorm0, newton = -1, 0
+			fIn = w.innerObjective(f, w.rA)
+			continue
 		}
+		newton++
 		copy(x, w.xNew)
 		w.t, w.tNew = w.tNew, w.t
-		f = fNew
+		w.rA, w.rANew = w.rANew, w.rA
+		f, fIn = fNew, fInNew
 	}
 }
 
@@ -260,10 +324,16 @@ func (w *Workspace) derivatives() {
 		vec.Axpy(1, w.hdiagK[k], w.hdiag)
 	}
 	w.passes++
+	if p.A != nil {
+		w.derivativesA()
+	}
 	for j := range w.g {
 		w.g[j] = w.s[j]*il + p.Ridge*w.x[j]
 		if p.Q != nil {
 			w.g[j] += p.Q[j]
+		}
+		if p.A != nil {
+			w.g[j] += w.sA[j]
 		}
 		w.hdiag[j] += p.Ridge
 	}
@@ -309,6 +379,15 @@ func (w *Workspace) multipliers() {
 			w.zb[j] = math.Max(0, -(w.g[j] + w.p.L1*s))
 		}
 	}
+}
+
+// innerObjective returns F_rho(x; lambda) given f = F(x) and r = A x - b
+// (f itself without rows of A).
+func (w *Workspace) innerObjective(f float64, r []float64) float64 {
+	if w.p.A != nil {
+		f += w.penaltyA(r)
+	}
+	return f
 }
 
 // objective returns F(x) given t = Phi x.

@@ -50,12 +50,14 @@ func (w *Workspace) orthantBox() float64 {
 
 // lineSearch tries x(alpha) = P(x + alpha d) onto the iteration's box for
 // alpha = 1, 1/2, ... until the Armijo condition
-// F(x(alpha)) <= F(x) + 1e-4 gp'(x(alpha) - x) holds, leaving the point in
-// xNew and Phi xNew in tNew, and returns F there. A step whose predicted
+// F(x(alpha)) <= F(x) + 1e-4 gp'(x(alpha) - x) holds, with F the function
+// the steps lower (F_rho of constraints.go with rows of A; f its value at
+// x), leaving the point in xNew, Phi xNew in tNew and A xNew - b in rANew,
+// and returns F (without the rows' penalty) and F_rho there. A step whose predicted
 // decrease is below the rounding of F is taken if F does not rise beyond
 // that rounding: near x* the certificate, not F, tells progress. ok is
 // false when no step passes (or the direction is zero).
-func (w *Workspace) lineSearch(f float64) (fNew float64, ok bool) {
+func (w *Workspace) lineSearch(f float64) (fNew, fInNew float64, ok bool) {
 	const eps = 0x1p-52
 	round := 16 * eps * math.Max(1, math.Abs(f))
 	alpha := 1.0
@@ -74,15 +76,19 @@ func (w *Workspace) lineSearch(f float64) (fNew float64, ok bool) {
 			}
 		}
 		if !moved {
-			return f, false
+			return f, f, false
 		}
 		w.team.MulVec(w.tNew, w.xNew)
 		w.passes++
+		if w.p.A != nil {
+			w.residualA(w.rANew, w.xNew)
+		}
 		fNew = w.objective(w.xNew, w.tNew)
-		if fNew <= f+1e-4*pred || (-pred <= round && fNew <= f+round) {
-			return fNew, true
+		fInNew = w.innerObjective(fNew, w.rANew)
+		if fInNew <= f+1e-4*pred || (-pred <= round && fInNew <= f+round) {
+			return fNew, fInNew, true
 		}
 		alpha /= 2
 	}
-	return f, false
+	return f, f, false
 }

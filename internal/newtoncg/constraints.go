@@ -1,0 +1,270 @@
+package newtoncg
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/vec"
+)
+
+// Linear inequality rows A x <= b beside the loss, by the augmented
+// Lagrangian (the method of multipliers). With multipliers lambda >= 0 and
+// a penalty rho > 0, each Newton iteration works on
+//
+//	F_rho(x; lambda) = F(x) + sum_i psi(r_i),  r = A x - b,
+//	psi(r_i) = ((lambda_i + rho r_i)_+^2 - lambda_i^2) / (2 rho),
+//
+// a smooth convex function of x whose rows of A act like one more loss:
+// slope lhat_i = (lambda_i + rho r_i)_+ and curvature rho where that is
+// positive (0 elsewhere), so that the Newton-CG machinery of the loss runs
+// on them unchanged and the model stays free of any n x n matrix. Once an
+// iterate solves F_rho well enough (its own gap, gapTerms, below a tenth of
+// the constraints' part of the certificate below), lambda becomes lhat;
+// rho grows tenfold when the largest violation did not fall fourfold since
+// the last update. The multipliers converge at a rate that improves with
+// rho, and unlike a pure penalty (the softplus stages of the dense path)
+// the point becomes feasible at a fixed rho, so the Newton systems keep
+// the conditioning of rho.
+//
+// The certificate of the constrained problem takes lhat as its
+// multipliers: any lhat >= 0 gives the lower bound
+// F* >= min_x F(x) + lhat'(A x - b), which the Fenchel dual of gap.go
+// bounds with lhat'A added to the linear term, and the upper bound is the
+// exact penalty F(x) + xi sum_i (r_i)_+ with xi = 2 max(||lambda||_inf,
+// ||lhat||_inf) (valid once xi >= ||lambda*||_inf, as in the dense path:
+// nothing certifies that, so Solved also asks that the last step of the
+// multipliers, rho max_i (r_i)_+, be at most a twentieth of xi, that is,
+// that they have settled). Their difference is
+//
+//	gap = gapTerms(x) + sum_i (xi (r_i)_+ - lhat_i r_i),
+//
+// a sum of nonnegative terms up to rounding, with an allowance for the
+// rounding of r.
+
+// initConstraints sizes the workspace for the rows of p.A (none: nothing).
+func (w *Workspace) initConstraints() {
+	a := w.p.A
+	if a == nil {
+		return
+	}
+	m, n := a.Rows, a.Cols
+	fm := func() []float64 { return make([]float64, m) }
+	w.lam, w.lhat, w.rA, w.rANew, w.curvA, w.uA, w.farkas = fm(), fm(), fm(), fm(), fm(), fm(), fm()
+	w.sA, w.sAbsA = make([]float64, n), make([]float64, n)
+	cols := make([]int32, n)
+	var norm2 float64
+	for i := 0; i < m; i++ {
+		idx, val := a.Row(i)
+		w.rowMaxA = max(w.rowMaxA, len(idx))
+		norm2 += vec.Dot(val, val)
+		for _, j := range idx {
+			cols[j]++
+		}
+	}
+	for _, c := range cols {
+		w.colMaxA = max(w.colMaxA, int(c))
+	}
+	// rho0 makes rho a_i'a_i a tenth of the Hessian's mean diagonal bound
+	// (the loss's largest curvature times its rows' mean square, plus
+	// ridge), which follows any scaling of x, the rows or the objective,
+	// and rho grows from there as the violations ask. Starting higher
+	// costs more: at a hundred times this, the tests' problems take 2-7x
+	// the passes, the stiff kinks of psi spoiling the Newton steps taken
+	// from far away.
+	var phi2 float64
+	for _, v := range w.p.X.Val {
+		phi2 += v * v
+	}
+	hbar := w.p.Loss.maxCurvature()*phi2/float64(max(1, w.p.X.Rows))/float64(n) + w.p.Ridge
+	w.rho0 = 0.1 * hbar
+	if norm2 > 0 {
+		w.rho0 = 0.1 * hbar / (norm2 / float64(m))
+	}
+	w.rho = w.rho0
+}
+
+// residualA sets r = A x - b.
+func (w *Workspace) residualA(r, x []float64) {
+	w.p.A.MulVec(r, x)
+	for i, b := range w.p.B {
+		r[i] -= b
+	}
+}
+
+// penaltyA returns sum_i psi(r_i) at the current lambda and rho.
+func (w *Workspace) penaltyA(r []float64) float64 {
+	var sum float64
+	for i, ri := range r {
+		l := w.lam[i]
+		if v := l + w.rho*ri; v > 0 {
+			sum += (v - l) * (v + l) / (2 * w.rho)
+		} else {
+			sum -= l * l / (2 * w.rho)
+		}
+	}
+	return sum
+}
+
+// derivativesA sets lhat = (lambda + rho r)_+ and the rows' curvature at
+// the current r, sA = A'lhat, sAbsA = |A|'lhat (in row order), and adds
+// the rows' part of the Hessian's diagonal to hdiag.
+func (w *Workspace) derivativesA() {
+	a := w.p.A
+	clear(w.sA)
+	clear(w.sAbsA)
+	for i, ri := range w.rA {
+		v := w.lam[i] + w.rho*ri
+		w.lhat[i], w.curvA[i] = 0, 0
+		if v <= 0 {
+			continue
+		}
+		w.lhat[i], w.curvA[i] = v, w.rho
+		idx, val := a.Row(i)
+		for q, j := range idx {
+			e := val[q]
+			w.sA[j] += e * v
+			w.sAbsA[j] += math.Abs(e * v)
+			w.hdiag[j] += e * e * w.rho
+		}
+	}
+}
+
+// hessianA adds A' diag(curvA) A v to hp.
+func (w *Workspace) hessianA(hp, v []float64) {
+	w.p.A.MulVec(w.uA, v)
+	for i, c := range w.curvA {
+		w.uA[i] *= c
+	}
+	w.p.A.MulTransVecAdd(hp, w.uA)
+}
+
+// gapA returns the constraints' part of the certificate at x (r = A x - b
+// computed, lhat set by derivativesA), with the allowance for the
+// rounding of r; xi, the exact penalty it is measured with; and the
+// largest violation max_i (r_i)_+.
+func (w *Workspace) gapA(x []float64) (gap, xi, viol float64) {
+	for i, l := range w.lhat {
+		xi = math.Max(xi, math.Max(l, w.lam[i]))
+		viol = math.Max(viol, w.rA[i])
+	}
+	xi *= 2
+	g := vec.DotErrorBound(w.rowMaxA + 1)
+	const eps = 0x1p-52
+	var sum, sumAbs, allow float64
+	for i, ri := range w.rA {
+		term := -w.lhat[i] * ri
+		if ri > 0 {
+			term += xi * ri
+		}
+		sum += term
+		sumAbs += math.Abs(term)
+		// |r_i - r~_i| <= gamma (|a_i|'|x| + |b_i|), each side's rounding
+		// weighed by the most a unit of r moves the term.
+		idx, val := w.p.A.Row(i)
+		var ax float64
+		for q, j := range idx {
+			ax += math.Abs(val[q] * x[j])
+		}
+		allow += (xi + w.lhat[i]) * (g*(ax+math.Abs(w.p.B[i])) + eps*math.Abs(ri))
+	}
+	return sum + allow + vec.DotErrorBound(len(w.rA)+1)*sumAbs, xi, viol
+}
+
+// updateMultipliers makes lhat the multipliers of the next iterations and
+// raises rho tenfold when the largest violation viol did not fall
+// fourfold since the last update.
+func (w *Workspace) updateMultipliers(viol float64) {
+	copy(w.lam, w.lhat)
+	if w.violLast >= 0 && viol > w.violLast/4 && w.rho < 1e12*w.rho0 {
+		w.rho *= 10
+	}
+	w.violLast = viol
+}
+
+// farkasTol is the relative size a component of A'y may have in a
+// Farkas certificate where its variable is unbounded on the side that
+// matters (the rounding of its sum, as dualcd and qpgen.CheckFarkas
+// allow), and the relative margin the certificate's inequality must hold
+// by.
+const farkasTol = 1e-12
+
+// infeasible tries y = lhat / max(lhat), then the indicators of
+// lhat_i >= theta max(lhat), as a Farkas certificate that no x in the
+// bounds satisfies A x <= b: y >= 0 with
+//
+//	b'y < min over the bounds of (A'y)'x,
+//
+// a contradiction with y'(A x) <= y'b for any feasible x. A diverging
+// augmented Lagrangian (the multipliers of an infeasible system grow
+// without end) makes lhat point along such a y. On success y is in
+// res.Farkas (largest entry 1).
+func (w *Workspace) infeasible() bool {
+	var lmax float64
+	for _, l := range w.lhat {
+		lmax = math.Max(lmax, l)
+	}
+	if !(lmax > 0) || math.IsInf(lmax, 1) {
+		return false
+	}
+	for _, theta := range [...]float64{0, 0.5, 1.0 / 16, 1.0 / 128, 1.0 / 1024} {
+		for i, l := range w.lhat {
+			switch {
+			case theta == 0:
+				w.farkas[i] = l / lmax
+			case l >= theta*lmax:
+				w.farkas[i] = 1
+			default:
+				w.farkas[i] = 0
+			}
+		}
+		if w.checkFarkas(w.farkas) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkFarkas checks y >= 0 (not all 0) as a Farkas certificate of the
+// rows with the bounds (see infeasible), with every sum's rounding allowed
+// for. It uses sA and sAbsA as scratch (derivatives sets them again before
+// their next use).
+func (w *Workspace) checkFarkas(y []float64) bool {
+	p := &w.p
+	g, size := w.sA, w.sAbsA
+	clear(g)
+	clear(size)
+	var by, byAbs float64
+	for i, yi := range y {
+		if yi == 0 {
+			continue
+		}
+		by += yi * p.B[i]
+		byAbs += math.Abs(yi * p.B[i])
+		idx, val := p.A.Row(i)
+		for q, j := range idx {
+			g[j] += yi * val[q]
+			size[j] += math.Abs(yi * val[q])
+		}
+	}
+	var low, lowAbs float64 // min over the bounds of g'x
+	for j, gj := range g {
+		var bound float64
+		switch {
+		case gj > 0:
+			bound = w.lower(j)
+		case gj < 0:
+			bound = w.upper(j)
+		default:
+			continue
+		}
+		if math.IsInf(bound, 0) {
+			if math.Abs(gj) > farkasTol*size[j] {
+				return false
+			}
+			continue
+		}
+		low += gj * bound
+		lowAbs += math.Abs(gj*bound) + size[j]*math.Abs(bound)*farkasTol
+	}
+	allow := farkasTol*(byAbs+lowAbs) + vec.DotErrorBound(len(y)+len(g)+1)*(byAbs+lowAbs)
+	return by < low-allow
+}

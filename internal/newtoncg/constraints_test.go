@@ -1,0 +1,186 @@
+package newtoncg
+
+import (
+	"math"
+	"testing"
+
+	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
+)
+
+// withRows adds m random sparse rows A x <= b to p, with b set from the
+// unconstrained answer xu so that about half the rows cut it off (those
+// are active at the answer) and the others hold with room.
+func withRows(p Problem, m int, density float64, seed uint64) Problem {
+	n := p.X.Cols
+	xu := New(p, Options{Tol: 1e-12}).Solve().X
+	g := lcg(seed)
+	a := &mat.Sparse{Rows: m, Cols: n, Ptr: make([]int, m+1)}
+	b := make([]float64, m)
+	for i := 0; i < m; i++ {
+		var ax, norm float64
+		for j := 0; j < n; j++ {
+			if g.next() < density {
+				v := g.next() - 0.5
+				a.Idx = append(a.Idx, int32(j))
+				a.Val = append(a.Val, v)
+				ax += v * xu[j]
+				norm += v * v
+			}
+		}
+		a.Ptr[i+1] = len(a.Idx)
+		b[i] = ax + (g.next()-0.5)*math.Sqrt(norm)*0.5*math.Sqrt(vec.Dot(xu, xu))/math.Sqrt(float64(n))
+	}
+	p.A, p.B = a, b
+	return p
+}
+
+// TestConstraintRowsCertified: with rows of A, Solve ends Solved at the
+// tolerance, the point satisfies the rows to rounding, and the
+// certificate is honest against an independent bound: the Lagrangian's
+// minimum at the returned multipliers, computed by a long first-order
+// run, is a lower bound on F*, so F(x) minus it must be within the gap
+// (plus the rounding of the two evaluations).
+func TestConstraintRowsCertified(t *testing.T) {
+	for _, loss := range []Loss{Logistic, Squared} {
+		for _, c := range []struct {
+			name   string
+			l1     float64
+			lo, hi float64
+		}{{"ridge", 0, math.Inf(-1), math.Inf(1)}, {"l1+box", 3e-3, -0.5, 1}} {
+			p := randomProblem(300, 40, 0.2, loss, 7)
+			p.L1 = c.l1
+			if !math.IsInf(c.lo, -1) {
+				p.Lower, p.Upper = make([]float64, 40), make([]float64, 40)
+				for j := range p.Lower {
+					p.Lower[j], p.Upper[j] = c.lo, c.hi
+				}
+			}
+			p = withRows(p, 30, 0.3, 13)
+			w := New(p, Options{Tol: 1e-12})
+			res := w.Solve()
+			active := 0
+			for _, l := range res.Lambda {
+				if l > 0 {
+					active++
+				}
+			}
+			t.Logf("%v %s: status %v F %.17g gap %.2g viol %.2g active %d iters %d cg %d passes %d rho %.3g/%.3g",
+				loss, c.name, res.Status, res.Objective, res.Gap, res.MaxViolation, active, res.Iterations, res.CGSteps, res.Passes, w.rho, w.rho0)
+			if res.Status != Solved || !(res.Gap <= 1e-12*math.Max(1, math.Abs(res.Objective))) {
+				t.Fatalf("%v %s: status %v gap %g", loss, c.name, res.Status, res.Gap)
+			}
+			if active == 0 || active == len(res.Lambda) {
+				t.Fatalf("%v %s: %d of %d rows active; the test wants some of each", loss, c.name, active, len(res.Lambda))
+			}
+			if res.MaxViolation > 1e-9 {
+				t.Errorf("%v %s: rows violated by %g", loss, c.name, res.MaxViolation)
+			}
+			// G(lambda) = min_x F(x) + lambda'(A x - b), by the reference
+			// run on the model with A'lambda added to q.
+			lam := append([]float64(nil), res.Lambda...)
+			f, x := res.Objective, append([]float64(nil), res.X...)
+			lp := p
+			lp.A, lp.B = nil, nil
+			lp.Q = make([]float64, 40)
+			p.A.MulTransVecAdd(lp.Q, lam)
+			_, gRef := reference(lp)
+			gRef -= vec.Dot(lam, p.B)
+			fRound := 4 * vec.DotErrorBound(300+40+30) * (math.Abs(f) + 1)
+			if f-gRef > res.Gap+fRound {
+				t.Errorf("%v %s: F(x) - G(lambda) = %.3g beyond the certified gap %.3g", loss, c.name, f-gRef, res.Gap)
+			}
+			// x feasible to 1e-9: F(x) >= F* >= G up to that.
+			if gRef > f+fRound+1e-6 {
+				t.Errorf("%v %s: G(lambda) %.17g above F(x) %.17g", loss, c.name, gRef, f)
+			}
+			// A warm re-solve allocates nothing and ends where it started.
+			if a := testing.AllocsPerRun(3, func() { w.Solve() }); a != 0 {
+				t.Errorf("%v %s: warm Solve with rows of A: %v allocations", loss, c.name, a)
+			}
+			// Deterministic: a new workspace gives the same bits.
+			again := New(p, Options{Tol: 1e-12}).Solve()
+			for j := range x {
+				if math.Float64bits(x[j]) != math.Float64bits(again.X[j]) {
+					t.Fatalf("%v %s: x[%d] differs between two cold solves", loss, c.name, j)
+				}
+			}
+		}
+	}
+}
+
+// TestConstraintRowsInfeasible: rows that contradict each other, or the
+// bounds, end Infeasible with a certificate that checks (y >= 0, A'y
+// vanishing where a variable is unbounded, b'y below the bounds' minimum
+// of (A'y)'x), found in a few iterations; rows that meet only in a
+// single point (x_0 = 1 by two rows) are solved, not called infeasible
+// (their violation enters the certificate as xi r, so at the tolerance
+// 1e-10 with multipliers of some 0.05 it may be some 1e-9: asked to
+// 1e-8 here).
+func TestConstraintRowsInfeasible(t *testing.T) {
+	unit := func(j int, v float64) []float64 {
+		r := make([]float64, 40)
+		r[j] = v
+		return r
+	}
+	for _, c := range []struct {
+		name       string
+		rows       [][]float64
+		b          []float64
+		upper      float64
+		infeasible bool
+	}{
+		{"contradiction", [][]float64{unit(0, 1), unit(0, -1), unit(3, 1)}, []float64{-1, -1, 5}, math.Inf(1), true},
+		{"spread", [][]float64{{1, 1, 0, 0}, {0, 0, 1, 1}, {-1, 0, -1, 0}, {0, -1, 0, -1}}, []float64{1, 1, -1.5, -1.5}, math.Inf(1), true},
+		{"bounds", [][]float64{unit(0, -1), unit(1, 1)}, []float64{-2, 0.5}, 1, true},
+		{"one point", [][]float64{unit(0, 1), unit(0, -1)}, []float64{1, -1}, math.Inf(1), false},
+	} {
+		p := randomProblem(300, 40, 0.2, Logistic, 7)
+		for i, r := range c.rows {
+			c.rows[i] = append(r, make([]float64, 40-len(r))...)
+		}
+		p.A, p.B = mat.SparseFromRows(c.rows, 40), c.b
+		if !math.IsInf(c.upper, 1) {
+			p.Upper = make([]float64, 40)
+			for j := range p.Upper {
+				p.Upper[j] = c.upper
+			}
+		}
+		res := New(p, Options{Tol: 1e-10}).Solve()
+		t.Logf("%s: status %v iters %d gap %.3g viol %.3g farkas %v", c.name, res.Status, res.Iterations, res.Gap, res.MaxViolation, res.Farkas)
+		if !c.infeasible {
+			if res.Status != Solved || res.MaxViolation > 1e-8 {
+				t.Errorf("%s: status %v, violation %g; want solved", c.name, res.Status, res.MaxViolation)
+			}
+			continue
+		}
+		if res.Status != Infeasible || res.Iterations > 50 {
+			t.Fatalf("%s: status %v after %d iterations; want infeasible", c.name, res.Status, res.Iterations)
+		}
+		// The certificate, checked in exact terms of the data: A'y and b'y
+		// summed here in the rows' small integers and halves.
+		aty := make([]float64, 40)
+		var by float64
+		for i, y := range res.Farkas {
+			if !(y >= 0) {
+				t.Fatalf("%s: y[%d] = %g", c.name, i, y)
+			}
+			by += y * c.b[i]
+			for j, a := range c.rows[i] {
+				aty[j] += y * a
+			}
+		}
+		low := 0.0
+		for j, g := range aty {
+			switch {
+			case g < 0 && !math.IsInf(c.upper, 1):
+				low += g * c.upper
+			case g != 0:
+				t.Fatalf("%s: (A'y)[%d] = %g with x[%d] unbounded that way", c.name, j, g, j)
+			}
+		}
+		if !(by < low) {
+			t.Fatalf("%s: b'y = %g not below min (A'y)'x = %g", c.name, by, low)
+		}
+	}
+}
