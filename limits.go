@@ -136,9 +136,18 @@ func (p *Problem) memoryEstimate(method Method) int64 {
 		// column counts, the labels' copy, the Result's x and multipliers
 		// and the bounds: the rows themselves are the caller's, or, given
 		// densely, compressed (at most 12 bytes an entry).
+		// With rows of A: newtoncg's 6 vectors of length m and 2 of
+		// length n, b's copy, Lambda and Farkas, and A compressed when
+		// given densely.
 		words := 6*l + 22*n
 		if p.PhiSparse == nil {
 			words += 1.5 * l * n
+		}
+		if m > 0 {
+			words += 9*m + 2*n
+			if p.ASparse == nil {
+				words += 1.5 * m * n
+			}
 		}
 		return saturate(8 * words)
 	}
@@ -176,17 +185,33 @@ func (p *Problem) memoryEstimate(method Method) int64 {
 }
 
 // sparsePath reports whether p is solved on sparse rows by Newton-CG
-// with the method asked for: the fitting model (a loss, ridge > 0, no
-// A, Aeq, ASparse or P) with MethodNewtonCG, or with MethodAuto when given
-// with PhiSparse or when n > 3000. Above that size the alternative is the
-// penalty method, and Newton-CG is the faster by orders of magnitude: on
-// 4000 logistic examples over 5000 features, 2% nonzero, 83 ms against
-// 35 s for apg (BenchmarkFitMethods). Below it, dense Newton steps are the
-// faster with bounds and l1 (mushrooms: 56 ms against 177 ms).
+// with the method asked for: the fitting model (a loss, ridge > 0, no Aeq
+// or P; rows of A are taken by newtoncg's augmented Lagrangian) with
+// MethodNewtonCG, or with MethodAuto when given with PhiSparse or when
+// n > 3000. Above that size the alternative is the penalty method, and
+// Newton-CG is the faster by orders of magnitude: on 4000 logistic
+// examples over 5000 features, 2% nonzero, 83 ms against 35 s for apg
+// (BenchmarkFitMethods). Below it, dense Newton steps are the faster with
+// bounds and l1 (mushrooms: 56 ms against 177 ms). With rows of A,
+// MethodAuto keeps a problem that fits densely (n <= 3000 and l n + m n
+// <= sparseRowsDenseMax) on the dense paths, which answer an infeasible
+// problem with a Farkas certificate; the augmented Lagrangian has none.
 func (p *Problem) sparsePath(method Method) bool {
-	fit := (p.Loss == "squared" || p.Loss == "logistic") && p.Ridge > 0 && len(p.A) == 0 && p.ASparse == nil &&
-		len(p.Aeq) == 0 && len(p.P) == 0
-	return fit && (method == MethodNewtonCG || (method == MethodAuto && (p.PhiSparse != nil || p.N > memDenseModelMax)))
+	fit := (p.Loss == "squared" || p.Loss == "logistic") && p.Ridge > 0 && len(p.Aeq) == 0 && len(p.P) == 0
+	if !fit {
+		return false
+	}
+	if method == MethodNewtonCG {
+		return true
+	}
+	if method != MethodAuto {
+		return false
+	}
+	if m := p.rowsOfA(); m > 0 {
+		entries := (float64(p.lossRows()) + float64(m)) * float64(p.N)
+		return p.N > memDenseModelMax || entries > sparseRowsDenseMax
+	}
+	return p.PhiSparse != nil || p.N > memDenseModelMax
 }
 
 // sparseRowsDenseMax is the most entries (m n) up to which MethodAuto

@@ -27,11 +27,14 @@ import (
 //
 // The loss's rows may instead be given sparsely, in PhiSparse (compressed
 // rows, memory in proportion to the nonzeros; Phi then stays nil). With no
-// A, Aeq or P and ridge > 0 — the fitting model of `softpen fit` — such a
+// Aeq or P and ridge > 0 — the fitting model of `softpen fit` — such a
 // problem is solved on its sparse rows by Newton-CG (MethodNewtonCG), with
 // no n x n matrix and no dense copy: a text or click data set with 1e6
-// features fits. Otherwise the rows are made dense for the other methods,
-// within the memory limit. PhiSparse has no JSON form; Solve reads it in
+// features fits. Rows A x <= b (best given in ASparse) join it by an
+// augmented Lagrangian where the problem is too large to hold densely
+// (n > 3000, or (l + m) n > 2^27 entries) or MethodNewtonCG asks for it.
+// Otherwise the rows are made dense for the other methods, within the
+// memory limit. Its JSON form is phi_idx and phi_val; Solve reads it in
 // place and NewSolver keeps a reference to it, so it must not change while
 // either uses it.
 type Problem struct {
@@ -44,8 +47,8 @@ type Problem struct {
 	// then). With a ridge objective (ridge > 0, q; no loss, P, l1,
 	// bounds or Aeq) and every b_i < 0 — the hard-margin SVM — it is
 	// solved on the sparse rows by dual coordinate descent
-	// (MethodDualCD); otherwise the rows are made dense. No JSON form;
-	// read in place, as PhiSparse.
+	// (MethodDualCD); with a loss on sparse rows, by Newton-CG as above;
+	// otherwise the rows are made dense. Read in place, as PhiSparse.
 	ASparse *mat.Sparse
 	Y       []float64
 	Ridge   float64

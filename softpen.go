@@ -124,7 +124,7 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 	switch {
 	case sparse:
 	case method == MethodNewtonCG:
-		return nil, errors.New("options: method newton-cg takes the fitting model only (a loss, ridge > 0, no A, Aeq or P)")
+		return nil, errors.New("options: method newton-cg takes the fitting model only (a loss, ridge > 0, no Aeq or P)")
 	case method == MethodDualCD:
 		return nil, errors.New("options: method dual-cd takes sparse rows of A with b < 0 and a ridge objective only (ridge > 0, q)")
 	}
@@ -154,7 +154,7 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 		p = p.withDenseRows()
 	}
 	if sparse {
-		s, err := newSparseSolver(p, so)
+		s, err := newSparseSolver(p, so, method)
 		if err != nil {
 			return nil, err
 		}

@@ -7,23 +7,28 @@ import (
 
 // The fitting model on sparse rows: Problem.PhiSparse, or dense rows with
 // MethodNewtonCG, go to the solver's Newton-CG path with the rows read in
-// place (compressed once when given densely); a PhiSparse problem of
-// another kind is made dense for the other methods.
+// place (compressed once when given densely), rows of A too; a PhiSparse
+// problem of another kind is made dense for the other methods.
 
-// newSparseSolver is newSolver for p.sparsePath: p is valid and its
-// memory checked.
-func newSparseSolver(p *Problem, so *solver.Options) (*Solver, error) {
+// newSparseSolver is newSolver for p.sparsePath or p.dualCDPath: p is
+// valid and its memory checked.
+func newSparseSolver(p *Problem, so *solver.Options, method Method) (*Solver, error) {
 	ip, err := p.internal()
 	if err != nil {
 		return nil, err
 	}
-	if p.ASparse != nil {
+	if p.dualCDPath(method) {
 		ip.ARows, ip.ASparse = nil, p.ASparse
 	} else {
 		ip.PhiRows = nil
 		ip.PhiSparse = p.PhiSparse
 		if ip.PhiSparse == nil {
 			ip.PhiSparse = mat.SparseFromRows(p.Phi, p.N)
+		}
+		if ip.ARows = nil; p.ASparse != nil {
+			ip.ASparse = p.ASparse
+		} else if len(p.A) > 0 {
+			ip.ASparse = mat.SparseFromRows(p.A, p.N)
 		}
 	}
 	s, err := solver.New(ip, so)

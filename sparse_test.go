@@ -90,9 +90,9 @@ func TestSparseMatchesDense(t *testing.T) {
 }
 
 // TestSparseDenseRowsNewtonCG: MethodNewtonCG on dense rows compresses
-// them and gives the sparse form's answer; asked for with constraint rows
-// it is an error, and a sparse problem with rows of A is made dense for
-// the exact engine.
+// them and gives the sparse form's answer; with rows of A it gives the
+// dense paths' answer, with Aeq it is an error, and a small sparse problem
+// with rows of A is made dense under MethodAuto.
 func TestSparseDenseRowsNewtonCG(t *testing.T) {
 	rows := [][]float64{{1, 0, 2}, {0, -1, 0.5}, {3, 0, 0}, {0, 0, -1}}
 	y := []float64{1, -1, 1, -1}
@@ -110,16 +110,24 @@ func TestSparseDenseRowsNewtonCG(t *testing.T) {
 		t.Fatalf("dense rows %v F %v, sparse %v F %v", rd.Method, rd.Objective, rs.Method, rs.Objective)
 	}
 	pd.A, pd.B = [][]float64{{1, 1, 1}}, []float64{0.1}
-	if _, err := Solve(context.Background(), pd, &Options{Method: MethodNewtonCG}); err == nil || !strings.Contains(err.Error(), "newton-cg") {
-		t.Fatalf("newton-cg with rows of A: err %v", err)
-	}
-	ps.A, ps.B = pd.A, pd.B
-	pd.Phi = rows
-	ra, err := Solve(context.Background(), ps, &Options{Tol: 1e-12})
+	rn, err := Solve(context.Background(), pd, &Options{Method: MethodNewtonCG, Tol: 1e-12})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rb, err := Solve(context.Background(), pd, &Options{Tol: 1e-12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rn.Method != MethodNewtonCG || rn.Status != StatusSolved || math.Abs(rn.Objective-rb.Objective) > 1e-12 || !(rn.Lambda[0] > 0) {
+		t.Fatalf("newton-cg with rows of A: %v %v F %v lambda %v, dense %v F %v", rn.Method, rn.Status, rn.Objective, rn.Lambda, rb.Method, rb.Objective)
+	}
+	pe := *pd
+	pe.A, pe.B, pe.Aeq, pe.Beq = nil, nil, pd.A, pd.B
+	if _, err := Solve(context.Background(), &pe, &Options{Method: MethodNewtonCG}); err == nil || !strings.Contains(err.Error(), "newton-cg") {
+		t.Fatalf("newton-cg with Aeq: err %v", err)
+	}
+	ps.A, ps.B = pd.A, pd.B
+	ra, err := Solve(context.Background(), ps, &Options{Tol: 1e-12})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,8 +136,105 @@ func TestSparseDenseRowsNewtonCG(t *testing.T) {
 	}
 }
 
-// TestSparseValidate: a malformed PhiSparse is an InputError naming
-// phi_sparse and the row and entry.
+// TestSparseRowsMatchDense: the fitting model on mushrooms with twenty
+// sparse rows A x <= b (about half of them cutting off the unconstrained
+// answer), each loss, with and without bounds and l1, solved on sparse
+// rows (Newton-CG with the augmented Lagrangian) and on dense rows (the
+// dense paths) ends Solved with the same objective to 1e-12 relative and
+// within the two certified gaps; the sparse answer satisfies the rows to
+// 1e-9 and has some active.
+func TestSparseRowsMatchDense(t *testing.T) {
+	d, s := mushroomsSparse(t)
+	n := d.NFeatures
+	fill := func(v float64) []float64 {
+		out := make([]float64, n)
+		for j := range out {
+			out[j] = v
+		}
+		return out
+	}
+	for _, loss := range []string{"logistic", "squared"} {
+		for _, c := range []struct {
+			name   string
+			l1     float64
+			lo, hi []float64
+		}{{"ridge", 0, nil, nil}, {"l1+box", 1e-3, fill(-0.2), fill(1)}} {
+			base := Problem{N: n, Loss: loss, Y: d.Labels, Ridge: 1e-3, L1: c.l1, Lower: c.lo, Upper: c.hi, PhiSparse: s.X}
+			free, err := Solve(context.Background(), &base, &Options{Tol: 1e-12})
+			if err != nil {
+				t.Fatal(err)
+			}
+			xu := free.X
+			g := uint64(5)
+			next := func() float64 {
+				g = g*6364136223846793005 + 1442695040888963407
+				return float64(g>>11) / (1 << 53)
+			}
+			var a [][]float64
+			var b []float64
+			for i := 0; i < 20; i++ {
+				row := make([]float64, n)
+				var ax, spread float64
+				for j := range row {
+					if next() < 0.2 {
+						row[j] = next() - 0.5
+						ax += row[j] * xu[j]
+						spread += math.Abs(row[j] * xu[j])
+					}
+				}
+				a = append(a, row)
+				b = append(b, ax+(next()-0.5)*spread/4)
+			}
+			ps, pd := base, base
+			ps.ASparse, ps.B = mat.SparseFromRows(a, n), b
+			pd.PhiSparse, pd.Phi, pd.A, pd.B = nil, d.Rows, a, b
+			rs, err := Solve(context.Background(), &ps, &Options{Tol: 1e-13, Method: MethodNewtonCG})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rd, err := Solve(context.Background(), &pd, &Options{Tol: 1e-13})
+			if err != nil {
+				t.Fatal(err)
+			}
+			active := 0
+			for _, l := range rs.Lambda {
+				if l > 0 {
+					active++
+				}
+			}
+			t.Logf("%s %s: dense %v %v F %.16g gap %.2g; sparse %v %v F %.16g gap %.2g viol %.2g active %d iters %d",
+				loss, c.name, rd.Method, rd.Status, rd.Objective, rd.Gap, rs.Method, rs.Status, rs.Objective, rs.Gap, rs.MaxViolation, active, rs.Iterations)
+			if rs.Method != MethodNewtonCG || rs.Status != StatusSolved || rd.Status != StatusSolved {
+				t.Fatalf("%s %s: sparse %v %v, dense %v", loss, c.name, rs.Method, rs.Status, rd.Status)
+			}
+			if active == 0 || rs.MaxViolation > 1e-9 {
+				t.Errorf("%s %s: %d rows active, violation %g", loss, c.name, active, rs.MaxViolation)
+			}
+			if diff := math.Abs(rs.Objective - rd.Objective); diff > 1e-12*math.Max(1, math.Abs(rd.Objective)) || diff > rs.Gap+rd.Gap+1e-15 {
+				t.Errorf("%s %s: objectives differ by %.2g, gaps %.2g and %.2g", loss, c.name, diff, rs.Gap, rd.Gap)
+			}
+		}
+	}
+}
+
+// TestSparseRowsInfeasible: the fitting model on sparse rows with rows
+// of A that no x satisfies (x_0 + x_1 <= -1 and -x_0 - x_1 <= -1) ends
+// infeasible on the Newton-CG path, with a Farkas vector on the caller's
+// rows that proves it.
+func TestSparseRowsInfeasible(t *testing.T) {
+	d, s := mushroomsSparse(t)
+	n := d.NFeatures
+	a := &mat.Sparse{Rows: 2, Cols: n, Ptr: []int{0, 2, 4}, Idx: []int32{0, 1, 0, 1}, Val: []float64{1, 1, -1, -1}}
+	p := &Problem{N: n, Loss: "logistic", PhiSparse: s.X, Y: d.Labels, Ridge: 1e-3, ASparse: a, B: []float64{-1, -1}}
+	r, err := Solve(context.Background(), p, &Options{Method: MethodNewtonCG})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != StatusInfeasible || len(r.FarkasA) != 2 || !(r.FarkasA[0] > 0) || r.FarkasA[0] != r.FarkasA[1] {
+		t.Fatalf("status %v, Farkas %v", r.Status, r.FarkasA)
+	}
+}
+
 func TestSparseValidate(t *testing.T) {
 	good := func() *Problem {
 		return &Problem{N: 4, Loss: "logistic", Y: []float64{1, -1}, Ridge: 1,

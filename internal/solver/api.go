@@ -64,7 +64,7 @@ type Problem struct {
 	Offset  float64
 	A       *mat.Dense  // m x N, or nil
 	ARows   [][]float64 // instead of A: its rows, each of length N (saves a copy of a large A)
-	ASparse *mat.Sparse // instead of A and ARows: compressed rows, read in place (sparse.go: ridge, q and these rows only, b < 0)
+	ASparse *mat.Sparse // instead of A and ARows: compressed rows, read in place (with PhiSparse: sparse.go; without: sparserows.go, ridge, q and these rows only, b < 0)
 	B       []float64   // length m
 	Aeq     *mat.Dense  // meq x N, or nil
 	Beq     []float64   // length meq

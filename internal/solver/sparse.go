@@ -14,18 +14,19 @@ import (
 
 // The path for a loss over sparse rows (Problem.PhiSparse): Newton-CG of
 // package newtoncg, with no n x n matrix and every pass O(nnz). It takes
-// the fitting model only, the loss with ridge > 0, q, l1 and bounds: rows
-// of A or Aeq, or P, with sparse Phi are the caller's to densify (softpen
-// does so when they fit in memory).
+// the fitting model, the loss with ridge > 0, q, l1 and bounds, and rows
+// A x <= b given sparsely (ASparse; newtoncg's augmented Lagrangian): Aeq,
+// dense rows of A, or P, with sparse Phi are the caller's to densify or
+// compress (softpen does so).
 
 // errSparseModel is New's error for a sparse Phi with parts this path
 // does not take.
-var errSparseModel = errors.New("solver: sparse rows of Phi take no A, Aeq or P, and need ridge > 0")
+var errSparseModel = errors.New("solver: sparse rows of Phi take no Aeq, P or dense A (sparse rows of A only), and need ridge > 0")
 
 // newSparse is New for a problem with PhiSparse.
 func newSparse(p *Problem, opt *Options) (*Solver, error) {
-	m, meq := p.rows()
-	if m > 0 || meq > 0 || p.P != nil || !(p.Ridge > 0) || p.Phi != nil || p.PhiRows != nil {
+	_, meq := p.rows()
+	if p.A != nil || p.ARows != nil || meq > 0 || p.P != nil || !(p.Ridge > 0) || p.Phi != nil || p.PhiRows != nil {
 		return nil, errSparseModel
 	}
 	s, err := newSparseBase(p, opt, MethodNewtonCG)
@@ -50,8 +51,12 @@ func newSparse(p *Problem, opt *Options) (*Solver, error) {
 	if p.Loss == LossSquared {
 		loss = newtoncg.Squared
 	}
+	if p.ASparse != nil {
+		s.m = p.ASparse.Rows
+		s.b = append([]float64(nil), p.B...)
+	}
 	s.sparse = newtoncg.New(newtoncg.Problem{X: p.PhiSparse, Y: s.y, Loss: loss, Ridge: s.ridge, L1: s.l1,
-		Q: s.q, Lower: s.lower, Upper: s.upper}, newtoncg.Options{Tol: s.opt.Tol, Threads: s.threads()})
+		Q: s.q, Lower: s.lower, Upper: s.upper, A: p.ASparse, B: s.b}, newtoncg.Options{Tol: s.opt.Tol, Threads: s.threads()})
 	// The callbacks are made once, here, so that a Solve allocates nothing:
 	// they read the run of the current solve from s.sparseRun.
 	o := s.sparse.Options()
@@ -66,7 +71,8 @@ func newSparse(p *Problem, opt *Options) (*Solver, error) {
 	}
 	s.sparse.SetOptions(o)
 	s.mu = s.ridge
-	s.res = Result{X: make([]float64, s.n), Z: make([]float64, s.n), Method: MethodNewtonCG.String(), Impl: vec.Impl()}
+	s.res = Result{X: make([]float64, s.n), Z: make([]float64, s.n), Lambda: make([]float64, s.m),
+		Farkas: make([]float64, s.m), Method: MethodNewtonCG.String(), Impl: vec.Impl()}
 	s.state.x = s.res.X
 	return s, nil
 }
@@ -123,15 +129,25 @@ func (s *Solver) solveSparse(ctx context.Context, start time.Time) (*Result, err
 	res := &s.res
 	copy(res.X, r.X)
 	copy(res.Z, r.Z)
+	copy(res.Lambda, r.Lambda)
+	clear(res.Farkas)
 	res.Objective = r.Objective + s.offset
-	res.Gap = r.Gap
-	res.DistBound = math.Sqrt(2 * r.Gap / s.ridge)
+	res.Gap, res.MaxViolation = r.Gap, r.MaxViolation
+	// With rows of A the gap bounds the distance to x* only for a point
+	// that satisfies them (DESIGN.md, "Certified duality gap").
+	res.DistBound = math.Inf(1)
+	if r.MaxViolation <= 0 {
+		res.DistBound = math.Sqrt(2 * r.Gap / s.ridge)
+	}
 	res.Steps = r.Passes * int64(s.l)
 	res.Iterations = r.Iterations
 	res.Message = ""
 	switch r.Status {
 	case newtoncg.Solved:
 		res.Status = StatusSolved
+	case newtoncg.Infeasible:
+		res.Status = StatusInfeasible
+		copy(res.Farkas, r.Farkas)
 	case newtoncg.Stopped:
 		res.Status = statusOf(rn.stopped) // MaxSteps also for the iteration limit
 	default:

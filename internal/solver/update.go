@@ -81,6 +81,10 @@ func (s *Solver) SetB(b []float64) error {
 		copy(s.b, b)
 		return nil
 	}
+	if s.sparse != nil {
+		copy(s.b, b) // newtoncg reads it in place
+		return nil
+	}
 	if s.pending != nil {
 		if err := s.buildDirect(); err != nil {
 			return err
