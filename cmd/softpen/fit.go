@@ -11,10 +11,10 @@ import (
 	"github.com/softpen/softpen/libsvm"
 )
 
-const fitSynopsis = "softpen fit -data FILE [-loss logistic|squared] [-ridge R] [-l1 W] [-lower V] [-upper V] [-features N] [the options of solve but -in]"
+const fitSynopsis = "softpen fit -data FILE [-loss logistic|squared] [-ridge R] [-l1 W] [-lower V] [-upper V] [-rows FILE] [-features N] [the options of solve but -in]"
 
 type fitArgs struct {
-	data         string
+	data, rows   string
 	loss         string
 	ridge, l1    float64
 	lower, upper float64
@@ -30,7 +30,8 @@ func (a *fitArgs) flagSet() *flag.FlagSet {
 	fs.Float64Var(&a.l1, "l1", 0, "l1 weight, >= 0")
 	fs.Float64Var(&a.lower, "lower", math.Inf(-1), "lower bound on every weight (-Inf: none)")
 	fs.Float64Var(&a.upper, "upper", math.Inf(1), "upper bound on every weight (+Inf: none)")
-	fs.IntVar(&a.features, "features", 0, "number of features (0: the largest index in the file)")
+	fs.StringVar(&a.rows, "rows", "", "LIBSVM file of rows a_i'x <= b_i on the weights, one a line: b_i, then a_i's index:value pairs")
+	fs.IntVar(&a.features, "features", 0, "number of features (0: the largest index in the files)")
 	a.register(fs)
 	return fs
 }
@@ -40,10 +41,12 @@ func (a *fitArgs) flagSet() *flag.FlagSet {
 // y_i,
 //
 //	minimize (1/l) sum_i f_i(phi_i'x) + ridge/2 ||x||^2 + l1 ||x||_1
-//	subject to lower <= x_j <= upper,
+//	subject to lower <= x_j <= upper, A x <= b,
 //
-// with f_i the logistic or the squared loss, solved and written as a
-// result file (x holds the weights).
+// with f_i the logistic or the squared loss and the rows of A and b (none
+// without -rows) read from a second LIBSVM file, b as its labels; solved
+// and written as a result file (x holds the weights, lambda the rows'
+// multipliers).
 func runFit(args []string, stdout, stderr io.Writer) int {
 	var a fitArgs
 	fs := a.flagSet()
@@ -93,9 +96,38 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "softpen: %s: %v\n", a.data, err)
 		return exitInput
 	}
+	var rows *libsvm.SparseData
+	if a.rows != "" {
+		if rows, err = readRows(a.rows, a.features); err != nil {
+			fmt.Fprintln(stderr, "softpen:", err)
+			return exitInput
+		}
+		// Both files' rows take the wider of their column counts (with
+		// -features, both have it already).
+		n := max(d.X.Cols, rows.X.Cols)
+		d.X.Cols, rows.X.Cols = n, n
+	}
 	p := fitProblem(d, a.loss, a.ridge, a.l1, a.lower, a.upper)
+	if rows != nil {
+		p.ASparse, p.B = rows.X, rows.Labels
+	}
 	p.Name = filepath.Base(a.data)
 	return solveAndWrite(a.data, p, &a.solveFlags, opt, stdout, stderr)
+}
+
+// readRows reads the file of -rows: LIBSVM lines "b_i index:value ...",
+// any numbers as b_i.
+func readRows(path string, features int) (*libsvm.SparseData, error) {
+	file, err := openInput(path)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	rows, err := libsvm.ReadSparseTargets(file, features)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return rows, nil
 }
 
 // fitProblem is the model of runFit on the data d, its rows kept sparse

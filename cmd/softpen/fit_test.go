@@ -142,6 +142,78 @@ func TestFit(t *testing.T) {
 	}
 }
 
+// TestFitRows: softpen fit -rows on mushrooms with three rows on the
+// weights (the sum of the first ten at most -0.5, weight 5 at least 0.2,
+// and a row on feature 130, beyond the data's 126, which widens the
+// model) ends solved with the answer of a dense solve of the same model,
+// the rows holding and their multipliers in lambda; with -method
+// newton-cg (the sparse rows' path) too. A malformed rows file is bad
+// input naming it.
+func TestFitRows(t *testing.T) {
+	dir := t.TempDir()
+	rowsFile := writeFile(t, dir, "rows.libsvm",
+		"-0.5 1:1 2:1 3:1 4:1 5:1 6:1 7:1 8:1 9:1 10:1\n-0.2 5:-1\n3 130:1\n")
+	f, err := os.Open("../../testdata/svm/mushrooms.libsvm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := libsvm.Read(f, 130)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := make([][]float64, 3)
+	for i := range a {
+		a[i] = make([]float64, 130)
+	}
+	for j := 0; j < 10; j++ {
+		a[0][j] = 1
+	}
+	a[1][4], a[2][129] = -1, 1
+	b := []float64{-0.5, -0.2, 3}
+	ridge := 1 / float64(len(d.Rows))
+	ref, err := softpen.Solve(context.Background(), &softpen.Problem{N: 130, Loss: "logistic", Phi: d.Rows, Y: d.Labels,
+		Ridge: ridge, A: a, B: b}, &softpen.Options{Tol: 1e-13})
+	if err != nil || ref.Status != softpen.StatusSolved {
+		t.Fatalf("dense reference: %v %v", ref, err)
+	}
+	for _, method := range []string{"auto", "newton-cg"} {
+		out := filepath.Join(dir, "result.json")
+		args := []string{"-data", "../../testdata/svm/mushrooms.libsvm", "-rows", rowsFile, "-tol", "1e-10", "-method", method, "-out", out}
+		var stderr strings.Builder
+		if code := runFit(args, io.Discard, &stderr); code != exitSolved {
+			t.Fatalf("%s: exit %d: %s", method, code, stderr.String())
+		}
+		res := readResultFile(t, out)
+		if len(res.X) != 130 || len(res.Lambda) != 3 {
+			t.Fatalf("%s: %d weights and %d multipliers, want 130 and 3", method, len(res.X), len(res.Lambda))
+		}
+		fx := fitObjective(d, "logistic", ridge, 0, res.X)
+		fRef := fitObjective(d, "logistic", ridge, 0, ref.X)
+		var viol float64
+		for i, row := range a {
+			var ax float64
+			for j, v := range row {
+				ax += v * res.X[j]
+			}
+			viol = math.Max(viol, ax-b[i])
+		}
+		t.Logf("%s: %v (%v), F %.16g, reference %.16g, lambda %v, violation %.2g", method, res.Status, res.Method, fx, fRef, res.Lambda, viol)
+		if math.Abs(fx-fRef) > 1e-10*math.Max(1, fRef)+ref.Gap || viol > 1e-9 {
+			t.Errorf("%s: F(x) = %.16g against %.16g, violation %g", method, fx, fRef, viol)
+		}
+		if !(res.Lambda[0] > 0) || !(res.Lambda[1] > 0) || res.Lambda[2] != 0 {
+			t.Errorf("%s: lambda %v: want the first two rows active, the third not", method, res.Lambda)
+		}
+	}
+	bad := writeFile(t, dir, "bad.libsvm", "1 3:1\n2 x:1\n")
+	var stderr strings.Builder
+	code := runFit([]string{"-data", "../../testdata/svm/mushrooms.libsvm", "-rows", bad}, io.Discard, &stderr)
+	if code != exitInput || !strings.Contains(stderr.String(), "bad.libsvm") || !strings.Contains(stderr.String(), "line 2") {
+		t.Errorf("malformed rows file: exit %d: %s", code, stderr.String())
+	}
+}
+
 // TestFitUsage: bad flags are usage errors naming the flag; labels the
 // logistic loss cannot take are bad input naming the line.
 func TestFitUsage(t *testing.T) {

@@ -33,7 +33,10 @@ import (
 // ||lhat||_inf) (valid once xi >= ||lambda*||_inf, as in the dense path:
 // nothing certifies that, so Solved also asks that the last step of the
 // multipliers, rho max_i (r_i)_+, be at most a twentieth of xi, that is,
-// that they have settled). Their difference is
+// that they have settled; and that each row hold to the tolerance
+// relative to its terms, (r_i)_+ <= Tol (|a_i|'|x| + |b_i|), which the
+// certificate alone does not ask where multipliers are small). Their
+// difference is
 //
 //	gap = gapTerms(x) + sum_i (xi (r_i)_+ - lhat_i r_i),
 //
@@ -139,9 +142,10 @@ func (w *Workspace) hessianA(hp, v []float64) {
 
 // gapA returns the constraints' part of the certificate at x (r = A x - b
 // computed, lhat set by derivativesA), with the allowance for the
-// rounding of r; xi, the exact penalty it is measured with; and the
-// largest violation max_i (r_i)_+.
-func (w *Workspace) gapA(x []float64) (gap, xi, viol float64) {
+// rounding of r; xi, the exact penalty it is measured with; the largest
+// violation max_i (r_i)_+; and the largest relative to its row's terms,
+// max_i (r_i)_+ / (|a_i|'|x| + |b_i|).
+func (w *Workspace) gapA(x []float64) (gap, xi, viol, rel float64) {
 	for i, l := range w.lhat {
 		xi = math.Max(xi, math.Max(l, w.lam[i]))
 		viol = math.Max(viol, w.rA[i])
@@ -164,9 +168,13 @@ func (w *Workspace) gapA(x []float64) (gap, xi, viol float64) {
 		for q, j := range idx {
 			ax += math.Abs(val[q] * x[j])
 		}
-		allow += (xi + w.lhat[i]) * (g*(ax+math.Abs(w.p.B[i])) + eps*math.Abs(ri))
+		size := ax + math.Abs(w.p.B[i])
+		allow += (xi + w.lhat[i]) * (g*size + eps*math.Abs(ri))
+		if ri > 0 {
+			rel = math.Max(rel, ri/size)
+		}
 	}
-	return sum + allow + vec.DotErrorBound(len(w.rA)+1)*sumAbs, xi, viol
+	return sum + allow + vec.DotErrorBound(len(w.rA)+1)*sumAbs, xi, viol, rel
 }
 
 // updateMultipliers makes lhat the multipliers of the next iterations and

@@ -249,10 +249,10 @@ func (w *Workspace) Solve() *Result {
 		settled := true
 		var gapA float64
 		if w.p.A != nil {
-			var xi float64
-			gapA, xi, res.MaxViolation = w.gapA(x)
+			var xi, rel float64
+			gapA, xi, res.MaxViolation, rel = w.gapA(x)
 			res.Gap += gapA
-			settled = w.rho*res.MaxViolation <= xi/20
+			settled = w.rho*res.MaxViolation <= xi/20 && rel <= w.opt.Tol
 		}
 		res.Iterations, res.Passes = it, w.passes
 		if w.opt.Progress != nil {
