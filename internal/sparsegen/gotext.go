@@ -38,7 +38,8 @@ import (
 // Set is a binary classification set in compressed sparse rows: row i has
 // the features Idx[Ptr[i]:Ptr[i+1]] (0-based, strictly increasing, each
 // below NFeatures) with the values Val[Ptr[i]:Ptr[i+1]], and the label
-// Labels[i], -1 or +1. len(Ptr) is the number of rows plus one.
+// Labels[i], -1 or +1 (for ZipfRows' constraint rows, the right-hand side
+// b_i). len(Ptr) is the number of rows plus one.
 type Set struct {
 	Labels    []float64
 	Ptr       []int
@@ -68,22 +69,25 @@ func (s *Set) PositiveFraction() float64 {
 }
 
 // WriteLIBSVM writes s in the LIBSVM text format, one row a line:
-// "label idx:val idx:val ...", the label +1 or -1, indices 1-based, values
-// in the shortest form that reads back to the same float64 (strconv 'g',
-// -1), so a reader gets the set bit for bit. A row without entries is its
-// label alone.
+// "label idx:val idx:val ...", the label +1 or -1 (any other finite
+// label, a right-hand side, as a value is), indices 1-based, values in the
+// shortest form that reads back to the same float64 (strconv 'g', -1), so
+// a reader gets the set bit for bit. A row without entries is its label
+// alone.
 func (s *Set) WriteLIBSVM(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	var line []byte
 	for i, y := range s.Labels {
 		line = line[:0]
 		switch {
-		case y > 0:
+		case y == 1:
 			line = append(line, "+1"...)
-		case y < 0:
+		case y == -1:
 			line = append(line, "-1"...)
+		case math.IsNaN(y) || math.IsInf(y, 0):
+			return fmt.Errorf("sparsegen: row %d: label %v is not finite", i, y)
 		default:
-			return fmt.Errorf("sparsegen: row %d: label %v is neither +1 nor -1", i, y)
+			line = strconv.AppendFloat(line, y, 'g', -1, 64)
 		}
 		for k := s.Ptr[i]; k < s.Ptr[i+1]; k++ {
 			line = append(line, ' ')

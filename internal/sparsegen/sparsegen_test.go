@@ -378,9 +378,16 @@ func TestWriteLIBSVM(t *testing.T) {
 	if got, want := buf.String(), "+1 1:0.5 3:1e-300\n-1\n+1 7:0.30000000000000004\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	s.Labels[1] = 0
+	// Other labels (right-hand sides of constraint rows) are written as
+	// values are; a label that is not finite is an error.
+	buf.Reset()
+	s.Labels[1] = -0.25
+	if err := s.WriteLIBSVM(&buf); err != nil || !strings.Contains(buf.String(), "\n-0.25\n") {
+		t.Errorf("label -0.25: %q, %v", buf.String(), err)
+	}
+	s.Labels[1] = math.NaN()
 	if err := s.WriteLIBSVM(io.Discard); err == nil {
-		t.Error("label 0: no error")
+		t.Error("label NaN: no error")
 	}
 }
 
@@ -634,3 +641,56 @@ func BenchmarkZipf(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*l*nnz), "ns/nonzero")
 }
+
+// TestZipfRows: ZipfRows gives m rows of k distinct sorted features each,
+// unit norm, values of both signs, every b_i = 0, the frequent features
+// in the most rows; a seed fixes the rows bit for bit (pinned by a hash
+// of their LIBSVM bytes, the same on every platform) and the data set's
+// own seed does not change with it.
+func TestZipfRows(t *testing.T) {
+	r := ZipfRows(400, 3000, 12, 1, 5)
+	if r.Rows() != 400 || r.NFeatures != 3000 || len(r.Ptr) != 401 || len(r.Idx) != len(r.Val) || r.Ptr[400] != len(r.Idx) {
+		t.Fatalf("%d rows over %d features", r.Rows(), r.NFeatures)
+	}
+	neg, pos := 0, 0
+	count := make([]int, 3000)
+	for i := range 400 {
+		if k := r.Ptr[i+1] - r.Ptr[i]; k != 12 {
+			t.Fatalf("row %d has %d entries, want 12", i, k)
+		}
+		var ss float64
+		for p := r.Ptr[i]; p < r.Ptr[i+1]; p++ {
+			if j := r.Idx[p]; j < 0 || j >= 3000 || p > r.Ptr[i] && j <= r.Idx[p-1] {
+				t.Fatalf("row %d: indices %v not strictly increasing in [0, 3000)", i, r.Idx[r.Ptr[i]:r.Ptr[i+1]])
+			}
+			v := r.Val[p]
+			ss += v * v
+			if v < 0 {
+				neg++
+			} else {
+				pos++
+			}
+			count[r.Idx[p]]++
+		}
+		if math.Abs(ss-1) > 1e-14 {
+			t.Fatalf("row %d has squared norm %v", i, ss)
+		}
+		if r.Labels[i] != 0 {
+			t.Fatalf("b[%d] = %v, want 0", i, r.Labels[i])
+		}
+	}
+	if neg < 2000 || pos < 2000 {
+		t.Errorf("%d negative and %d positive values of 4800: want both about half", neg, pos)
+	}
+	if count[0] < 100 || count[2999] > 5 {
+		t.Errorf("feature 0 in %d rows, feature 2999 in %d: not Zipf's frequencies", count[0], count[2999])
+	}
+	if d := sameBits(r, ZipfRows(400, 3000, 12, 1, 5)); d != "" {
+		t.Errorf("same seed, rows differ in %s", d)
+	}
+	if got, want := libsvmHash(t, ZipfRows(100, 1000, 8, 1.1, 2024)), uint64(zipfRowsGolden); got != want {
+		t.Errorf("LIBSVM hash %#x, want %#x", got, want)
+	}
+}
+
+const zipfRowsGolden = 0xd4bcb17579e314f6

@@ -84,6 +84,60 @@ func Zipf(l, n, nnzPerRow int, s float64, seed uint64) *Set {
 	return set
 }
 
+// ZipfRows returns m constraint rows a_i'x <= b_i for a model over n
+// features, in a Set whose Labels are the b_i: each row has k =
+// min(nnzPerRow, n) distinct features drawn as Zipf's rows draw them (law
+// s, at most 8k draws), so the frequent features, which carry the most
+// weight in a fitted model, are the ones most constrained; its values are
+// uniform in (0, 1] with a random sign, scaled to unit norm; every b_i is
+// 0. x = 0 satisfies every row, so the rows are feasible with any bounds
+// that contain 0, and a row cuts off a fitted model's weights about as
+// often as not: at the answer many rows are active, more than real
+// constraint sets (group caps, monotonicity, fairness) usually have.
+// Deterministic across platforms as Zipf is, on a stream of its own; it
+// panics on the arguments Zipf panics on.
+func ZipfRows(m, n, nnzPerRow int, s float64, seed uint64) *Set {
+	if m < 0 || n < 1 || n > math.MaxInt32 || nnzPerRow < 0 || !(s >= 0) || math.IsInf(s, 1) {
+		panic(fmt.Sprintf("sparsegen: ZipfRows(m=%d, n=%d, nnzPerRow=%d, s=%v): bad argument", m, n, nnzPerRow, s))
+	}
+	k := min(nnzPerRow, n)
+	table := newAliasTable(zipfWeights(n, s))
+	set := &Set{
+		Labels:    make([]float64, m),
+		Ptr:       make([]int, 1, m+1),
+		Idx:       make([]int32, 0, m*k),
+		Val:       make([]float64, 0, m*k),
+		NFeatures: n,
+	}
+	rng := newRand(seed, streamConstraints)
+	seen := make([]bool, n)
+	for range m {
+		start := len(set.Idx)
+		for d := 0; d < 8*k && len(set.Idx)-start < k; d++ {
+			if j := table.draw(&rng); !seen[j] {
+				seen[j] = true
+				set.Idx = append(set.Idx, j)
+			}
+		}
+		row := set.Idx[start:]
+		for _, j := range row {
+			seen[j] = false
+		}
+		slices.Sort(row)
+		for range row {
+			r := rng.next()
+			v := float64(r>>11+1) * 0x1p-53
+			if r&1 != 0 {
+				v = -v
+			}
+			set.Val = append(set.Val, v)
+		}
+		normalize(set.Val[start:])
+		set.Ptr = append(set.Ptr, len(set.Idx))
+	}
+	return set
+}
+
 // Streams of the generator: one per use, so that changing how one part
 // consumes numbers does not change the others.
 const (
@@ -91,6 +145,7 @@ const (
 	streamWeights
 	streamLabels
 	streamFlips
+	streamConstraints
 )
 
 // flipBelow makes one label in 20 flip: a uniform uint64 is below it with

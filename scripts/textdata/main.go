@@ -7,6 +7,12 @@
 //	go run ./scripts/textdata -out /tmp/gotext.libsvm
 //	go run ./scripts/textdata -byfunc -mindocs 6 -maxdocs 63482 -out /tmp/gofunc.libsvm
 //	go run ./scripts/textdata -kind zipf -l 1000000 -n 1000000 -nnz 50 -out /tmp/zipf.libsvm
+//	go run ./scripts/textdata -kind zipf -l 1000000 -n 1000000 -nnz 50 -out /tmp/zipf.libsvm \
+//		-rows 10000 -rows-out /tmp/zipf-rows.libsvm
+//
+// With -rows M a zipf set comes with M constraint rows a_i'x <= 0 over the
+// same features (sparsegen.ZipfRows, -rows-nnz features each), written to
+// -rows-out for `softpen fit -rows`.
 //
 // A one-line summary (rows, features, nonzeros, positive fraction, time)
 // goes to standard error.
@@ -37,6 +43,9 @@ func main() {
 	nnz := flag.Int("nnz", 50, "zipf: distinct features a row")
 	s := flag.Float64("s", 1, "zipf: exponent of the law")
 	seed := flag.Uint64("seed", 1, "zipf: seed")
+	rows := flag.Int("rows", 0, "zipf: constraint rows to write to -rows-out (0: none)")
+	rowsNNZ := flag.Int("rows-nnz", 20, "zipf: distinct features a constraint row")
+	rowsOut := flag.String("rows-out", "", "zipf: the constraint rows' file (needed with -rows)")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: textdata [flags]\n\n")
 		flag.PrintDefaults()
@@ -63,6 +72,16 @@ func main() {
 			os.Exit(2)
 		}
 		set = sparsegen.Zipf(*l, *n, *nnz, *s, *seed)
+		if *rows < 0 || *rowsNNZ < 0 || (*rows > 0) != (*rowsOut != "") {
+			fmt.Fprintln(os.Stderr, "textdata: -rows M >= 0 and -rows-nnz >= 0 go with -rows-out FILE")
+			os.Exit(2)
+		}
+		if *rows > 0 {
+			if err := write(*rowsOut, sparsegen.ZipfRows(*rows, *n, *rowsNNZ, *s, *seed)); err != nil {
+				fmt.Fprintln(os.Stderr, "textdata:", err)
+				os.Exit(1)
+			}
+		}
 	default:
 		fmt.Fprintf(os.Stderr, "textdata: -kind %q: want gotext or zipf\n", *kind)
 		os.Exit(2)
