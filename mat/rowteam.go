@@ -23,9 +23,9 @@ type RowTeam struct {
 	start  []func()    // start[k] runs chunk k of job (k >= 1)
 	wg     sync.WaitGroup
 	job    func(k, lo, hi int)
-	// The operands of the product in progress, and its two jobs.
-	dst, x           []float64
-	mulVec, mulTrans func(k, lo, hi int)
+	// The operands of the product in progress, and its three jobs.
+	dst, x, w, u             []float64
+	mulVec, mulTrans, normal func(k, lo, hi int)
 }
 
 // minChunkNNZ is the fewest nonzeros a chunk is given: a pass over 2^16
@@ -69,6 +69,21 @@ func NewRowTeam(m *Sparse, threads int) *RowTeam {
 			if yi := t.x[i]; yi != 0 {
 				idx, val := m.Row(i)
 				vec.AxpySparse(yi, idx, val, out)
+			}
+		}
+	}
+	t.normal = func(k, lo, hi int) {
+		out := t.dst
+		if k > 0 {
+			out = t.part[k]
+			clear(out)
+		}
+		for i := lo; i < hi; i++ {
+			idx, val := m.Row(i)
+			ui := vec.DotSparse(idx, val, t.x) * t.w[i]
+			t.u[i] = ui
+			if ui != 0 {
+				vec.AxpySparse(ui, idx, val, out)
 			}
 		}
 	}
@@ -123,4 +138,23 @@ func (t *RowTeam) MulTransVecAdd(dst, y []float64) {
 		vec.Axpy(1, p, dst)
 	}
 	t.dst, t.x = nil, nil
+}
+
+// NormalAdd sets u = diag(w) M x and dst += M'u (= M' diag(w) M x) in one
+// pass over the rows: each row's product with x, scaled by w_i, is added
+// back along the row while the row is still in cache, so the matrix is
+// read from memory once instead of twice. The bits are those of MulVec
+// into u, u_i *= w_i, then MulTransVecAdd(dst, u). dst, x, w and u must
+// not alias one another.
+func (t *RowTeam) NormalAdd(dst, x, w, u []float64) {
+	check("RowTeam.NormalAdd", len(dst), t.m.Cols, "dst")
+	check("RowTeam.NormalAdd", len(x), t.m.Cols, "x")
+	check("RowTeam.NormalAdd", len(w), t.m.Rows, "w")
+	check("RowTeam.NormalAdd", len(u), t.m.Rows, "u")
+	t.dst, t.x, t.w, t.u = dst, x, w, u
+	t.Do(t.normal)
+	for _, p := range t.part[1:] {
+		vec.Axpy(1, p, dst)
+	}
+	t.dst, t.x, t.w, t.u = nil, nil, nil, nil
 }

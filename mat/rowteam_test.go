@@ -44,7 +44,7 @@ func teamSparse(rows, cols, k int, seed uint64) *Sparse {
 // TestRowTeam: on matrices of one chunk and of several, MulVec gives the
 // bits of Sparse.MulVec; MulTransVecAdd gives them too with one chunk,
 // and with several is within the rounding of the sum of |terms|, the same
-// bits on every call; the chunks cover the rows in order with nonzeros
+// bits on every call; NormalAdd gives the bits of its two passes; the chunks cover the rows in order with nonzeros
 // about even; outputs are written within their length only; and the
 // passes allocate nothing.
 func TestRowTeam(t *testing.T) {
@@ -145,9 +145,44 @@ func TestRowTeam(t *testing.T) {
 			}
 		}
 
+		// NormalAdd: the bits of MulVec, the scaling, and MulTransVecAdd
+		// on the same team, with zero weights (rows skipped) among them;
+		// nothing written outside dst and u.
+		wts := make([]float64, m.Rows)
+		for i := range wts {
+			if i%3 != 0 {
+				wts[i] = 0.5 + math.Sin(float64(i))*0.25
+			}
+		}
+		u := make([]float64, m.Rows)
+		team.MulVec(u, x)
+		for i := range u {
+			u[i] *= wts[i]
+		}
+		sep := append([]float64(nil), start...)
+		team.MulTransVecAdd(sep, u)
+		ub := make([]float64, m.Rows+2)
+		ub[0], ub[m.Rows+1] = guard, guard
+		copy(dst, start)
+		team.NormalAdd(dst, x, wts, ub[1:m.Rows+1])
+		for j := range dst {
+			if math.Float64bits(dst[j]) != math.Float64bits(sep[j]) {
+				t.Fatalf("%+v: NormalAdd column %d: %v, want the bits of %v", c, j, dst[j], sep[j])
+			}
+		}
+		for i := range u {
+			if math.Float64bits(ub[1+i]) != math.Float64bits(u[i]) {
+				t.Fatalf("%+v: NormalAdd u[%d]: %v, want %v", c, i, ub[1+i], u[i])
+			}
+		}
+		if tr[0] != guard || tr[m.Cols+1] != guard || ub[0] != guard || ub[m.Rows+1] != guard {
+			t.Fatalf("%+v: NormalAdd wrote outside dst or u", c)
+		}
+
 		if a := testing.AllocsPerRun(5, func() {
 			team.MulVec(ref, x)
 			team.MulTransVecAdd(again, y)
+			team.NormalAdd(again, x, wts, u)
 		}); a != 0 {
 			t.Errorf("%+v: %v allocations a pass", c, a)
 		}

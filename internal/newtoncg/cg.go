@@ -75,15 +75,12 @@ func (w *Workspace) newtonDirection(gnorm, gnorm0 float64) int {
 }
 
 // hessian sets hp = H v on the free variables and 0 elsewhere, for v zero
-// outside them: two passes over the rows, u = Phi v scaled by curv, then
-// Phi'u.
+// outside them: u = Phi v scaled by curv, then Phi'u, fused in one sweep
+// over the rows (mat.RowTeam.NormalAdd: the matrix is read from memory
+// once) and counted as the two passes it evaluates.
 func (w *Workspace) hessian(hp, v []float64) {
-	w.team.MulVec(w.u, v)
-	for i, c := range w.curv {
-		w.u[i] *= c
-	}
 	clear(hp)
-	w.team.MulTransVecAdd(hp, w.u)
+	w.team.NormalAdd(hp, v, w.curv, w.u)
 	w.passes += 2
 	if w.p.A != nil {
 		w.hessianA(hp, v)
