@@ -21,6 +21,8 @@ import (
 //     -Phi'y/l whose exact answer the orthant enumeration finds (the
 //     bounds as rows); the objective's constant ||y||^2/(2l) is taken off
 //     softpen's before the comparison.
+//   - newton-cg with rows A x <= b (its augmented Lagrangian) beside that
+//     fit, asked for by method: see tinyFitRows.
 func FuzzTinySparse(f *testing.F) {
 	f.Add([]byte{3, 4, 10, 200, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180, 190, 7, 100})
 	f.Add([]byte{1, 2, 128, 0, 255, 1, 2, 3, 3, 120, 136})
@@ -33,6 +35,7 @@ func FuzzTinySparse(f *testing.F) {
 		src := &byteSource{data: data, pos: 2}
 		tinySVM(t, src, n, m)
 		tinyFit(t, src, n, 1+m)
+		tinyFitRows(t, src, n, 2+m, m%4)
 	})
 }
 
@@ -61,8 +64,11 @@ func tinySVM(t *testing.T, src *byteSource, n, m int) {
 	checkTinyQP(t, p, &o, res, xs, lam, fstar, feasible)
 }
 
-// tinyFit checks newton-cg on a squared-loss fit read from src: l rows.
-func tinyFit(t *testing.T, src *byteSource, n, l int) {
+// tinyFitProblem reads a squared-loss fit from src, l rows over n
+// variables with ridge, l1 and bounds, as p (PhiSparse) and as the QP the
+// enumeration solves, qp (H, q, the bounds as rows); c0 = ||y||^2/(2l) is
+// the objective's constant that qp leaves out.
+func tinyFitProblem(src *byteSource, n, l int) (p, qp *softpen.Problem, H [][]float64, q []float64, c0 float64) {
 	phi := make([][]float64, l)
 	y := make([]float64, l)
 	for i := range phi {
@@ -76,13 +82,11 @@ func tinyFit(t *testing.T, src *byteSource, n, l int) {
 	}
 	ridge := 0.05 + math.Abs(src.next())/4
 	l1 := math.Abs(src.next()) / 8
-	p := &softpen.Problem{N: n, Loss: "squared", PhiSparse: sparseOf(phi, n), Y: y, Ridge: ridge, L1: l1,
+	p = &softpen.Problem{N: n, Loss: "squared", PhiSparse: sparseOf(phi, n), Y: y, Ridge: ridge, L1: l1,
 		Lower: make([]float64, n), Upper: make([]float64, n)}
-	// The QP of the enumeration: H, q, and the bounds as rows.
-	H := make([][]float64, n)
-	q := make([]float64, n)
-	qp := &softpen.Problem{N: n, Loss: "none", Ridge: ridge, L1: l1, Q: q}
-	var c0 float64
+	H = make([][]float64, n)
+	q = make([]float64, n)
+	qp = &softpen.Problem{N: n, Loss: "none", Ridge: ridge, L1: l1, Q: q}
 	for i := range phi {
 		c0 += y[i] * y[i] / (2 * float64(l))
 	}
@@ -114,7 +118,13 @@ func tinyFit(t *testing.T, src *byteSource, n, l int) {
 			qp.A, qp.B = append(qp.A, row), append(qp.B, up)
 		}
 	}
-	xs, lam, fstar, feasible := enumerateL1KKT(H, q, l1, qp.A, qp.B)
+	return p, qp, H, q, c0
+}
+
+// tinyFit checks newton-cg on a squared-loss fit read from src: l rows.
+func tinyFit(t *testing.T, src *byteSource, n, l int) {
+	p, qp, H, q, c0 := tinyFitProblem(src, n, l)
+	xs, lam, fstar, feasible := enumerateL1KKT(H, q, qp.L1, qp.A, qp.B)
 	if !feasible {
 		t.Fatalf("a box is always feasible: %v %v", p.Lower, p.Upper)
 	}
@@ -129,4 +139,72 @@ func tinyFit(t *testing.T, src *byteSource, n, l int) {
 	r := *res
 	r.Objective -= c0
 	checkTinyQP(t, qp, &o, &r, xs, lam, fstar, true)
+}
+
+// tinyFitRows checks newton-cg's augmented Lagrangian: the fit of
+// tinyFitProblem with m rows A x <= b besides (ASparse), which the
+// enumeration takes with the bounds' rows. Infeasible: never "solved"
+// (beyond rounding), and "infeasible" only with a Farkas vector that
+// holds exactly. Feasible: never "infeasible"; "solved" (the path ends
+// solved or at its rounding) with F(x) + lambda*'(A x - b)_+ - F*, which
+// bounds mu/2 ||x - x*||^2 by strong convexity of the Lagrangian at
+// lambda*, within the certified gap (the gap assumes xi >= lambda*, which
+// this checks in effect) and the distance within that bound. Its points
+// may violate rows slightly, so it reports no distance bound.
+func tinyFitRows(t *testing.T, src *byteSource, n, l, m int) {
+	if m == 0 {
+		return
+	}
+	p, qp, H, q, c0 := tinyFitProblem(src, n, l)
+	rows := make([][]float64, m)
+	b := make([]float64, m)
+	for i := range rows {
+		rows[i] = make([]float64, n)
+		for j := range rows[i] {
+			if v := src.next(); math.Abs(v) > 0.3 {
+				rows[i][j] = v
+			}
+		}
+		b[i] = src.next() / 2
+	}
+	p.ASparse, p.B = sparseOf(rows, n), b
+	all := &softpen.Problem{N: n, Loss: "none", Ridge: qp.Ridge, L1: qp.L1, Q: q,
+		A: append(append([][]float64(nil), rows...), qp.A...), B: append(append([]float64(nil), b...), qp.B...)}
+	xs, lam, fstar, feasible := enumerateL1KKT(H, q, qp.L1, all.A, all.B)
+	o := softpen.Options{Tol: 1e-9, Method: softpen.MethodNewtonCG}
+	res, err := softpen.Solve(context.Background(), p, &o)
+	if err != nil {
+		t.Fatalf("newton-cg with rows: %v", err)
+	}
+	f := res.Objective - c0
+	if !feasible {
+		if res.Status == softpen.StatusSolved && !withinRounding(all, res.X) {
+			t.Fatalf("solved at x = %v, violation %g, on a problem enumeration finds infeasible", res.X, res.MaxViolation)
+		}
+		if res.Status == softpen.StatusInfeasible {
+			checkFarkas(t, &softpen.Problem{N: n, A: rows, B: b, Lower: p.Lower, Upper: p.Upper}, res.FarkasA)
+		}
+		return
+	}
+	if res.Status == softpen.StatusInfeasible {
+		t.Fatalf("reported infeasible, but x* = %v is feasible", xs)
+	}
+	scale := 1 + math.Abs(fstar)
+	if res.Status != softpen.StatusSolved && !(res.Status == softpen.StatusPrecisionLimit && roundingCharge(all, xs, lam) > o.Tol*scale) {
+		t.Fatalf("ended %v (%s): rows %v b %v lo %v up %v l1 %v x %v x* %v lam* %v viol %g lambda %v", res.Status, res.Message, rows, b, p.Lower, p.Upper, qp.L1, res.X, xs, lam, res.MaxViolation, res.Lambda)
+	}
+	if res.Status != softpen.StatusSolved {
+		return
+	}
+	excess := f - fstar
+	for j, lj := range lam {
+		excess += lj * math.Max(rowResidual(all, j, res.X), 0)
+	}
+	if excess > res.Gap+1e-9*scale {
+		t.Fatalf("F(x) + lambda*'(Ax - b)_+ - F* = %g beyond the certified gap %g (x %v, x* %v, lambda* %v, lambda %v)",
+			excess, res.Gap, res.X, xs, lam, res.Lambda)
+	}
+	if d2 := sqDist(res.X, xs); d2 > 2*math.Max(excess, 0)/qp.Ridge*(1+1e-6)+1e-12 {
+		t.Fatalf("||x - x*|| = %g beyond strong convexity's %g (x %v, x* %v)", math.Sqrt(d2), math.Sqrt(2*math.Max(excess, 0)/qp.Ridge), res.X, xs)
+	}
 }

@@ -37,8 +37,10 @@ import (
 // that they have settled; and that the rows hold to the tolerance
 // relative to the largest of their terms, max_i (r_i)_+ <= Tol max_i
 // (|a_i|'|x| + |b_i|), as OSQP's relative feasibility test asks, which
-// the certificate alone does not ask where multipliers are small). Their
-// difference is
+// the certificate alone does not ask where multipliers are small; the
+// terms are taken at least max_i ||a_i||_1, their size at |x_j| = 1, as
+// the gap is taken relative to at least 1, so that x* = 0 with b = 0 can
+// be met). Their difference is
 //
 //	gap = gapTerms(x) + sum_i (xi (r_i)_+ - lhat_i r_i),
 //
@@ -57,8 +59,13 @@ func (w *Workspace) initConstraints() {
 	w.sA, w.sAbsA = make([]float64, n), make([]float64, n)
 	cols := make([]int32, n)
 	for i := 0; i < m; i++ {
-		idx, _ := a.Row(i)
+		idx, val := a.Row(i)
 		w.rowMaxA = max(w.rowMaxA, len(idx))
+		var l1 float64
+		for _, v := range val {
+			l1 += math.Abs(v)
+		}
+		w.rowL1Max = math.Max(w.rowL1Max, l1)
 		for _, j := range idx {
 			cols[j]++
 		}
@@ -164,7 +171,8 @@ func (w *Workspace) hessianA(hp, v []float64) {
 // computed, lhat set by derivativesA), with the allowance for the
 // rounding of r; xi, the exact penalty it is measured with; the largest
 // violation max_i (r_i)_+; and that violation relative to the largest
-// row's terms, max_i (|a_i|'|x| + |b_i|) (0 when both are 0).
+// row's terms, max_i (|a_i|'|x| + |b_i|), or max_i ||a_i||_1 if larger
+// (0 without violation).
 func (w *Workspace) gapA(x []float64) (gap, xi, viol, rel float64) {
 	for i, l := range w.lhat {
 		xi = math.Max(xi, math.Max(l, w.lam[i]))
@@ -173,7 +181,8 @@ func (w *Workspace) gapA(x []float64) (gap, xi, viol, rel float64) {
 	xi *= 2
 	g := vec.DotErrorBound(w.rowMaxA + 1)
 	const eps = 0x1p-52
-	var sum, sumAbs, allow, sizeMax float64
+	var sum, sumAbs, allow float64
+	sizeMax := w.rowL1Max
 	for i, ri := range w.rA {
 		term := -w.lhat[i] * ri
 		if ri > 0 {

@@ -24,6 +24,7 @@ package newtoncg
 
 import (
 	"math"
+	"slices"
 
 	"github.com/softpen/softpen/mat"
 	"github.com/softpen/softpen/vec"
@@ -122,6 +123,7 @@ type Workspace struct {
 	// length n
 	sA, sAbsA        []float64
 	rowMaxA, colMaxA int
+	rowL1Max         float64 // max_i ||a_i||_1
 	rho0, rho        float64
 	violLast         float64 // the largest violation at the last update, -1 before any
 }
@@ -289,7 +291,10 @@ func (w *Workspace) Solve() *Result {
 				w.multipliers()
 				return res
 			}
-			if !ok && (w.p.A == nil || newton == 0) {
+			// A point no step moves right after an update solves F_rho
+			// already (pinned at bounds, say): the multipliers move again,
+			// unless they would not change, which is a true stall.
+			if !ok && (w.p.A == nil || (newton == 0 && slices.Equal(w.lam, w.lhat))) {
 				w.multipliers()
 				return res
 			}
