@@ -235,6 +235,66 @@ func TestSparseRowsInfeasible(t *testing.T) {
 	}
 }
 
+// TestSparseRowsWarm: with rows of A on the Newton-CG path, a re-solve
+// after SetB (b moved a little) keeps the multipliers and the penalty, ends
+// solved in fewer Newton iterations than the cold solve, agrees with a
+// cold solve of the new problem within the two gaps, and allocates
+// nothing.
+func TestSparseRowsWarm(t *testing.T) {
+	_, s := mushroomsSparse(t)
+	n := s.X.Cols
+	a := &mat.Sparse{Rows: 3, Cols: n, Ptr: []int{0, 3, 5, 6}, Idx: []int32{0, 1, 2, 4, 9, 20}, Val: []float64{1, 1, 1, -1, 2, 1}}
+	b := []float64{-0.3, -0.1, 0.05}
+	p := &Problem{N: n, Loss: "logistic", PhiSparse: s.X, Y: s.Labels, Ridge: 1e-3, ASparse: a, B: b}
+	opt := &Options{Tol: 1e-10, Method: MethodNewtonCG}
+	sv, err := NewSolver(p, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := sv.Solve(context.Background())
+	if err != nil || r.Status != StatusSolved {
+		t.Fatalf("cold: %v %v", r, err)
+	}
+	cold := r.Iterations
+	if !(r.Lambda[0] > 0) || !(r.Lambda[1] > 0) {
+		t.Fatalf("multipliers %v: the test wants the first two rows active", r.Lambda)
+	}
+	nb := []float64{-0.31, -0.1, 0.05}
+	if err := sv.SetB(nb); err != nil {
+		t.Fatal(err)
+	}
+	if r, err = sv.Solve(context.Background()); err != nil || r.Status != StatusSolved {
+		t.Fatalf("warm: %v %v", r, err)
+	}
+	if r.Iterations >= cold {
+		t.Errorf("warm re-solve took %d Newton iterations, the cold one %d", r.Iterations, cold)
+	}
+	warmF, warmGap := r.Objective, r.Gap
+	q := *p
+	q.B = nb
+	rc, err := Solve(context.Background(), &q, opt)
+	if err != nil || rc.Status != StatusSolved {
+		t.Fatalf("cold on the new b: %v %v", rc, err)
+	}
+	if d := math.Abs(warmF - rc.Objective); d > warmGap+rc.Gap+1e-15 {
+		t.Errorf("warm F %.17g, cold %.17g: %.3g apart, gaps %.3g and %.3g", warmF, rc.Objective, d, warmGap, rc.Gap)
+	}
+	k := 0
+	allocs := testing.AllocsPerRun(5, func() {
+		k++
+		nb[0] = -0.31 - 1e-3*float64(k%3)
+		if err := sv.SetB(nb); err != nil {
+			t.Fatal(err)
+		}
+		if r, err = sv.Solve(context.Background()); err != nil || r.Status != StatusSolved {
+			t.Fatalf("warm: %v %v", r, err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("warm SetB + Solve with rows: %v allocations, want 0", allocs)
+	}
+}
+
 func TestSparseValidate(t *testing.T) {
 	good := func() *Problem {
 		return &Problem{N: 4, Loss: "logistic", Y: []float64{1, -1}, Ridge: 1,
