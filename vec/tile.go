@@ -32,9 +32,10 @@ const (
 // of p and then added to c[j*ldc+i], so the new entry is within
 // DotErrorBound(kc+1) * (|c| + sum_p |a b|) of the exact c + sum; a NaN, or
 // Inf times 0, in a term makes the entry NaN. The same inputs on the same
-// path give the same bits; on amd64 with AVX2 and FMA the kernel is
-// assembly, elsewhere Go (with fused multiply-adds wherever the compiler
-// makes them, as on arm64). TileMulAdd does not allocate.
+// path give the same bits; on amd64 with AVX2 and FMA and on arm64 with
+// NEON the kernel is assembly (fused multiply-adds), elsewhere Go (with
+// fused multiply-adds wherever the compiler makes them). TileMulAdd does not
+// allocate.
 func TileMulAdd(c []float64, ldc int, a, b []float64) {
 	kc := len(a) / TileA
 	switch {

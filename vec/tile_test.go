@@ -173,6 +173,68 @@ func TestTileMulAddSpecials(t *testing.T) {
 	}
 }
 
+// TestTileMulAddDeterministic: on inexact data, each path gives the same
+// bits on a second call from the same c, TileMulAdd gives the bits of the
+// path it selects (the assembly one whenever useTileAsm), and every path
+// agrees with the generic one within twice the bound of
+// TestTileMulAddRoundingBound.
+func TestTileMulAddDeterministic(t *testing.T) {
+	for _, kc := range []int{0, 1, 2, 5, 64, 257} {
+		for _, ldc := range []int{12, 17} {
+			a := make([]float64, kc*TileA)
+			b := make([]float64, kc*TileB)
+			for i := range a {
+				a[i] = vtWide(6, i)
+			}
+			for i := range b {
+				b[i] = vtWide(7, i)
+			}
+			c0 := make([]float64, (TileB-1)*ldc+TileA)
+			for i := range c0 {
+				c0[i] = vtWide(8, i)
+			}
+			run := func(f func(c []float64, ldc int, a, b []float64)) []float64 {
+				c := append([]float64(nil), c0...)
+				f(c, ldc, a, b)
+				return c
+			}
+			var generic, selected []float64
+			for _, p := range tilePaths() {
+				got, again := run(p.f), run(p.f)
+				if p.name == "generic" {
+					generic = got
+				}
+				if !useTileAsm || p.name != "generic" {
+					selected = got
+				}
+				for k := range got {
+					if math.Float64bits(got[k]) != math.Float64bits(again[k]) {
+						t.Fatalf("%s kc=%d ldc=%d: c[%d] is %v, then %v", p.name, kc, ldc, k, got[k], again[k])
+					}
+				}
+				for j := 0; j < TileB; j++ {
+					for i := 0; i < TileA; i++ {
+						k := j*ldc + i
+						abs := math.Abs(c0[k])
+						for q := 0; q < kc; q++ {
+							abs += math.Abs(a[q*TileA+i] * b[q*TileB+j])
+						}
+						if d := math.Abs(got[k] - generic[k]); !(d <= 2*DotErrorBound(kc+1)*abs*1.01) {
+							t.Fatalf("%s kc=%d ldc=%d: c[%d][%d] differs from generic by %g", p.name, kc, ldc, j, i, d)
+						}
+					}
+				}
+			}
+			pub := run(TileMulAdd)
+			for k := range pub {
+				if math.Float64bits(pub[k]) != math.Float64bits(selected[k]) {
+					t.Fatalf("TileMulAdd kc=%d ldc=%d: c[%d] = %v, but its path (%s) gives %v", kc, ldc, k, pub[k], Impl(), selected[k])
+				}
+			}
+		}
+	}
+}
+
 func TestTileMulAddPanics(t *testing.T) {
 	a, b, c := make([]float64, 24), make([]float64, 8), make([]float64, 48)
 	for _, tc := range []struct {
