@@ -20,12 +20,12 @@
 //             i.e. c[j*ldc+2v : +2], for j < 4, v < 6
 //
 // The Go assembler has no by-element FMLA (FMLA Vd.2D, Vn.2D, Vm.D[i]) and
-// no vector FADD (linear_arm64.s encodes it too), so b is broadcast by VLD2R, which loads
-// two consecutive float64 and replicates each into both lanes of its own
-// register, and the vector-vector VFMLA (Go operand order VFMLA Vm, Vn, Vd
-// for Vd += Vn*Vm, fused) does the multiply-adds. The 24 FADDs of the final
-// update are WORD-encoded with the instruction in Arm syntax in the comment,
-// which encoding_test.go checks.
+// no vector FADD (linear_arm64.s encodes it too). So b is broadcast by
+// VLD2R, which loads two consecutive float64 and replicates each into both
+// lanes of its own register, and the vector-vector VFMLA (Go operand order
+// VFMLA Vm, Vn, Vd for Vd += Vn*Vm, fused) does the multiply-adds. The 24
+// FADDs of the final update are WORD-encoded with the instruction in Arm
+// syntax in the comment, which encoding_test.go checks.
 //
 // Per row p (TILEROW): two loads of a (four and two registers), two VLD2R
 // of b and 24 FMLAs, each on its own accumulator. Twenty-four independent
