@@ -2,6 +2,7 @@ package newtoncg
 
 import (
 	"math"
+	"math/big"
 	"slices"
 
 	"github.com/softpen/softpen/vec"
@@ -34,13 +35,15 @@ import (
 // ||lhat||_inf) (valid once xi >= ||lambda*||_inf, as in the dense path:
 // nothing certifies that, so Solved also asks that the last step of the
 // multipliers, rho max_i (r_i)_+, be at most a twentieth of xi, that is,
-// that they have settled; and that the rows hold to the tolerance
-// relative to the largest of their terms, max_i (r_i)_+ <= Tol max_i
-// (|a_i|'|x| + |b_i|), as OSQP's relative feasibility test asks, which
-// the certificate alone does not ask where multipliers are small; the
-// terms are taken at least max_i ||a_i||_1, their size at |x_j| = 1, as
-// the gap is taken relative to at least 1, so that x* = 0 with b = 0 can
-// be met). Their difference is
+// that they have settled; and that each row hold to the tolerance
+// relative to its terms, (r_i)_+ <= Tol max(|a_i|'|x| + |b_i|,
+// ||a_i||_1), which the certificate alone does not ask where multipliers
+// are small. The terms are taken at least at ||a_i||_1, their size at
+// |x_j| = 1, as the gap is taken relative to at least 1: so x* = 0 with
+// b = 0 can be met, and rows with b = 0 over small weights do not ask
+// for far more than the gap does. Taken relative to the largest row's
+// terms instead, as OSQP does, a row of scale 1e9 would loosen every
+// other row's test as much). Their difference is
 //
 //	gap = gapTerms(x) + sum_i (xi (r_i)_+ - lhat_i r_i),
 //
@@ -59,13 +62,8 @@ func (w *Workspace) initConstraints() {
 	w.sA, w.sAbsA = make([]float64, n), make([]float64, n)
 	cols := make([]int32, n)
 	for i := 0; i < m; i++ {
-		idx, val := a.Row(i)
+		idx, _ := a.Row(i)
 		w.rowMaxA = max(w.rowMaxA, len(idx))
-		var l1 float64
-		for _, v := range val {
-			l1 += math.Abs(v)
-		}
-		w.rowL1Max = math.Max(w.rowL1Max, l1)
 		for _, j := range idx {
 			cols[j]++
 		}
@@ -171,9 +169,8 @@ func (w *Workspace) hessianA(hp, v []float64) {
 // gapA returns the constraints' part of the certificate at x (r = A x - b
 // computed, lhat set by derivativesA), with the allowance for the
 // rounding of r; xi, the exact penalty it is measured with; the largest
-// violation max_i (r_i)_+; and that violation relative to the largest
-// row's terms, max_i (|a_i|'|x| + |b_i|), or max_i ||a_i||_1 if larger
-// (0 without violation).
+// violation max_i (r_i)_+; and the largest relative to its row's terms,
+// max_i (r_i)_+ / max(|a_i|'|x| + |b_i|, ||a_i||_1).
 func (w *Workspace) gapA(x []float64) (gap, xi, viol, rel float64) {
 	for i, l := range w.lhat {
 		xi = math.Max(xi, math.Max(l, w.lam[i]))
@@ -183,7 +180,6 @@ func (w *Workspace) gapA(x []float64) (gap, xi, viol, rel float64) {
 	g := vec.DotErrorBound(w.rowMaxA + 1)
 	const eps = 0x1p-52
 	var sum, sumAbs, allow float64
-	sizeMax := w.rowL1Max
 	for i, ri := range w.rA {
 		term := -w.lhat[i] * ri
 		if ri > 0 {
@@ -191,19 +187,27 @@ func (w *Workspace) gapA(x []float64) (gap, xi, viol, rel float64) {
 		}
 		sum += term
 		sumAbs += math.Abs(term)
-		// |r_i - r~_i| <= gamma (|a_i|'|x| + |b_i|), each side's rounding
-		// weighed by the most a unit of r moves the term.
+		// |r_i - r~_i| <= gamma (|a_i|'|x| + |b_i|), weighed by the most a
+		// unit of r moves the term.
 		idx, val := w.p.A.Row(i)
-		var ax float64
+		var ax, a1 float64
 		for q, j := range idx {
 			ax += math.Abs(val[q] * x[j])
+			a1 += math.Abs(val[q])
 		}
+		// xi weighs the error only where the exact r_i may be positive: a
+		// row far inside its half-space adds nothing through xi (r_+ is 0
+		// there, exact or not), whatever its scale.
 		size := ax + math.Abs(w.p.B[i])
-		allow += (xi + w.lhat[i]) * (g*size + eps*math.Abs(ri))
-		sizeMax = math.Max(sizeMax, size)
-	}
-	if viol > 0 {
-		rel = viol / sizeMax
+		err := g*size + eps*math.Abs(ri)
+		weight := w.lhat[i]
+		if ri+err > 0 {
+			weight += xi
+		}
+		allow += weight * err
+		if ri > 0 {
+			rel = math.Max(rel, ri/math.Max(size, a1))
+		}
 	}
 	return sum + allow + vec.DotErrorBound(len(w.rA)+1)*sumAbs, xi, viol, rel
 }
@@ -219,12 +223,9 @@ func (w *Workspace) updateMultipliers(viol float64) {
 	w.violLast = viol
 }
 
-// farkasTol is the relative size a component of A'y may have in a
-// Farkas certificate where its variable is unbounded on the side that
-// matters (the rounding of its sum, as dualcd and qpgen.CheckFarkas
-// allow), and the relative margin the certificate's inequality must hold
-// by.
-const farkasTol = 1e-12
+// farkasMargin is the relative margin by which a Farkas certificate's
+// inequality must hold, beyond the rounding of its sums.
+const farkasMargin = 1e-12
 
 // infeasible tries y = lhat / max(lhat), then the indicators of
 // lhat_i >= theta max(lhat), as a Farkas certificate that no x in the
@@ -264,8 +265,17 @@ func (w *Workspace) infeasible() bool {
 
 // checkFarkas checks y >= 0 (not all 0) as a Farkas certificate of the
 // rows with the bounds (see infeasible), with every sum's rounding allowed
-// for. It uses sA and sAbsA as scratch (derivatives sets them again before
-// their next use).
+// for: each g_j = (A'y)_j is known to within tau_j = gamma (|A|'y)_j, so
+// its term of min over the bounds of g'x is taken at the worse end of
+// [g_j - tau_j, g_j + tau_j] (min_x g x is concave in g). A variable
+// unbounded on the side its g_j needs makes y prove nothing, unless g_j is
+// exactly 0, which a computed |g_j| <= tau_j does not show: those columns
+// are summed again exactly (math/big, allocating: only once the rest of
+// the certificate has passed). A looser test, |g_j| <= 1e-12 (|A|'y)_j as
+// dualcd's, would call infeasible systems that are feasible only far away
+// (x0 + x1 <= -1, -x0 - (1 - 1e-13) x1 <= 0, feasible at |x| = 2e13). It
+// uses sA and sAbsA as scratch (derivatives sets them again before their
+// next use).
 func (w *Workspace) checkFarkas(y []float64) bool {
 	p := &w.p
 	g, size := w.sA, w.sAbsA
@@ -284,26 +294,73 @@ func (w *Workspace) checkFarkas(y []float64) bool {
 			size[j] += math.Abs(yi * val[q])
 		}
 	}
-	var low, lowAbs float64 // min over the bounds of g'x
+	gamma := vec.DotErrorBound(w.colMaxA + 1)
+	var low, lowAbs float64 // a lower bound on min over the bounds of g'x
+	exact := 0              // columns whose g_j must be exactly 0
 	for j, gj := range g {
-		var bound float64
-		switch {
-		case gj > 0:
-			bound = w.lower(j)
-		case gj < 0:
-			bound = w.upper(j)
-		default:
+		if size[j] == 0 {
 			continue
 		}
-		if math.IsInf(bound, 0) {
-			if math.Abs(gj) > farkasTol*size[j] {
-				return false
+		tau := gamma * size[j]
+		lo, hi := w.lower(j), w.upper(j)
+		term := math.Inf(1)
+		for _, gv := range [2]float64{gj - tau, gj + tau} {
+			var t float64
+			switch {
+			case gv > 0:
+				t = gv * lo
+			case gv < 0:
+				t = gv * hi
 			}
+			term = math.Min(term, t)
+		}
+		if math.IsInf(term, -1) {
+			if math.Abs(gj) > tau {
+				return false // g_j's sign is sure and needs a missing bound
+			}
+			exact++
+			size[j] = -1 // marks the column for the exact sum
 			continue
 		}
-		low += gj * bound
-		lowAbs += math.Abs(gj*bound) + size[j]*math.Abs(bound)*farkasTol
+		low += term
+		lowAbs += math.Abs(term)
 	}
-	allow := farkasTol*(byAbs+lowAbs) + vec.DotErrorBound(len(y)+len(g)+1)*(byAbs+lowAbs)
-	return by < low-allow
+	allow := (farkasMargin + vec.DotErrorBound(len(y)+len(g)+1)) * (byAbs + lowAbs)
+	if !(by < low-allow) {
+		return false
+	}
+	return exact == 0 || w.cancelsExactly(y, size)
+}
+
+// cancelsExactly reports whether (A'y)_j is exactly 0 for every column
+// marked by size_j = -1, summing the products y_i a_ij (each exact in a
+// rational) without rounding.
+func (w *Workspace) cancelsExactly(y, size []float64) bool {
+	sums := map[int32]*big.Rat{}
+	var yr, ar big.Rat
+	for i, yi := range y {
+		if yi == 0 {
+			continue
+		}
+		idx, val := w.p.A.Row(i)
+		for q, j := range idx {
+			if size[j] != -1 {
+				continue
+			}
+			s := sums[j]
+			if s == nil {
+				s = new(big.Rat)
+				sums[j] = s
+			}
+			yr.SetFloat64(yi)
+			ar.SetFloat64(val[q])
+			s.Add(s, ar.Mul(&ar, &yr))
+		}
+	}
+	for _, s := range sums {
+		if s.Sign() != 0 {
+			return false
+		}
+	}
+	return true
 }

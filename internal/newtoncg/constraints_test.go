@@ -94,9 +94,24 @@ func TestConstraintRowsCertified(t *testing.T) {
 			if gRef > f+fRound+1e-6 {
 				t.Errorf("%v %s: G(lambda) %.17g above F(x) %.17g", loss, c.name, gRef, f)
 			}
-			// A warm re-solve allocates nothing and ends where it started.
+			// A warm re-solve allocates nothing and ends solved at the
+			// same optimum (objectives within the two gaps).
 			if a := testing.AllocsPerRun(3, func() { w.Solve() }); a != 0 {
 				t.Errorf("%v %s: warm Solve with rows of A: %v allocations", loss, c.name, a)
+			}
+			if warm := w.Solve(); warm.Status != Solved || math.Abs(warm.Objective-f) > warm.Gap+res.Gap+1e-15 {
+				t.Errorf("%v %s: warm re-solve %v F %.17g, cold F %.17g", loss, c.name, warm.Status, warm.Objective, f)
+			}
+			// Early iterates are certified too: whatever the point, F(x)
+			// minus its gap is a lower bound on F* (the dual bound
+			// G(lhat) <= F*, and the exact penalty is >= F), and F* is
+			// within 1e-10 above the answer's F (its violations are of
+			// 1e-12 at most, at multipliers below 10).
+			for k := 1; k <= 30; k++ {
+				r := New(p, Options{Tol: 1e-12, MaxIter: k}).Solve()
+				if r.Objective-r.Gap > f+1e-10 {
+					t.Fatalf("%v %s: iteration %d: F %.17g - gap %.3g = %.17g above F* ~ %.17g", loss, c.name, k, r.Objective, r.Gap, r.Objective-r.Gap, f)
+				}
 			}
 			// Deterministic: a new workspace gives the same bits.
 			again := New(p, Options{Tol: 1e-12}).Solve()
@@ -179,5 +194,27 @@ func TestConstraintRowsInfeasible(t *testing.T) {
 		if !(by < low) {
 			t.Fatalf("%s: b'y = %g not below min (A'y)'x = %g", c.name, by, low)
 		}
+	}
+}
+
+// TestConstraintRowsLargeInactiveRow: a row of scale 1e9 far from active
+// does not hold the certificate up (its rounding was once charged at the
+// exact penalty's xi, which made a gap of 1e-4 the best there was), and
+// the active row's multiplier and the rows' feasibility come out right.
+func TestConstraintRowsLargeInactiveRow(t *testing.T) {
+	p := randomProblem(300, 40, 0.2, Logistic, 7)
+	xu := New(p, Options{Tol: 1e-12}).Solve().X
+	r0 := make([]float64, 40)
+	r1 := make([]float64, 40)
+	r0[0], r1[1] = 1e9, 1
+	p.A = mat.SparseFromRows([][]float64{r0, r1}, 40)
+	p.B = []float64{1e9 * (xu[0] + 10), xu[1] - 0.5}
+	res := New(p, Options{Tol: 1e-9}).Solve()
+	t.Logf("status %v iters %d gap %.3g viol %.3g lambda %v", res.Status, res.Iterations, res.Gap, res.MaxViolation, res.Lambda)
+	if res.Status != Solved || res.Iterations > 200 {
+		t.Fatalf("status %v after %d iterations, gap %g", res.Status, res.Iterations, res.Gap)
+	}
+	if res.Lambda[0] != 0 || !(res.Lambda[1] > 0) || res.MaxViolation > 1e-9 {
+		t.Errorf("lambda %v, violation %g: want only the second row active, and held", res.Lambda, res.MaxViolation)
 	}
 }

@@ -123,7 +123,6 @@ type Workspace struct {
 	// length n
 	sA, sAbsA        []float64
 	rowMaxA, colMaxA int
-	rowL1Max         float64 // max_i ||a_i||_1
 	rho0, rho        float64
 	violLast         float64 // the largest violation at the last update, -1 before any
 }
