@@ -100,10 +100,11 @@ func FormatBytes(n int64) string {
 //
 // With ASparse, a ridge objective and b < 0 (the hard-margin SVM), the
 // rows are read in place and the estimate is 8 (9 m + 6 n) bytes.
-// With PhiSparse and the fitting model (no A, Aeq or P, ridge > 0), the
-// rows are read in place and the estimate is 8 (6 l + 22 n) bytes; with
-// PhiSparse otherwise it is as above, l n included for the dense copy of
-// the rows.
+// With PhiSparse and the fitting model (no Aeq or P, ridge > 0), the
+// rows are read in place and the estimate is 8 (6 l + 22 n) bytes, plus
+// 8 (10 m + 3 n) with m rows of A on the same path (their compressed copy
+// too when given densely); with PhiSparse otherwise it is as above, l n
+// included for the dense copy of the rows.
 //
 // Variables that appear in no row (columns.go) are counted as the
 // solver's; NewSolver and Solve leave them out of what the solver sees
@@ -136,15 +137,15 @@ func (p *Problem) memoryEstimate(method Method) int64 {
 		// column counts, the labels' copy, the Result's x and multipliers
 		// and the bounds: the rows themselves are the caller's, or, given
 		// densely, compressed (at most 12 bytes an entry).
-		// With rows of A: newtoncg's 6 vectors of length m and 2 of
-		// length n, b's copy, Lambda and Farkas, and A compressed when
-		// given densely.
+		// With rows of A: newtoncg's 7 vectors of length m and 2 of
+		// length n (and, while New runs, one of each), b's copy, Lambda
+		// and Farkas, and A compressed when given densely.
 		words := 6*l + 22*n
 		if p.PhiSparse == nil {
 			words += 1.5 * l * n
 		}
 		if m > 0 {
-			words += 9*m + 2*n
+			words += 10*m + 3*n
 			if p.ASparse == nil {
 				words += 1.5 * m * n
 			}
@@ -194,8 +195,10 @@ func (p *Problem) memoryEstimate(method Method) int64 {
 // (BenchmarkFitMethods). Below it, dense Newton steps are the faster with
 // bounds and l1 (mushrooms: 56 ms against 177 ms). With rows of A,
 // MethodAuto keeps a problem that fits densely (n <= 3000 and l n + m n
-// <= sparseRowsDenseMax) on the dense paths, which answer an infeasible
-// problem with a Farkas certificate; the augmented Lagrangian has none.
+// <= sparseRowsDenseMax) on the dense paths, which answer to rounding
+// where the augmented Lagrangian answers to the tolerance, and confirm
+// a Farkas certificate with the exact engine where the augmented
+// Lagrangian's must cancel exactly on unbounded variables.
 func (p *Problem) sparsePath(method Method) bool {
 	fit := (p.Loss == "squared" || p.Loss == "logistic") && p.Ridge > 0 && len(p.Aeq) == 0 && len(p.P) == 0
 	if !fit {

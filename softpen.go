@@ -120,7 +120,8 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 		method = opt.Method
 	}
 	// The path is chosen on the whole problem (sizes decide dual-cd).
-	sparse := p.sparsePath(method) || p.dualCDPath(method)
+	dualCD := p.dualCDPath(method)
+	sparse := p.sparsePath(method) || dualCD
 	switch {
 	case sparse:
 	case method == MethodNewtonCG:
@@ -154,7 +155,7 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 		p = p.withDenseRows()
 	}
 	if sparse {
-		s, err := newSparseSolver(p, so, method)
+		s, err := newSparseSolver(p, so, dualCD)
 		if err != nil {
 			return nil, err
 		}

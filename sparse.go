@@ -10,14 +10,16 @@ import (
 // place (compressed once when given densely), rows of A too; a PhiSparse
 // problem of another kind is made dense for the other methods.
 
-// newSparseSolver is newSolver for p.sparsePath or p.dualCDPath: p is
-// valid and its memory checked.
-func newSparseSolver(p *Problem, so *solver.Options, method Method) (*Solver, error) {
+// newSparseSolver is newSolver for p.sparsePath or, with dualCD,
+// p.dualCDPath, decided on the whole problem (p may be it without its
+// separable variables, whose fewer columns can bring m n under the dense
+// limit): p is valid and its memory checked.
+func newSparseSolver(p *Problem, so *solver.Options, dualCD bool) (*Solver, error) {
 	ip, err := p.internal()
 	if err != nil {
 		return nil, err
 	}
-	if p.dualCDPath(method) {
+	if dualCD {
 		ip.ARows, ip.ASparse = nil, p.ASparse
 	} else {
 		ip.PhiRows = nil

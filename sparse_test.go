@@ -233,6 +233,10 @@ func TestSparseRowsInfeasible(t *testing.T) {
 	if r.Status != StatusInfeasible || len(r.FarkasA) != 2 || !(r.FarkasA[0] > 0) || r.FarkasA[0] != r.FarkasA[1] {
 		t.Fatalf("status %v, Farkas %v", r.Status, r.FarkasA)
 	}
+	// y proves it: A'y = 0 (equal entries on opposite rows) and b'y < 0.
+	if by := r.FarkasA[0]*p.B[0] + r.FarkasA[1]*p.B[1]; !(by < 0) {
+		t.Fatalf("b'y = %g, want < 0", by)
+	}
 }
 
 // TestSparseRowsWarm: with rows of A on the Newton-CG path, a re-solve
@@ -667,6 +671,42 @@ func TestSparseHugeIndexSVM(t *testing.T) {
 		if math.Abs(res.X[j]-w) > 1e-14 {
 			t.Errorf("x[%d] = %v, want %v", j, res.X[j], w)
 		}
+	}
+}
+
+// TestSparseSVMPathOnWholeProblem: the path is chosen on the whole
+// problem. 600 SVM rows over the first 1e5 of 230000 columns have m n
+// above 2^27, so MethodAuto takes dual-cd; without its unused columns the
+// problem is under the limit, and deciding again on it sent the SVM to
+// newton-cg with no loss rows (NaN).
+func TestSparseSVMPathOnWholeProblem(t *testing.T) {
+	const m, n, used = 600, 230000, 100000
+	a := &mat.Sparse{Rows: m, Cols: n, Ptr: make([]int, m+1)}
+	g := uint64(3)
+	for i := 0; i < m; i++ {
+		j := int32(-1)
+		for k := 0; k < 5; k++ {
+			g = g*6364136223846793005 + 1442695040888963407
+			j += 1 + int32(g>>40)%(used/6)
+			g = g*6364136223846793005 + 1442695040888963407
+			a.Idx, a.Val = append(a.Idx, j), append(a.Val, float64(g>>11)/(1<<53)-0.5)
+		}
+		a.Ptr[i+1] = len(a.Idx)
+	}
+	b := make([]float64, m)
+	for i := range b {
+		b[i] = -1
+	}
+	p := &Problem{N: n, Loss: "none", Ridge: 1, ASparse: a, B: b}
+	if float64(m)*float64(n) <= sparseRowsDenseMax {
+		t.Fatalf("m n = %d is not above the dense limit", m*n)
+	}
+	r, err := Solve(context.Background(), p, &Options{Tol: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Method != MethodDualCD || r.Status != StatusSolved || math.IsNaN(r.Objective) {
+		t.Fatalf("method %v status %v objective %v", r.Method, r.Status, r.Objective)
 	}
 }
 

@@ -147,6 +147,7 @@ func (s *Solver) solveSparse(ctx context.Context, start time.Time) (*Result, err
 		res.Status = StatusSolved
 	case newtoncg.Infeasible:
 		res.Status = StatusInfeasible
+		res.Gap, res.DistBound = math.Inf(1), math.Inf(1) // as the other paths: no optimum to be near
 		copy(res.Farkas, r.Farkas)
 	case newtoncg.Stopped:
 		res.Status = statusOf(rn.stopped) // MaxSteps also for the iteration limit
