@@ -218,3 +218,36 @@ func TestConstraintRowsLargeInactiveRow(t *testing.T) {
 		t.Errorf("lambda %v, violation %g: want only the second row active, and held", res.Lambda, res.MaxViolation)
 	}
 }
+
+// TestFarkasNotFooledByRounding: two feasible systems whose Farkas
+// vectors look valid in float64 are not called infeasible. In the first
+// (x1 >= 1; 0.1x1 - x2 <= 0, 0.2x1 + x2 - x3 <= 0, -0.3x1 + x3 <= 4e-17,
+// feasible at x1 = 1) y = (1, 1, 1) gives a computed (A'y)_1 of 5.6e-17
+// where the exact one is 2.8e-17; the second (x0 + x1 <= -1, -x0 - (1 -
+// 1e-13) x1 <= 0) is feasible only near |x| = 2e13, and y = (1, 1) cancels
+// to 1e-13 only.
+func TestFarkasNotFooledByRounding(t *testing.T) {
+	p := randomProblem(50, 40, 0.2, Logistic, 3)
+	rows := [][]float64{make([]float64, 40), make([]float64, 40), make([]float64, 40)}
+	rows[0][1], rows[0][2] = 0.1, -1
+	rows[1][1], rows[1][2], rows[1][3] = 0.2, 1, -1
+	rows[2][1], rows[2][3] = -0.3, 1
+	p.A, p.B = mat.SparseFromRows(rows, 40), []float64{0, 0, 4e-17}
+	p.Lower = make([]float64, 40)
+	for j := range p.Lower {
+		p.Lower[j] = math.Inf(-1)
+	}
+	p.Lower[1] = 1
+	w := New(p, Options{})
+	if w.checkFarkas([]float64{1, 1, 1}) {
+		t.Error("rounding: y = (1, 1, 1) accepted on a feasible system")
+	}
+	q := randomProblem(50, 40, 0.2, Logistic, 3)
+	far := [][]float64{make([]float64, 40), make([]float64, 40)}
+	far[0][0], far[0][1] = 1, 1
+	far[1][0], far[1][1] = -1, -(1 - 1e-13)
+	q.A, q.B = mat.SparseFromRows(far, 40), []float64{-1, 0}
+	if res := New(q, Options{Tol: 1e-9, MaxIter: 200}).Solve(); res.Status == Infeasible {
+		t.Errorf("far: infeasible with y = %v on a system feasible at |x| = 2e13", res.Farkas)
+	}
+}
