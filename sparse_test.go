@@ -34,6 +34,15 @@ func mushroomsSparse(t testing.TB) (*libsvm.Data, *libsvm.SparseData) {
 	return d, s
 }
 
+// filled returns n copies of v.
+func filled(n int, v float64) []float64 {
+	out := make([]float64, n)
+	for j := range out {
+		out[j] = v
+	}
+	return out
+}
+
 // TestSparseMatchesDense: the fitting model on mushrooms, each loss, with
 // bounds and l1 or without, solved from dense rows (Newton steps on the
 // dense Hessian, or the exact engine, certified their own way) and from
@@ -43,13 +52,7 @@ func mushroomsSparse(t testing.TB) (*libsvm.Data, *libsvm.SparseData) {
 func TestSparseMatchesDense(t *testing.T) {
 	d, s := mushroomsSparse(t)
 	n := d.NFeatures
-	fill := func(v float64) []float64 {
-		out := make([]float64, n)
-		for j := range out {
-			out[j] = v
-		}
-		return out
-	}
+	fill := func(v float64) []float64 { return filled(n, v) }
 	for _, loss := range []string{"logistic", "squared"} {
 		for _, c := range []struct {
 			name   string
@@ -146,13 +149,7 @@ func TestSparseDenseRowsNewtonCG(t *testing.T) {
 func TestSparseRowsMatchDense(t *testing.T) {
 	d, s := mushroomsSparse(t)
 	n := d.NFeatures
-	fill := func(v float64) []float64 {
-		out := make([]float64, n)
-		for j := range out {
-			out[j] = v
-		}
-		return out
-	}
+	fill := func(v float64) []float64 { return filled(n, v) }
 	for _, loss := range []string{"logistic", "squared"} {
 		for _, c := range []struct {
 			name   string

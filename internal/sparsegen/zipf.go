@@ -37,18 +37,7 @@ import (
 // Zipf panics if l < 0, n < 1, n > 2^31-1, nnzPerRow < 0, or s is negative
 // or not finite.
 func Zipf(l, n, nnzPerRow int, s float64, seed uint64) *Set {
-	if l < 0 || n < 1 || n > math.MaxInt32 || nnzPerRow < 0 || !(s >= 0) || math.IsInf(s, 1) {
-		panic(fmt.Sprintf("sparsegen: Zipf(l=%d, n=%d, nnzPerRow=%d, s=%v): bad argument", l, n, nnzPerRow, s))
-	}
-	k := min(nnzPerRow, n)
-	table := newAliasTable(zipfWeights(n, s))
-	set := &Set{
-		Labels:    make([]float64, l),
-		Ptr:       make([]int, 1, l+1),
-		Idx:       make([]int32, 0, l*k),
-		Val:       make([]float64, 0, l*k),
-		NFeatures: n,
-	}
+	set, table, k := newZipfSet("Zipf", "l", l, n, nnzPerRow, s)
 	rng := newRand(seed, streamRows)
 	flips := newRand(seed, streamFlips)
 	flipped := make([]bool, l)
@@ -63,17 +52,7 @@ func Zipf(l, n, nnzPerRow int, s float64, seed uint64) *Set {
 			set.Ptr = append(set.Ptr, len(set.Idx))
 			continue
 		}
-		for d := 0; d < 8*k && len(set.Idx)-start < k; d++ {
-			if j := table.draw(&rng); !seen[j] {
-				seen[j] = true
-				set.Idx = append(set.Idx, j)
-			}
-		}
-		row := set.Idx[start:]
-		for _, j := range row {
-			seen[j] = false
-		}
-		slices.Sort(row)
+		row := set.drawRow(&table, &rng, seen, k)
 		for range row {
 			set.Val = append(set.Val, rng.unitOpen())
 		}
@@ -97,33 +76,12 @@ func Zipf(l, n, nnzPerRow int, s float64, seed uint64) *Set {
 // Deterministic across platforms as Zipf is, on a stream of its own; it
 // panics on the arguments Zipf panics on.
 func ZipfRows(m, n, nnzPerRow int, s float64, seed uint64) *Set {
-	if m < 0 || n < 1 || n > math.MaxInt32 || nnzPerRow < 0 || !(s >= 0) || math.IsInf(s, 1) {
-		panic(fmt.Sprintf("sparsegen: ZipfRows(m=%d, n=%d, nnzPerRow=%d, s=%v): bad argument", m, n, nnzPerRow, s))
-	}
-	k := min(nnzPerRow, n)
-	table := newAliasTable(zipfWeights(n, s))
-	set := &Set{
-		Labels:    make([]float64, m),
-		Ptr:       make([]int, 1, m+1),
-		Idx:       make([]int32, 0, m*k),
-		Val:       make([]float64, 0, m*k),
-		NFeatures: n,
-	}
+	set, table, k := newZipfSet("ZipfRows", "m", m, n, nnzPerRow, s)
 	rng := newRand(seed, streamConstraints)
 	seen := make([]bool, n)
 	for range m {
 		start := len(set.Idx)
-		for d := 0; d < 8*k && len(set.Idx)-start < k; d++ {
-			if j := table.draw(&rng); !seen[j] {
-				seen[j] = true
-				set.Idx = append(set.Idx, j)
-			}
-		}
-		row := set.Idx[start:]
-		for _, j := range row {
-			seen[j] = false
-		}
-		slices.Sort(row)
+		row := set.drawRow(&table, &rng, seen, k)
 		for range row {
 			r := rng.next()
 			v := float64(r>>11+1) * 0x1p-53
@@ -136,6 +94,44 @@ func ZipfRows(m, n, nnzPerRow int, s float64, seed uint64) *Set {
 		set.Ptr = append(set.Ptr, len(set.Idx))
 	}
 	return set
+}
+
+// newZipfSet checks the arguments of Zipf or ZipfRows (named fn, its
+// row count called rowsName), panicking as they document, and returns an
+// empty set sized for rows rows of k = min(nnzPerRow, n) entries over n
+// features, the alias table of the law s, and k.
+func newZipfSet(fn, rowsName string, rows, n, nnzPerRow int, s float64) (*Set, aliasTable, int) {
+	if rows < 0 || n < 1 || n > math.MaxInt32 || nnzPerRow < 0 || !(s >= 0) || math.IsInf(s, 1) {
+		panic(fmt.Sprintf("sparsegen: %s(%s=%d, n=%d, nnzPerRow=%d, s=%v): bad argument", fn, rowsName, rows, n, nnzPerRow, s))
+	}
+	k := min(nnzPerRow, n)
+	set := &Set{
+		Labels:    make([]float64, rows),
+		Ptr:       make([]int, 1, rows+1),
+		Idx:       make([]int32, 0, rows*k),
+		Val:       make([]float64, 0, rows*k),
+		NFeatures: n,
+	}
+	return set, newAliasTable(zipfWeights(n, s)), k
+}
+
+// drawRow appends a row's features to s.Idx and returns them: drawn from
+// table until k distinct ones or 8k draws, then sorted. seen is all false
+// on entry and on return.
+func (s *Set) drawRow(table *aliasTable, rng *xoshiro, seen []bool, k int) []int32 {
+	start := len(s.Idx)
+	for d := 0; d < 8*k && len(s.Idx)-start < k; d++ {
+		if j := table.draw(rng); !seen[j] {
+			seen[j] = true
+			s.Idx = append(s.Idx, j)
+		}
+	}
+	row := s.Idx[start:]
+	for _, j := range row {
+		seen[j] = false
+	}
+	slices.Sort(row)
+	return row
 }
 
 // Streams of the generator: one per use, so that changing how one part
