@@ -106,28 +106,46 @@ func separableVars(p *Problem) []int32 {
 // takes less memory than solving it whole, for the method opt chooses and
 // with own saying whether the solver copies A anyway (NewSolver): Solve
 // reads the rows of A in place, and taking variables out means a copy of
-// every row, which a few empty columns of many rows do not repay.
-func worthSeparating(p *Problem, opt *Options, own bool, free []int32) bool {
-	if p.PhiSparse != nil || p.ASparse != nil {
-		return true // the alternative makes every column of the rows dense
-	}
+// every row, which a few empty columns of many rows do not repay. On the
+// sparse paths (sparse, dualCD: see newSparseSolver) the copy is of the
+// compressed rows' column numbers, 4 bytes an entry, against the solver's
+// vectors over the columns taken out: on Zipf data with 1e6 features,
+// 5e7 entries and 0.4% of the columns empty, separating would copy 200 MB
+// to save 8.
+func worthSeparating(p *Problem, opt *Options, own bool, free []int32, sparse, dualCD bool) bool {
 	method := MethodAuto
 	if opt != nil {
 		method = opt.Method
 	}
 	n, kept, nf := float64(p.N), float64(p.N-len(free)), float64(len(free))
 	rows := float64(len(p.Phi) + len(p.A) + len(p.Aeq))
+	// What the separable set itself holds: its terms, the kept columns'
+	// numbers and the positions of every column, and its bounds.
+	setAside := 8*(n+nf) + 4*n
+	if p.Lower != nil || p.Upper != nil {
+		setAside += 8 * (n + 2*nf)
+	}
+	if sparse {
+		var entries float64
+		for _, x := range []*mat.Sparse{p.PhiSparse, p.ASparse} {
+			if x != nil {
+				entries += float64(len(x.Idx))
+			}
+		}
+		apart := 8*p.sparseWords(dualCD, kept) + 4*entries + 8*rows*kept + setAside
+		return apart < 8*p.sparseWords(dualCD, n)
+	}
+	if p.PhiSparse != nil || p.ASparse != nil {
+		return true // the alternative makes every column of the rows dense
+	}
 	whole := float64(p.memoryEstimate(method))
 	if own {
 		whole += 8 * float64(len(p.A)) * n
 	}
 	shadow := Problem{N: p.N - len(free), Loss: p.Loss, Phi: p.Phi, A: p.A, Aeq: p.Aeq, P: p.P}
-	apart := float64(shadow.memoryEstimate(method)) + 8*rows*kept + 8*(n+nf) + 4*n
+	apart := float64(shadow.memoryEstimate(method)) + 8*rows*kept + setAside
 	if p.P != nil {
 		apart += 8 * kept * kept
-	}
-	if p.Lower != nil || p.Upper != nil {
-		apart += 8 * (n + 2*nf)
 	}
 	return apart < whole
 }

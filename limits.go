@@ -127,30 +127,8 @@ func (p *Problem) MemoryEstimate() int64 { return p.memoryEstimate(MethodAuto) }
 func (p *Problem) memoryEstimate(method Method) int64 {
 	n := float64(max(p.N, 0))
 	l, m, meq := float64(p.lossRows()), float64(p.rowsOfA()), float64(len(p.Aeq))
-	if p.dualCDPath(method) {
-		// dualcd's 5 vectors of length m and 2 of length n, b's copy, the
-		// Result's multipliers, Farkas vector and x.
-		return saturate(8 * (9*m + 6*n))
-	}
-	if p.sparsePath(method) {
-		// newtoncg's 5 vectors of length l and 15 of length n, its
-		// column counts, the labels' copy, the Result's x and multipliers
-		// and the bounds: the rows themselves are the caller's, or, given
-		// densely, compressed (at most 12 bytes an entry).
-		// With rows of A: newtoncg's 7 vectors of length m and 2 of
-		// length n (and, while New runs, one of each), b's copy, Lambda
-		// and Farkas, and A compressed when given densely.
-		words := 6*l + 22*n
-		if p.PhiSparse == nil {
-			words += 1.5 * l * n
-		}
-		if m > 0 {
-			words += 10*m + 3*n
-			if p.ASparse == nil {
-				words += 1.5 * m * n
-			}
-		}
-		return saturate(8 * words)
+	if dualCD := p.dualCDPath(method); dualCD || p.sparsePath(method) {
+		return saturate(8 * p.sparseWords(dualCD, n))
 	}
 	mw := m + 2*meq
 	words := 16*n + l*n + meq*n + mw*n + 12*mw + 4*l
@@ -215,6 +193,37 @@ func (p *Problem) sparsePath(method Method) bool {
 		return p.N > memDenseModelMax || entries > sparseRowsDenseMax
 	}
 	return p.PhiSparse != nil || p.N > memDenseModelMax
+}
+
+// sparseWords is the estimate, in words, of the sparse paths (dualCD:
+// the hard-margin SVM's dual coordinate descent; otherwise newtoncg) for
+// p with n columns: a sum of terms in l, m and n, so that n may be fewer
+// than p.N (columns.go's worthSeparating).
+func (p *Problem) sparseWords(dualCD bool, n float64) float64 {
+	l, m := float64(p.lossRows()), float64(p.rowsOfA())
+	if dualCD {
+		// dualcd's 5 vectors of length m and 2 of length n, b's copy, the
+		// Result's multipliers, Farkas vector and x.
+		return 9*m + 6*n
+	}
+	// newtoncg's 5 vectors of length l and 15 of length n, its column
+	// counts, the labels' copy, the Result's x and multipliers and the
+	// bounds: the rows themselves are the caller's, or, given densely,
+	// compressed (at most 12 bytes an entry).
+	// With rows of A: newtoncg's 7 vectors of length m and 2 of length n
+	// (and, while New runs, one of each), b's copy, Lambda and Farkas, and
+	// A compressed when given densely.
+	words := 6*l + 22*n
+	if p.PhiSparse == nil {
+		words += 1.5 * l * n
+	}
+	if m > 0 {
+		words += 10*m + 3*n
+		if p.ASparse == nil {
+			words += 1.5 * m * n
+		}
+	}
+	return words
 }
 
 // sparseRowsDenseMax is the most entries (m n) up to which MethodAuto

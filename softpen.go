@@ -132,7 +132,7 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 	full := p
 	var sp *separable
 	free := separableVars(p)
-	separate := free != nil && (sparse || worthSeparating(p, opt, own, free))
+	separate := free != nil && worthSeparating(p, opt, own, free, sparse, dualCD)
 	if p.P != nil && (sparse || separate || !solver.FactorsP(p.N, p.Loss != "none" && p.Loss != "", p.Ridge)) {
 		// Where solver.New factors the whole P itself, a P that is not
 		// positive semidefinite fails there and is reported below as

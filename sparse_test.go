@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"os"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -812,4 +813,63 @@ func TestSparseSVMTightTolerance(t *testing.T) {
 	if d := math.Abs(p.Objective - r.Objective); d > p.Gap+r.Gap {
 		t.Fatalf("objectives %.16g and %.16g differ by more than the gaps", p.Objective, r.Objective)
 	}
+}
+
+// TestSparseSeparatesWhenItPays: on the sparse path the variables in no
+// row are taken out only when that takes less memory. Taking them out
+// copies the rows' column numbers (4 bytes an entry), which a single
+// empty column of many rows does not repay: NewSolver then allocates less
+// than that copy would. With most columns empty the copy pays, and
+// NewSolver allocates far less than the solver's vectors over every
+// column would take. Both answers agree with the problem without the
+// empty columns.
+func TestSparseSeparatesWhenItPays(t *testing.T) {
+	const l, n = 4000, 200
+	phi, _ := zipfRows(l, n, 60, 7)
+	y := make([]float64, l)
+	for i := range y {
+		y[i] = 1
+		if i%3 == 0 {
+			y[i] = -1
+		}
+	}
+	entries := len(phi.Idx)
+	solve := func(cols int) (*Result, float64) {
+		x := *phi
+		x.Cols = cols
+		p := &Problem{N: cols, Loss: "logistic", PhiSparse: &x, Y: y, Ridge: 1e-3}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		s, err := NewSolver(p, &Options{Tol: 1e-10})
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.Solve(context.Background())
+		if err != nil || r.Status != StatusSolved {
+			t.Fatalf("n = %d: %v %v", cols, r, err)
+		}
+		return r, float64(after.TotalAlloc - before.TotalAlloc)
+	}
+	ref, _ := solve(n)
+	one, alloc := solve(n + 1)
+	if alloc >= 4*float64(entries) {
+		t.Errorf("one empty column: NewSolver allocated %.0f bytes, the column numbers' copy alone is %d", alloc, 4*entries)
+	}
+	many, allocMany := solve(1 << 20)
+	if allocMany >= 8*22*(1<<20)/3 {
+		t.Errorf("2^20 - %d empty columns: NewSolver allocated %.0f bytes, as if solving every column", n, allocMany)
+	}
+	for _, r := range []*Result{one, many} {
+		if d := math.Abs(r.Objective - ref.Objective); d > ref.Gap+r.Gap {
+			t.Errorf("n = %d: objective %.17g, without empty columns %.17g (gaps %.1e, %.1e)", len(r.X), r.Objective, ref.Objective, r.Gap, ref.Gap)
+		}
+		for j := n; j < len(r.X); j++ {
+			if r.X[j] != 0 {
+				t.Fatalf("n = %d: x[%d] = %g in no row", len(r.X), j, r.X[j])
+			}
+		}
+	}
+	t.Logf("entries %d; NewSolver allocated %.0f (one empty column), %.0f (2^20 - %d)", entries, alloc, allocMany, n)
 }
