@@ -1,7 +1,7 @@
 package softpen
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -49,18 +49,19 @@ func appendNumber(b []byte, v float64) []byte {
 
 func jsonNumber(v float64) []byte { return appendNumber(nil, v) }
 
-// jsonNumbers is v as a JSON array (never null: [] for an empty v), with
-// NaN and infinities as null.
-func jsonNumbers(v []float64) []byte {
-	b := make([]byte, 0, 2+20*len(v))
-	b = append(b, '[')
+// writeNumbers writes v to w as a JSON array (never null: [] for an
+// empty v), with NaN and infinities as null, a number at a time: a result
+// of 1e6 variables is not held a second time as text.
+func writeNumbers(w *bufio.Writer, v []float64) {
+	var num [32]byte
+	w.WriteByte('[')
 	for i, x := range v {
 		if i > 0 {
-			b = append(b, ',')
+			w.WriteByte(',')
 		}
-		b = appendNumber(b, x)
+		w.Write(appendNumber(num[:0], x))
 	}
-	return append(b, ']')
+	w.WriteByte(']')
 }
 
 // WriteResult writes r as the result file of FORMATS.md: one JSON object
@@ -79,27 +80,37 @@ func WriteResult(w io.Writer, r *Result) error {
 	if r == nil {
 		return errors.New("softpen: WriteResult: nil result")
 	}
-	var buf bytes.Buffer
+	// Written as it is made: the arrays of a large result are the size
+	// of its solution again as text, and twice that in a buffer grown to
+	// hold them.
+	bw := bufio.NewWriter(w)
 	first := true
-	put := func(key string, val []byte) {
+	key := func(k string) {
 		if first {
-			buf.WriteString("{\n")
+			bw.WriteString("{\n")
 			first = false
 		} else {
-			buf.WriteString(",\n")
+			bw.WriteString(",\n")
 		}
-		buf.WriteString(` "` + key + `": `)
-		buf.Write(val)
+		bw.WriteString(` "` + k + `": `)
+	}
+	put := func(k string, val []byte) {
+		key(k)
+		bw.Write(val)
+	}
+	numbers := func(k string, v []float64) {
+		key(k)
+		writeNumbers(bw, v)
 	}
 	str := func(s string) []byte { b, _ := json.Marshal(s); return b }
 	put("status", str(r.Status.String()))
-	put("x", jsonNumbers(r.X))
-	put("lambda", jsonNumbers(r.Lambda))
+	numbers("x", r.X)
+	numbers("lambda", r.Lambda)
 	if len(r.Nu) > 0 {
-		put("nu", jsonNumbers(r.Nu))
+		numbers("nu", r.Nu)
 	}
 	if r.LambdaBox != nil {
-		put("lambda_box", jsonNumbers(r.LambdaBox))
+		numbers("lambda_box", r.LambdaBox)
 	}
 	put("objective", jsonNumber(r.Objective))
 	put("gap", jsonNumber(r.Gap))
@@ -131,14 +142,13 @@ func WriteResult(w io.Writer, r *Result) error {
 		put("polished", []byte(strconv.FormatBool(pen.Polished)))
 	}
 	if r.Status == StatusInfeasible {
-		put("farkas", jsonNumbers(append(append(make([]float64, 0, len(r.FarkasA)+len(r.FarkasEq)), r.FarkasA...), r.FarkasEq...)))
+		numbers("farkas", append(append(make([]float64, 0, len(r.FarkasA)+len(r.FarkasEq)), r.FarkasA...), r.FarkasEq...))
 	}
 	if r.Message != "" {
 		put("message", str(r.Message))
 	}
-	buf.WriteString("\n}\n")
-	_, err := w.Write(buf.Bytes())
-	return err
+	bw.WriteString("\n}\n")
+	return bw.Flush()
 }
 
 // ReadResult reads a result file as WriteResult writes it (keys it does

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"math"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -179,5 +182,58 @@ func TestSolveAndResultRoundTrip(t *testing.T) {
 	}
 	if back.Status != res.Status || back.X[1] != res.X[1] || back.Gap != res.Gap || back.Steps != res.Steps {
 		t.Errorf("round trip: %+v vs %+v", back, res)
+	}
+}
+
+// TestWriteResultStreams: WriteResult writes a large solution as it goes,
+// without holding it as text: writing x of 2^17 numbers (about 2.5 MB of
+// text) allocates a small fixed amount, and the file reads back exactly.
+func TestWriteResultStreams(t *testing.T) {
+	x := make([]float64, 1<<17)
+	for j := range x {
+		x[j] = math.Sin(float64(j)) * 1e3
+	}
+	r := &Result{Solution: Solution{X: x, Lambda: []float64{1, 2}}, Info: Info{Status: StatusSolved, Method: MethodNewtonCG}}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if err := WriteResult(io.Discard, r); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<10 {
+		t.Errorf("writing %d numbers allocated %d bytes", len(x), grew)
+	}
+	var buf bytes.Buffer
+	if err := WriteResult(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadResult(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.X, x) {
+		t.Error("x does not read back exactly")
+	}
+}
+
+// failingWriter fails every write after the first n bytes.
+type failingWriter struct{ n int }
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if len(p) > w.n {
+		k := w.n
+		w.n = 0
+		return k, errors.New("disk full")
+	}
+	w.n -= len(p)
+	return len(p), nil
+}
+
+// TestWriteResultError: a writer that fails part-way makes WriteResult
+// return its error.
+func TestWriteResultError(t *testing.T) {
+	r := &Result{Solution: Solution{X: make([]float64, 1<<15)}, Info: Info{Status: StatusSolved, Method: MethodAPG}}
+	if err := WriteResult(&failingWriter{n: 1000}, r); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("error %v, want the writer's", err)
 	}
 }
