@@ -168,7 +168,7 @@ func (b *block) reset(rd *reader) {
 	entries := bytes.Count(b.buf, []byte{':'})
 	b.rd = reader{nFeatures: rd.nFeatures, targets: rd.targets,
 		idxs: slices.Grow(b.rd.idxs[:0], entries), vals: slices.Grow(b.rd.vals[:0], entries),
-		labels: slices.Grow(b.rd.labels[:0], b.lines), rows: slices.Grow(b.rd.rows[:0], b.lines),
+		labels: slices.Grow(b.rd.labels[:0], b.lines), ptr: slices.Grow(append(b.rd.ptr[:0], 0), b.lines),
 		lines: slices.Grow(b.rd.lines[:0], b.lines)}
 }
 
@@ -195,8 +195,8 @@ func (rd *reader) append(o *reader) {
 	off := len(rd.idxs)
 	rd.idxs = append(rd.idxs, o.idxs...)
 	rd.vals = append(rd.vals, o.vals...)
-	for _, row := range o.rows {
-		rd.rows = append(rd.rows, sparseRow{lo: row.lo + off, hi: row.hi + off})
+	for _, end := range o.ptr[1:] {
+		rd.ptr = append(rd.ptr, end+off)
 	}
 	rd.labels = append(rd.labels, o.labels...)
 	rd.lines = append(rd.lines, o.lines...)

@@ -79,7 +79,7 @@ func sameReader(a, b *reader) string {
 	switch {
 	case !reflect.DeepEqual(a.labels, b.labels):
 		return "labels"
-	case !reflect.DeepEqual(a.rows, b.rows):
+	case !reflect.DeepEqual(a.ptr, b.ptr):
 		return "rows"
 	case !reflect.DeepEqual(a.idxs, b.idxs):
 		return "indices"

@@ -55,23 +55,22 @@ const (
 	maxDense = 1 << 27 // largest rows x features held densely (1 GiB)
 )
 
-// sparseRow is one example's entries, a range of the reader's shared index
-// and value slices (one allocation per file rather than per row).
-type sparseRow struct {
-	lo, hi int
-}
-
-// reader holds a file in sparse form while it is read.
+// reader holds a file in sparse form while it is read: example i's
+// entries are idxs and vals from ptr[i] to ptr[i+1] (one allocation per
+// file rather than per row; ptr becomes the mat.Sparse's own).
 type reader struct {
 	nFeatures int       // fixed by the caller, or 0
 	targets   bool      // labels are regression targets, kept as written
 	labels    []float64 // as written, one per example
-	rows      []sparseRow
+	ptr       []int     // ptr[0] = 0, then the end of each example's entries
 	idxs      []int32   // feature indices of all rows, 0-based
 	vals      []float64 // their values
 	lines     []int     // the line of each example
 	maxIdx    int
 }
+
+// examples returns the number of examples read.
+func (rd *reader) examples() int { return len(rd.ptr) - 1 }
 
 // Read reads a whole data set. nFeatures > 0 fixes the number of features
 // (an index beyond it is an error, and rows are that long even if no index
@@ -129,12 +128,8 @@ func readSparse(r io.Reader, nFeatures int, targets bool) (*SparseData, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := len(rd.rows)
-	x := &mat.Sparse{Rows: m, Cols: rd.features(), Ptr: make([]int, m+1), Idx: rd.idxs, Val: rd.vals}
-	for i, row := range rd.rows {
-		x.Ptr[i+1] = row.hi
-	}
-	return &SparseData{Labels: rd.mappedLabels(lo), X: x}, nil
+	x := &mat.Sparse{Rows: rd.examples(), Cols: rd.features(), Ptr: rd.ptr, Idx: rd.idxs, Val: rd.vals}
+	return &SparseData{Labels: rd.mapLabels(lo), X: x}, nil
 }
 
 // scan reads the whole input into a reader and checks the labels: lo is
@@ -143,7 +138,7 @@ func scan(r io.Reader, nFeatures int, targets bool) (rd *reader, lo float64, las
 	if nFeatures < 0 || nFeatures > maxIndex {
 		return nil, 0, 0, &Error{Msg: fmt.Sprintf("%d features: want 0 (from the data) to %d", nFeatures, maxIndex)}
 	}
-	rd = &reader{nFeatures: nFeatures, targets: targets}
+	rd = &reader{nFeatures: nFeatures, targets: targets, ptr: []int{0}}
 	if rs, ok := r.(io.ReadSeeker); ok {
 		if err := rd.presize(rs); err != nil {
 			return nil, 0, 0, &Error{Msg: err.Error()}
@@ -153,7 +148,7 @@ func scan(r io.Reader, nFeatures int, targets bool) (rd *reader, lo float64, las
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	if len(rd.rows) == 0 {
+	if rd.examples() == 0 {
 		return nil, 0, 0, &Error{Line: line, Msg: "no examples"}
 	}
 	if targets {
@@ -196,7 +191,7 @@ func (rd *reader) presize(rs io.ReadSeeker) error {
 		return fmt.Errorf("seeking back after counting the entries: %v", err)
 	}
 	rd.idxs, rd.vals = make([]int32, 0, colons), make([]float64, 0, colons)
-	rd.labels, rd.rows, rd.lines = make([]float64, 0, lines), make([]sparseRow, 0, lines), make([]int, 0, lines)
+	rd.labels, rd.ptr, rd.lines = make([]float64, 0, lines), append(make([]int, 0, lines+1), 0), make([]int, 0, lines)
 	return nil
 }
 
@@ -218,7 +213,6 @@ func (rd *reader) readLine(text []byte, line int) error {
 	if !rd.targets && !knownLabel(lab) {
 		return &Error{line, col, fmt.Sprintf("label %g: want the labels -1/+1, 0/1 or 1/2", lab)}
 	}
-	row := sparseRow{lo: len(rd.idxs)}
 	prev := 0
 	for {
 		tok, col := nextField(text, &pos)
@@ -242,10 +236,9 @@ func (rd *reader) readLine(text []byte, line int) error {
 		rd.idxs = append(rd.idxs, int32(idx-1))
 		rd.vals = append(rd.vals, v)
 	}
-	row.hi = len(rd.idxs)
 	rd.maxIdx = max(rd.maxIdx, prev)
 	rd.labels = append(rd.labels, lab)
-	rd.rows = append(rd.rows, row)
+	rd.ptr = append(rd.ptr, len(rd.idxs))
 	rd.lines = append(rd.lines, line)
 	return nil
 }
@@ -312,10 +305,10 @@ func (rd *reader) features() int {
 	return rd.maxIdx
 }
 
-// mappedLabels returns the labels with lo mapped to -1 and the other to +1
-// (targets kept as written).
-func (rd *reader) mappedLabels(lo float64) []float64 {
-	out := make([]float64, len(rd.labels))
+// mapLabels maps the labels in place, lo to -1 and the other to +1
+// (targets kept as written), and returns them.
+func (rd *reader) mapLabels(lo float64) []float64 {
+	out := rd.labels
 	for i, l := range rd.labels {
 		switch {
 		case rd.targets:
@@ -334,15 +327,17 @@ func (rd *reader) mappedLabels(lo float64) []float64 {
 // file's last line.
 func (rd *reader) dense(lo float64, last int) (*Data, error) {
 	n := rd.features()
-	if len(rd.rows)*n > maxDense {
-		return nil, &Error{Line: last, Msg: fmt.Sprintf("%d rows x %d features is too large to hold densely (ReadSparse keeps it sparse)", len(rd.rows), n)}
+	m := rd.examples()
+	if m*n > maxDense {
+		return nil, &Error{Line: last, Msg: fmt.Sprintf("%d rows x %d features is too large to hold densely (ReadSparse keeps it sparse)", m, n)}
 	}
-	d := &Data{NFeatures: n, Labels: rd.mappedLabels(lo), Rows: make([][]float64, len(rd.rows))}
-	flat := make([]float64, len(rd.rows)*n)
-	for i, r := range rd.rows {
+	d := &Data{NFeatures: n, Labels: rd.mapLabels(lo), Rows: make([][]float64, m)}
+	flat := make([]float64, m*n)
+	for i := range d.Rows {
 		d.Rows[i] = flat[i*n : (i+1)*n : (i+1)*n]
-		for k, j := range rd.idxs[r.lo:r.hi] {
-			d.Rows[i][j] = rd.vals[r.lo+k]
+		lo, hi := rd.ptr[i], rd.ptr[i+1]
+		for k, j := range rd.idxs[lo:hi] {
+			d.Rows[i][j] = rd.vals[lo+k]
 		}
 	}
 	return d, nil

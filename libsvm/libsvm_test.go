@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -319,6 +320,38 @@ func TestReadSparse(t *testing.T) {
 		var e *Error
 		if _, err := ReadSparse(strings.NewReader(bad), 0); !errors.As(err, &e) {
 			t.Errorf("%q: err %v, want *Error", bad, err)
+		}
+	}
+}
+
+// TestReadSparseMemory: a seekable input is read into storage of its own
+// size: the entries (12 bytes each), and per example its label, its line
+// and its row pointer, which becomes the matrix's own (8 bytes each), with
+// no copy of the labels or the row bounds left behind. 2^20 examples of
+// one entry each, read with GOMAXPROCS 1 and 2 (the blocks' scratch is a
+// few MB).
+func TestReadSparseMemory(t *testing.T) {
+	const m = 1 << 20
+	var b strings.Builder
+	for i := 0; i < m; i++ {
+		b.WriteString([2]string{"+1 3:0.5\n", "-1 7:2\n"}[i%2])
+	}
+	text := b.String()
+	for _, procs := range []int{1, 2} {
+		old := runtime.GOMAXPROCS(procs)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		d, err := ReadSparse(strings.NewReader(text), 0)
+		runtime.ReadMemStats(&after)
+		runtime.GOMAXPROCS(old)
+		if err != nil || d.X.Rows != m {
+			t.Fatalf("GOMAXPROCS %d: %v, %v", procs, d, err)
+		}
+		own := 12*m + 3*8*m
+		if grew := int(after.TotalAlloc - before.TotalAlloc); grew > own+own/4 {
+			t.Errorf("GOMAXPROCS %d: reading %d examples allocated %d bytes, %d of them its own storage", procs, m, grew, own)
+		} else {
+			t.Logf("GOMAXPROCS %d: %d bytes, %d its own storage", procs, grew, own)
 		}
 	}
 }
