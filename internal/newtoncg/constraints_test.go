@@ -70,6 +70,9 @@ func TestConstraintRowsCertified(t *testing.T) {
 			if res.Status != Solved || !(res.Gap <= 1e-12*math.Max(1, math.Abs(res.Objective))) {
 				t.Fatalf("%v %s: status %v gap %g", loss, c.name, res.Status, res.Gap)
 			}
+			if res.Farkas != nil {
+				t.Fatalf("%v %s: solved with a Farkas vector %v", loss, c.name, res.Farkas)
+			}
 			if active == 0 || active == len(res.Lambda) {
 				t.Fatalf("%v %s: %d of %d rows active; the test wants some of each", loss, c.name, active, len(res.Lambda))
 			}

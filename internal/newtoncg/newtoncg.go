@@ -89,8 +89,8 @@ type Result struct {
 	// every row holds.
 	Lambda       []float64
 	MaxViolation float64
-	// Farkas (status Infeasible) is y >= 0 on the rows of A with
-	// b'y < min over the bounds of (A'y)'x (constraints.go).
+	// Farkas (status Infeasible only; nil otherwise) is y >= 0 on the
+	// rows of A with b'y < min over the bounds of (A'y)'x (constraints.go).
 	Farkas     []float64
 	Objective  float64
 	Gap        float64 // certified: F(X) - F* <= Gap
@@ -231,7 +231,7 @@ func (w *Workspace) Solve() *Result {
 	}
 	w.passes = 0
 	res := &w.res
-	*res = Result{X: x, Z: w.zb, Lambda: w.lhat, Farkas: w.farkas, Gap: math.Inf(1), Status: Stalled}
+	*res = Result{X: x, Z: w.zb, Lambda: w.lhat, Gap: math.Inf(1), Status: Stalled}
 	w.team.MulVec(w.t, x)
 	w.passes++
 	if w.p.A != nil {
@@ -286,7 +286,7 @@ func (w *Workspace) Solve() *Result {
 			// multipliers move to lhat (and rho perhaps up), which changes
 			// F_rho but not the point.
 			if w.p.A != nil && res.MaxViolation > 0 && w.infeasible() {
-				res.Status = Infeasible
+				res.Status, res.Farkas = Infeasible, w.farkas
 				w.multipliers()
 				return res
 			}
