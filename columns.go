@@ -2,9 +2,10 @@ package softpen
 
 import (
 	"fmt"
-	"github.com/softpen/softpen/mat"
 	"math"
 	"strconv"
+
+	"github.com/softpen/softpen/mat"
 )
 
 // A variable that appears in no row of Phi, A or Aeq and in no
@@ -13,7 +14,8 @@ import (
 // bounds, so its exact minimiser is the soft-threshold of -q_j by l1,
 // divided by h and clipped to [lower_j, upper_j], whatever the other
 // variables are. NewSolver and Solve take such variables out before the
-// solver sees the problem and put them back in every Result: the solver
+// solver sees the problem, when that takes less memory (worthSeparating),
+// and put them back in every Result: the solver
 // works on the coupled variables alone (a LIBSVM file whose largest index
 // is 2^24 but whose examples use a few features is a problem of a few
 // variables), and the certificate is unchanged, since the separable
