@@ -382,6 +382,42 @@ func TestNearlyDependentEqualities(t *testing.T) {
 	}
 }
 
+// TestNearlyDependentFeasibleFar: x1 + x2 = 1 and x1 + (1 + 1e-14) x2 =
+// 1 + 1e-9 meet only at |x| = 1e5 (x2 = (b2 - b1) / (e - 1) in the data's
+// own floats), and the same as rows of A (x1 + x2 <= 1, x1 + (1 + 1e-14)
+// x2 >= 1 + 1e-9, feasible from there on). Both paths called them
+// infeasible on the direction (1, -1), whose A'y, 1e-14, is far above its
+// rounding. Never infeasible; solved only at the one feasible point of
+// the equalities, or at a point satisfying the rows.
+func TestNearlyDependentFeasibleFar(t *testing.T) {
+	e, b2 := 1+1e-14, 1+1e-9
+	x2 := (b2 - 1) / (e - 1)
+	for _, c := range []struct {
+		name string
+		p    *Problem
+	}{
+		{"equalities", &Problem{N: 2, Loss: "none", Ridge: 1, Aeq: [][]float64{{1, 1}, {1, e}}, Beq: []float64{1, b2}}},
+		{"rows", &Problem{N: 2, Loss: "none", Ridge: 1, A: [][]float64{{1, 1}, {-1, -e}}, B: []float64{1, -b2}}},
+	} {
+		for _, m := range []Method{MethodAuto, MethodAPG} {
+			res, err := Solve(context.Background(), c.p, &Options{Method: m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("%s, %v", c.name, m)
+			switch res.Status {
+			case StatusInfeasible:
+				t.Errorf("%s: infeasible (%v %v), feasible at x2 = %g", name, res.FarkasA, res.FarkasEq, x2)
+			case StatusSolved:
+				if math.Abs(res.X[1]-x2) > 1e-6*x2 || math.Abs(res.X[0]+res.X[1]-1) > 1e-6 {
+					t.Errorf("%s: solved at %v, the feasible point is (%g, %g)", name, res.X, 1-x2, x2)
+				}
+			}
+			t.Logf("%s: %v %v", name, res.Status, res.X)
+		}
+	}
+}
+
 // TestSetBounds: new bounds between solves reach every path. The portfolio
 // (bounds-heavy, 50 assets capped at 0.1) with its cap moved to 0.05 and
 // then 0.3, the paper QP given bounds it was built without, and the

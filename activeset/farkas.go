@@ -204,6 +204,10 @@ func (s *Solver) farkasHolds() (ok, consistent bool) {
 	}
 	wsMax := normInf(ws)
 	minBox, approx, loose := 0.0, false, false
+	resid, wsSum := 0.0, 0.0 // sum |w_c| counted as zero; sum of all terms
+	for _, v := range ws {
+		wsSum += v
+	}
 	for c, wc := range w {
 		wc += lo[c]
 		var bound float64
@@ -227,6 +231,7 @@ func (s *Solver) farkasHolds() (ok, consistent bool) {
 				loose = true
 			}
 			approx = true
+			resid += math.Abs(wc)
 			continue
 		}
 		minBox += wc * bound
@@ -237,7 +242,16 @@ func (s *Solver) farkasHolds() (ok, consistent bool) {
 	case loose:
 		return false, margin <= farkasTol*size
 	case approx:
-		return margin > farkasMargin*size, margin <= farkasTol*size
+		// w counted as zero proves only that no x with ||x||_inf below
+		// margin / resid satisfies the rows: the system may be feasible
+		// beyond, as Aeq rows (1, 1) and (1, 1 + 1e-14) with beq
+		// (1, 1 + 1e-9) are at |x| = 1e5, which farkasTol alone called
+		// infeasible. Beyond that radius y'A x is evaluated with a
+		// rounding of at least resid times it only when resid is within
+		// the rounding of the direction's own terms: then float64 cannot
+		// tell such an x from an infeasible one.
+		rounded := resid <= vec.DotErrorBound(len(r.FarkasA)+len(r.FarkasEq)+len(w))*wsSum
+		return margin > farkasMargin*size && rounded, margin <= farkasTol*size
 	}
 	ok = margin > farkasTol*size
 	return ok, !ok

@@ -39,3 +39,52 @@ func TestFarkasMarginAsChecker(t *testing.T) {
 	r := s.Solve(ctx)
 	infeasibleOrUndecided(t, "solve", p, r, true)
 }
+
+// TestFarkasRadius: a direction whose A'y is not zero on an unbounded
+// coordinate proves only that no x within margin / |A'y| of the origin is
+// feasible. Equalities x_1 + x_2 = 1 and x_1 + (1 + 1e-14) x_2 = 1 + 1e-9
+// (and the same as rows, and with a third variable) are feasible at
+// |x| = 1e5, where the direction (1, -1) leaves A'y = 1e-14 with a margin
+// of 1e-9: farkasHolds, which took any A'y within 1e-13 of its terms as
+// zero, called them infeasible; it must refuse the direction, and the
+// solve must not end infeasible (it may end precision_limit: the answer's
+// multipliers are about 1e14). Parallel rows whose A'y is only the
+// rounding of the data, 0.1 (x_1 + x_2) = 0.1 and 0.3 (x_1 + x_2) = 0.5
+// with y = (3, -1), are infeasible (exactly) and keep their certificate.
+func TestFarkasRadius(t *testing.T) {
+	far := []*Problem{
+		{N: 2, H: dense([][]float64{{1, 0}, {0, 1}}), C: []float64{0, 0},
+			Aeq: dense([][]float64{{1, 1}, {1, 1 + 1e-14}}), Beq: []float64{1, 1 + 1e-9}},
+		{N: 3, H: dense([][]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}), C: []float64{0, 0, 0},
+			Aeq: dense([][]float64{{1, 1, 0.5}, {1, 1 + 1e-13, 0.5}}), Beq: []float64{1, 1 + 1e-9}},
+		{N: 2, H: dense([][]float64{{1, 0}, {0, 1}}), C: []float64{0, 0},
+			A: dense([][]float64{{1, 1}, {-1, -1 - 1e-14}}), B: []float64{1, -1 - 1e-9}},
+	}
+	for k, p := range far {
+		if ex := exactAnswer(t, p); ex.Infeasible {
+			t.Fatalf("case %d: the exact answer says infeasible", k)
+		}
+		s := mustNew(t, p)
+		if p.Aeq != nil {
+			s.res.FarkasEq[0], s.res.FarkasEq[1] = 1, -1
+		} else {
+			s.res.FarkasA[0], s.res.FarkasA[1] = 1, 1
+		}
+		if ok, _ := s.farkasHolds(); ok {
+			t.Errorf("case %d: farkasHolds accepts a direction that fails at |x| = 1e5", k)
+		}
+		if r := s.Solve(ctx); r.Status == StatusInfeasible {
+			t.Errorf("case %d: infeasible (certificate %v %v) on a feasible problem", k, r.FarkasA, r.FarkasEq)
+		} else {
+			t.Logf("case %d: %v", k, r.Status)
+		}
+	}
+	p := &Problem{N: 2, H: dense([][]float64{{1, 0}, {0, 1}}), C: []float64{0, 0},
+		Aeq: dense([][]float64{{0.1, 0.1}, {0.3, 0.3}}), Beq: []float64{0.1, 0.5}}
+	s := mustNew(t, p)
+	s.res.FarkasEq[0], s.res.FarkasEq[1] = 3, -1
+	if ok, _ := s.farkasHolds(); !ok {
+		t.Error("parallel rows: farkasHolds refuses y = (3, -1), whose A'y is the data's rounding")
+	}
+	infeasibleOrUndecided(t, "parallel rows", p, s.Solve(ctx), false)
+}
