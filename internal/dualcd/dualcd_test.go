@@ -243,3 +243,28 @@ func TestFinishHook(t *testing.T) {
 	}
 	t.Logf("alone: %v after %d epochs (gap %.3g)", plain.Status, plain.Epochs, plain.Gap)
 }
+
+// TestFarkasRadius: x1 + x2 <= -1 and -x1 - (1 + 1e-13) x2 <= -1 hold
+// together only for x2 >= 2e13, and y = (1, 1) leaves A'y = (0, -1e-13):
+// it proves no point within |x| = 2e13 is feasible, not that none is, and
+// the rows' rounding there (about 1e-2) is far below their margin of 1.
+// checkFarkas, which took any (A'y)_k within 1e-12 of its terms as 0,
+// accepted it. It must refuse it, and accept y = (3, 1) for the parallel
+// rows 0.1 x <= -1 and -0.3 x <= -1, whose A'y is the data's rounding.
+func TestFarkasRadius(t *testing.T) {
+	for _, c := range []struct {
+		rows [][]float64
+		y    []float64
+		ok   bool
+	}{
+		{[][]float64{{1, 1}, {-1, -1 - 1e-13}}, []float64{1, 1}, false},
+		{[][]float64{{0.1}, {-0.3}}, []float64{3, 1}, true},
+	} {
+		a := mat.SparseFromRows(c.rows, len(c.rows[0]))
+		w := New(Problem{A: a, B: []float64{-1, -1}, Ridge: 1}, Options{})
+		copy(w.y, c.y)
+		if got := w.checkFarkas(); got != c.ok {
+			t.Errorf("rows %v, y %v: checkFarkas %v, want %v", c.rows, c.y, got, c.ok)
+		}
+	}
+}

@@ -118,9 +118,8 @@ func (w *Workspace) certify() (Status, bool) {
 }
 
 // farkas tries y = lambda / max(lambda) as a certificate that A x <= b
-// has no solution: y >= 0, b'y < 0 beyond its rounding, and A'y = 0: each
-// (A'y)_k within farkasTol (|A|'y)_k, the rounding of the sum itself (an
-// exact certificate computed in float64). On infeasible data lambda grows
+// has no solution: y >= 0, b'y < 0 beyond its rounding, and A'y = 0 to the
+// rounding of its sums (checkFarkas). On infeasible data lambda grows
 // without bound along such a y, but the rows off it keep O(1) multipliers
 // and the rows on it differ by O(1): y is within O(1/max lambda) of a
 // certificate. So y is also tried with the entries below theta max(lambda)
@@ -185,7 +184,7 @@ func (w *Workspace) tryFarkas(lmax, theta float64) bool {
 }
 
 // checkFarkas checks y (in w.y, >= 0) as a certificate: b'y < 0 beyond
-// its rounding and each (A'y)_k within farkasTol (|A|'y)_k.
+// its rounding and A'y within the rounding of its sums.
 func (w *Workspace) checkFarkas() bool {
 	p := &w.p
 	var by, byAbs float64
@@ -208,15 +207,22 @@ func (w *Workspace) checkFarkas() bool {
 			}
 		}
 	}
+	// A'y that is not exactly 0 proves only that no x with ||x||_inf
+	// below -b'y / ||A'y||_1 satisfies the rows: they may hold farther
+	// out. Beyond that radius y'A x carries a rounding of up to gamma
+	// times it, with gamma that of the sums of A'y, only if ||A'y||_1 is
+	// within gamma of the terms: then float64 cannot tell such an x from
+	// an infeasible one, and y is a certificate to rounding.
+	var resid, terms float64
+	nz := 0
 	for j, v := range aty {
-		if math.Abs(v) > farkasTol*size[j] {
-			return false
+		resid += math.Abs(v)
+		terms += size[j]
+	}
+	for _, v := range w.y {
+		if v != 0 {
+			nz++
 		}
 	}
-	return true
+	return resid <= vec.DotErrorBound(nz+1)*terms
 }
-
-// farkasTol is the relative size a component of A'y may have in a
-// Farkas certificate: the rounding of its sum, as qpgen.CheckFarkas
-// (the fuzz targets' exact check) allows.
-const farkasTol = 1e-12
