@@ -562,3 +562,26 @@ func TestNewSolverCopiesOfP(t *testing.T) {
 		t.Fatalf("%v (%v)", r.Status, err)
 	}
 }
+
+// TestPenaltyMethodsWithNothingToSample: a ridge problem in a box with no
+// loss rows, alone and with rows far from binding (screened at the first
+// stage), by every penalty method. The stochastic ones sampled from no
+// components: their epochs were empty and the first stage never ended,
+// until a time limit. Each must end solved at x* = (1, -1); the time
+// limit only turns a regression into a failure instead of a hang.
+func TestPenaltyMethodsWithNothingToSample(t *testing.T) {
+	for _, p := range []*Problem{
+		{N: 2, Loss: "none", Ridge: 1, Q: []float64{-1, 1}, Lower: []float64{-1, -1}, Upper: []float64{1, 1}},
+		{N: 2, Loss: "none", Ridge: 1, Q: []float64{-1, 1}, Lower: []float64{-1, -1}, Upper: []float64{1, 1}, A: [][]float64{{1, 0}}, B: []float64{100}},
+	} {
+		for _, m := range []Method{MethodAPG, MethodSVRG, MethodCatalyst, MethodSGD, MethodSGDM} {
+			res, err := Solve(context.Background(), p, &Options{Method: m, TimeLimit: 20 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != StatusSolved || math.Abs(res.X[0]-1) > 1e-9 || math.Abs(res.X[1]+1) > 1e-9 {
+				t.Errorf("%v, %d rows: %v at %v (%s)", m, len(p.A), res.Status, res.X, res.Message)
+			}
+		}
+	}
+}

@@ -296,8 +296,14 @@ func statusOf(st stop) Status {
 
 // stage runs the inner method on F_{xi,delta} from state.x and leaves the
 // stage's output x~ (a proximal gradient step from the last iterate) in
-// state.x.
+// state.x. With no loss rows and no kept rows of A there is nothing for a
+// stochastic method to sample (its epochs were empty, and the stage never
+// ended: a box-constrained ridge problem ran until a time limit): F is
+// then its deterministic part alone, and APG takes the stage.
 func (s *Solver) stage(rn *run) stop {
+	if s.l+s.kept == 0 {
+		return s.runAPG(rn)
+	}
 	switch s.opt.Method {
 	case MethodSGD, MethodSGDM:
 		return s.runSGD(rn)
