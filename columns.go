@@ -192,15 +192,17 @@ func newSeparable(p *Problem, free []int32) *separable {
 	return sp
 }
 
-// check returns an *InputError when a separable variable has no
-// curvature (ridge + P_jj = 0): the objective is then not strongly convex
-// in it.
+// check returns an *InputError when a separable variable has no positive
+// curvature (ridge + P_jj <= 0, which P's semidefiniteness test lets pass
+// when P_jj < 0 is below the rounding of P's largest entries): the
+// objective is then not strongly convex in it.
 func (sp *separable) check() error {
 	for k, h := range sp.h {
 		if !(h > 0) {
 			j := strconv.Itoa(int(sp.free[k]))
 			return inputErr("ridge", nil, "not strongly convex: variable "+j+
-				" appears in no row of phi, A or Aeq and has no quadratic term (ridge + P["+j+"]["+j+"] = 0)")
+				" appears in no row of phi, A or Aeq and its quadratic term ridge + P["+j+"]["+j+"] = "+
+				strconv.FormatFloat(h, 'g', 4, 64)+" is not positive")
 		}
 	}
 	return nil

@@ -227,6 +227,13 @@ func TestSeparableNotConvex(t *testing.T) {
 	if !errors.As(err, &ie) || ie.Field != "ridge" || !strings.Contains(err.Error(), "variable 1") {
 		t.Errorf("got %v, want an InputError naming ridge and variable 1", err)
 	}
+	// Negative curvature that P's semidefiniteness test lets pass (-1e5
+	// below the rounding of an entry of 1e20) is named with its value.
+	p = &Problem{N: 2, Loss: "none", P: [][]float64{{1e20, 0}, {0, -1e5}}, Ridge: 1, Q: []float64{1, 1}}
+	_, err = NewSolver(p, nil)
+	if !errors.As(err, &ie) || ie.Field != "ridge" || !strings.Contains(err.Error(), "P[1][1] = -1e+05 is not positive") {
+		t.Errorf("got %v, want an InputError naming ridge and the curvature -1e+05 of variable 1", err)
+	}
 }
 
 // TestSeparableWideSVM: an SVM of two examples in 2^20 features, of which

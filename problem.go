@@ -297,7 +297,7 @@ func checkSemidefinite(pm [][]float64) error {
 	d := symmetricPart(pm)
 	var nd *mat.NotPDError
 	if err := mat.CheckSemidefinite(d); errors.As(err, &nd) {
-		return inputErr("P", nil, fmt.Sprintf("not positive semidefinite: the Cholesky factor of P + %.3g I fails at pivot %d (an eigenvalue below %.3g); the objective would not be convex",
+		return inputErr("P", nil, fmt.Sprintf("not positive semidefinite: the Cholesky factor of P + %.3g I fails at pivot %d (an eigenvalue below %.3g); P must be positive semidefinite on its own (ridge is not counted)",
 			mat.SemidefiniteShift(d), nd.Pivot, -mat.SemidefiniteShift(d)))
 	}
 	return nil

@@ -332,7 +332,7 @@ func TestValidateSemidefinite(t *testing.T) {
 	}
 	for name, p := range refuse {
 		var ie *InputError
-		if err := p.Validate(); !errors.As(err, &ie) || ie.Field != "P" || !strings.Contains(ie.Msg, "semidefinite") {
+		if err := p.Validate(); !errors.As(err, &ie) || ie.Field != "P" || !strings.Contains(ie.Msg, "semidefinite") || !strings.Contains(ie.Msg, "on its own") {
 			t.Errorf("%s: Validate %v", name, err)
 		}
 		if _, err := Solve(context.Background(), p, nil); !errors.As(err, &ie) || ie.Field != "P" {
