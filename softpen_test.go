@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/big"
 	"runtime"
 	"slices"
 	"strings"
@@ -581,6 +582,84 @@ func TestPenaltyMethodsWithNothingToSample(t *testing.T) {
 			}
 			if res.Status != StatusSolved || math.Abs(res.X[0]-1) > 1e-9 || math.Abs(res.X[1]+1) > 1e-9 {
 				t.Errorf("%v, %d rows: %v at %v (%s)", m, len(p.A), res.Status, res.X, res.Message)
+			}
+		}
+	}
+}
+
+// TestCertificateIllConditioned: quadratic objectives whose H has
+// eigenvalues from 6e-5 to 200 and whose answers are far from 0 (|x*| =
+// 2e4 to 3e5), with two nearly parallel rows and without rows. F(x) and
+// G(lambda) are then sums of terms near 1e10 that cancel to about 1e4, and
+// the penalty method's gap, taken as their difference with an allowance
+// relative to F, was below the true F(x) - F* (4.7e-9 against a reported
+// 3.2e-10) and its distance bound below ||x - x*|| (0.0124 against
+// 0.0033). Every answer's gap must bound F(x) - F*, computed exactly in
+// rationals, and its DistBound ||x - x*||. (Each solve has a time limit:
+// the methods are not what is tested.)
+func TestCertificateIllConditioned(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		p    *Problem
+	}{
+		{"no rows", &Problem{N: 3, Loss: "none",
+			P: [][]float64{{31.96441331938725, -56.614600487604136, 3.9989383378877257},
+				{-56.614600487604136, 191.19459627291212, -54.21175540472648},
+				{3.9989383378877257, -54.21175540472648, 24.92992573497417}},
+			Q: []float64{6.697928697557547, -0.4493420928070401, -7.540419701006782}}},
+		{"two rows", &Problem{N: 2, Loss: "none",
+			P: [][]float64{{111.63051470354786, -80.63881328749211}, {-80.63881328749211, 58.25131043923371}},
+			Q: []float64{1.6233241232690192, -16.63115011039247},
+			A: [][]float64{{-1.0390741778678283, -1.5383233859632932}, {-1.039074177884173, -1.538323386015908}},
+			B: []float64{-0.09191794944820983, -0.9801483274338112}}},
+	} {
+		qp := &qpgen.QP{N: c.p.N, H: c.p.P, C: c.p.Q, A: c.p.A, B: c.p.B}
+		ex, err := qpgen.Exact(qp)
+		if err != nil || ex.Infeasible {
+			t.Fatalf("%s: exact %v %v", c.name, ex, err)
+		}
+		for _, m := range []Method{MethodAuto, MethodAPG, MethodSVRG} {
+			res, err := Solve(context.Background(), c.p, &Options{Method: m, Tol: 1e-9, TimeLimit: 2 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("%s, %v", c.name, m)
+			if res.Status != StatusSolved && res.Status != StatusPrecisionLimit {
+				t.Errorf("%s: %v (%s)", name, res.Status, res.Message)
+				continue
+			}
+			if math.IsInf(res.Gap, 1) {
+				// No certificate (SVRG's iterates overflow on the rows'
+				// case): nothing to check but that it is not solved.
+				if res.Status == StatusSolved {
+					t.Errorf("%s: solved without a certificate", name)
+				}
+				continue
+			}
+			fx := new(big.Rat)
+			xr := make([]*big.Rat, c.p.N)
+			for i := range xr {
+				xr[i] = new(big.Rat).SetFloat64(res.X[i])
+			}
+			term := new(big.Rat)
+			for i := range xr {
+				for j := range xr {
+					term.SetFloat64(c.p.P[i][j])
+					term.Mul(term, xr[i]).Mul(term, xr[j]).Quo(term, big.NewRat(2, 1))
+					fx.Add(fx, term)
+				}
+				term.SetFloat64(c.p.Q[i])
+				fx.Add(fx, term.Mul(term, xr[i]))
+			}
+			excess, _ := fx.Sub(fx, ex.F).Float64()
+			var d float64
+			for i, v := range res.X {
+				d += (v - ex.X[i]) * (v - ex.X[i])
+			}
+			d = math.Sqrt(d)
+			if excess > res.Gap || (res.MaxViolation <= 0 && d > res.DistBound) {
+				t.Errorf("%s: %v with gap %.3g and distance bound %.3g; F(x) - F* = %.3g, ||x - x*|| = %.3g",
+					name, res.Status, res.Gap, res.DistBound, excess, d)
 			}
 		}
 	}
