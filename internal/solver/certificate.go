@@ -92,17 +92,7 @@ func (s *Solver) certifyPoint(rn *run, x, lam []float64) float64 {
 	if s.quad && !s.hasProx() {
 		return s.certifyQuad(rn, x, lam)
 	}
-	r := s.state.r[:s.kept]
-	s.residual(r, x)
-	var pen, lamMax float64
-	for k, v := range r {
-		if v > 0 {
-			pen += v
-		}
-		lamMax = math.Max(lamMax, lam[k])
-	}
-	f := s.objective(x)
-	xr := math.Max(rn.sched.xi, 2*lamMax)
+	f, pen, xr := s.pointBounds(rn, x, lam)
 	g := s.dualBound(lam, x)
 	gap := s.gapOf(f+xr*pen, g)
 	withDual, withPoint := math.Inf(1), math.Inf(1)
@@ -136,21 +126,27 @@ func (s *Solver) certifyPoint(rn *run, x, lam []float64) float64 {
 	return gap
 }
 
-// certifyQuad is certifyPoint for the quadratic model without l1 or box,
-// with the pairs' gaps from quadGap instead of the difference of F and G.
-// rn.best.g is kept as the dual bound the best pair's gap implies.
-func (s *Solver) certifyQuad(rn *run, x, lam []float64) float64 {
+// pointBounds returns F(x), the kept rows' summed violation pen at x, and
+// the penalty xr = max(xi, 2 max lam) of the pair's primal bound
+// F(x) + xr pen.
+func (s *Solver) pointBounds(rn *run, x, lam []float64) (f, pen, xr float64) {
 	r := s.state.r[:s.kept]
 	s.residual(r, x)
-	var pen, lamMax float64
+	var lamMax float64
 	for k, v := range r {
 		if v > 0 {
 			pen += v
 		}
 		lamMax = math.Max(lamMax, lam[k])
 	}
-	f := s.objective(x)
-	xr := math.Max(rn.sched.xi, 2*lamMax)
+	return s.objective(x), pen, math.Max(rn.sched.xi, 2*lamMax)
+}
+
+// certifyQuad is certifyPoint for the quadratic model without l1 or box,
+// with the pairs' gaps from quadGap instead of the difference of F and G.
+// rn.best.g is kept as the dual bound the best pair's gap implies.
+func (s *Solver) certifyQuad(rn *run, x, lam []float64) float64 {
+	f, pen, xr := s.pointBounds(rn, x, lam)
 	gap, floor := s.quadGap(x, lam, xr)
 	withDual, withPoint := math.Inf(1), math.Inf(1)
 	var floorDual, floorPoint float64
