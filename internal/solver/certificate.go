@@ -146,13 +146,13 @@ func (s *Solver) pointBounds(rn *run, x, lam []float64) (f, pen, xr float64) {
 // with the pairs' gaps from quadGap instead of the difference of F and G.
 // rn.best.g is kept as the dual bound the best pair's gap implies.
 func (s *Solver) certifyQuad(rn *run, x, lam []float64) float64 {
-	f, pen, xr := s.pointBounds(rn, x, lam)
-	gap, floor := s.quadGap(x, lam, xr)
+	f, pen, xr := s.pointBounds(rn, x, lam) // leaves A x - b in state.r
+	gap, floor := s.quadGap(x, lam, xr, true)
 	withDual, withPoint := math.Inf(1), math.Inf(1)
 	var floorDual, floorPoint float64
 	if !math.IsInf(rn.best.gap, 1) { // there is a best pair
-		withDual, floorDual = s.quadGap(x, s.state.lamBest[:s.kept], rn.best.xi)
-		withPoint, floorPoint = s.quadGap(s.state.best, lam, xr)
+		withDual, floorDual = s.quadGap(x, s.state.lamBest[:s.kept], rn.best.xi, true)
+		withPoint, floorPoint = s.quadGap(s.state.best, lam, xr, false)
 	}
 	best := min(gap, withDual, withPoint)
 	if !(best < rn.best.gap) {
@@ -205,8 +205,10 @@ func (s *Solver) certifyQuad(rn *run, x, lam []float64) float64 {
 //   - r's, by gamma (||x|| + |b_k|) per unit row, weighed by what a unit of r_k
 //     moves its term (lam_k, and xr where r_k may be positive).
 //
-// It uses state.g, state.xt, state.tmp and state.r as scratch.
-func (s *Solver) quadGap(x, lam []float64, xr float64) (gap, floor float64) {
+// With haveR, state.r holds A x - b already (pointBounds left it there);
+// otherwise quadGap computes it there. It uses state.g, state.xt and
+// state.tmp as scratch.
+func (s *Solver) quadGap(x, lam []float64, xr float64, haveR bool) (gap, floor float64) {
 	n := s.n
 	g, t, e := s.state.g, s.state.xt, s.state.tmp
 	rows := s.working()
@@ -221,6 +223,7 @@ func (s *Solver) quadGap(x, lam []float64, xr float64) (gap, floor float64) {
 		for i := range s.hRowNorm {
 			row := s.h.Row(i)
 			s.hRowNorm[i] = math.Sqrt(vec.Dot(row, row))
+			s.hDiagMax = math.Max(s.hDiagMax, row[i])
 		}
 	}
 	xNorm := math.Sqrt(vec.Dot(x, x))
@@ -246,11 +249,7 @@ func (s *Solver) quadGap(x, lam []float64, xr float64) (gap, floor float64) {
 	eNorm, gNorm = math.Sqrt(eNorm), math.Sqrt(gNorm)
 	// 1/2 g'H^-1 g and the bound on ||H^-1 g||.
 	s.chol.Solve(t, g)
-	var hmax float64
-	for i := 0; i < n; i++ {
-		hmax = math.Max(hmax, s.h.Data[i*s.h.Stride+i])
-	}
-	dH := vec.DotErrorBound(3*n+1) * float64(n) * hmax
+	dH := vec.DotErrorBound(3*n+1) * float64(n) * s.hDiagMax
 	var half, uNorm, slack float64
 	if dH <= s.mu/2 {
 		tNorm := math.Sqrt(vec.Dot(t, t))
@@ -264,7 +263,9 @@ func (s *Solver) quadGap(x, lam []float64, xr float64) (gap, floor float64) {
 	slack += eNorm*uNorm + eNorm*eNorm/(2*s.mu)
 	// The rows' part, with r's rounding.
 	r := s.state.r[:s.kept]
-	s.residual(r, x)
+	if !haveR {
+		s.residual(r, x)
+	}
 	gr := vec.DotErrorBound(n + 1)
 	var rowsPart, rowsAbs float64
 	for k, rk := range r {

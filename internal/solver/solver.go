@@ -40,8 +40,10 @@ type Solver struct {
 	cLoss []float64 // c without q: the loss's part (SetQ)
 	c0    float64
 	chol  mat.Cholesky
-	// hRowNorm holds ||H_i||, made at the first certificate (quadGap).
+	// hRowNorm holds ||H_i|| and hDiagMax max_i H_ii, made at the first
+	// certificate (quadGap).
 	hRowNorm []float64
+	hDiagMax float64
 
 	mu float64 // certified strong convexity constant of F
 	lf float64 // upper bound on the smoothness constant of the smooth part
