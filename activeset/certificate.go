@@ -39,13 +39,15 @@ func (s *Solver) multipliers() {
 // all computed from the caller's data:
 //
 //	objective  F(x) = 1/2 x'Hx + c'x + l1 ||x||_1
-//	dual       g = -1/2 q'H^{-1}q - b'lambda - beq'nu - sum_i z_i bound_i,
+//	dual       G = -1/2 q'H^{-1}q - b'lambda - beq'nu - sum_i z_i bound_i,
 //	           q = c + A'lambda + Aeq'nu + z + w, bound_i = up_i if z_i > 0 else lo_i
 //
-// g is the minimum over x of the Lagrangian (l1 |x_i| >= w_i x_i for
-// |w_i| <= l1), so g <= F* for any lambda >= 0, z of the bound signs and
-// |w| <= l1, and Gap = F(x) - g bounds F(x) - F* for a
-// feasible x (MaxViolation says how feasible x is).
+// G is the minimum over x of the Lagrangian (l1 |x_i| >= w_i x_i for
+// |w_i| <= l1), so G <= F* for any lambda >= 0, z of the bound signs and
+// |w| <= l1, and Gap = F(x) - G bounds F(x) - F* for a feasible x
+// (MaxViolation says how feasible x is). Gap is taken in the form
+// GapRounding names, from the Lagrangian's gradient at x and the
+// constraints' complementary terms (gradientGap, violation).
 func (s *Solver) certify() {
 	s.multipliers()
 	r := &s.res
@@ -71,60 +73,108 @@ func (s *Solver) certify() {
 			r.Objective += s.l1 * math.Abs(v)
 		}
 	}
-	// q = c + A'lambda + Aeq'nu + z + w in s.t (cEff holds the capped w);
-	// stationarity Hx + q.
-	copy(s.t, s.cEff)
-	lin, linAbs, lamAbs := 0.0, 0.0, 0.0
+	// g = Hx + q in s.r, q = c + w + sum of the members' multipliers
+	// times their normals (w: the capped kinks' l1 sign(x_i) here, the
+	// held kinks' among the members). q starts from c and W, not from
+	// cEff: cEff is c + w only up to the roundings of every cap and
+	// uncap it has seen.
+	copy(s.t, s.c)
+	if s.l1 > 0 {
+		for i, sign := range s.capSign {
+			if sign != 0 {
+				s.t[i] += r.W[i]
+			}
+		}
+	}
+	lamAbs := 0.0
 	for i, c := range s.ws {
 		l := s.lam[i] / s.sigma[i]
 		if l == 0 {
 			continue
 		}
 		s.addNormal(l, c, s.t)
-		lin += l * s.rhs(c)
-		linAbs += math.Abs(l * s.rhs(c))
 		lamAbs += math.Abs(l)
 	}
 	vec.Axpy(1, s.t, s.r)
 	r.Stationarity = normInf(s.r)
-	stat2 := math.Sqrt(vec.Dot(s.r, s.r))
-	s.chol.SolveL(s.r, s.t)
-	r.Dual = -0.5*vec.Dot(s.r, s.r) - lin
-	s.dualError(r, lamAbs, linAbs, stat2)
-	r.Gap = r.Objective - r.Dual
 	s.violation()
+	s.gradientGap(lamAbs)
+	r.Gap = r.Rounding.Half + r.Rounding.Terms
+	r.Dual = r.Objective - r.Gap
 }
 
-// dualError sets DualError and DualResidualError: the rounding Dual takes
-// from its sum q = cEff + sum lambda normal (lamAbs = sum |lambda| over
-// the members, linAbs = sum |lambda rhs|, stat2 = ||Hx + q||_2). An error
-// d in q moves Dual by H^{-1}q'd to first order, and H^{-1}q = -x +
-// H^{-1}(Hx + q); each entry of d is within sqrt(k+1) eps (2 for the
-// products) of u = |cEff| + sum |lambda| |normal|. So |x|'u, and the
-// residual's share ||u|| stat2 ||H^{-1}||, the caller's to scale. |x|'u is
-// bounded first by |x|'|cEff| + ||x|| lamAbs (unit normals); only when
-// that bound is not negligible against Dual's own rounding (it is with
-// moderate multipliers) are the members' |normal|'|x| summed one by one,
-// which is tight where the bound is not (unscaled features: large entries
-// of a row meet small entries of x).
-func (s *Solver) dualError(r *Result, lamAbs, linAbs, stat2 float64) {
-	e := 2 * math.Sqrt(float64(len(s.ws)+1)) * 0x1p-53
-	xc, xx := 0.0, 0.0
-	for i, v := range s.x {
-		xc += math.Abs(v * s.cEff[i])
-		xx += v * v
+// gradientGap sets Rounding's Half, YNorm, GNorm, Grad and Solve from g =
+// s.r (H x + q as certify computed it, lamAbs the sum of the members'
+// |multipliers| on their unit normals), using s.t.
+//
+// Each entry of g is a sum of at most n + k + 3 terms (k members), so its
+// rounding is within gamma_{n+k+3} T_i, T_i = ||H_i|| ||x|| + |c_i| + l1 +
+// lamAbs (|H_i|'|x| by Cauchy-Schwarz; each unit normal's entries are at
+// most 1). Where that bound would weigh in PenaltyGap (Options.Mu; H
+// ill-conditioned, x large: then g is near its own rounding and
+// 1/2 g'H^{-1}g is mostly noise), g is summed again in twice the working
+// precision (exactStationarity): within 2 eps |g_i| + 2 gamma_{2N}^2 T_i
+// (Ogita, Rump and Oishi's bound, N = n + k + 2 terms), nearly exact.
+func (s *Solver) gradientGap(lamAbs float64) {
+	r := &s.res
+	f := &s.chol
+	f.measure()
+	xn := math.Sqrt(vec.Dot(s.x, s.x))
+	gamma := vec.DotErrorBound(s.n + len(s.ws) + 3)
+	// 1 + gamma: the rounding of the norms themselves.
+	hx := xn * (1 + gamma)
+	lam := lamAbs * (1 + gamma)
+	size := func(i int) float64 {
+		t := f.rowNorm[i]*hx + math.Abs(s.c[i]) + lam
+		if s.l1 > 0 {
+			t += s.l1
+		}
+		return t
 	}
-	xu := xc + math.Sqrt(xx)*lamAbs
-	if e*xu > 0x1p-40*(1+math.Abs(r.Dual)) {
-		xu = xc
-		for i, c := range s.ws {
-			if l := s.lam[i] / s.sigma[i]; l != 0 {
-				xu += math.Abs(l) * s.absNormalDot(c, s.x)
-			}
+	grad := 0.0
+	for i := range s.r {
+		grad += size(i) * size(i)
+	}
+	grad = gamma * math.Sqrt(grad)
+	g := &r.Rounding
+	g.Solve = f.solveError()
+	s.halfGap(grad)
+	mu := s.opt.Mu
+	if mu > 0 {
+		// What the bound adds to PenaltyGap: negligible against Gap
+		// and Objective, or g is summed again.
+		u := 2 * g.YNorm * math.Sqrt(2/mu)
+		if g.Solve > mu/2 {
+			u = g.GNorm / mu
+		}
+		if grad*u+grad*grad/(2*mu) <= 0x1p-46*(1+math.Abs(r.Objective)+math.Abs(g.Half+g.Terms)) {
+			return
 		}
 	}
-	r.DualError = e * (xu + linAbs)
-	r.DualResidualError = e * (math.Sqrt(vec.Dot(s.cEff, s.cEff)) + lamAbs) * stat2
+	s.exactStationarity(s.r, s.x)
+	g2 := 2 * vec.DotErrorBound(2*(s.n+len(s.ws)+2))
+	g2 *= g2
+	grad = 0
+	for i, v := range s.r {
+		e := 0x1p-52*math.Abs(v) + g2*size(i)
+		grad += e * e
+	}
+	s.halfGap(math.Sqrt(grad))
+	r.Stationarity = normInf(s.r)
+}
+
+// halfGap sets Rounding's Half, YNorm, GNorm and Grad (= grad) from g in
+// s.r, solving L y = g into s.t.
+func (s *Solver) halfGap(grad float64) {
+	g := &s.res.Rounding
+	s.chol.SolveL(s.t, s.r)
+	// Each norm carries gamma_{n+1} of rounding: taken up by it.
+	gn := 1 + vec.DotErrorBound(s.n+1)
+	yy := vec.Dot(s.t, s.t) * gn
+	g.Half = 0.5 * yy
+	g.YNorm = math.Sqrt(yy) * gn
+	g.GNorm = math.Sqrt(vec.Dot(s.r, s.r)*gn) * gn
+	g.Grad = grad
 }
 
 // violation sets MaxViolation, SumViolation and Complementarity over every
@@ -139,7 +189,23 @@ func (s *Solver) dualError(r *Result, lamAbs, linAbs, stat2 float64) {
 // them: it is skipped. After the last scan of mostViolated that is most
 // rows, and on many rows the pass over them is most of the certificate's
 // cost (BenchmarkLargeQP).
+//
+// It also sums Gap's terms other than the Lagrangian's into Rounding
+// (gapTerms): from the residuals as computed, and again from residuals
+// summed in twice the working precision if the rounding the first sums
+// charge is not negligible.
 func (s *Solver) violation() {
+	t := s.violationPass(false)
+	g := &s.res.Rounding
+	if g.TermsError+t.xi*g.ViolationError > 0x1p-46*(1+math.Abs(s.res.Objective)) {
+		s.violationPass(true)
+	}
+}
+
+// violationPass is a pass of violation, with the rows' and equalities'
+// residuals in Gap's terms summed in twice the working precision when
+// exact, and returns the terms.
+func (s *Solver) violationPass(exact bool) gapTerms {
 	r := &s.res
 	viol, sum, comp := 0.0, 0.0, 0.0
 	xn := math.Sqrt(vec.Dot(s.x, s.x))
@@ -157,6 +223,7 @@ func (s *Solver) violation() {
 	s.worstRow, s.nExact = -1, 0
 	worst := 0.0
 	gn := vec.DotErrorBound(s.n + 1)
+	terms := s.newGapTerms()
 	for j := 0; j < s.m; j++ {
 		if !s.rowIn[j] && s.ainv[j] > 0 {
 			if bound := s.violationBound(j); bound < -(driftErr + g*(xn+math.Abs(s.b[j]))) {
@@ -185,9 +252,29 @@ func (s *Solver) violation() {
 			}
 		}
 		comp = max(comp, math.Abs(r.Lambda[j]*res))
+		if s.ainv[j] > 0 {
+			size := xn/s.ainv[j]*(1+0x1p-50) + math.Abs(s.bOrig[j])
+			err := gn * size
+			if exact && (r.Lambda[j] != 0 || res+err > 0) {
+				res = s.exactResidual(j, s.x)
+				err = terms.exactError(res, size)
+			}
+			terms.row(r.Lambda[j], res, err)
+		}
 	}
 	for i := 0; i < s.meq; i++ {
-		res := math.Abs(vec.Dot(s.aeq[i], s.x) - s.beqOrig[i])
+		res := vec.Dot(s.aeq[i], s.x) - s.beqOrig[i]
+		size := math.Abs(s.beqOrig[i]) // a zero row's residual is exact
+		if s.eqinv[i] > 0 {
+			size += xn / s.eqinv[i] * (1 + 0x1p-50)
+		}
+		if err := gn * size; exact {
+			e := s.exactEqResidual(i, s.x)
+			terms.equality(r.Nu[i], e, terms.exactError(e, size))
+		} else {
+			terms.equality(r.Nu[i], res, err)
+		}
+		res = math.Abs(res)
 		viol = max(viol, res)
 		sum += res
 		r.Feasible = r.Feasible && WithinRounding(res*s.eqinv[i], xn, s.beqOrig[i]*s.eqinv[i], s.n)
@@ -198,17 +285,112 @@ func (s *Solver) violation() {
 		switch z := r.Z[i]; {
 		case z > 0:
 			comp = max(comp, math.Abs(z*(s.up[i]-x)))
+			terms.exact(z * (s.up[i] - x))
 		case z < 0:
 			comp = max(comp, math.Abs(z*(x-s.lo[i])))
+			terms.exact(z * (s.lo[i] - x))
 		}
 	}
 	if s.l1 > 0 {
 		// w_i x_i = l1 |x_i|: the subgradient matches x's sign.
 		for i, x := range s.x {
 			comp = max(comp, math.Abs(s.l1*math.Abs(x)-r.W[i]*x))
+			terms.exact(s.l1*math.Abs(x) - r.W[i]*x)
 		}
 	}
 	r.MaxViolation, r.Complementarity = viol, comp
+	terms.finish(&r.Rounding)
+	return terms
+}
+
+// gapTerms sums Gap's terms other than the Lagrangian's (GapRounding) and
+// bounds their rounding: sum (-Lambda_j r_j) over the rows, (-Nu_i
+// req_i) over the equalities, the bounds' and the l1 term's, and the
+// violations the exact penalty charges.
+//
+// A residual evaluated in float64 is within gamma_{n+1} (||a|| ||x|| +
+// |b|) of its value, and the certificate charges that at its multiplier,
+// and at the penalty weight where the row may be violated: at a vertex
+// with multipliers of 1e6 that alone is 1e-7, far above what x's own
+// rounding makes of the exact penalty gap. Where the charge is not
+// negligible (against the objective; xi taken as 2 max |multiplier|, the
+// weight package solver uses) the residuals are summed in twice the
+// working precision instead (violation), each within 2 eps |r| +
+// 2 gamma_{2n+2}^2 (||a|| ||x|| + |b|) of its value.
+type gapTerms struct {
+	sum, size float64 // the terms' sum and the sum of their |.|
+	err       float64 // their residuals' rounding, weighed by the multipliers
+	viol      float64 // the sum of the violations
+	violErr   float64 // its rounding
+	count, nv int     // the terms, the violations
+	xi        float64 // 2 max |multiplier|
+	g2        float64 // 2 gamma_{2n+2}^2
+}
+
+// newGapTerms prepares the sums for the Result's multipliers.
+func (s *Solver) newGapTerms() gapTerms {
+	r := &s.res
+	lmax := 0.0
+	for _, c := range s.ws {
+		switch c.kind {
+		case kindRow:
+			lmax = max(lmax, r.Lambda[c.i])
+		case kindEq:
+			lmax = max(lmax, math.Abs(r.Nu[c.i]))
+		}
+	}
+	g := vec.DotErrorBound(2*s.n + 2)
+	return gapTerms{xi: 2 * lmax, g2: 2 * g * g}
+}
+
+// exactError bounds the error of a residual r summed in twice the working
+// precision from terms of total size.
+func (t *gapTerms) exactError(r, size float64) float64 {
+	return 0x1p-51*math.Abs(r) + t.g2*size
+}
+
+// row adds -lambda r for a row of residual r (computed within err), and
+// r's violation where the exact residual may be positive.
+func (t *gapTerms) row(lambda, r, err float64) {
+	if r+err > 0 {
+		t.viol += max(r, 0)
+		t.violErr += err
+		t.nv++
+	}
+	if lambda != 0 {
+		t.add(-lambda * r)
+		t.err += lambda * err
+	}
+}
+
+// equality adds -nu r and the violation |r| for an equality of residual r
+// (computed within err).
+func (t *gapTerms) equality(nu, r, err float64) {
+	t.viol += math.Abs(r)
+	t.violErr += err
+	t.nv++
+	t.add(-nu * r)
+	t.err += math.Abs(nu) * err
+}
+
+// exact adds a term computed from exact data in at most three roundings.
+func (t *gapTerms) exact(v float64) {
+	t.add(v)
+	t.err += 3 * 0x1p-53 * math.Abs(v)
+}
+
+func (t *gapTerms) add(v float64) {
+	t.sum += v
+	t.size += math.Abs(v)
+	t.count++
+}
+
+// finish writes the sums into g, with the rounding of the sums themselves.
+func (t *gapTerms) finish(g *GapRounding) {
+	g.Terms = t.sum
+	g.TermsError = t.err + vec.DotErrorBound(t.count+1)*t.size
+	g.Violation = t.viol
+	g.ViolationError = t.violErr + vec.DotErrorBound(t.nv+1)*t.viol
 }
 
 // WithinRounding reports whether a violation v = a'x - b > 0 of a unit row

@@ -56,13 +56,16 @@ func TestViolationSkipsOnlySatisfiedRows(t *testing.T) {
 	check("deadline", s)
 }
 
-// TestDualErrorCoversTheSums: with multipliers of 2e14 on rows of norm 5
+// TestGapCoversTheSums: with multipliers of 2e14 on rows of norm 5
 // (testqp.HugeMultipliers: H = 2.6 I, x* ~ 7e6), q = c + A'lambda is
-// ~1e7 built from terms ~1e15, and the computed Dual is off by far more
-// than its own rounding: the exact dual value of the engine's multipliers
-// (testqp.ExactDual) differs from Dual by more than 1e5, and DualError +
-// DualResidualError / mu (mu = 2.6) bounds the difference.
-func TestDualErrorCoversTheSums(t *testing.T) {
+// ~1e7 built from terms ~1e15, and Objective and the dual value are sums
+// of terms far larger than the gap: taken directly, -1/2 q'H^{-1}q -
+// b'lambda was off from the exact dual value of the engine's multipliers
+// (testqp.ExactDual) by 2e5. PenaltyGap(mu, xi) (mu = 2.6, xi = 2 max
+// lambda) must bound the exact penalty gap at the engine's answer
+// (testqp.ExactPenaltyGap) and be within twice it, and Dual (Objective -
+// Gap) must agree with the exact dual value to 1e-12 of it.
+func TestGapCoversTheSums(t *testing.T) {
 	ridge, c, rows, b := testqp.HugeMultipliers()
 	n := len(c)
 	h := make([][]float64, n)
@@ -77,11 +80,21 @@ func TestDualErrorCoversTheSums(t *testing.T) {
 	}
 	exact := testqp.ExactDual(ridge, c, rows, b, r.Lambda)
 	diff := math.Abs(r.Dual - exact)
-	t.Logf("Dual %.17g, exact %.17g: off by %.3g; DualError %.3g; multipliers up to %.3g", r.Dual, exact, diff, r.DualError, max(r.Lambda[0], r.Lambda[1]))
-	if diff < 1e5 {
-		t.Errorf("Dual is off by %.3g only: the test no longer exercises the sums' rounding", diff)
+	xi := 0.0
+	for _, l := range r.Lambda {
+		xi = max(xi, 2*l)
 	}
-	if bound := r.DualError + r.DualResidualError/ridge; !(diff <= bound) {
-		t.Errorf("Dual is off by %.3g, the bound %.3g does not cover it", diff, bound)
+	gap := r.PenaltyGap(ridge, xi)
+	exactGap := testqp.ExactPenaltyGap(ridge, c, rows, b, r.X, r.Lambda, xi)
+	t.Logf("Dual %.17g, exact %.17g: off by %.3g; multipliers up to %.3g; penalty gap %.3g, exact %.3g, objective %.3g",
+		r.Dual, exact, diff, xi/2, gap, exactGap, r.Objective)
+	if !(diff <= 1e-12*math.Abs(exact)) {
+		t.Errorf("Dual is off by %.3g", diff)
+	}
+	if !(exactGap <= gap) {
+		t.Errorf("the exact penalty gap %.3g exceeds the certified %.3g", exactGap, gap)
+	}
+	if !(gap <= 2*exactGap) {
+		t.Errorf("the certified gap %.3g is above twice the exact %.3g", gap, exactGap)
 	}
 }

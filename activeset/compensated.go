@@ -157,6 +157,19 @@ func (s *Solver) exactResidual(j int, x []float64) float64 {
 	return e.value()
 }
 
+// exactEqResidual is aeq_i'x - beq_i for equality i, on the caller's
+// scale, summed in twice the working precision.
+func (s *Solver) exactEqResidual(i int, x []float64) float64 {
+	var e exactSum
+	for k, a := range s.aeq[i] {
+		if a != 0 {
+			e.addProduct(a, x[k])
+		}
+	}
+	e.add(-s.beqOrig[i])
+	return e.value()
+}
+
 // exactMemberResidual is ahat_c'x - bhat_c for a member on the unit-row
 // scale, summed in twice the working precision.
 func (s *Solver) exactMemberResidual(c constraint) float64 {
@@ -165,13 +178,7 @@ func (s *Solver) exactMemberResidual(c constraint) float64 {
 	case kindRow:
 		return s.exactResidual(int(c.i), s.x) * s.ainv[c.i]
 	case kindEq:
-		for i, a := range s.aeq[c.i] {
-			if a != 0 {
-				e.addProduct(a, s.x[i])
-			}
-		}
-		e.add(-s.beqOrig[c.i])
-		return e.value() * s.eqinv[c.i]
+		return s.exactEqResidual(int(c.i), s.x) * s.eqinv[c.i]
 	case kindLower:
 		e.add(s.lo[c.i])
 		e.add(-s.x[c.i])
@@ -349,38 +356,7 @@ func (s *Solver) penaltyGap() float64 {
 // s.memberRes[k] = ahat_k'x - bhat_k (the members' residuals on the
 // unit-row scale), each computed in twice the working precision.
 func (s *Solver) compensatedResiduals(x, lam []float64) {
-	for i := 0; i < s.n; i++ {
-		var e exactSum
-		if s.chol.hd != nil {
-			e.addProduct(s.chol.hd[i], x[i])
-		} else {
-			for j, h := range s.chol.h.Row(i) {
-				e.addProduct(h, x[j])
-			}
-		}
-		e.add(s.cEff[i])
-		for k, c := range s.ws {
-			if lam[k] == 0 {
-				continue
-			}
-			l := lam[k] / s.sigma[k]
-			switch c.kind {
-			case kindRow:
-				e.addProduct(l*s.ainv[c.i], s.a[c.i][i])
-			case kindEq:
-				e.addProduct(l*s.eqinv[c.i], s.aeq[c.i][i])
-			case kindLower:
-				if int(c.i) == i {
-					e.add(-l)
-				}
-			default:
-				if int(c.i) == i {
-					e.add(l)
-				}
-			}
-		}
-		s.r[i] = e.value()
-	}
+	s.stationarity(s.r, x, lam, s.cEff, false)
 	for k, c := range s.ws {
 		var e exactSum
 		scale := 1.0
@@ -423,4 +399,52 @@ func (s *Solver) compensatedResiduals(x, lam []float64) {
 // allocates n + 2k floats.
 func (s *Solver) Polish() bool {
 	return s.res.Status == StatusSolved && s.refineCompensated()
+}
+
+// exactStationarity sets dst = H x + c + W + sum_W lamhat_k ahat_k, the
+// Lagrangian's gradient at x with the multipliers the Result reports,
+// summed in twice the working precision (certify).
+func (s *Solver) exactStationarity(dst, x []float64) {
+	s.stationarity(dst, x, s.lam, s.c, true)
+}
+
+// stationarity sets dst = H x + base + sum_W lamhat_k ahat_k in twice the
+// working precision, adding the capped kinks' capSign_i l1 when capped
+// (base then being the caller's c, not cEff).
+func (s *Solver) stationarity(dst, x, lam, base []float64, capped bool) {
+	for i := 0; i < s.n; i++ {
+		var e exactSum
+		if s.chol.hd != nil {
+			e.addProduct(s.chol.hd[i], x[i])
+		} else {
+			for j, h := range s.chol.h.Row(i) {
+				e.addProduct(h, x[j])
+			}
+		}
+		e.add(base[i])
+		if capped && s.capSign[i] != 0 {
+			e.add(float64(s.capSign[i]) * s.l1)
+		}
+		for k, c := range s.ws {
+			if lam[k] == 0 {
+				continue
+			}
+			l := lam[k] / s.sigma[k]
+			switch c.kind {
+			case kindRow:
+				e.addProduct(l*s.ainv[c.i], s.a[c.i][i])
+			case kindEq:
+				e.addProduct(l*s.eqinv[c.i], s.aeq[c.i][i])
+			case kindLower:
+				if int(c.i) == i {
+					e.add(-l)
+				}
+			default:
+				if int(c.i) == i {
+					e.add(l)
+				}
+			}
+		}
+		dst[i] = e.value()
+	}
 }

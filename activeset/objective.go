@@ -38,7 +38,7 @@ func (s *Solver) SetObjective(h *mat.Dense, c []float64, f *mat.Cholesky) error 
 	}
 	// A dense H read in place with the caller's factor (a diagonal H
 	// given at New loses its diagonal path: the new one need not be).
-	s.chol.h, s.chol.chol, s.chol.hd, s.chol.ld, s.chol.ldi = h, *f, nil, nil, nil
+	s.chol.h, s.chol.chol, s.chol.hd, s.chol.ld, s.chol.ldi, s.chol.sized = h, *f, nil, nil, nil, false
 	copy(s.c, c)
 	s.hxOK = false
 	s.rebuildWorkingSet()

@@ -37,6 +37,12 @@ type Options struct {
 	// run; different numbers compute different rows in a scan and may end
 	// at different points, each certified.
 	Threads int
+	// Mu is a lower bound on the smallest eigenvalue of H, if the caller
+	// has one; 0 means none. The certificate then sums H x + c + A'lambda
+	// in twice the working precision only where its rounding in float64
+	// would weigh in PenaltyGap(Mu, .) (ill-conditioned H, large x);
+	// without it, always.
+	Mu float64
 }
 
 func (o *Options) resolved() Options {
@@ -52,6 +58,9 @@ func (o *Options) resolved() Options {
 	}
 	if r.PrimalTol <= 0 {
 		r.PrimalTol = 1e-12
+	}
+	if !(r.Mu > 0) {
+		r.Mu = 0
 	}
 	if r.DualTol <= 0 {
 		r.DualTol = 1e-12

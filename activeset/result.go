@@ -1,6 +1,9 @@
 package activeset
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Status says how a solve ended.
 type Status int
@@ -60,20 +63,16 @@ type Result struct {
 	// W = 0 at the optimum.
 	W         []float64
 	Objective float64 // 1/2 x'Hx + c'x + L1 ||x||_1
-	// Dual is the dual function g(Lambda, Nu, Z) = min_x of the Lagrangian,
-	// a lower bound on the optimal value for every Lambda >= 0 and every
-	// Z of the right signs; Gap = Objective - Dual.
+	// Dual is the dual function g(Lambda, Nu, Z, W) = min_x of the
+	// Lagrangian, a lower bound on the optimal value for every Lambda >= 0,
+	// every Z of the right signs and |W| <= L1. Gap = Objective - Dual,
+	// evaluated without their difference (Rounding): both are sums of
+	// terms of the size of x'Hx, which cancel to far less when x is large
+	// and H ill-conditioned. Dual is Objective - Gap.
 	Dual, Gap float64
-	// DualError and DualResidualError bound the rounding of Dual that
-	// its sums carry, for a caller's certificate (Gap here leaves it out):
-	// Dual = -1/2 q'H^{-1}q - lambda'rhs with q = c plus each working
-	// constraint's multiplier times its unit normal, and with large
-	// multipliers q is far smaller than its terms (multipliers 2e14 on rows
-	// of norm 5: q ~ 1e7 from terms ~1e15), so their rounding moves Dual by
-	// far more than Dual's own. The bound is DualError + DualResidualError
-	// ||H^{-1}||_2 (1/mu for mu-strongly convex H); the second part is the
-	// stationarity residual's, small at an answer.
-	DualError, DualResidualError float64
+	// Rounding bounds Gap's rounding, for a caller's certificate
+	// (PenaltyGap).
+	Rounding GapRounding
 	// MaxViolation is the largest constraint violation of X on the caller's
 	// scale: max_j (a_j'x - b_j)_+, |Aeq x - Beq| and the bounds.
 	MaxViolation float64
@@ -96,4 +95,70 @@ type Result struct {
 	// and y on Aeq, largest entry 1, with b'y + beq'yeq < min over the box
 	// of (A'y + Aeq'yeq)'x: no x in the box satisfies every row.
 	FarkasA, FarkasEq []float64
+}
+
+// GapRounding is Gap in parts with bounds on their rounding. In exact
+// arithmetic, with g = H x + c + A'Lambda + Aeq'Nu + Z + W (the
+// Lagrangian's gradient at x), the Lagrangian's value at x less its
+// minimum is 1/2 g'H^{-1}g, and
+//
+//	Gap = 1/2 g'H^{-1}g + sum_j (-Lambda_j r_j) + sum_i (-Nu_i req_i)
+//	      + sum_i (-Z_i (x_i - bound_i)) + (L1 ||x||_1 - W'x),
+//
+// r = A x - B, req = Aeq x - Beq, bound_i the bound Z_i's sign names.
+// Every term but the equalities' is >= 0 for a feasible x; each is small
+// near the answer, so that their sum keeps its digits where the difference
+// of Objective and Dual would not.
+type GapRounding struct {
+	// Half bounds 1/2 ||y||^2 in exact arithmetic for the computed y =
+	// L^{-1} g (H = L L'); ||y||^2 = g'(H + E)^{-1} g exactly for some
+	// symmetric E with ||E||_2 <= Solve.
+	Half  float64
+	YNorm float64 // ||y||_2, rounded up
+	GNorm float64 // ||g||_2, g as computed, rounded up
+	Grad  float64 // bound on ||g as computed - g||_2
+	Solve float64 // bound on ||E||_2
+	// Terms is Gap - Half as computed, TermsError the bound on its
+	// rounding (the residuals' and the sum's).
+	Terms, TermsError float64
+	// Violation is SumViolation as the certificate takes it: where a
+	// residual's rounding would weigh in the gap, from the residual summed
+	// in twice the working precision. ViolationError bounds its rounding.
+	Violation, ViolationError float64
+}
+
+// PenaltyGap returns a certified bound on F(x) + xi SumViolation - g(Lambda,
+// Nu, Z, W) in exact arithmetic for a lower bound mu > 0 on the smallest
+// eigenvalue of H: the gap of the exact penalty with weight xi, which
+// bounds F_xi(x) - min F_xi and, for xi above the largest optimal
+// multiplier, equals F* there. It is +Inf for mu <= 0, and when the
+// certificate is not finite.
+//
+// With u = H^{-1}g and t = (H + E)^{-1} g: 1/2 g'u - 1/2 g't = 1/2 u'E t,
+// and once ||E|| <= mu/2, ||t|| <= ||y|| sqrt(2/mu) =: T (t = L~^{-T} y
+// with L~ L~' = H + E, whose eigenvalues are >= mu/2) and ||u|| <= 1.5 T,
+// so 1/2 g'u <= Half + ||E|| T^2; otherwise 1/2 g'u <= ||g||^2 / (2 mu).
+// The exact gradient's half, for an error d of g, is at most 1/2 g'u +
+// ||d|| ||u|| + ||d||^2 / (2 mu).
+func (r *Result) PenaltyGap(mu, xi float64) float64 {
+	g := &r.Rounding
+	if !(mu > 0) {
+		return math.Inf(1)
+	}
+	var half, u float64
+	if g.Solve <= mu/2 {
+		t := g.YNorm * math.Sqrt(2/mu) * (1 + 0x1p-50)
+		half, u = g.Half+g.Solve*t*t, 2*t
+	} else {
+		half, u = g.GNorm*g.GNorm/(2*mu), g.GNorm/mu
+	}
+	half = math.Max(half, 0) + g.Grad*u + g.Grad*g.Grad/(2*mu)
+	rest := g.Terms + g.TermsError + xi*(g.Violation+g.ViolationError)
+	gap := half + rest
+	// The five sums just taken.
+	gap += 6 * 0x1p-53 * (half + math.Abs(g.Terms) + g.TermsError + xi*(g.Violation+g.ViolationError))
+	if math.IsNaN(gap) {
+		return math.Inf(1)
+	}
+	return math.Max(gap, 0)
 }

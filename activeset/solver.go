@@ -148,7 +148,7 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 	// The solver's vectors come from one allocation per element type
 	// (the cold set-up of a small problem is mostly allocation): floats,
 	// int32s, bools and int8s.
-	fl := slab[float64](make([]float64, 17*n+7*capacity+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)))
+	fl := slab[float64](make([]float64, 18*n+7*capacity+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)))
 	in := slab[int32](make([]int32, normalSetInts(capacity, n)))
 	bl := slab[bool](make([]bool, n+m+meq))
 	i8 := slab[int8](make([]int8, 2*n))
@@ -192,7 +192,7 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 		s.pool, s.poolCand, s.poolScore = make([]int32, 0, k), make([]int32, 0, 4*k), make([]float64, 0, m)
 	}
 	s.v, s.x, s.t, s.r, s.xTry = fl.take(n), fl.take(n), fl.take(n), fl.take(n), fl.take(n)
-	s.hx = fl.take(n)
+	s.hx, s.chol.rowNorm = fl.take(n), fl.take(n)
 	s.g, s.lamStar, s.dir, s.lamTry = fl.take(capacity), fl.take(capacity), fl.take(capacity), fl.take(capacity)
 	s.res = Result{X: fl.take(n), Lambda: fl.take(m), Nu: fl.take(meq),
 		Z: fl.take(n), FarkasA: fl.take(m), FarkasEq: fl.take(meq)}

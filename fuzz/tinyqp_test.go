@@ -371,9 +371,10 @@ func withinRounding(p *softpen.Problem, x []float64) bool {
 // roundingCharge is what the certificate charges at x* rounded to
 // float64: the exact penalty's, for rows off by about one rounding of
 // their terms, sum_j lambda*_j eps (|a_j|'|x*| + |b_j|) (lambda* the exact
-// multipliers), and the dual's, for the rounding of its sum c + A'lambda*
-// (activeset's DualError): sqrt(k+1) eps (|x*|'|c| + the same sum) over
-// the k active rows. Above Tol |F*| not even x* certifies Tol in float64
+// multipliers), and the dual's, for the rounding of its sum c + A'lambda*:
+// sqrt(k+1) eps (|x*|'|c| + the same sum) over the k active rows (the
+// engine's certificate charges less: it sums both again in twice the
+// precision where they weigh). Above Tol |F*| not even x* certifies Tol in float64
 // (a vertex at ||x*|| = 5e6 with multipliers of 1.5e13: 2.7 Tol |F*|),
 // and the exact path may end precision_limit; below it, it must solve.
 func roundingCharge(p *softpen.Problem, xs, lam []float64) float64 {

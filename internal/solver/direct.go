@@ -15,10 +15,11 @@ import (
 // c0, l1 and box allowed) solved exactly by the dual active-set method of
 // package activeset instead of the penalty method. MethodActiveSet forces
 // it; MethodAuto takes it for every quadratic objective, however many the
-// rows (defaults.go; on many rows it starts from samples, sample.go). The answer is certified as the penalty
-// method's is: the gap of the exact penalty F(x) + xr sum of violations
-// against the dual function at the engine's multipliers, with the same
-// rounding allowance (gapOf).
+// rows (defaults.go; on many rows it starts from samples, sample.go). The
+// answer is certified as the penalty method's is: the gap of the exact
+// penalty F(x) + xr sum of violations against the dual function at the
+// engine's multipliers, in the gradient form whose every rounding is
+// bounded (activeset.Result.PenaltyGap).
 
 // useDirect reports whether the solve takes the direct path: MethodAuto
 // takes it for every quadratic objective, whatever the other options say
@@ -148,7 +149,7 @@ func (s *Solver) newEngineAt(p *Problem, x []float64, rowsIn []int, upper, lower
 // the Solve it is part of (SolveFrom), and at most maxSteps working-set
 // changes (0: the engine's safety bound).
 func (s *Solver) engineOptions(maxSteps int) *activeset.Options {
-	return &activeset.Options{MaxSteps: maxSteps, TimeLimit: s.opt.TimeLimit, Threads: s.threads()}
+	return &activeset.Options{MaxSteps: maxSteps, TimeLimit: s.opt.TimeLimit, Threads: s.threads(), Mu: s.mu}
 }
 
 // engineOrError passes on a new engine, or its error in the solver's terms.
@@ -198,7 +199,8 @@ func (s *Solver) solveDirect(ctx context.Context, start time.Time) (*Result, err
 // engineAnswer writes the active-set method's answer r into the Result,
 // certified as the penalty method's answers are: the gap of the exact
 // penalty F(x) + xr (sum of violations) against the dual function at the
-// engine's multipliers, with the same rounding allowance (gapOf). It sets
+// engine's multipliers, in the gradient form whose every rounding is
+// bounded (activeset.Result.PenaltyGap). It sets
 // the status from the engine's and from Tol: solved, infeasible (with the
 // engine's Farkas certificate), time limit, or precision limit (an engine
 // that cycled, or a Tol below the certificate's rounding floor). The
@@ -234,7 +236,7 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 		xr = math.Max(xr, 2*math.Abs(l))
 	}
 	res.Xi = xr
-	res.Gap = s.gapOf(res.Objective+xr*r.SumViolation, r.Dual+s.c0-r.DualError-r.DualResidualError/s.mu)
+	res.Gap = r.PenaltyGap(s.mu, xr)
 	res.DistBound = s.distBound(res.Gap, r.Feasible)
 	switch {
 	case r.Status == activeset.StatusTimeLimit:

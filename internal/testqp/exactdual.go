@@ -44,3 +44,51 @@ func ExactDual(ridge float64, c []float64, rows [][]float64, b, lam []float64) f
 	g, _ := new(big.Rat).Neg(new(big.Rat).Add(ww, bl)).Float64()
 	return g
 }
+
+// ExactPenaltyGap is F(x) + xi sum_j (a_j'x - b_j)_+ - ExactDual for the
+// same problem, computed exactly and rounded once: what a certified gap
+// of the exact penalty with weight xi must bound.
+func ExactPenaltyGap(ridge float64, c []float64, rows [][]float64, b, x, lam []float64, xi float64) float64 {
+	rat := func(v float64) *big.Rat { return new(big.Rat).SetFloat64(v) }
+	f := new(big.Rat)
+	for i, v := range x {
+		xv := rat(v)
+		f.Add(f, new(big.Rat).Mul(new(big.Rat).Mul(rat(ridge/2), xv), xv))
+		f.Add(f, new(big.Rat).Mul(rat(c[i]), xv))
+	}
+	if ridge/2*2 != ridge {
+		panic("testqp: ridge/2 is not exact")
+	}
+	pen := new(big.Rat)
+	for j, row := range rows {
+		r := new(big.Rat).Neg(rat(b[j]))
+		for i, v := range row {
+			r.Add(r, new(big.Rat).Mul(rat(v), rat(x[i])))
+		}
+		if r.Sign() > 0 {
+			pen.Add(pen, r)
+		}
+	}
+	f.Add(f, pen.Mul(pen, rat(xi)))
+	// The dual, exactly (ExactDual rounds it).
+	w := make([]*big.Rat, len(c))
+	for i := range w {
+		w[i] = rat(c[i])
+	}
+	bl := new(big.Rat)
+	for j, row := range rows {
+		l := rat(lam[j])
+		for i, v := range row {
+			w[i].Add(w[i], new(big.Rat).Mul(l, rat(v)))
+		}
+		bl.Add(bl, new(big.Rat).Mul(l, rat(b[j])))
+	}
+	ww := new(big.Rat)
+	for i := range w {
+		ww.Add(ww, new(big.Rat).Mul(w[i], w[i]))
+	}
+	ww.Quo(ww, rat(2*ridge))
+	f.Add(f, ww.Add(ww, bl))
+	gap, _ := f.Float64()
+	return gap
+}
