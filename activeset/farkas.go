@@ -138,7 +138,104 @@ func (s *Solver) buildFarkas() {
 			}
 		}
 	}
+	s.polishScaledFarkas()
 	s.farkasBuilt = true
+}
+
+// polishScaledFarkas finishes the certificate on the caller's scale. The
+// direction polishFarkas leaves is null to the rounding of the normals,
+// but its scaling to the caller's rows (by sigma, the rows' norms and the
+// largest entry) rounds each entry again: a row and an equality with the
+// same normal, contradicting each other, came out as y = (1 - 1e-16,
+// -(1 - 8.8e-15)), whose A'y of 2e-14 farkasHolds rightly refuses to count
+// as zero (a system can be feasible that far out; FuzzActiveSet
+// 0c73fa28). Here the entries of y other than its largest solve
+//
+//	min || sum_{j in S} delta_j a_j|_U + w_U ||,  w = A'y + Aeq'yeq,
+//
+// U the coordinates without a finite bound on some side, w summed in
+// twice the working precision, twice; rows' entries stay >= 0. The
+// result is kept only if farkasHolds prefers it. It allocates (only
+// infeasible answers come here).
+func (s *Solver) polishScaledFarkas() {
+	r := &s.res
+	type member struct {
+		row []float64
+		y   *float64
+		eq  bool
+	}
+	var S []member
+	fixed, big := -1, 0.0
+	for j, v := range r.FarkasA {
+		if v != 0 {
+			S = append(S, member{s.a[j], &r.FarkasA[j], false})
+		}
+	}
+	for i, v := range r.FarkasEq {
+		if v != 0 {
+			S = append(S, member{s.aeq[i], &r.FarkasEq[i], true})
+		}
+	}
+	for a, m := range S {
+		if math.Abs(*m.y) > big {
+			fixed, big = a, math.Abs(*m.y)
+		}
+	}
+	if len(S) < 2 || len(S) > s.n+1 {
+		return
+	}
+	before, _ := s.farkasHolds()
+	if before {
+		return
+	}
+	keep := make([]float64, len(S))
+	for a, m := range S {
+		keep[a] = *m.y
+	}
+	free := make([]int, 0, len(S)-1)
+	for a := range S {
+		if a != fixed {
+			free = append(free, a)
+		}
+	}
+	rows := mat.NewDense(len(free), s.n)
+	for f, a := range free {
+		for c, v := range S[a].row {
+			if math.IsInf(s.lo[c], -1) || math.IsInf(s.up[c], 1) {
+				rows.Row(f)[c] = v
+			}
+		}
+	}
+	var chol mat.Cholesky
+	if !factorGram(rows, &chol) {
+		return
+	}
+	w, rhs := make([]float64, s.n), make([]float64, len(free))
+	for round := 0; round < 2; round++ {
+		for c := range w {
+			var e exactSum
+			for _, m := range S {
+				e.addProduct(*m.y, m.row[c])
+			}
+			w[c] = e.value()
+		}
+		for f := range free {
+			rhs[f] = -vec.Dot(rows.Row(f), w)
+		}
+		chol.Solve(rhs, rhs)
+		for f, a := range free {
+			y := S[a].y
+			*y += rhs[f]
+			if !S[a].eq && *y < 0 {
+				*y = 0
+			}
+		}
+	}
+	if ok, _ := s.farkasHolds(); !ok {
+		for a, m := range S {
+			*m.y = keep[a]
+		}
+	}
 }
 
 // farkasTol is the relative size, against the terms it is made of, of a

@@ -88,3 +88,25 @@ func TestFarkasRadius(t *testing.T) {
 	}
 	infeasibleOrUndecided(t, "parallel rows", p, s.Solve(ctx), false)
 }
+
+// TestFarkasScaledToTheRows: a row and an equality with the same normal
+// that contradict each other (a'x <= -2.5, a'x = 0), beside a second row.
+// The null direction scaled to the caller's rows came out as y = (1 -
+// 1e-16, -(1 - 8.8e-15)), whose A'y of 2e-14 farkasHolds rightly does not
+// count as zero, and the solve ended precision_limit (FuzzActiveSet
+// 0c73fa28). Polished on the caller's scale, y must be the exact
+// certificate.
+func TestFarkasScaledToTheRows(t *testing.T) {
+	h := [][]float64{{18.9611328125, 18.515625, 18.515625}, {18.515625, 19.425, 18.75}, {18.515625, 18.75, 19.425}}
+	p := &Problem{N: 3, H: dense(h), C: []float64{-10, -10, -10},
+		A: dense([][]float64{{-2.5, -2.5, -2.46875}, {-1.875, -1.875, -1.90625}}), B: []float64{-2.5, -2.5},
+		Aeq: dense([][]float64{{-2.5, -2.5, -2.46875}}), Beq: []float64{0}}
+	r := mustNew(t, p).Solve(ctx)
+	if r.Status != StatusInfeasible {
+		t.Fatalf("status %v, want infeasible (y = %v, yeq = %v)", r.Status, r.FarkasA, r.FarkasEq)
+	}
+	// The exact certificate: y on the row equal and opposite to yeq.
+	if r.FarkasA[0] <= 0 || r.FarkasA[1] != 0 || r.FarkasEq[0] != -r.FarkasA[0] {
+		t.Errorf("y = %v, yeq = %v; want (t, 0) and -t", r.FarkasA, r.FarkasEq)
+	}
+}
