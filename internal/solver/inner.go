@@ -261,10 +261,14 @@ func (s *Solver) runSVRG(rn *run, cat *catalyst) stop {
 	sp := s.newSampler(rn)
 	alphaL := 1 / s.stageL(rn)
 	target := s.stageTarget(rn)
-	// The default step: see svrgStepDiv.
-	alpha := 1 / (svrgStepDiv * sp.lbar)
+	// The default step: see svrgStepDiv. P's curvature, taken whole at
+	// every step, is added to the sampled components': without it a P
+	// with ||P|| above 2 svrgStepDiv Lbar made the steps diverge (random
+	// QPs with P up to 1e4 and a few rows: a third ended with x
+	// overflowed).
+	alpha := 1 / (svrgStepDiv*sp.lbar + s.lp)
 	if s.opt.StepScale > 0 {
-		alpha = s.opt.StepScale / (sp.lbar + s.mu)
+		alpha = s.opt.StepScale / (sp.lbar + s.lp + s.mu)
 	}
 	kappa := 0.0
 	if cat != nil {
@@ -468,7 +472,7 @@ func (s *Solver) runSGD(rn *run) stop {
 // mixing time of an SGD or SGDM stage.
 //
 // The step is the paper's 1/(L + mu + m xi/(4 delta)) (appendix), with L
-// the largest component smoothness. SGDM's default is (1 - beta) times it,
+// the largest component smoothness, plus ||P|| (taken whole at each step). SGDM's default is (1 - beta) times it,
 // so that its effective step alpha/(1 - beta) is SGD's: with the full
 // step, beta = 0.9 diverges on the paper QP once xi has been lowered.
 // The mixing time is the number of steps in which the iterates of a
@@ -478,12 +482,12 @@ func (s *Solver) sgdSteps(sp *sampler, momentum bool) (beta, alpha, mixing float
 	if momentum {
 		beta = s.opt.Momentum
 	}
-	alpha = 1 / (sp.lbar + s.mu)
+	alpha = 1 / (sp.lbar + s.lp + s.mu)
 	switch {
 	case s.opt.StepScale > 0:
-		alpha = s.opt.StepScale / (sp.lbar + s.mu)
+		alpha = s.opt.StepScale / (sp.lbar + s.lp + s.mu)
 	case momentum:
-		alpha = (1 - beta) / (sp.lbar + s.mu)
+		alpha = (1 - beta) / (sp.lbar + s.lp + s.mu)
 	}
 	mixing = math.Min((1-beta)/(alpha*s.mu), 1<<52)
 	return beta, alpha, mixing

@@ -139,6 +139,9 @@ func (s *Solver) buildModel(sharpMu bool) error {
 			// The penalty method's path: its steps need L too.
 			s.lf = symNormUpper(s.h)
 			s.lfCert = gershgorin(s.h)
+			if s.pm != nil {
+				s.lp = symNormUpper(s.pm)
+			}
 		}
 	} else {
 		// Logistic loss (or a very large n): the loss's curvature may
@@ -156,6 +159,7 @@ func (s *Solver) buildModel(sharpMu bool) error {
 			}
 			s.lf = symNormUpper(hp)
 			s.lfCert = gershgorin(hp)
+			s.lp = symNormUpper(s.pm)
 		} else {
 			s.lf, s.lfCert = s.ridge, s.ridge
 		}

@@ -47,6 +47,10 @@ type Solver struct {
 
 	mu float64 // certified strong convexity constant of F
 	lf float64 // upper bound on the smoothness constant of the smooth part
+	// lp bounds ||P||_2 (0 without P): the curvature that the stochastic
+	// methods' steps take whole, not sampled (addDeterministic), which
+	// their steps must allow for as the components' smoothness does.
+	lp float64
 
 	// The working constraints: unit-norm rows (A and both signs of Aeq),
 	// compacted in place when screening drops rows. With a working set
