@@ -269,13 +269,18 @@ func (w *Workspace) infeasible() bool {
 // its term of min over the bounds of g'x is taken at the worse end of
 // [g_j - tau_j, g_j + tau_j] (min_x g x is concave in g). A variable
 // unbounded on the side its g_j needs makes y prove nothing, unless g_j is
-// exactly 0, which a computed |g_j| <= tau_j does not show: those columns
-// are summed again exactly (math/big, allocating: only once the rest of
-// the certificate has passed). A looser test, |g_j| <= 1e-12 (|A|'y)_j as
-// dualcd's, would call infeasible systems that are feasible only far away
-// (x0 + x1 <= -1, -x0 - (1 - 1e-13) x1 <= 0, feasible at |x| = 2e13). It
-// uses sA and sAbsA as scratch (derivatives sets them again before their
-// next use).
+// 0, which a computed |g_j| <= tau_j does not show. Such g_j count as 0
+// when together they are within the rounding of y's own terms, sum |g_j|
+// <= gamma_{nz+1} sum_j (|A|'y)_j (nz the nonzeros of y), the rule of the
+// engine and of dualcd: a g that is not exactly 0 proves only that no x
+// within margin / ||g||_1 of the origin is feasible, and beyond that
+// radius y'A x carries a rounding of at least ||g||_1 ||x||, so that
+// float64 cannot tell such an x from none. (A test relative to each
+// column, |g_j| <= 1e-12 (|A|'y)_j, called infeasible a system feasible
+// only at |x| = 2e13: x0 + x1 <= -1, -x0 - (1 - 1e-13) x1 <= 0.) Failing
+// that, the columns are summed again exactly (math/big, allocating: only
+// once the rest of the certificate has passed). It uses sA and sAbsA as
+// scratch (derivatives sets them again before their next use).
 func (w *Workspace) checkFarkas(y []float64) bool {
 	p := &w.p
 	g, size := w.sA, w.sAbsA
@@ -296,11 +301,13 @@ func (w *Workspace) checkFarkas(y []float64) bool {
 	}
 	gamma := vec.DotErrorBound(w.colMaxA + 1)
 	var low, lowAbs float64 // a lower bound on min over the bounds of g'x
-	exact := 0              // columns whose g_j must be exactly 0
+	exact := 0              // columns whose g_j must be 0
+	var resid, terms float64
 	for j, gj := range g {
 		if size[j] == 0 {
 			continue
 		}
+		terms += size[j]
 		tau := gamma * size[j]
 		lo, hi := w.lower(j), w.upper(j)
 		term := math.Inf(1)
@@ -319,6 +326,7 @@ func (w *Workspace) checkFarkas(y []float64) bool {
 				return false // g_j's sign is sure and needs a missing bound
 			}
 			exact++
+			resid += math.Abs(gj)
 			size[j] = -1 // marks the column for the exact sum
 			continue
 		}
@@ -329,7 +337,16 @@ func (w *Workspace) checkFarkas(y []float64) bool {
 	if !(by < low-allow) {
 		return false
 	}
-	return exact == 0 || w.cancelsExactly(y, size)
+	if exact == 0 {
+		return true
+	}
+	nz := 0
+	for _, yi := range y {
+		if yi != 0 {
+			nz++
+		}
+	}
+	return resid <= vec.DotErrorBound(nz+1)*terms || w.cancelsExactly(y, size)
 }
 
 // cancelsExactly reports whether (A'y)_j is exactly 0 for every column

@@ -254,3 +254,34 @@ func TestFarkasNotFooledByRounding(t *testing.T) {
 		t.Errorf("far: infeasible with y = %v on a system feasible at |x| = 2e13", res.Farkas)
 	}
 }
+
+// TestFarkasToRounding: 0.1 x <= -1 and -0.3 x <= -1 contradict each
+// other, but no y represents the contradiction exactly: 3 fl(0.1) -
+// fl(0.3) is not 0. y = (3, 1) leaves A'y at the rounding of its terms,
+// the certificate the engine and dualcd accept, and newtoncg must too
+// (its exact test alone ran such systems to the iteration limit). The
+// same y on rows whose A'y is 1e-13 of the terms is refused.
+func TestFarkasToRounding(t *testing.T) {
+	for _, c := range []struct {
+		rows [][]float64
+		ok   bool
+	}{
+		{[][]float64{{0.1}, {-0.3}}, true},
+		{[][]float64{{0.1}, {-0.3 * (1 + 1e-13)}}, false},
+	} {
+		p := randomProblem(50, 40, 0.2, Logistic, 3)
+		rows := [][]float64{make([]float64, 40), make([]float64, 40)}
+		rows[0][5], rows[1][5] = c.rows[0][0], c.rows[1][0]
+		p.A, p.B = mat.SparseFromRows(rows, 40), []float64{-1, -1}
+		w := New(p, Options{})
+		if got := w.checkFarkas([]float64{3, 1}); got != c.ok {
+			t.Errorf("rows %v: checkFarkas %v, want %v", c.rows, got, c.ok)
+		}
+		if !c.ok {
+			continue
+		}
+		if res := New(p, Options{Tol: 1e-9, MaxIter: 200}).Solve(); res.Status != Infeasible {
+			t.Errorf("rows %v: %v after %d iterations, want infeasible", c.rows, res.Status, res.Iterations)
+		}
+	}
+}
