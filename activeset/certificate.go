@@ -113,7 +113,7 @@ func (s *Solver) certify() {
 // most 1). Where that bound would weigh in PenaltyGap (Options.Mu; H
 // ill-conditioned, x large: then g is near its own rounding and
 // 1/2 g'H^{-1}g is mostly noise), g is summed again in twice the working
-// precision (exactStationarity): within 2 eps |g_i| + 2 gamma_{2N}^2 T_i
+// precision (exactStationarity; never without Options.Mu): within 2 eps |g_i| + 2 gamma_{2N}^2 T_i
 // (Ogita, Rump and Oishi's bound, N = n + k + 2 terms), nearly exact.
 func (s *Solver) gradientGap(lamAbs float64) {
 	r := &s.res
@@ -140,16 +140,17 @@ func (s *Solver) gradientGap(lamAbs float64) {
 	g.Solve = f.solveError()
 	s.halfGap(grad)
 	mu := s.opt.Mu
-	if mu > 0 {
-		// What the bound adds to PenaltyGap: negligible against Gap
-		// and Objective, or g is summed again.
-		u := 2 * g.YNorm * math.Sqrt(2/mu)
-		if g.Solve > mu/2 {
-			u = g.GNorm / mu
-		}
-		if grad*u+grad*grad/(2*mu) <= 0x1p-46*(1+math.Abs(r.Objective)+math.Abs(g.Half+g.Terms)) {
-			return
-		}
+	if !(mu > 0) {
+		return // no mu to weigh the bound with: it stands (Options.Mu)
+	}
+	// What the bound adds to PenaltyGap: negligible against Gap and
+	// Objective, or g is summed again.
+	u := 2 * g.YNorm * math.Sqrt(2/mu)
+	if g.Solve > mu/2 {
+		u = g.GNorm / mu
+	}
+	if grad*u+grad*grad/(2*mu) <= 0x1p-46*(1+math.Abs(r.Objective)+math.Abs(g.Half+g.Terms)) {
+		return
 	}
 	s.exactStationarity(s.r, s.x)
 	g2 := 2 * vec.DotErrorBound(2*(s.n+len(s.ws)+2))
