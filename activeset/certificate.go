@@ -113,8 +113,9 @@ func (s *Solver) certify() {
 // most 1). Where that bound would weigh in PenaltyGap (Options.Mu; H
 // ill-conditioned, x large: then g is near its own rounding and
 // 1/2 g'H^{-1}g is mostly noise), g is summed again in twice the working
-// precision (exactStationarity; never without Options.Mu): within 2 eps |g_i| + 2 gamma_{2N}^2 T_i
-// (Ogita, Rump and Oishi's bound, N = n + k + 2 terms), nearly exact.
+// precision (exactStationarity; never without Options.Mu): within
+// 2 eps |g_i| + 4 gamma_{2N}^2 T_i (Ogita, Rump and Oishi's bound with a
+// factor 2 of margin, N = n + k + 2 terms), nearly exact.
 func (s *Solver) gradientGap(lamAbs float64) {
 	r := &s.res
 	f := &s.chol

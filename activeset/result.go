@@ -128,11 +128,11 @@ type GapRounding struct {
 }
 
 // PenaltyGap returns a certified bound on F(x) + xi SumViolation - g(Lambda,
-// Nu, Z, W) in exact arithmetic for a lower bound mu > 0 on the smallest
-// eigenvalue of H: the gap of the exact penalty with weight xi, which
-// bounds F_xi(x) - min F_xi and, for xi above the largest optimal
-// multiplier, equals F* there. It is +Inf for mu <= 0, and when the
-// certificate is not finite.
+// Nu, Z, W) in exact arithmetic, given a lower bound mu > 0 on the
+// smallest eigenvalue of H: the gap of the exact penalty F_xi = F + xi
+// SumViolation. It bounds F_xi(x) - min F_xi, and min F_xi = F* once xi
+// is at least the largest optimal multiplier. It is +Inf for mu <= 0 and
+// when the certificate is not finite.
 //
 // With u = H^{-1}g and t = (H + E)^{-1} g: 1/2 g'u - 1/2 g't = 1/2 u'E t,
 // and once ||E|| <= mu/2, ||t|| <= ||y|| sqrt(2/mu) =: T (t = L~^{-T} y
