@@ -24,6 +24,12 @@ func HugeMultipliers() (ridge float64, c []float64, rows [][]float64, b []float6
 // rounded once: the reference for tests of how dual values computed in
 // floating point allow for their rounding.
 func ExactDual(ridge float64, c []float64, rows [][]float64, b, lam []float64) float64 {
+	g, _ := exactDual(ridge, c, rows, b, lam).Float64()
+	return g
+}
+
+// exactDual is ExactDual's value before its rounding.
+func exactDual(ridge float64, c []float64, rows [][]float64, b, lam []float64) *big.Rat {
 	w := make([]*big.Rat, len(c))
 	for i := range w {
 		w[i] = new(big.Rat).SetFloat64(c[i])
@@ -41,8 +47,7 @@ func ExactDual(ridge float64, c []float64, rows [][]float64, b, lam []float64) f
 		ww.Add(ww, new(big.Rat).Mul(w[i], w[i]))
 	}
 	ww.Quo(ww, new(big.Rat).SetFloat64(2*ridge))
-	g, _ := new(big.Rat).Neg(new(big.Rat).Add(ww, bl)).Float64()
-	return g
+	return new(big.Rat).Neg(new(big.Rat).Add(ww, bl))
 }
 
 // ExactPenaltyGap is F(x) + xi sum_j (a_j'x - b_j)_+ - ExactDual for the
@@ -50,14 +55,12 @@ func ExactDual(ridge float64, c []float64, rows [][]float64, b, lam []float64) f
 // of the exact penalty with weight xi must bound.
 func ExactPenaltyGap(ridge float64, c []float64, rows [][]float64, b, x, lam []float64, xi float64) float64 {
 	rat := func(v float64) *big.Rat { return new(big.Rat).SetFloat64(v) }
+	half := new(big.Rat).Mul(rat(ridge), big.NewRat(1, 2))
 	f := new(big.Rat)
 	for i, v := range x {
 		xv := rat(v)
-		f.Add(f, new(big.Rat).Mul(new(big.Rat).Mul(rat(ridge/2), xv), xv))
+		f.Add(f, new(big.Rat).Mul(new(big.Rat).Mul(half, xv), xv))
 		f.Add(f, new(big.Rat).Mul(rat(c[i]), xv))
-	}
-	if ridge/2*2 != ridge {
-		panic("testqp: ridge/2 is not exact")
 	}
 	pen := new(big.Rat)
 	for j, row := range rows {
@@ -70,25 +73,7 @@ func ExactPenaltyGap(ridge float64, c []float64, rows [][]float64, b, x, lam []f
 		}
 	}
 	f.Add(f, pen.Mul(pen, rat(xi)))
-	// The dual, exactly (ExactDual rounds it).
-	w := make([]*big.Rat, len(c))
-	for i := range w {
-		w[i] = rat(c[i])
-	}
-	bl := new(big.Rat)
-	for j, row := range rows {
-		l := rat(lam[j])
-		for i, v := range row {
-			w[i].Add(w[i], new(big.Rat).Mul(l, rat(v)))
-		}
-		bl.Add(bl, new(big.Rat).Mul(l, rat(b[j])))
-	}
-	ww := new(big.Rat)
-	for i := range w {
-		ww.Add(ww, new(big.Rat).Mul(w[i], w[i]))
-	}
-	ww.Quo(ww, rat(2*ridge))
-	f.Add(f, ww.Add(ww, bl))
+	f.Sub(f, exactDual(ridge, c, rows, b, lam))
 	gap, _ := f.Float64()
 	return gap
 }
