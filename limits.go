@@ -151,8 +151,8 @@ func (p *Problem) memoryEstimate(method Method) int64 {
 		}
 		return saturate(8 * words)
 	}
-	if quad {
-		return saturate(8 * (words + 6*n*n + 14*(m+meq)))
+	if quad { // 2n: the certificate's scratch with l1 or a box
+		return saturate(8 * (words + 6*n*n + 14*(m+meq) + 2*n))
 	}
 	if p.Loss == "logistic" && p.N <= memDenseModelMax {
 		words += 3*n*n + 11*(m+meq) + 2*mw + l + 30*n

@@ -211,6 +211,7 @@ type workspace struct {
 	avg                      []float64 // length n: SGD's running average of the iterates
 	best                     []float64 // length n: best certified point
 	cycX, cycY               []float64 // length n: APG's saved state (cycle)
+	gy, hd                   []float64 // length n: proxQuadGap's scratch
 	r, lam, lamBest          []float64 // length mw: residuals and multipliers of the working rows
 	dSnap                    []float64 // length l+mw: SVRG snapshot scalars per component
 	rl                       []float64 // length l: loss residuals
@@ -225,6 +226,9 @@ func (w *workspace) alloc(s *Solver) {
 	w.snap, w.full, w.z, w.mom, w.avg = f(n), f(n), f(n), f(n), f(n)
 	w.best = f(n)
 	w.cycX, w.cycY = f(n), f(n)
+	if s.quad { // SetBounds may give a box later
+		w.gy, w.hd = f(n), f(n)
+	}
 	w.r, w.lam, w.lamBest = f(mw), f(mw), f(mw)
 	w.dSnap = f(l + mw)
 	w.rl = f(l)
