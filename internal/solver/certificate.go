@@ -578,7 +578,11 @@ func (s *Solver) distBound(gap float64, feasible bool) float64 {
 	if !feasible {
 		return math.Inf(1)
 	}
-	return math.Sqrt(2 * gap / s.mu)
+	// mu - modelH bounds the caller's Hessian (userGap).
+	if mu := s.mu - s.modelH; mu > 0 {
+		return math.Sqrt(2 * gap / mu)
+	}
+	return math.Inf(1)
 }
 
 // outsidePenalty is xi * sum (a_k^T x - b_k)_+ over the rows outside the

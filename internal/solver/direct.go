@@ -236,7 +236,7 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 		xr = math.Max(xr, 2*math.Abs(l))
 	}
 	res.Xi = xr
-	res.Gap = r.PenaltyGap(s.mu, xr)
+	res.Gap = s.userGap(r.PenaltyGap(s.mu, xr), res.X)
 	res.DistBound = s.distBound(res.Gap, r.Feasible)
 	switch {
 	case r.Status == activeset.StatusTimeLimit:

@@ -122,6 +122,7 @@ func (s *Solver) buildModel(sharpMu bool) error {
 			vec.Axpy(1, s.q, s.c)
 		}
 		s.c0 += s.offset
+		s.modelH, s.modelC = s.modelRounding()
 		if err := s.chol.Factor(s.h); err != nil {
 			return &NotConvexError{fmt.Sprintf("the quadratic part phi'phi/l + P + ridge I is not positive definite (%v)", err)}
 		}
@@ -225,6 +226,60 @@ func symNormUpper(m *mat.Dense) float64 {
 
 // gershgorin bounds the largest eigenvalue of the symmetric m from above.
 func gershgorin(m *mat.Dense) float64 { return m.NormInf() }
+
+// modelRounding bounds how far the quadratic model, formed in float64,
+// is from the caller's objective: its H is within eH (2-norm) of
+// phi'phi/l + P + ridge I and the loss's part of c within eC of -phi'y/l,
+// each computed exactly. The Gram matrix and phi'y are sums of l products,
+// each entry within gamma_{l+2} of its terms' magnitudes, whose 2-norms are
+// at most ||phi||_F^2 / l and ||phi||_F ||y|| / l; adding P and the ridge
+// rounds each entry of H twice more at most. A pure QP (H = P) or a ridge
+// alone (H = ridge I) is formed exactly. With near-collinear columns of
+// phi and no ridge, x is large, and a certificate of the model alone fell
+// below the caller's F(x) - F* (exact, in rationals) on 4 of 300 random
+// least-squares answers, by up to 930x, with a distance bound of 0.64 for
+// a point 13.3 from the answer (TestCertificateCollinearLeastSquares).
+func (s *Solver) modelRounding() (eH, eC float64) {
+	if s.l > 0 {
+		g := vec.DotErrorBound(s.l + 2)
+		fro := frobSq(s.phiRows)
+		eH = g * fro / float64(s.l)
+		eC = g * math.Sqrt(fro*vec.Dot(s.y, s.y)) / float64(s.l)
+	}
+	if s.h != s.pm && (s.l > 0 || s.pm != nil) {
+		eH += 2 * 0x1p-53 * math.Sqrt(vec.Dot(s.h.Data, s.h.Data))
+	}
+	return eH, eC
+}
+
+// userGap turns gap, a certified gap of x for the model (the exact
+// penalty's, F_{xi,0} against a dual bound), into one for the caller's
+// objective. With E = F_caller - F_model, a quadratic whose Hessian and
+// linear term are within eH and eC (modelRounding; c's sum with q rounds
+// once more), and x* the minimiser of the caller's penalty function,
+//
+//	F(x) - F(x*) <= gap + E(x) - E(x*) <= gap + D K + eH D^2 / 2,
+//
+// K = eH ||x|| + eC, D = ||x - x*||, and (mu - eH)/2 D^2 bounds the
+// left side from below (the caller's Hessian is within eH of the model's):
+// D is at most the positive root of (mu - 2 eH)/2 D^2 - K D - gap. Without
+// any rounding in the model, gap is returned as it is.
+func (s *Solver) userGap(gap float64, x []float64) float64 {
+	eH, eC := s.modelH, s.modelC
+	if s.l > 0 && s.q != nil {
+		eC += 0x1p-53 * math.Sqrt(vec.Dot(s.c, s.c))
+	}
+	if (eH == 0 && eC == 0) || !(gap < math.Inf(1)) {
+		return gap
+	}
+	mu := s.mu - 2*eH
+	if !(mu > 0) {
+		return math.Inf(1)
+	}
+	k := eH*math.Sqrt(vec.Dot(x, x)) + eC
+	d := (k + math.Sqrt(k*k+2*mu*gap)) / mu
+	return gap + d*k + eH*d*d/2
+}
 
 func frobSq(rows [][]float64) float64 {
 	var s float64

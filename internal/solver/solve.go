@@ -347,13 +347,18 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 	}
 	s.boundMultipliers(res.Z, res.X, s.state.lamBest[:s.kept])
 	res.Objective = s.objective(res.X)
-	res.Gap = s.wholeGap(rn, res.X)
+	res.Gap = s.userGap(s.wholeGap(rn, res.X), res.X)
 	s.lastXi = rn.best.xi
 	var feasible bool
 	res.MaxViolation, feasible = s.callerViolation(res.X)
 	res.DistBound = s.distBound(res.Gap, feasible)
 	res.Kept = s.kept - s.screenFinal(res.DistBound)
-	if st == StatusSolved && !feasible {
+	if st == StatusSolved && !(res.Gap <= s.opt.Tol*math.Max(1, math.Abs(res.Objective))) {
+		// The model's gap met the tolerance, but not with the rounding of
+		// forming the model from the caller's data (userGap).
+		res.Status = StatusPrecisionLimit
+		res.Message = fmt.Sprintf("the certified gap %.3g, with the rounding of forming the quadratic model from the data, is above the tolerance: float64 cannot certify more", res.Gap)
+	} else if st == StatusSolved && !feasible {
 		// The gap bounds F(x) - F* for an infeasible x only if
 		// xi >= ||lambda*||_inf, which nothing proves (DESIGN.md,
 		// "Certified duality gap"): such a point is never solved.

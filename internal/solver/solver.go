@@ -38,8 +38,11 @@ type Solver struct {
 	h     *mat.Dense
 	c     []float64
 	cLoss []float64 // c without q: the loss's part (SetQ)
-	c0    float64
-	chol  mat.Cholesky
+	// modelH and modelC bound the rounding of forming H and the loss's
+	// part of c from the caller's data (modelRounding).
+	modelH, modelC float64
+	c0             float64
+	chol           mat.Cholesky
 	// hRowNorm holds ||H_i|| and hDiagMax max_i H_ii, made at the first
 	// certificate (quadGap).
 	hRowNorm []float64
