@@ -2,6 +2,7 @@ package softpen
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand"
@@ -90,6 +91,24 @@ func illConditionedQP(rng *rand.Rand) *Problem {
 	return p
 }
 
+// checkSolved reports an error for a solved answer res whose gap is below
+// F(x) - F*, given exactly as f and fStar, or, for a point that violates
+// nothing, whose DistBound is below ||x - x*||, x* given exactly.
+func checkSolved(t *testing.T, label string, res *Result, f, fStar *big.Rat, xStar []*big.Rat) {
+	t.Helper()
+	excess, _ := new(big.Rat).Sub(f, fStar).Float64()
+	d := 0.0
+	for j, v := range res.X {
+		e, _ := new(big.Rat).Sub(new(big.Rat).SetFloat64(v), xStar[j]).Float64()
+		d += e * e
+	}
+	d = math.Sqrt(d)
+	if excess > res.Gap || (res.MaxViolation <= 0 && d > res.DistBound) {
+		t.Errorf("%s: solved with gap %.3g and distance bound %.3g; F(x) - F* = %.3g, ||x - x*|| = %.3g",
+			label, res.Gap, res.DistBound, excess, d)
+	}
+}
+
 func dotRows(a, b []float64) float64 {
 	s := 0.0
 	for i := range a {
@@ -147,16 +166,7 @@ func TestExactPathAgainstRationals(t *testing.T) {
 			t.Errorf("problem %d: %v (%s)", it, res.Status, res.Message)
 			continue
 		}
-		excess, _ := new(big.Rat).Sub(qpgen.ObjectiveRat(qp, res.X), ex.F).Float64()
-		d := 0.0
-		for i, v := range res.X {
-			d += (v - ex.X[i]) * (v - ex.X[i])
-		}
-		d = math.Sqrt(d)
-		if excess > res.Gap || (res.MaxViolation <= 0 && d > res.DistBound) {
-			t.Errorf("problem %d: solved with gap %.3g and distance bound %.3g; F(x) - F* = %.3g, ||x - x*|| = %.3g",
-				it, res.Gap, res.DistBound, excess, d)
-		}
+		checkSolved(t, fmt.Sprintf("problem %d", it), res, qpgen.ObjectiveRat(qp, res.X), ex.F, ex.XRat)
 	}
 	t.Logf("%d of %d checked ended precision_limit", precision, checked)
 	if checked < count/2 || precision > checked/10 {
@@ -263,16 +273,7 @@ func TestCertificateL1IllConditioned(t *testing.T) {
 			continue
 		}
 		solved++
-		excess, _ := new(big.Rat).Sub(objectiveWithL1(p, res.X), ex.F).Float64()
-		d := 0.0
-		for i, v := range res.X {
-			d += (v - ex.X[i]) * (v - ex.X[i])
-		}
-		d = math.Sqrt(d)
-		if excess > res.Gap || (res.MaxViolation <= 0 && d > res.DistBound) {
-			t.Errorf("problem %d: solved with gap %.3g and distance bound %.3g; F(x) - F* = %.3g, ||x - x*|| = %.3g",
-				it, res.Gap, res.DistBound, excess, d)
-		}
+		checkSolved(t, fmt.Sprintf("problem %d", it), res, objectiveWithL1(p, res.X), ex.F, ex.XRat)
 	}
 	t.Logf("%d of %d checked solved", solved, checked)
 	if solved < checked/2 {
@@ -398,18 +399,10 @@ func TestCertificateCollinearLeastSquares(t *testing.T) {
 			}
 			solved++
 			x := make([]*big.Rat, p.N)
-			d := 0.0
 			for j, v := range res.X {
 				x[j] = new(big.Rat).SetFloat64(v)
-				e, _ := new(big.Rat).Sub(x[j], xs[j]).Float64()
-				d += e * e
 			}
-			d = math.Sqrt(d)
-			excess, _ := new(big.Rat).Sub(leastSquaresObjective(p, x), fs).Float64()
-			if excess > res.Gap || d > res.DistBound {
-				t.Errorf("problem %d, %v: solved with gap %.3g and distance bound %.3g; F(x) - F* = %.3g, ||x - x*|| = %.3g",
-					it, m, res.Gap, res.DistBound, excess, d)
-			}
+			checkSolved(t, fmt.Sprintf("problem %d, %v", it, m), res, leastSquaresObjective(p, x), fs, xs)
 		}
 	}
 	t.Logf("%d of %d answers solved", solved, 2*count)
