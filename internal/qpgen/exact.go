@@ -86,18 +86,34 @@ func ratOf(v float64) *big.Rat {
 // M = G K G' and w = G K c are formed once for all constraints and each
 // subset solves a |E ∪ S| square system.
 func Exact(q *QP) (*ExactResult, error) {
+	if err := finiteData(q); err != nil {
+		return nil, err // before H and c are read as rationals
+	}
+	h := make([][]*big.Rat, q.N)
+	for i := range h {
+		h[i] = ratVec(q.H[i])
+	}
+	return ExactRat(q, h, ratVec(q.C))
+}
+
+// ExactRat is Exact for the objective 1/2 x'hx + c'x given in rationals
+// (h symmetric positive definite, n x n; c of length n) and the
+// constraints of q (q.H and q.C are not read): the exact reference for an
+// objective that float64 cannot hold, such as phi'phi/l formed from
+// float64 rows.
+func ExactRat(q *QP, h [][]*big.Rat, c []*big.Rat) (*ExactResult, error) {
 	n := q.N
 	if n > ExactMaxN {
 		return nil, fmt.Errorf("qpgen: Exact: n = %d > %d", n, ExactMaxN)
 	}
-	if err := finiteData(q); err != nil {
+	if err := finiteData(q); err != nil { // H and c, if set, were checked too
 		return nil, err
 	}
 	cons, nIneq, err := exactConstraints(q)
 	if err != nil {
 		return nil, err
 	}
-	sys, err := newExactSystem(q, cons, nIneq)
+	sys, err := newExactSystem(h, c, cons, nIneq)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +131,7 @@ func Exact(q *QP) (*ExactResult, error) {
 				}
 			}
 			if mu, ok := sys.candidate(set); ok {
-				return exactAnswer(q, cons, set, mu, sys.kc, sys.kg), nil
+				return exactAnswer(q, h, c, cons, set, mu, sys.kc, sys.kg), nil
 			}
 		}
 	}
@@ -165,19 +181,12 @@ type exactSystem struct {
 	w     []*big.Rat
 }
 
-// newExactSystem converts H and c to rationals, inverts H exactly and forms
-// M and w for all constraints.
-func newExactSystem(q *QP, cons []excon, nIneq int) (*exactSystem, error) {
-	n := q.N
-	hm := make([][]*big.Rat, n)
-	for i := range hm {
-		hm[i] = ratVec(q.H[i])
-	}
+// newExactSystem inverts H exactly and forms M and w for all constraints.
+func newExactSystem(hm [][]*big.Rat, c []*big.Rat, cons []excon, nIneq int) (*exactSystem, error) {
 	kinv, ok := invRat(hm)
 	if !ok {
 		return nil, errors.New("qpgen: Exact: H is singular")
 	}
-	c := ratVec(q.C)
 	kc := matVecRat(kinv, c)
 	kg := make([][]*big.Rat, len(cons))
 	for i := range cons {
@@ -246,7 +255,7 @@ func (sys *exactSystem) candidate(set []int) ([]*big.Rat, bool) {
 }
 
 // exactAnswer builds the result of an accepted active set.
-func exactAnswer(q *QP, cons []excon, set []int, mu []*big.Rat, kc []*big.Rat, kg [][]*big.Rat) *ExactResult {
+func exactAnswer(q *QP, h [][]*big.Rat, c []*big.Rat, cons []excon, set []int, mu []*big.Rat, kc []*big.Rat, kg [][]*big.Rat) *ExactResult {
 	n := q.N
 	res := &ExactResult{
 		XRat:   make([]*big.Rat, n),
@@ -282,10 +291,10 @@ func exactAnswer(q *QP, cons []excon, set []int, mu []*big.Rat, kc []*big.Rat, k
 	for i := 0; i < n; i++ {
 		s := new(big.Rat)
 		for k := 0; k < n; k++ {
-			s.Add(s, t.Mul(ratOf(q.H[i][k]), res.XRat[k]))
+			s.Add(s, t.Mul(h[i][k], res.XRat[k]))
 		}
 		s.Mul(s, big.NewRat(1, 2))
-		s.Add(s, ratOf(q.C[i]))
+		s.Add(s, c[i])
 		f.Add(f, s.Mul(s, res.XRat[i]))
 	}
 	res.F = f
