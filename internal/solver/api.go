@@ -59,15 +59,19 @@ type Problem struct {
 	P            *mat.Dense  // N x N symmetric PSD, or nil
 	// OwnP says that P is the solver's to keep (a copy made for it): New
 	// then keeps it instead of copying it again.
-	OwnP    bool
-	Q       []float64 // length N, or nil
-	Offset  float64
-	A       *mat.Dense  // m x N, or nil
-	ARows   [][]float64 // instead of A: its rows, each of length N (saves a copy of a large A)
-	ASparse *mat.Sparse // instead of A and ARows: compressed rows, read in place (with PhiSparse: sparse.go; without: sparserows.go, ridge, q and these rows only, b < 0)
-	B       []float64   // length m
-	Aeq     *mat.Dense  // meq x N, or nil
-	Beq     []float64   // length meq
+	OwnP bool
+	// PRounding bounds the 2-norm of P less the exact symmetric part of
+	// the caller's matrix, when P is that part rounded (0: P is exact).
+	// The certificates allow for it (modelRounding).
+	PRounding float64
+	Q         []float64 // length N, or nil
+	Offset    float64
+	A         *mat.Dense  // m x N, or nil
+	ARows     [][]float64 // instead of A: its rows, each of length N (saves a copy of a large A)
+	ASparse   *mat.Sparse // instead of A and ARows: compressed rows, read in place (with PhiSparse: sparse.go; without: sparserows.go, ridge, q and these rows only, b < 0)
+	B         []float64   // length m
+	Aeq       *mat.Dense  // meq x N, or nil
+	Beq       []float64   // length meq
 }
 
 // Method is the inner method M of the nested scheme.

@@ -45,7 +45,7 @@ func (s *Solver) copyObjective(p *Problem) {
 		}
 	}
 	if p.P != nil {
-		s.pm = p.P
+		s.pm, s.pRounding = p.P, p.PRounding
 		if !p.OwnP {
 			s.pm = cloneDense(p.P)
 		}
@@ -233,12 +233,16 @@ func gershgorin(m *mat.Dense) float64 { return m.NormInf() }
 // each computed exactly. The Gram matrix and phi'y are sums of l products,
 // each entry within gamma_{l+2} of its terms' magnitudes, whose 2-norms are
 // at most ||phi||_F^2 / l and ||phi||_F ||y|| / l; adding P and the ridge
-// rounds each entry of H twice more at most. A pure QP (H = P) or a ridge
-// alone (H = ridge I) is formed exactly. With near-collinear columns of
-// phi and no ridge, x is large, and a certificate of the model alone fell
-// below the caller's F(x) - F* (exact, in rationals) on 4 of 300 random
-// least-squares answers, by up to 930x, with a distance bound of 0.64 for
-// a point 13.3 from the answer (TestCertificateCollinearLeastSquares).
+// rounds each entry of H twice more at most; P itself may be the rounded
+// symmetric part of the caller's matrix (Problem.PRounding). A pure QP
+// with a symmetric P (H = P) or a ridge alone (H = ridge I) is formed
+// exactly. With near-collinear columns of phi and no ridge, x is large,
+// and a certificate of the model alone fell below the caller's F(x) - F*
+// (exact, in rationals) on 4 of 300 random least-squares answers, by up
+// to 930x, with a distance bound of 0.64 for a point 13.3 from the answer
+// (TestCertificateCollinearLeastSquares); the rounded symmetric part of a
+// P symmetric to 1e-12, on ill-conditioned QPs, made 9 of 595 answers
+// false (TestCertificateNearlySymmetricP).
 func (s *Solver) modelRounding() (eH, eC float64) {
 	if s.l > 0 {
 		g := vec.DotErrorBound(s.l + 2)
@@ -249,7 +253,7 @@ func (s *Solver) modelRounding() (eH, eC float64) {
 	if s.h != s.pm && (s.l > 0 || s.pm != nil) {
 		eH += 2 * 0x1p-53 * math.Sqrt(vec.Dot(s.h.Data, s.h.Data))
 	}
-	return eH, eC
+	return eH + s.pRounding, eC
 }
 
 // userGap turns gap, a certified gap of x for the model (the exact

@@ -41,6 +41,7 @@ type Solver struct {
 	// modelH and modelC bound the rounding of forming H and the loss's
 	// part of c from the caller's data (modelRounding).
 	modelH, modelC float64
+	pRounding      float64 // Problem.PRounding
 	c0             float64
 	chol           mat.Cholesky
 	// hRowNorm holds ||H_i|| and hDiagMax max_i H_ii, made at the first
