@@ -91,6 +91,17 @@ func illConditionedQP(rng *rand.Rand) *Problem {
 	return p
 }
 
+// withinExactReach reports whether qpgen.Exact can enumerate p's
+// constraints with extra more: rows, equalities and finite bounds (p's
+// bounds are finite when given) up to qpgen.ExactMaxCons.
+func withinExactReach(p *Problem, extra int) bool {
+	cons := len(p.A) + len(p.Aeq) + extra
+	if p.Lower != nil {
+		cons += 2 * p.N
+	}
+	return cons <= qpgen.ExactMaxCons
+}
+
 // checkSolved reports an error for a solved answer res whose gap is below
 // F(x) - F*, given exactly as f and fStar, or, for a point that violates
 // nothing, whose DistBound is below ||x - x*||, x* given exactly.
@@ -133,11 +144,7 @@ func TestExactPathAgainstRationals(t *testing.T) {
 	precision, checked := 0, 0
 	for it := 0; it < count; it++ {
 		p := illConditionedQP(rng)
-		cons := len(p.A) + len(p.Aeq)
-		if p.Lower != nil {
-			cons += 2 * p.N
-		}
-		if cons > qpgen.ExactMaxCons {
+		if !withinExactReach(p, 0) {
 			continue // beyond the enumeration's reach
 		}
 		checked++
@@ -244,11 +251,7 @@ func TestCertificateL1IllConditioned(t *testing.T) {
 		for i := range p.Q {
 			p.Q[i] = math.Round(p.Q[i]*(1<<20)) / (1 << 20)
 		}
-		cons := len(p.A) + len(p.Aeq) + p.N
-		if p.Lower != nil {
-			cons += 2 * p.N
-		}
-		if cons > qpgen.ExactMaxCons {
+		if !withinExactReach(p, p.N) {
 			continue // beyond the enumeration's reach
 		}
 		checked++
@@ -349,16 +352,15 @@ func quadraticRat(h [][]*big.Rat, c []*big.Rat, x []float64) *big.Rat {
 	return f
 }
 
-// checkLeastSquares solves p with each method and checks every answer
-// against the exact one (qpgen.ExactRat on p's objective in rationals and
-// its constraints): "solved" must carry a gap >= F(x) - F* and, for a
-// point that violates nothing, a DistBound >= ||x - x*||; "infeasible" must
-// be so, and "solved" never is on an infeasible problem. An error is
-// allowed (phi'phi/l can be singular in float64: New says so). It returns
-// the number of answers solved.
-func checkLeastSquares(t *testing.T, label string, p *Problem, methods ...Method) int {
+// checkExact solves p, whose objective less its constant is 1/2 x'hx +
+// c'x in rationals, with each method and checks every answer against the
+// exact one (qpgen.ExactRat on h, c and p's constraints): "solved" must
+// carry a gap >= F(x) - F* and, for a point that violates nothing, a
+// DistBound >= ||x - x*||; "infeasible" must be so, and "solved" never is
+// on an infeasible problem. An error from Solve fails the test unless
+// allowErr. It returns the number of answers solved.
+func checkExact(t *testing.T, label string, p *Problem, h [][]*big.Rat, c []*big.Rat, allowErr bool, methods ...Method) int {
 	t.Helper()
-	h, c := leastSquaresModel(p)
 	qp := &qpgen.QP{N: p.N, A: p.A, B: p.B, Aeq: p.Aeq, Beq: p.Beq, Lower: p.Lower, Upper: p.Upper}
 	ex, err := qpgen.ExactRat(qp, h, c)
 	if err != nil {
@@ -369,6 +371,9 @@ func checkLeastSquares(t *testing.T, label string, p *Problem, methods ...Method
 		res, err := Solve(context.Background(), p, &Options{Tol: 1e-9, Method: m, TimeLimit: 2 * time.Second})
 		switch {
 		case err != nil:
+			if !allowErr {
+				t.Fatalf("%s, %v: %v", label, m, err)
+			}
 			continue
 		case ex.Infeasible:
 			if res.Status == StatusSolved {
@@ -385,6 +390,15 @@ func checkLeastSquares(t *testing.T, label string, p *Problem, methods ...Method
 		checkSolved(t, fmt.Sprintf("%s, %v", label, m), res, quadraticRat(h, c, res.X), ex.F, ex.XRat)
 	}
 	return solved
+}
+
+// checkLeastSquares is checkExact for p's least-squares objective
+// (leastSquaresModel); an error is allowed (phi'phi/l can be singular in
+// float64: New says so).
+func checkLeastSquares(t *testing.T, label string, p *Problem, methods ...Method) int {
+	t.Helper()
+	h, c := leastSquaresModel(p)
+	return checkExact(t, label, p, h, c, true, methods...)
 }
 
 // TestCertificateCollinearLeastSquares: least squares with near-collinear
@@ -456,11 +470,7 @@ func TestCertificateConstrainedLeastSquares(t *testing.T) {
 				p.Upper[i] = math.Pow(10, 5*rng.Float64())
 			}
 		}
-		cons := len(p.A) + len(p.Aeq)
-		if p.Lower != nil {
-			cons += 2 * n
-		}
-		if cons > qpgen.ExactMaxCons {
+		if !withinExactReach(p, 0) {
 			continue // beyond the enumeration's reach
 		}
 		checked++
@@ -495,11 +505,7 @@ func TestCertificateNearlySymmetricP(t *testing.T) {
 				p.P[i][j] *= 1 + 1e-12*rng.NormFloat64()
 			}
 		}
-		cons := len(p.A) + len(p.Aeq)
-		if p.Lower != nil {
-			cons += 2 * n
-		}
-		if cons > qpgen.ExactMaxCons {
+		if !withinExactReach(p, 0) {
 			continue // beyond the enumeration's reach
 		}
 		checked++
@@ -512,25 +518,7 @@ func TestCertificateNearlySymmetricP(t *testing.T) {
 			}
 			c[i] = new(big.Rat).SetFloat64(p.Q[i])
 		}
-		qp := &qpgen.QP{N: n, A: p.A, B: p.B, Aeq: p.Aeq, Beq: p.Beq, Lower: p.Lower, Upper: p.Upper}
-		ex, err := qpgen.ExactRat(qp, h, c)
-		if err != nil {
-			t.Fatalf("problem %d: %v", it, err)
-		}
-		res, err := Solve(context.Background(), p, &Options{Tol: 1e-9})
-		switch {
-		case err != nil:
-			t.Fatalf("problem %d: %v", it, err)
-		case ex.Infeasible:
-			if res.Status == StatusSolved {
-				t.Errorf("problem %d: infeasible, reported solved", it)
-			}
-		case res.Status == StatusInfeasible:
-			t.Errorf("problem %d: feasible (x* = %v), reported infeasible", it, ex.X)
-		case res.Status == StatusSolved:
-			solved++
-			checkSolved(t, fmt.Sprintf("problem %d", it), res, quadraticRat(h, c, res.X), ex.F, ex.XRat)
-		}
+		solved += checkExact(t, fmt.Sprintf("problem %d", it), p, h, c, false, MethodAuto)
 	}
 	t.Logf("%d of %d checked solved", solved, checked)
 	if solved < checked/2 {
