@@ -3,6 +3,7 @@ package fuzz
 import (
 	"context"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"testing"
 
@@ -223,6 +224,73 @@ func enumerateOrthants(H [][]float64, q []float64, l1 float64, A [][]float64, b 
 		}
 	}
 	return x, lam, fstar, x != nil
+}
+
+// leastPenalty is the least of sum_j lambda_j w_j (w >= 0) over the
+// multipliers lambda of the rows of A at the optimum of min 1/2 x'Hx + q'x
+// + l1 ||x||_1 s.t. A x <= b (a feasible problem), exact up to its final
+// rounding. When the multipliers are not unique (a row active where l1's
+// subdifferential could also carry the gradient), a certificate may rest
+// on any of them, and the claims a test checks against one multiplier
+// hold only for the least.
+//
+// A linear function with w >= 0 takes its least value over the
+// multiplier set (a polyhedron in lambda >= 0) at a vertex. On the closed
+// orthant of the signs s of such a vertex's l1 subgradient v (s_j = 1
+// where v_j = 0), it is the row part of a vertex of that orthant's
+// multipliers, whose sign row j carries l1 (1 - s_j v_j) <= l1 — a basic
+// KKT point of the orthant's QP, which kktPoints visits. Conversely an
+// orthant's KKT point at the optimum is a multiplier of the problem when
+// its sign rows carry at most 2 l1 (v_j in [-1, 1]).
+func leastPenalty(H [][]float64, q []float64, l1 float64, A [][]float64, b []float64, w []float64) float64 {
+	n, m := len(q), len(A)
+	var best, fmin *big.Rat
+	for mask := 0; mask < 1<<n; mask++ {
+		rows, rhs := append([][]float64(nil), A...), append([]float64(nil), b...)
+		qs := make([]float64, n)
+		for i := range n {
+			s := 1.0
+			if mask&(1<<i) != 0 {
+				s = -1
+			}
+			qs[i] = q[i] + l1*s
+			e := make([]float64, n)
+			e[i] = -s
+			rows, rhs = append(rows, e), append(rhs, 0)
+		}
+		kktPoints(H, qs, rows, rhs, false, func(z []*big.Rat, S []int, f *big.Rat) bool {
+			var sum, t big.Rat
+			for a, j := range S {
+				if j >= m {
+					if z[n+a].Cmp(rat(2*l1)) > 0 {
+						return true // v_j outside [-1, 1]
+					}
+					continue
+				}
+				sum.Add(&sum, t.Mul(z[n+a], rat(w[j])))
+			}
+			if fmin != nil {
+				switch f.Cmp(fmin) {
+				case 1:
+					return true // not the optimum
+				case -1:
+					best, fmin = nil, nil // a better point: forget the others
+				}
+			}
+			if fmin == nil {
+				fmin = new(big.Rat).Set(f)
+			}
+			if best == nil || sum.Cmp(best) < 0 {
+				best = new(big.Rat).Set(&sum)
+			}
+			return true
+		})
+	}
+	if best == nil {
+		return math.NaN()
+	}
+	v, _ := best.Float64()
+	return v
 }
 
 // checkEngineFarkas requires the engine's FarkasA and FarkasEq to prove p

@@ -100,6 +100,31 @@ func enumerateKKT(H [][]float64, q []float64, A [][]float64, b []float64) (x, la
 }
 
 func enumerateKKTFiltered(H [][]float64, q []float64, A [][]float64, b []float64, filter bool) (x, lam []float64, fstar float64, ok bool) {
+	kktPoints(H, q, A, b, filter, func(z []*big.Rat, S []int, f *big.Rat) bool {
+		n := len(q)
+		x = make([]float64, n)
+		for i := range x {
+			x[i], _ = z[i].Float64()
+		}
+		fstar, _ = f.Float64()
+		lam = make([]float64, len(b))
+		for a, j := range S {
+			lam[j], _ = z[n+a].Float64()
+		}
+		ok = true
+		return false
+	})
+	return x, lam, fstar, ok
+}
+
+// kktPoints calls visit with every KKT point of min 1/2 x'Hx + q'x s.t.
+// A x <= b whose active set S has independent rows (with filter: those
+// floatRejects keeps), in the order of S's bit mask, until visit returns
+// false: z = (x, the multipliers of S's rows) and f the objective at x,
+// all exact. H is positive definite, so every such point has the one
+// optimal x; what differs between them is the multipliers, and each
+// vertex of the multiplier set is among them.
+func kktPoints(H [][]float64, q []float64, A [][]float64, b []float64, filter bool, visit func(z []*big.Rat, S []int, f *big.Rat) bool) {
 	n, m := len(q), len(b)
 	for mask := 0; mask < 1<<m; mask++ {
 		if bits.OnesCount(uint(mask)) > n {
@@ -165,9 +190,7 @@ func enumerateKKTFiltered(H [][]float64, q []float64, A [][]float64, b []float64
 			continue
 		}
 		var f, hx big.Rat
-		x = make([]float64, n)
 		for i := 0; i < n; i++ {
-			x[i], _ = z[i].Float64()
 			hx.SetInt64(0)
 			for j := 0; j < n; j++ {
 				hx.Add(&hx, t.Mul(rat(H[i][j]), z[j]))
@@ -177,14 +200,10 @@ func enumerateKKTFiltered(H [][]float64, q []float64, A [][]float64, b []float64
 			t.Add(&t, rat(q[i]))
 			f.Add(&f, t.Mul(&t, z[i]))
 		}
-		fstar, _ = f.Float64()
-		lam = make([]float64, m)
-		for a, j := range S {
-			lam[j], _ = z[n+a].Float64()
+		if !visit(z, S, &f) {
+			return
 		}
-		return x, lam, fstar, true
 	}
-	return nil, nil, 0, false
 }
 
 // FuzzTinyQP builds problems with n <= 4 and m <= 6 from the fuzzer's bytes
