@@ -69,16 +69,28 @@ func (s *Solver) canHandOver() bool { return s.fin.eng != nil && !s.opt.NoPolish
 
 // handoverDue reports whether the stage that just ended hands over: once
 // the best certified gap is below handoverGap relative to |F| (the loose
-// first stage, the probe, too, if it gets there), or the stages have taken
-// handoverStepsPerRow steps per working row since the last attempt (or the
-// start), and, after an engine solve that did not finish, below the gap
-// at that attempt over handoverRetry.
+// first stage, the probe, too, if it gets there), or the stages have grown
+// slow (handoverSlow); in both cases, after an engine solve that did not
+// finish, only below the gap at that attempt over handoverRetry.
 func (s *Solver) handoverDue(rn *run) bool {
-	if !s.canHandOver() || !(rn.best.gap <= rn.handNext) {
-		return false
-	}
-	return rn.best.gap <= s.fin.gap*math.Max(1, math.Abs(rn.best.f)) ||
-		s.steps-rn.handSteps >= handoverStepsPerRow*int64(s.mw)
+	return s.handoverSlow(rn) ||
+		s.handoverAllowed(rn) && rn.best.gap <= s.fin.gap*math.Max(1, math.Abs(rn.best.f))
+}
+
+// handoverSlow reports whether the stages have taken handoverStepsPerRow
+// steps per working row since the last engine attempt (or the start), and
+// may hand over: checked at a stage's end and while a stage runs (over),
+// for a stage that slow may never end. With multipliers far above xi
+// (5e15 on the rows of TestHugeMultipliersHandOver) an SVRG stage at
+// xi = 1e6 ran 1e7 steps without meeting its target.
+func (s *Solver) handoverSlow(rn *run) bool {
+	return s.handoverAllowed(rn) && s.steps-rn.handSteps >= handoverStepsPerRow*int64(s.mw)
+}
+
+// handoverAllowed reports whether the finisher applies and, after an
+// engine solve that did not finish, the best gap has fallen enough since.
+func (s *Solver) handoverAllowed(rn *run) bool {
+	return s.canHandOver() && rn.best.gap <= rn.handNext
 }
 
 // handover runs the engine from the working set the best point and

@@ -19,6 +19,7 @@ const (
 	stopTime                   // time limit
 	stopCanceled               // context
 	stopSubproblem             // catalyst's subproblem is solved (runSVRG to runCatalyst only)
+	stopSlow                   // the stage has grown slow: the exact finisher takes over (handoverSlow)
 )
 
 // run is the state of one Solve besides the workspace, in named parts.
@@ -36,6 +37,7 @@ type run struct {
 	handNext   float64
 	handSteps  int64 // s.steps at the last engine attempt
 	engineIter int
+	inStage    bool // a stage of the penalty method is running (handoverSlow applies)
 }
 
 // budget is what may end a solve before it is solved: the step budget, the
@@ -61,6 +63,10 @@ func (s *Solver) over(rn *run) bool {
 	}
 	if !rn.deadline.IsZero() && time.Now().After(rn.deadline) {
 		rn.stopped = stopTime
+		return true
+	}
+	if rn.inStage && s.handoverSlow(rn) {
+		rn.stopped = stopSlow
 		return true
 	}
 	return false
@@ -91,7 +97,11 @@ func (s *Solver) over(rn *run) bool {
 // outside the working set, the rows with large multipliers and the bounds
 // the point lies on become the hot start of the exact active-set method,
 // which checks every row and ends the solve with its certified answer
-// (handover.go). Options.NoPolish turns it off.
+// (handover.go). Stages that have grown slow (handoverStepsPerRow steps
+// per working row since the last attempt) hand over too, mid-stage if need
+// be, and before xi is raised: the engine needs no xi, and multipliers far
+// above the current one could otherwise cost a stage per raise, each
+// slower than the last. Options.NoPolish turns it off.
 //
 // Probe. With at most DirectMaxRows rows, where the active-set method is
 // faster than the stages even cold, the first stage stops at probeLoosen
@@ -152,12 +162,25 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) (*Result, error
 		}
 	}
 	for {
+		rn.inStage = true
 		st := s.stage(&rn)
+		rn.inStage = false
 		s.stages++
 		gap, viol, lamMax := s.certify(&rn)
 		if s.opt.Progress != nil {
 			s.opt.Progress(Stage{Method: s.opt.Method, Index: s.stages - 1, Delta: rn.sched.delta, Xi: rn.sched.xi, Steps: s.steps,
 				Gap: gap, Violation: viol, Kept: s.kept})
+		}
+		if st == stopSlow {
+			// The stage goes on from its point if the engine cannot
+			// finish.
+			if status, end := s.handover(&rn); end {
+				if rn.engine {
+					return s.finishEngine(&rn), nil
+				}
+				return s.finish(&rn, status), nil
+			}
+			continue
 		}
 		if st != stopConverged {
 			return s.finish(&rn, statusOf(st)), nil
@@ -206,6 +229,18 @@ func (s *Solver) afterStage(rn *run, viol, lamMax float64) (Status, bool) {
 	// stays above what the smoothing explains. Raise xi and redo the
 	// stage (section 2: x*_{xi,0} = x* needs xi >= ||lambda*||_inf).
 	if !s.opt.FixedXi && lamMax >= saturated*rn.sched.xi && viol > rn.sched.delta {
+		// The exact finisher needs no xi: the probe, and stages that
+		// have grown slow, hand over before xi is raised. Multipliers
+		// far above any xi the stages reach would otherwise cost a
+		// stage per fourfold raise, each slower than the last (two rows
+		// x1 + 1e-8 x2 <= -1, -x1 + 1e-8 x2 <= -1 have multipliers of
+		// 5e15: APG raised xi to 3e11 in 3e7 steps).
+		if rn.sched.probe || s.handoverDue(rn) {
+			rn.sched.probe = false
+			if status, end := s.handover(rn); end {
+				return status, true
+			}
+		}
 		return s.raiseXi(rn)
 	}
 	if s.atPrecisionFloor(rn) {
