@@ -331,7 +331,9 @@ func (s *Solver) rowsGap(x, lam []float64, xr, xNorm float64, haveR bool) (part,
 // variables with eigenvalues of H down to 1e-6 and l1, the penalty method
 // reported gaps up to 5e4 times below F(x) - F* (exact, in rationals).
 // Each rounding is bounded:
-//   - w's and that of the gradient at y, as lagrangianGrad's; s is within
+//   - w's, as lagrangianGrad's, and that of the gradient at y, taken as
+//     w - H d (no second product with H): w's error plus gamma times
+//     ||H_i|| ||d|| (H d's) and |w_i - (H d)_i| (the difference's); s is within
 //     the latter (plus the rounding of adding l1) of the least-norm
 //     subgradient of the exact gradient (a projection moves nothing
 //     farther), and halfGap carries that through;
@@ -386,12 +388,22 @@ func (s *Solver) proxQuadGap(x, lam []float64, xr float64, haveR bool) (gap, flo
 	copy(gy, hd)
 	s.h.MulVec(hd, gy) // H d
 	dHd, dHdErr := vec.Dot(gy, hd), 0.0
+	// The Lagrangian's gradient at y is w - H d (H y = H x - H d), with
+	// the error of w, of H d (|H_i||d| <= ||H_i|| ||d||) and of the
+	// difference.
+	var eyNorm float64
+	gammaD := vec.DotErrorBound(n + 1)
 	for i, d := range gy {
-		dHdErr += math.Abs(d) * s.hRowNorm[i] * dNorm
+		hdErr := s.hRowNorm[i] * dNorm
+		dHdErr += math.Abs(d) * hdErr
+		g := w[i] - hd[i]
+		ey := e[i] + gammaD*(hdErr+math.Abs(g))
+		eyNorm += ey * ey
+		gy[i] = g
 	}
+	eyNorm = math.Sqrt(eyNorm)
 	diff := wd - 0.5*dHd + s.l1*l1d
 	// The least-norm subgradient at y, in gy, and its error bound.
-	_, eyNorm, _ := s.lagrangianGrad(gy, e, y, lam)
 	var sNorm, sErr float64
 	for i, g := range gy {
 		if s.l1 > 0 {
