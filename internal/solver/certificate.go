@@ -27,6 +27,7 @@ type certificate struct {
 	gap   float64 // certified gap of the pair
 	floor float64 // the rounding allowance within gap, where quadGap made it (0 otherwise)
 	f     float64 // F(state.best)
+	fErr  float64 // a bound on f's rounding where certifyPoint takes F - G (0 otherwise)
 	pen   float64 // sum of the kept rows' violations at state.best
 	g     float64 // dual bound G(state.lamBest)
 	xi    float64 // the penalty of the pair's primal bound F_{xi,0}(state.best)
@@ -93,12 +94,30 @@ func (s *Solver) certifyPoint(rn *run, x, lam []float64) float64 {
 		return s.certifyQuad(rn, x, lam)
 	}
 	f, pen, xr := s.pointBounds(rn, x, lam)
-	g := s.dualBound(lam, x)
-	gap := s.gapOf(f+xr*pen, g)
+	// f + fErr and pen (the violations' upper bound) bound F(x) and the
+	// kept rows' violation from above, g bounds G(lam) from below: each
+	// holds on its own, with every rounding in it, and may be paired.
+	fErr := s.objectiveRounding(x)
+	pen = s.penaltyUpper(x)
+	ft, lr, gg, allow := s.proxStep(lam, x)
+	g := ft + lr - gg/(2*s.mu) - allow - s.objectiveRounding(s.state.xt)
+	gap := s.gapOf(f+fErr+xr*pen, g)
+	// The pair's own gap in difference form, F(x) - F(x~) summed from
+	// x - x~: F(x) and F(x~) are sums of terms of the size of x'Px that
+	// cancel where P is ill-conditioned and x large, and their difference
+	// is far smaller than their rounding.
+	delta, deltaErr := s.objectiveDiff(x, s.state.xt)
+	terms := math.Abs(delta) + xr*pen + math.Abs(lr) + gg/(2*s.mu)
+	diff := math.Max(delta+xr*pen-lr+gg/(2*s.mu), 0) + deltaErr + allow + vec.DotErrorBound(5)*terms +
+		vec.DotErrorBound(s.n+3)*gg/(2*s.mu) // gg's own sum
+	if diff < gap {
+		gap = diff
+		g = math.Max(g, f-fErr-diff) // F* >= F(x) - diff
+	}
 	withDual, withPoint := math.Inf(1), math.Inf(1)
 	if !math.IsInf(rn.best.gap, 1) { // there is a best pair
-		withDual = s.gapOf(f+rn.best.xi*pen, rn.best.g)  // x with the best multipliers
-		withPoint = s.gapOf(rn.best.f+xr*rn.best.pen, g) // lam with the best point
+		withDual = s.gapOf(f+fErr+rn.best.xi*pen, rn.best.g)          // x with the best multipliers
+		withPoint = s.gapOf(rn.best.f+rn.best.fErr+xr*rn.best.pen, g) // lam with the best point
 	}
 	newPoint, newDual := false, false
 	switch best := min(gap, withDual, withPoint); {
@@ -111,7 +130,7 @@ func (s *Solver) certifyPoint(rn *run, x, lam []float64) float64 {
 		newDual = true
 	}
 	if newPoint {
-		rn.best.f, rn.best.pen = f, pen
+		rn.best.f, rn.best.fErr, rn.best.pen = f, fErr, pen
 		copy(s.state.best, x)
 		s.res.Polished = false
 	}
@@ -161,12 +180,12 @@ func (s *Solver) certifyQuad(rn *run, x, lam []float64) float64 {
 	}
 	switch best {
 	case gap:
-		rn.best.f, rn.best.pen, rn.best.xi, rn.best.floor = f, pen, xr, floor
+		rn.best.f, rn.best.fErr, rn.best.pen, rn.best.xi, rn.best.floor = f, 0, pen, xr, floor
 		copy(s.state.best, x)
 		copy(s.state.lamBest[:s.kept], lam)
 		s.res.Polished = false
 	case withDual:
-		rn.best.f, rn.best.pen, rn.best.floor = f, pen, floorDual
+		rn.best.f, rn.best.fErr, rn.best.pen, rn.best.floor = f, 0, pen, floorDual
 		copy(s.state.best, x)
 		s.res.Polished = false
 	default:
@@ -226,14 +245,7 @@ func (s *Solver) quadGap(x, lam []float64, xr float64, haveR bool) (gap, floor f
 // the paper QP). It returns ||x||, ||e|| and ||g||.
 func (s *Solver) lagrangianGrad(g, e, x, lam []float64) (xNorm, eNorm, gNorm float64) {
 	n := s.n
-	if s.hRowNorm == nil {
-		s.hRowNorm = make([]float64, n)
-		for i := range s.hRowNorm {
-			row := s.h.Row(i)
-			s.hRowNorm[i] = math.Sqrt(vec.Dot(row, row))
-			s.hDiagMax = math.Max(s.hDiagMax, row[i])
-		}
-	}
+	s.ensureHRowNorm()
 	xNorm = math.Sqrt(vec.Dot(x, x))
 	var lamSum float64
 	for _, l := range lam[:s.kept] {
@@ -254,6 +266,19 @@ func (s *Solver) lagrangianGrad(g, e, x, lam []float64) (xNorm, eNorm, gNorm flo
 		gNorm += g[i] * g[i]
 	}
 	return xNorm, math.Sqrt(eNorm), math.Sqrt(gNorm)
+}
+
+// ensureHRowNorm makes hRowNorm and hDiagMax at the first certificate.
+func (s *Solver) ensureHRowNorm() {
+	if s.hRowNorm != nil {
+		return
+	}
+	s.hRowNorm = make([]float64, s.n)
+	for i := range s.hRowNorm {
+		row := s.h.Row(i)
+		s.hRowNorm[i] = math.Sqrt(vec.Dot(row, row))
+		s.hDiagMax = math.Max(s.hDiagMax, row[i])
+	}
 }
 
 // halfGap returns 1/2 g'H^-1 g for the computed g (t = H^-1 g is left in
@@ -480,28 +505,43 @@ func (s *Solver) dualBound(lam, x []float64) float64 {
 		g := s.c0 - vec.Dot(s.b[:s.kept], lam[:s.kept]) - 0.5*vec.Dot(w, t)
 		return g - s.sumRounding(lam[:s.kept], t, math.Abs(g))
 	}
+	ft, lr, gg, allow := s.proxStep(lam, x)
+	return ft + lr - gg/(2*s.mu) - allow - s.objectiveRounding(s.state.xt)
+}
+
+// proxStep takes x~ = prox(x - alpha w), alpha = 1/lfCert and w the
+// gradient of the smooth part of L(., lam) at x, into state.xt, and
+// returns F(x~), lam'(A x~ - b) (leaving A x~ - b in state.r), the
+// squared norm gg of the gradient mapping (x - x~)/alpha, and the
+// rounding allowance of lr - gg/(2 mu) (proxRounding); F(x~)'s own is
+// objectiveRounding's. G(lam) >= F(x~) + lr - gg/(2 mu) (Lemma 3.1).
+func (s *Solver) proxStep(lam, x []float64) (ft, lr, gg, allow float64) {
+	w, t := s.state.g, s.state.xt
 	alpha := 1 / s.lfCert
 	s.smoothGrad(w, x)
 	gradNorm := math.Sqrt(vec.Dot(w, w))
 	if s.kept > 0 {
 		s.working().MulTransVecAdd(w, lam[:s.kept])
 	}
+	// The step's own rounding, fl(x - alpha w), is a gradient off by
+	// eps (|x|/alpha + |w|) entrywise; with grad f(x)'s (gradRounding),
+	// which proxRounding carries.
+	xNorm := math.Sqrt(vec.Dot(x, x))
+	stepErr := 0x1p-52*(xNorm/alpha+math.Sqrt(vec.Dot(w, w))) + s.gradRounding(xNorm)
 	copy(t, x)
 	vec.Axpy(-alpha, w, t)
 	s.prox(t, alpha)
-	// L(x~, lam) = F(x~) + lam^T (A x~ - b)
-	lx := s.objective(t)
+	ft = s.objective(t)
 	r := s.state.r[:s.kept]
 	if s.kept > 0 {
 		s.residual(r, t)
-		lx += vec.Dot(lam[:s.kept], r)
+		lr = vec.Dot(lam[:s.kept], r)
 	}
-	var gg float64
 	for i := range t {
 		d := (x[i] - t[i]) / alpha
 		gg += d * d
 	}
-	return lx - gg/(2*s.mu) - s.proxRounding(lam[:s.kept], r, t, gradNorm, math.Sqrt(gg))
+	return ft, lr, gg, s.proxRounding(lam[:s.kept], r, t, gradNorm, stepErr, math.Sqrt(gg))
 }
 
 // proxRounding bounds what rounding takes from the proximal branch of
@@ -517,8 +557,9 @@ func (s *Solver) dualBound(lam, x []float64) float64 {
 //     rows); a step taken with a gradient off by d lowers the bound
 //     L(x~, lam) - ||g||^2 / (2 mu) by at most (d^2/2 + ||g|| d) / mu
 //     (g the gradient mapping): the prox-gradient inequality with the
-//     error carried through.
-func (s *Solver) proxRounding(lam, r, xt []float64, gradNorm, g float64) float64 {
+//     error carried through; stepErr (proxStep: the rounding of grad f(x)
+//     and of the step itself) adds to d.
+func (s *Solver) proxRounding(lam, r, xt []float64, gradNorm, stepErr, g float64) float64 {
 	lamSum, lamB, lamR := 0.0, 0.0, 0.0
 	for k, l := range lam {
 		lamSum += l
@@ -527,7 +568,7 @@ func (s *Solver) proxRounding(lam, r, xt []float64, gradNorm, g float64) float64
 	}
 	eRow := 2 * math.Sqrt(float64(s.n+1)) * 0x1p-53
 	eSum := 2 * math.Sqrt(float64(len(lam)+1)) * 0x1p-53
-	d := eSum * (gradNorm + lamSum)
+	d := eSum*(gradNorm+lamSum) + stepErr
 	return eRow*(math.Sqrt(vec.Dot(xt, xt))*lamSum+lamB) + eSum*lamR + (d*d/2+g*d)/s.mu
 }
 

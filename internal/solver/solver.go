@@ -48,6 +48,9 @@ type Solver struct {
 	// certificate (quadGap).
 	hRowNorm []float64
 	hDiagMax float64
+	// smooth holds the row norms of the model that is not quadratic,
+	// made at its first certificate (rounding.go).
+	smooth smoothNorms
 
 	mu float64 // certified strong convexity constant of F
 	lf float64 // upper bound on the smoothness constant of the smooth part
