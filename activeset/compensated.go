@@ -24,28 +24,6 @@ import (
 // converge to x at working accuracy: classic mixed-precision iterative
 // refinement, which needs cond * eps < 1 of the factors only.
 
-// exactSum accumulates a sum of products in twice the working precision:
-// hi + lo is the sum, with error about eps |sum| + n^2 eps^2 sum |terms|.
-type exactSum struct{ hi, lo float64 }
-
-// addProduct adds a*b: fl(a*b) and its rounding error (FMA) go to the
-// error-free sum.
-func (e *exactSum) addProduct(a, b float64) {
-	p := float64(a * b) // rounded: a fused a*b + hi would break the error-free sum
-	e.add(p)
-	e.lo += math.FMA(a, b, -p)
-}
-
-// add adds a: the rounding error of hi + a (TwoSum) goes to lo.
-func (e *exactSum) add(a float64) {
-	s := e.hi + a
-	z := s - e.hi
-	e.lo += (e.hi - (s - z)) + (a - z)
-	e.hi = s
-}
-
-func (e *exactSum) value() float64 { return e.hi + e.lo }
-
 // compensatedRounds is the number of compensated Newton steps: each gains
 // the factors' -log10(cond * eps) digits, so a few reach x at working
 // accuracy wherever cond * eps is well below 1.
@@ -140,55 +118,55 @@ func (s *Solver) refineCompensated() bool {
 // exactResidual is a_j'x - b_j for row j, on the caller's scale, summed in
 // twice the working precision: exact to about eps of itself.
 func (s *Solver) exactResidual(j int, x []float64) float64 {
-	var e exactSum
+	var e vec.ExactSum
 	if sp := &s.sp; sp.sparse != nil && sp.sparse[j] {
 		lo, hi := sp.pos[j], sp.pos[j+1]
 		for p, k := range sp.idx[lo:hi] {
-			e.addProduct(sp.val[lo+int32(p)], x[k])
+			e.AddProduct(sp.val[lo+int32(p)], x[k])
 		}
 	} else {
 		for k, a := range s.a[j] {
 			if a != 0 {
-				e.addProduct(a, x[k])
+				e.AddProduct(a, x[k])
 			}
 		}
 	}
-	e.add(-s.bOrig[j])
-	return e.value()
+	e.Add(-s.bOrig[j])
+	return e.Value()
 }
 
 // exactEqResidual is aeq_i'x - beq_i for equality i, on the caller's
 // scale, summed in twice the working precision.
 func (s *Solver) exactEqResidual(i int, x []float64) float64 {
-	var e exactSum
+	var e vec.ExactSum
 	for k, a := range s.aeq[i] {
 		if a != 0 {
-			e.addProduct(a, x[k])
+			e.AddProduct(a, x[k])
 		}
 	}
-	e.add(-s.beqOrig[i])
-	return e.value()
+	e.Add(-s.beqOrig[i])
+	return e.Value()
 }
 
 // exactMemberResidual is ahat_c'x - bhat_c for a member on the unit-row
 // scale, summed in twice the working precision.
 func (s *Solver) exactMemberResidual(c constraint) float64 {
-	var e exactSum
+	var e vec.ExactSum
 	switch c.kind {
 	case kindRow:
 		return s.exactResidual(int(c.i), s.x) * s.ainv[c.i]
 	case kindEq:
 		return s.exactEqResidual(int(c.i), s.x) * s.eqinv[c.i]
 	case kindLower:
-		e.add(s.lo[c.i])
-		e.add(-s.x[c.i])
+		e.Add(s.lo[c.i])
+		e.Add(-s.x[c.i])
 	case kindKink:
-		e.add(s.x[c.i])
+		e.Add(s.x[c.i])
 	default:
-		e.add(s.x[c.i])
-		e.add(-s.up[c.i])
+		e.Add(s.x[c.i])
+		e.Add(-s.up[c.i])
 	}
-	return e.value()
+	return e.Value()
 }
 
 // compensatedWork allocates the workspace of refineCompensated and
@@ -358,31 +336,31 @@ func (s *Solver) penaltyGap() float64 {
 func (s *Solver) compensatedResiduals(x, lam []float64) {
 	s.stationarity(s.r, x, lam, s.cEff, false)
 	for k, c := range s.ws {
-		var e exactSum
+		var e vec.ExactSum
 		scale := 1.0
 		switch c.kind {
 		case kindRow:
 			for i, a := range s.a[c.i] {
-				e.addProduct(a, x[i])
+				e.AddProduct(a, x[i])
 			}
-			e.add(-s.bOrig[c.i])
+			e.Add(-s.bOrig[c.i])
 			scale = s.ainv[c.i]
 		case kindEq:
 			for i, a := range s.aeq[c.i] {
-				e.addProduct(a, x[i])
+				e.AddProduct(a, x[i])
 			}
-			e.add(-s.beqOrig[c.i])
+			e.Add(-s.beqOrig[c.i])
 			scale = s.eqinv[c.i]
 		case kindLower:
-			e.add(-x[c.i])
-			e.add(s.lo[c.i])
+			e.Add(-x[c.i])
+			e.Add(s.lo[c.i])
 		case kindKink:
-			e.add(x[c.i])
+			e.Add(x[c.i])
 		default:
-			e.add(x[c.i])
-			e.add(-s.up[c.i])
+			e.Add(x[c.i])
+			e.Add(-s.up[c.i])
 		}
-		s.memberRes[k] = e.value() * scale
+		s.memberRes[k] = e.Value() * scale
 	}
 }
 
@@ -413,17 +391,17 @@ func (s *Solver) exactStationarity(dst, x []float64) {
 // (base then being the caller's c, not cEff).
 func (s *Solver) stationarity(dst, x, lam, base []float64, capped bool) {
 	for i := 0; i < s.n; i++ {
-		var e exactSum
+		var e vec.ExactSum
 		if s.chol.hd != nil {
-			e.addProduct(s.chol.hd[i], x[i])
+			e.AddProduct(s.chol.hd[i], x[i])
 		} else {
 			for j, h := range s.chol.h.Row(i) {
-				e.addProduct(h, x[j])
+				e.AddProduct(h, x[j])
 			}
 		}
-		e.add(base[i])
+		e.Add(base[i])
 		if capped && s.capSign[i] != 0 {
-			e.add(float64(s.capSign[i]) * s.l1)
+			e.Add(float64(s.capSign[i]) * s.l1)
 		}
 		for k, c := range s.ws {
 			if lam[k] == 0 {
@@ -432,19 +410,19 @@ func (s *Solver) stationarity(dst, x, lam, base []float64, capped bool) {
 			l := lam[k] / s.sigma[k]
 			switch c.kind {
 			case kindRow:
-				e.addProduct(l*s.ainv[c.i], s.a[c.i][i])
+				e.AddProduct(l*s.ainv[c.i], s.a[c.i][i])
 			case kindEq:
-				e.addProduct(l*s.eqinv[c.i], s.aeq[c.i][i])
+				e.AddProduct(l*s.eqinv[c.i], s.aeq[c.i][i])
 			case kindLower:
 				if int(c.i) == i {
-					e.add(-l)
+					e.Add(-l)
 				}
 			default:
 				if int(c.i) == i {
-					e.add(l)
+					e.Add(l)
 				}
 			}
 		}
-		dst[i] = e.value()
+		dst[i] = e.Value()
 	}
 }

@@ -169,18 +169,3 @@ func TestZeroNoise(t *testing.T) {
 		Lower: []float64{0, math.Inf(-1)}, Upper: []float64{2.5, 0}}
 	solvedExactly(t, "x* = 0 held by a row and two bounds", p, mustNew(t, p).Solve(ctx))
 }
-
-// TestExactSumErrorFree: exactSum's product is error-free on every
-// architecture: -1 + (1 + 2^-30)(1 - 2^-30) is -2^-60 exactly. On arm64
-// Go may fuse a*b + c into one rounding unless the product is converted
-// explicitly; a fused sum puts the product's error in twice (-2^-59), which
-// left nearly dependent equalities 6e-9 off x* on arm64 only.
-func TestExactSumErrorFree(t *testing.T) {
-	a, b := 1+math.Ldexp(1, -30), 1-math.Ldexp(1, -30)
-	var e exactSum
-	e.add(-1)
-	e.addProduct(a, b)
-	if got, want := e.value(), -math.Ldexp(1, -60); got != want {
-		t.Errorf("-1 + a b = %g, want %g", got, want)
-	}
-}

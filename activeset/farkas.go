@@ -213,11 +213,11 @@ func (s *Solver) polishScaledFarkas() {
 	w, rhs := make([]float64, s.n), make([]float64, len(free))
 	for round := 0; round < 2; round++ {
 		for c := range w {
-			var e exactSum
+			var e vec.ExactSum
 			for _, m := range S {
-				e.addProduct(*m.y, m.row[c])
+				e.AddProduct(*m.y, m.row[c])
 			}
-			w[c] = e.value()
+			w[c] = e.Value()
 		}
 		for f := range free {
 			rhs[f] = -vec.Dot(rows.Row(f), w)
@@ -286,9 +286,9 @@ func (s *Solver) farkasHolds() (ok, consistent bool) {
 				if a == 0 {
 					continue
 				}
-				e := exactSum{w[c], lo[c]}
-				e.addProduct(yj, a)
-				w[c], lo[c] = e.hi, e.lo
+				e := vec.ExactSum{Hi: w[c], Lo: lo[c]}
+				e.AddProduct(yj, a)
+				w[c], lo[c] = e.Hi, e.Lo
 				ws[c] += math.Abs(yj * a)
 			}
 			rhs += yj * b[j]

@@ -3,6 +3,7 @@ package solver
 import (
 	"math"
 
+	"github.com/softpen/softpen/mat"
 	"github.com/softpen/softpen/softplus"
 	"github.com/softpen/softpen/vec"
 )
@@ -37,27 +38,30 @@ func (s *Solver) norms() *smoothNorms {
 	}
 	nm.computed = true
 	if s.pm != nil {
-		nm.pRow = make([]float64, s.n)
-		for i := range nm.pRow {
-			row := s.pm.Row(i)
-			sq := vec.Dot(row, row)
-			nm.pRow[i] = math.Sqrt(sq)
-			nm.pFro += sq
-		}
-		nm.pFro = math.Sqrt(nm.pFro)
+		var sq float64
+		nm.pRow, sq = rowNorms(s.pm)
+		nm.pFro = math.Sqrt(sq)
 	}
 	if s.phi != nil {
-		nm.phiRow = make([]float64, s.l)
-		for i := range nm.phiRow {
-			row := s.phi.Row(i)
-			sq := vec.Dot(row, row)
-			nm.phiRow[i] = math.Sqrt(sq)
-			nm.phiSum += nm.phiRow[i]
-			nm.phiSq += sq
-			nm.phiY += nm.phiRow[i] * math.Abs(s.y[i])
+		nm.phiRow, nm.phiSq = rowNorms(s.phi)
+		for i, v := range nm.phiRow {
+			nm.phiSum += v
+			nm.phiY += v * math.Abs(s.y[i])
 		}
 	}
 	return nm
+}
+
+// rowNorms returns the norms of m's rows and the sum of their squares.
+func rowNorms(m *mat.Dense) (norms []float64, sumSq float64) {
+	norms = make([]float64, m.Rows)
+	for i := range norms {
+		row := m.Row(i)
+		sq := vec.Dot(row, row)
+		norms[i] = math.Sqrt(sq)
+		sumSq += sq
+	}
+	return norms, sumSq
 }
 
 // lossTerms bounds sum_i |f_i(phi_i'x)| from ||x||: the logistic loss is
@@ -142,39 +146,16 @@ func (s *Solver) penaltyUpper(x []float64) float64 {
 		if rk+gr*size <= 0 {
 			continue
 		}
-		var e exactSum
+		var e vec.ExactSum
 		for j, a := range s.a.Row(k) {
-			e.addProduct(a, x[j])
+			e.AddProduct(a, x[j])
 		}
-		e.add(-s.b[k])
-		v := e.value()
+		e.Add(-s.b[k])
+		v := e.Value()
 		pen += math.Max(v+0x1p-52*math.Abs(v)+g2*size, 0)
 	}
 	return pen * (1 + vec.DotErrorBound(s.kept))
 }
-
-// exactSum accumulates a sum of products in twice the working precision
-// (Ogita, Rump and Oishi): hi + lo is the sum, within about eps |sum| +
-// n^2 eps^2 sum |terms|.
-type exactSum struct{ hi, lo float64 }
-
-// addProduct adds a*b: fl(a*b) and its rounding error (FMA) go to the
-// error-free sum.
-func (e *exactSum) addProduct(a, b float64) {
-	p := float64(a * b) // rounded: a fused a*b + hi would break the error-free sum
-	e.add(p)
-	e.lo += math.FMA(a, b, -p)
-}
-
-// add adds a: the rounding error of hi + a (TwoSum) goes to lo.
-func (e *exactSum) add(a float64) {
-	t := e.hi + a
-	z := t - e.hi
-	e.lo += (e.hi - (t - z)) + (a - z)
-	e.hi = t
-}
-
-func (e *exactSum) value() float64 { return e.hi + e.lo }
 
 // gradRounding bounds the rounding of smoothGrad(x) in 2-norm, from
 // ||x||: P x within gamma ||P||_F ||x||, and the loss's part, phi' s / l
