@@ -200,24 +200,33 @@ func enumerateL1KKT(H [][]float64, q []float64, l1 float64, A [][]float64, b []f
 	return enumerateOrthants(H, q, l1, A, b, false)
 }
 
+// orthantQP is the QP of the closed orthant whose signs s_i are -1 where
+// mask has bit i: linear term q + l1 s, and the rows A x <= b with the
+// sign rows -s_i x_i <= 0 after them.
+func orthantQP(q []float64, l1 float64, A [][]float64, b []float64, mask int) (qs []float64, rows [][]float64, rhs []float64) {
+	n := len(q)
+	rows, rhs = append([][]float64(nil), A...), append([]float64(nil), b...)
+	qs = make([]float64, n)
+	for i := range n {
+		s := 1.0
+		if mask&(1<<i) != 0 {
+			s = -1
+		}
+		qs[i] = q[i] + l1*s
+		e := make([]float64, n)
+		e[i] = -s
+		rows, rhs = append(rows, e), append(rhs, 0)
+	}
+	return qs, rows, rhs
+}
+
 // enumerateOrthants is enumerateL1KKT's search, with or without the float64
 // filter.
 func enumerateOrthants(H [][]float64, q []float64, l1 float64, A [][]float64, b []float64, filter bool) (x, lam []float64, fstar float64, ok bool) {
 	n := len(q)
 	fstar = math.Inf(1)
 	for mask := 0; mask < 1<<n; mask++ {
-		rows, rhs := append([][]float64(nil), A...), append([]float64(nil), b...)
-		qs := make([]float64, n)
-		for i := range n {
-			s := 1.0
-			if mask&(1<<i) != 0 {
-				s = -1
-			}
-			qs[i] = q[i] + l1*s
-			e := make([]float64, n)
-			e[i] = -s
-			rows, rhs = append(rows, e), append(rhs, 0)
-		}
+		qs, rows, rhs := orthantQP(q, l1, A, b, mask)
 		xo, lo, f, good := enumerateKKTFiltered(H, qs, rows, rhs, filter)
 		if good && f < fstar {
 			x, lam, fstar = xo, lo[:len(A)], f
@@ -246,18 +255,7 @@ func leastPenalty(H [][]float64, q []float64, l1 float64, A [][]float64, b []flo
 	n, m := len(q), len(A)
 	var best, fmin *big.Rat
 	for mask := 0; mask < 1<<n; mask++ {
-		rows, rhs := append([][]float64(nil), A...), append([]float64(nil), b...)
-		qs := make([]float64, n)
-		for i := range n {
-			s := 1.0
-			if mask&(1<<i) != 0 {
-				s = -1
-			}
-			qs[i] = q[i] + l1*s
-			e := make([]float64, n)
-			e[i] = -s
-			rows, rhs = append(rows, e), append(rhs, 0)
-		}
+		qs, rows, rhs := orthantQP(q, l1, A, b, mask)
 		kktPoints(H, qs, rows, rhs, false, func(z []*big.Rat, S []int, f *big.Rat) bool {
 			var sum, t big.Rat
 			for a, j := range S {
