@@ -14,8 +14,8 @@ import (
 // it once xi >= ||lambda*||_inf. Their difference, plus a rounding
 // allowance (gapOf), is the certified gap; ||x - x*|| <= sqrt(2 gap/mu)
 // when x is feasible (distBound).
-// The dual bound is exact for the quadratic model and a gradient-mapping
-// bound otherwise (dualBound). Rows outside the working set add their
+// The dual bound is exact for the quadratic model and a subgradient bound
+// otherwise (dualBound). Rows outside the working set add their
 // penalty to the whole problem's gap (wholeGap).
 
 // certificate is the best certified pair of a solve: the point state.best
@@ -429,31 +429,7 @@ func (s *Solver) proxQuadGap(x, lam []float64, xr float64, haveR bool) (gap, flo
 	eyNorm = math.Sqrt(eyNorm)
 	diff := wd - 0.5*dHd + s.l1*l1d
 	// The least-norm subgradient at y, in gy, and its error bound.
-	var sNorm, sErr float64
-	for i, g := range gy {
-		if s.l1 > 0 {
-			switch {
-			case y[i] > 0:
-				g += s.l1
-			case y[i] < 0:
-				g -= s.l1
-			case g > s.l1:
-				g -= s.l1
-			case g < -s.l1:
-				g += s.l1
-			default:
-				g = 0
-			}
-			sErr += (0x1p-52 * math.Abs(g)) * (0x1p-52 * math.Abs(g))
-		}
-		if s.lower != nil {
-			if (y[i] == s.lower[i] && g > 0) || (y[i] == s.upper[i] && g < 0) {
-				g = 0
-			}
-		}
-		gy[i] = g
-		sNorm += g * g
-	}
+	sNorm, sErr := s.leastSubgradient(gy, y)
 	sNorm, sErr = math.Sqrt(sNorm), eyNorm+math.Sqrt(sErr)
 	half, slack := s.halfGap(gy, y, sErr, sNorm)
 	rowsPart, rowsAbs, rowsSlack := s.rowsGap(x, lam, xr, xNorm, haveR)
@@ -462,6 +438,38 @@ func (s *Solver) proxQuadGap(x, lam []float64, xr float64, haveR bool) (gap, flo
 	sumErr := vec.DotErrorBound(n+s.kept+6) * (math.Abs(half) + slack + rowsAbs + wdAbs + math.Abs(dHd) + s.l1*l1Abs)
 	floor = slack + sumErr
 	return math.Max(diff+math.Max(half, 0)+math.Max(rowsPart, 0), 0) + floor, floor
+}
+
+// leastSubgradient turns g, the gradient of the smooth part of a
+// Lagrangian at y (y in the box), into the least-norm subgradient of the
+// whole at y, l1 and the box's normal cone included, and returns the sum
+// of its squares and of the squares of adding l1's rounding.
+func (s *Solver) leastSubgradient(g, y []float64) (sq, errSq float64) {
+	for i, v := range g {
+		if s.l1 > 0 {
+			switch {
+			case y[i] > 0:
+				v += s.l1
+			case y[i] < 0:
+				v -= s.l1
+			case v > s.l1:
+				v -= s.l1
+			case v < -s.l1:
+				v += s.l1
+			default:
+				v = 0
+			}
+			errSq += (0x1p-52 * math.Abs(v)) * (0x1p-52 * math.Abs(v))
+		}
+		if s.lower != nil {
+			if (y[i] == s.lower[i] && v > 0) || (y[i] == s.upper[i] && v < 0) {
+				v = 0
+			}
+		}
+		g[i] = v
+		sq += v * v
+	}
+	return sq, errSq
 }
 
 // gapOf is the certified gap between an upper value fu and a lower bound g,
@@ -492,8 +500,9 @@ func (s *Solver) atPrecisionFloor(rn *run) bool {
 // For the quadratic model without l1 or box, the dual function is exact:
 // G(lam) = c0 - b^T lam - 1/2 w^T H^{-1} w, w = c + A^T lam.
 // Otherwise G(lam) >= L(x~, lam) - ||g||^2 / (2 mu), with x~ the proximal
-// gradient step from x on L(., lam) with step 1/L_f and g its gradient
-// mapping (DESIGN.md, "Certified duality gap"; paper Lemma 3.1).
+// gradient step from x on L(., lam) with step 1/L_f and g the least-norm
+// subgradient of L(., lam) there (proxStep; DESIGN.md, "Certified duality
+// gap"; paper Lemma 3.1).
 func (s *Solver) dualBound(lam, x []float64) float64 {
 	w, t := s.state.g, s.state.xt
 	if s.quad && !s.hasProx() {
@@ -511,37 +520,40 @@ func (s *Solver) dualBound(lam, x []float64) float64 {
 
 // proxStep takes x~ = prox(x - alpha w), alpha = 1/lfCert and w the
 // gradient of the smooth part of L(., lam) at x, into state.xt, and
-// returns F(x~), lam'(A x~ - b) (leaving A x~ - b in state.r), the
-// squared norm gg of the gradient mapping (x - x~)/alpha, and the
-// rounding allowance of lr - gg/(2 mu) (proxRounding); F(x~)'s own is
-// objectiveRounding's. G(lam) >= F(x~) + lr - gg/(2 mu) (Lemma 3.1).
+// returns F(x~), lr = lam'(A x~ - b) (leaving A x~ - b in state.r), the
+// squared norm gg of the least-norm subgradient s of L(., lam) at x~, and
+// the rounding allowance of lr - gg/(2 mu) (proxRounding); F(x~)'s own is
+// objectiveRounding's. L(., lam) is mu-strongly convex, so for any x~ in
+// the box and any s in its subdifferential there, G(lam) >= L(x~, lam) -
+// ||s||^2 / (2 mu). The step only chooses x~ (it puts on 0 and on the
+// bounds the entries that belong there, where s is small): the bound
+// holds whatever rounding made x~, where the gradient mapping (x -
+// x~)/alpha of Lemma 3.1 is s only for the exact step (a step below x's
+// ulp makes x~ = x and the mapping 0, whatever the gradient).
 func (s *Solver) proxStep(lam, x []float64) (ft, lr, gg, allow float64) {
 	w, t := s.state.g, s.state.xt
 	alpha := 1 / s.lfCert
 	s.smoothGrad(w, x)
+	if s.kept > 0 {
+		s.working().MulTransVecAdd(w, lam[:s.kept])
+	}
+	copy(t, x)
+	vec.Axpy(-alpha, w, t)
+	s.prox(t, alpha)
+	s.smoothGrad(w, t)
 	gradNorm := math.Sqrt(vec.Dot(w, w))
 	if s.kept > 0 {
 		s.working().MulTransVecAdd(w, lam[:s.kept])
 	}
-	// The step's own rounding, fl(x - alpha w), is a gradient off by
-	// eps (|x|/alpha + |w|) entrywise; with grad f(x)'s (gradRounding),
-	// which proxRounding carries.
-	xNorm := math.Sqrt(vec.Dot(x, x))
-	stepErr := 0x1p-52*(xNorm/alpha+math.Sqrt(vec.Dot(w, w))) + s.gradRounding(xNorm)
-	copy(t, x)
-	vec.Axpy(-alpha, w, t)
-	s.prox(t, alpha)
-	ft = s.objective(t)
+	gg, errSq := s.leastSubgradient(w, t)
+	gErr := s.gradRounding(math.Sqrt(vec.Dot(t, t))) + math.Sqrt(errSq)
+	ft = s.objective(t) // last: it leaves phi x~ in state.rl (objectiveDiff reads it)
 	r := s.state.r[:s.kept]
 	if s.kept > 0 {
 		s.residual(r, t)
 		lr = vec.Dot(lam[:s.kept], r)
 	}
-	for i := range t {
-		d := (x[i] - t[i]) / alpha
-		gg += d * d
-	}
-	return ft, lr, gg, s.proxRounding(lam[:s.kept], r, t, gradNorm, stepErr, math.Sqrt(gg))
+	return ft, lr, gg, s.proxRounding(lam[:s.kept], r, t, gradNorm, gErr, math.Sqrt(gg))
 }
 
 // proxRounding bounds what rounding takes from the proximal branch of
@@ -552,14 +564,12 @@ func (s *Solver) proxStep(lam, x []float64) (ft, lr, gg, allow float64) {
 //   - lam'(A x~ - b): each residual r_k of a unit row is within
 //     eRow (||x~|| + |b_k|) of its value, and the sum of the products
 //     within eSum sum |lam_k r_k|;
-//   - the gradient w = grad f(x) + A'lam that the step to x~ takes is
-//     within d = eSum (||grad f(x)|| + sum lam) of its value (2-norm, unit
-//     rows); a step taken with a gradient off by d lowers the bound
-//     L(x~, lam) - ||g||^2 / (2 mu) by at most (d^2/2 + ||g|| d) / mu
-//     (g the gradient mapping): the prox-gradient inequality with the
-//     error carried through; stepErr (proxStep: the rounding of grad f(x)
-//     and of the step itself) adds to d.
-func (s *Solver) proxRounding(lam, r, xt []float64, gradNorm, stepErr, g float64) float64 {
+//   - the subgradient s = grad f(x~) + A'lam (+ l1's and the box's part)
+//     is within d = eSum (||grad f(x~)|| + sum lam) of its value (2-norm,
+//     unit rows), plus gErr (grad f(x~)'s own rounding, gradRounding, and
+//     l1's); a subgradient off by d lowers the bound L(x~, lam) -
+//     ||s||^2 / (2 mu) by at most (d^2/2 + ||s|| d) / mu (g = ||s||).
+func (s *Solver) proxRounding(lam, r, xt []float64, gradNorm, gErr, g float64) float64 {
 	lamSum, lamB, lamR := 0.0, 0.0, 0.0
 	for k, l := range lam {
 		lamSum += l
@@ -568,7 +578,7 @@ func (s *Solver) proxRounding(lam, r, xt []float64, gradNorm, stepErr, g float64
 	}
 	eRow := 2 * math.Sqrt(float64(s.n+1)) * 0x1p-53
 	eSum := 2 * math.Sqrt(float64(len(lam)+1)) * 0x1p-53
-	d := eSum*(gradNorm+lamSum) + stepErr
+	d := eSum*(gradNorm+lamSum) + gErr
 	return eRow*(math.Sqrt(vec.Dot(xt, xt))*lamSum+lamB) + eSum*lamR + (d*d/2+g*d)/s.mu
 }
 

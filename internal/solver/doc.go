@@ -15,7 +15,7 @@
 //     and the box, and returns a checked Farkas certificate if none does;
 //   - certificates: multipliers lambda = xi sigmoid(r/delta) (4.3) and a
 //     certified duality gap F_{xi,0}(x) - G(lambda) at every stage end, G
-//     exact for quadratic objectives and a gradient-mapping lower bound
+//     exact for quadratic objectives and a subgradient lower bound
 //     otherwise, with a rounding allowance; ||x - x*|| <= sqrt(2 gap/mu)
 //     when x is feasible to rounding (with xi >= ||lambda*||_inf it would
 //     hold for any x, but nothing certifies that);

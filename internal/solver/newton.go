@@ -29,7 +29,7 @@ import (
 //
 // The stop is the certificate, not the step: the subproblem's multipliers
 // at x_k, paired with x_{k+1}, go through certifyPoint, whose dual bound is
-// the gradient-mapping bound of dualBound (L(., lambda) is mu-strongly
+// the subgradient bound of dualBound (L(., lambda) is mu-strongly
 // convex). Near x* the Newton step is quadratically convergent and the
 // Lagrangian's gradient at (x_{k+1}, lambda_k) is O(||x_{k+1} - x_k||^2),
 // so the certified gap falls like the fourth power of the step.

@@ -158,26 +158,28 @@ func (s *Solver) penaltyUpper(x []float64) float64 {
 }
 
 // gradRounding bounds the rounding of smoothGrad(x) in 2-norm, from
-// ||x||: P x within gamma ||P||_F ||x||, and the loss's part, phi' s / l
-// with s_i the slope of loss i at phi_i'x, within gamma sum_i ||phi_i||
-// (|s_i| + c gamma ||phi_i|| ||x||) / l, c the loss's largest curvature
-// (|s_i| <= 1 and c = 1/4 for the logistic loss; |s_i| <= |phi_i'x| +
-// |y_i| and c = 1 for the squared).
+// ||x||: P x within gamma_n ||P||_F ||x||, and the loss's part, phi' s / l
+// with s_i the slope of loss i at phi_i'x, within (gamma_l sum_i ||phi_i||
+// |s_i| + gamma_n c sum_i ||phi_i||^2 ||x||) / l: the sum over the rows,
+// and each phi_i'x's rounding (gamma_n ||phi_i|| ||x||) moving s_i by at
+// most c times it, c the loss's largest curvature (|s_i| <= 1 and c = 1/4
+// for the logistic loss; |s_i| <= ||phi_i|| ||x|| + |y_i| and c = 1 for
+// the squared).
 func (s *Solver) gradRounding(xNorm float64) float64 {
 	nm := s.norms()
-	gamma := vec.DotErrorBound(s.n + s.l + 3)
-	e := nm.pFro*xNorm + s.ridge*xNorm
+	gammaN, gammaL := vec.DotErrorBound(s.n+3), vec.DotErrorBound(s.l+3)
+	e := gammaN * (nm.pFro*xNorm + s.ridge*xNorm)
 	if s.q != nil {
-		e += math.Sqrt(vec.Dot(s.q, s.q))
+		e += gammaN * math.Sqrt(vec.Dot(s.q, s.q))
 	}
 	if s.phi != nil {
 		if s.loss == LossSquared {
-			e += (2*nm.phiSq*xNorm + nm.phiY) / float64(s.l)
+			e += (gammaL*(nm.phiSq*xNorm+nm.phiY) + gammaN*nm.phiSq*xNorm) / float64(s.l)
 		} else {
-			e += (nm.phiSum + nm.phiSq*xNorm/4) / float64(s.l)
+			e += (gammaL*nm.phiSum + gammaN*nm.phiSq*xNorm/4) / float64(s.l)
 		}
 	}
-	return gamma * e
+	return e
 }
 
 // objectiveDiff returns F(x) - F(t) for the model that is not quadratic,
