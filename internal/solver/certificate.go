@@ -25,7 +25,7 @@ import (
 // multipliers with the best point.
 type certificate struct {
 	gap   float64 // certified gap of the pair
-	floor float64 // the rounding allowance within gap, where quadGap made it (0 otherwise)
+	floor float64 // the rounding allowance within gap, where quadGap or the difference form made it (0 otherwise)
 	f     float64 // F(state.best)
 	fErr  float64 // a bound on f's rounding where certifyPoint takes F - G (0 otherwise)
 	pen   float64 // sum of the kept rows' violations at state.best
@@ -108,11 +108,13 @@ func (s *Solver) certifyPoint(rn *run, x, lam []float64) float64 {
 	// is far smaller than their rounding.
 	delta, deltaErr := s.objectiveDiff(x, s.state.xt)
 	terms := math.Abs(delta) + xr*pen + math.Abs(lr) + gg/(2*s.mu)
-	diff := math.Max(delta+xr*pen-lr+gg/(2*s.mu), 0) + deltaErr + allow + vec.DotErrorBound(5)*terms +
-		vec.DotErrorBound(s.n+3)*gg/(2*s.mu) // gg's own sum
+	floor := deltaErr + allow + vec.DotErrorBound(5)*terms + vec.DotErrorBound(s.n+3)*gg/(2*s.mu) // gg's own sum
+	diff := math.Max(delta+xr*pen-lr+gg/(2*s.mu), 0) + floor
 	if diff < gap {
 		gap = diff
 		g = math.Max(g, f-fErr-diff) // F* >= F(x) - diff
+	} else {
+		floor = 0
 	}
 	withDual, withPoint := math.Inf(1), math.Inf(1)
 	if !math.IsInf(rn.best.gap, 1) { // there is a best pair
@@ -141,6 +143,9 @@ func (s *Solver) certifyPoint(rn *run, x, lam []float64) float64 {
 	if newPoint || newDual {
 		rn.best.gap = min(gap, withDual, withPoint)
 		rn.best.floor = 0
+		if newPoint && newDual {
+			rn.best.floor = floor // the pair's own gap: atPrecisionFloor reads it
+		}
 	}
 	return gap
 }
