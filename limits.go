@@ -69,9 +69,9 @@ func FormatBytes(n int64) string {
 //	                                rows of A
 //	+ n^2           (with P)        dense copy of P
 //	+ 12 mw + 4 l                   residuals, multipliers, row codes, results
-//	+ 6 n^2 + 14 (m + meq)          Hessian, its Cholesky factor, the
-//	                                strong-convexity certificate's shifted
-//	                                copy and factor, and the active-set
+//	+ 5 n^2 + 14 (m + meq)          Hessian, its Cholesky factor, the
+//	                                strong-convexity certificate's
+//	                                factor, and the active-set
 //	                                engine of the exact finish (normals,
 //	                                Gram factor, per-row state), when the
 //	                                objective is quadratic (loss not
@@ -152,7 +152,7 @@ func (p *Problem) memoryEstimate(method Method) int64 {
 		return saturate(8 * words)
 	}
 	if quad { // 2n: the certificate's scratch with l1 or a box
-		return saturate(8 * (words + 6*n*n + 14*(m+meq) + 2*n))
+		return saturate(8 * (words + 5*n*n + 14*(m+meq) + 2*n))
 	}
 	if p.Loss == "logistic" && p.N <= memDenseModelMax {
 		words += 3*n*n + 11*(m+meq) + 2*mw + l + 30*n

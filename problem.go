@@ -544,17 +544,23 @@ func (p *Problem) internal() (*solver.Problem, error) {
 		ARows: p.A, B: p.B, Aeq: denseOf(p.Aeq, p.N), Beq: p.Beq,
 	}
 	ip.P, ip.PRounding = symmetricPart(p.P)
+	// Both bounds in one allocation (a small problem's set-up is mostly
+	// allocation).
+	var bounds []float64
+	if p.Lower != nil || p.Upper != nil {
+		bounds = make([]float64, 0, 2*p.N)
+	}
 	if p.Lower != nil {
-		ip.Lower = make([]float64, p.N)
-		for i := range ip.Lower {
-			ip.Lower[i] = lowerAt(p.Lower, i)
+		for i := 0; i < p.N; i++ {
+			bounds = append(bounds, lowerAt(p.Lower, i))
 		}
+		ip.Lower, bounds = bounds[:p.N:p.N], bounds[p.N:]
 	}
 	if p.Upper != nil {
-		ip.Upper = make([]float64, p.N)
-		for i := range ip.Upper {
-			ip.Upper[i] = upperAt(p.Upper, i)
+		for i := 0; i < p.N; i++ {
+			bounds = append(bounds, upperAt(p.Upper, i))
 		}
+		ip.Upper = bounds[:p.N:p.N]
 	}
 	switch p.Loss {
 	case "squared":

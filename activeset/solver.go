@@ -180,8 +180,8 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 	for i := 0; i < n; i++ {
 		s.lo[i], s.up[i] = bound(p.Lower, i, math.Inf(-1)), bound(p.Upper, i, math.Inf(1))
 	}
-	s.ws = make([]constraint, 0, capacity)
-	s.wsPrev = make([]constraint, 0, capacity)
+	wsBoth := make([]constraint, 2*capacity)
+	s.ws, s.wsPrev = wsBoth[:0:capacity], wsBoth[capacity:capacity:2*capacity]
 	s.lam, s.sigma, s.beta = fl.take(capacity), fl.take(capacity), fl.take(capacity)
 	s.normals = newNormalSet(capacity, n, &fl, &in)
 	s.fac = newGramLDL(capacity, &fl)

@@ -80,8 +80,23 @@ func (c *Cholesky) FactorShifted(a *Dense, shift float64) (int, error) {
 	return c.factor(a, shift)
 }
 
+// FactorLess is Factor of a - mu I, formed in the factor's own storage:
+// the factor is the one Factor computes for a copy of a with mu subtracted
+// from each diagonal entry, bit for bit, without the copy. A nil error
+// proves that a - mu I is numerically positive definite, i.e. that mu is
+// (to within the factorisation's rounding) below a's smallest eigenvalue.
+func (c *Cholesky) FactorLess(a *Dense, mu float64) error {
+	_, err := c.factorLess(a, mu, 0)
+	return err
+}
+
 // factor is Factor (shift 0) and FactorShifted.
 func (c *Cholesky) factor(a *Dense, shift float64) (int, error) {
+	return c.factorLess(a, 0, shift)
+}
+
+// factorLess factors a - mu I, with shift as in FactorShifted.
+func (c *Cholesky) factorLess(a *Dense, mu, shift float64) (int, error) {
 	n := a.Rows
 	check("Cholesky.Factor", a.Cols, n, "cols")
 	c.Reserve(n)
@@ -94,6 +109,9 @@ func (c *Cholesky) factor(a *Dense, shift float64) (int, error) {
 			if v != 0 {
 				c.diag = false
 			}
+		}
+		if mu != 0 {
+			l[i*n+i] -= mu
 		}
 	}
 	if n <= cholUnblockedMax {

@@ -411,3 +411,52 @@ func TestCholeskyFactorShifted(t *testing.T) {
 		}
 	}
 }
+
+// TestCholeskyFactorLess: FactorLess(a, mu) computes, bit for bit, the
+// factor Factor computes for a copy of a with mu taken from its diagonal,
+// on the unblocked and the blocked orders, and fails where that does: for
+// a = B'B + I (smallest eigenvalue 1 + that of B'B), mu = 1/2 factors and
+// mu = 1 + ||B||_F^2 + 1 (above the largest eigenvalue) does not. Only
+// the lower triangle is read (the upper one is NaN).
+func TestCholeskyFactorLess(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 2))
+	for _, n := range []int{1, 2, 5, 13, cholUnblockedMax, cholUnblockedMax + cholBlock + 3} {
+		b := seq(n, n, n, func(i, j int) float64 { return r.Float64() - 0.5 })
+		a := NewDense(n, n)
+		b.Gram(a, 1)
+		fro := 0.0
+		for i := 0; i < n; i++ {
+			a.Data[i*n+i] += 1
+			fro += a.Data[i*n+i]
+			for j := i + 1; j < n; j++ {
+				a.Data[i*n+j] = math.NaN()
+			}
+		}
+		for _, mu := range []float64{0.5, -3, 0} {
+			shifted := NewDense(n, n)
+			copy(shifted.Data, a.Data)
+			for i := 0; i < n; i++ {
+				shifted.Data[i*n+i] -= mu
+			}
+			var want, got Cholesky
+			if err := want.Factor(shifted); err != nil {
+				t.Fatalf("n=%d mu=%v: Factor: %v", n, mu, err)
+			}
+			if err := got.FactorLess(a, mu); err != nil {
+				t.Fatalf("n=%d mu=%v: FactorLess: %v", n, mu, err)
+			}
+			for i := 0; i < n; i++ {
+				for j := 0; j <= i; j++ {
+					if g, w := got.l[i*n+j], want.l[i*n+j]; math.Float64bits(g) != math.Float64bits(w) {
+						t.Fatalf("n=%d mu=%v: L[%d,%d] = %v, want %v", n, mu, i, j, g, w)
+					}
+				}
+			}
+		}
+		var c Cholesky
+		var npd *NotPDError
+		if err := c.FactorLess(a, fro+1); !errors.As(err, &npd) {
+			t.Errorf("n=%d: FactorLess above the largest eigenvalue: %v, want a *NotPDError", n, err)
+		}
+	}
+}

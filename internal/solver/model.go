@@ -194,9 +194,8 @@ func (s *Solver) buildModel(sharpMu bool) error {
 // factor's.
 func (s *Solver) certifyMinEig(m *mat.Dense, floor float64, iters int, start float64) float64 {
 	n := m.Rows
-	buf := make([]float64, n*n+2*n)
-	shifted := &mat.Dense{Rows: n, Cols: n, Stride: n, Data: buf[:n*n]}
-	v, w := buf[n*n:n*n+n], buf[n*n+n:]
+	buf := make([]float64, 2*n)
+	v, w := buf[:n], buf[n:]
 	est := s.chol.MinEigen(iters, v, w)
 	var c mat.Cholesky
 	if m != s.h {
@@ -205,11 +204,7 @@ func (s *Solver) certifyMinEig(m *mat.Dense, floor float64, iters int, start flo
 		}
 	}
 	for mu := start * est; mu > floor; mu *= 0.5 {
-		copy(shifted.Data, m.Data)
-		for i := 0; i < n; i++ {
-			shifted.Data[i*n+i] -= mu
-		}
-		if c.Factor(shifted) == nil {
+		if c.FactorLess(m, mu) == nil {
 			return mu
 		}
 	}

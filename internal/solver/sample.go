@@ -63,7 +63,7 @@ type sampledStart struct {
 func (s *Solver) newSampledStart(p *Problem) (sampledStart, error) {
 	ss := sampledStart{cold: true}
 	rowsOf := p.ARows
-	if p.A != nil {
+	if p.A != nil && p.A.Rows >= minSampledRows(p.N) {
 		rowsOf = make([][]float64, p.A.Rows)
 		for j := range rowsOf {
 			rowsOf[j] = p.A.Row(j)

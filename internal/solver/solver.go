@@ -162,7 +162,6 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		// The model holds the objective (objective reads H): the direct
 		// path keeps no copy of Phi.
 		s.phiRows = nil
-		s.state.tmp = make([]float64, s.n) // for objective
 	} else {
 		if s.l > 0 {
 			// s.phiRows may be the caller's slice: copy, then point a
@@ -194,11 +193,24 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 			s.updateSmax()
 		}
 	}
-	s.res.X = make([]float64, s.n)
-	s.res.Lambda = make([]float64, s.m)
-	s.res.Nu = make([]float64, s.meq)
-	s.res.Z = make([]float64, s.n)
-	s.res.Farkas = make([]float64, s.m+s.meq)
+	// The result's vectors (and the direct path's one scratch vector)
+	// are pieces of one allocation: a small problem's set-up is mostly
+	// allocation, and the garbage collector's work grows with each.
+	tmp := 0
+	if direct {
+		tmp = s.n // state.tmp, for objective
+	}
+	fl := make([]float64, 2*s.n+2*(s.m+s.meq)+tmp)
+	piece := func(k int) []float64 {
+		v := fl[:k:k]
+		fl = fl[k:]
+		return v
+	}
+	s.res.X, s.res.Z = piece(s.n), piece(s.n)
+	s.res.Lambda, s.res.Nu, s.res.Farkas = piece(s.m), piece(s.meq), piece(s.m+s.meq)
+	if direct {
+		s.state.tmp = piece(s.n)
+	}
 	// Only the penalty method (and its finisher) lists rows as Screened
 	// or Outside; the direct path leaves both empty, and its m rows of
 	// capacity would be 16 bytes a row of zeroed memory for nothing.
