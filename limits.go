@@ -81,6 +81,8 @@ func FormatBytes(n int64) string {
 //	+ 3 n^2 + 11 (m + meq) + 2 mw   the Newton steps' Hessian and engine
 //	  + l + 30 n                    (logistic, n <= 3000)
 //	+ 2 n^2         (logistic or n > 3000, with P)  P + ridge I and its factor
+//	+ 2 l + 4 n     (logistic or n > 3000, with Phi)  Phi x and the
+//	                                gradient at the last two points
 //
 // MethodAuto takes the direct path for a quadratic objective (with n <=
 // 3000): the penalty method's storage is not allocated, and the estimate
@@ -153,6 +155,9 @@ func (p *Problem) memoryEstimate(method Method) int64 {
 	}
 	if quad { // 2n: the certificate's scratch with l1 or a box
 		return saturate(8 * (words + 5*n*n + 14*(m+meq) + 2*n))
+	}
+	if l > 0 { // phiCache: Phi x and the gradient at two points
+		words += 2*l + 4*n
 	}
 	if p.Loss == "logistic" && p.N <= memDenseModelMax {
 		words += 3*n*n + 11*(m+meq) + 2*mw + l + 30*n

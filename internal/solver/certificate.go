@@ -552,7 +552,7 @@ func (s *Solver) proxStep(lam, x []float64) (ft, lr, gg, allow float64) {
 	}
 	gg, errSq := s.leastSubgradient(w, t)
 	gErr := s.gradRounding(math.Sqrt(vec.Dot(t, t))) + math.Sqrt(errSq)
-	ft = s.objective(t) // last: it leaves phi x~ in state.rl (objectiveDiff reads it)
+	ft = s.objective(t) // phi x~ stays in the cache for objectiveDiff (phiX)
 	r := s.state.r[:s.kept]
 	if s.kept > 0 {
 		s.residual(r, t)

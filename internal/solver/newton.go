@@ -120,8 +120,7 @@ func (s *Solver) newtonModel(x []float64) error {
 	h := nw.h
 	// Logistic f_i(t) = log(1 + exp(-y_i t)): f_i'' = sigma(t) sigma(-t),
 	// computed as p (1 - p), p = sigma(-|t|) <= 1/2, accurate in the tails.
-	s.phi.MulVec(nw.t, x)
-	for i, t := range nw.t {
+	for i, t := range s.phiX(x) { // phi x, kept for smoothGrad below
 		nw.t[i] = -math.Abs(t)
 	}
 	vec.Sigmoid(nw.t, nw.t)

@@ -20,6 +20,13 @@ func (s *Solver) smoothGrad(g, x []float64) {
 		vec.Axpy(1, s.c, g)
 		return
 	}
+	var sl *phiSlot
+	if s.phi != nil {
+		if sl = s.state.phiX.find(x); sl != nil && sl.hasGrad {
+			copy(g, sl.grad)
+			return
+		}
+	}
 	for i := range g {
 		g[i] = s.ridge * x[i]
 	}
@@ -30,13 +37,16 @@ func (s *Solver) smoothGrad(g, x []float64) {
 		vec.Axpy(1, s.q, g)
 	}
 	if s.phi != nil {
-		rl := s.state.rl
-		s.phi.MulVec(rl, x)
-		for i, t := range rl {
+		z, rl := s.phiX(x), s.state.rl
+		for i, t := range z {
 			rl[i] = s.lossDeriv(i, t)
 		}
 		s.phi.MulTransVecAdd(g, rl)
-		// MulTransVecAdd adds phi^T rl; the mean needs 1/l.
+		// The derivatives carry the mean's 1/l (lossDeriv).
+		if sl = s.state.phiX.find(x); sl != nil {
+			copy(sl.grad, g)
+			sl.hasGrad = true
+		}
 	}
 }
 
@@ -72,10 +82,8 @@ func (s *Solver) objective(x []float64) float64 {
 			f += vec.Dot(s.q, x)
 		}
 		if s.phi != nil {
-			rl := s.state.rl
-			s.phi.MulVec(rl, x)
 			var sum float64
-			for i, t := range rl {
+			for i, t := range s.phiX(x) {
 				if s.loss == LossSquared {
 					d := t - s.y[i]
 					sum += 0.5 * d * d

@@ -184,7 +184,8 @@ func (s *Solver) gradRounding(xNorm float64) float64 {
 
 // objectiveDiff returns F(x) - F(t) for the model that is not quadratic,
 // summed from d = x - t (state.g; state.tmp is scratch), and a bound on
-// its rounding. It reads phi t in state.rl, as objective(t) leaves it:
+// its rounding. It reads phi t through phiX (objective(t) has just
+// computed it):
 //
 //	1/2 x'Hx + q'x - (1/2 t'Ht + q't) = (H x + q)'d - 1/2 d'H d,
 //	H = P + ridge I, with (H x + q)_i within gamma (||P_i|| ||x|| +
@@ -244,7 +245,7 @@ func (s *Solver) objectiveDiff(x, t []float64) (delta, err float64) {
 		}
 		dHdErr += math.Abs(di) * e
 	}
-	// The loss, row by row, from phi t (state.rl, left by objective(t))
+	// The loss, row by row, from phi t (phiX, kept by objective(t))
 	// and phi_i'd: phi_i'x = phi_i't + phi_i'd. Both values of a term
 	// share phi_i't's rounding e_t, which moves their difference by at
 	// most the curvature times |phi_i'd| |e_t|; phi_i'd's rounding (and
@@ -252,7 +253,7 @@ func (s *Solver) objectiveDiff(x, t []float64) (delta, err float64) {
 	// times theirs; each value is within a few ulp of itself.
 	var ld, ldAbs, ldErr float64
 	if s.phi != nil {
-		zt := s.state.rl
+		zt := s.phiX(t)
 		gammaN := vec.DotErrorBound(s.n + 2)
 		for i := 0; i < s.l; i++ {
 			row := s.phi.Row(i)

@@ -234,6 +234,7 @@ type workspace struct {
 	r, lam, lamBest          []float64 // length mw: residuals and multipliers of the working rows
 	dSnap                    []float64 // length l+mw: SVRG snapshot scalars per component
 	rl                       []float64 // length l: loss residuals
+	phiX                     phiCache  // phi x and grad f(x) at the last two points (not the quadratic model)
 	lossW                    alias     // sampling of the loss rows by smoothness
 	phase                    phaseWork // allocated by phase one on first use
 }
@@ -251,6 +252,9 @@ func (w *workspace) alloc(s *Solver) {
 	w.r, w.lam, w.lamBest = f(mw), f(mw), f(mw)
 	w.dSnap = f(l + mw)
 	w.rl = f(l)
+	if l > 0 && !s.quad {
+		w.phiX.alloc(n, l)
+	}
 	if l > 0 {
 		wt := make([]float64, l)
 		for i := range wt {

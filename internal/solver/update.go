@@ -27,6 +27,7 @@ func (s *Solver) SetQ(q []float64) error {
 		s.q = make([]float64, s.n)
 	}
 	copy(s.q, q)
+	s.state.phiX.forgetGrads() // the cached gradients hold the old q
 	if s.sparse != nil {
 		s.sparse.SetQ(s.q)
 		return nil
