@@ -175,10 +175,7 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) (*Result, error
 			// The stage goes on from its point if the engine cannot
 			// finish.
 			if status, end := s.handover(&rn); end {
-				if rn.engine {
-					return s.finishEngine(&rn), nil
-				}
-				return s.finish(&rn, status), nil
+				return s.ended(&rn, status), nil
 			}
 			continue
 		}
@@ -186,12 +183,19 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) (*Result, error
 			return s.finish(&rn, statusOf(st)), nil
 		}
 		if status, end := s.afterStage(&rn, viol, lamMax); end {
-			if rn.engine {
-				return s.finishEngine(&rn), nil
-			}
-			return s.finish(&rn, status), nil
+			return s.ended(&rn, status), nil
 		}
 	}
+}
+
+// ended is the answer of a penalty solve that ends with status: the
+// engine's, certified, when the exact finisher took over (rn.engine),
+// else the stages' best pair.
+func (s *Solver) ended(rn *run, status Status) *Result {
+	if rn.engine {
+		return s.finishEngine(rn)
+	}
+	return s.finish(rn, status)
 }
 
 // resetResult clears what the last Solve left in the Result.
