@@ -525,3 +525,51 @@ func TestCertificateNearlySymmetricP(t *testing.T) {
 		t.Errorf("only %d of %d checked solved", solved, checked)
 	}
 }
+
+// TestFarkasEqualityTwins: an inequality that is a near copy (relative
+// 1e-11) of an equality, with right-hand sides 1.7 apart, leaves the
+// problem feasible only far away (||x*|| = 2.4e11, exactly in rationals).
+// The penalty methods hold the equality as two rows, whose large and
+// nearly equal multipliers cancelled in the Farkas check to 4e-17, and APG
+// reported infeasible; no method may. With the inequality an exact copy
+// the problem is infeasible, and every method must say so.
+func TestFarkasEqualityTwins(t *testing.T) {
+	e := []float64{-1.9033715388851922, -1.3756660572415356}
+	for _, c := range []struct {
+		name       string
+		a          []float64
+		infeasible bool
+	}{
+		{"near copy", []float64{-1.9033715388730559, -1.3756660572415829}, false},
+		{"exact copy", e, true},
+	} {
+		p := &Problem{N: 2, Loss: "none",
+			P: [][]float64{{3432.4423627359774, -2813.2867267909496}, {-2813.2867267909496, 2305.8322132173344}},
+			Q: []float64{-12.328352441334312, -0.7283304770995561},
+			A: [][]float64{c.a}, B: []float64{-0.3388597539511272},
+			Aeq: [][]float64{e}, Beq: []float64{1.3621017331004242}}
+		qp := &qpgen.QP{N: p.N, H: p.P, C: p.Q, A: p.A, B: p.B, Aeq: p.Aeq, Beq: p.Beq}
+		ex, err := qpgen.Exact(qp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ex.Infeasible != c.infeasible {
+			t.Fatalf("%s: exactly infeasible %v, want %v", c.name, ex.Infeasible, c.infeasible)
+		}
+		for _, m := range []Method{MethodAuto, MethodAPG, MethodSVRG, MethodCatalyst, MethodSGD, MethodSGDM} {
+			res, err := Solve(context.Background(), p, &Options{Method: m, Tol: 1e-9, Seed: 1, MaxSteps: 200000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			label := fmt.Sprintf("%s, %v", c.name, m)
+			switch {
+			case c.infeasible && res.Status != StatusInfeasible:
+				t.Errorf("%s: %v, want infeasible", label, res.Status)
+			case !c.infeasible && res.Status == StatusInfeasible:
+				t.Errorf("%s: infeasible; the problem is feasible (x* = %v)", label, ex.X)
+			case res.Status == StatusSolved:
+				checkSolved(t, label, res, qpgen.ObjectiveRat(qp, res.X), ex.F, ex.XRat)
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/softpen/softpen/activeset"
 	"github.com/softpen/softpen/mat"
@@ -216,12 +217,15 @@ func (s *Solver) verifyFarkas(y []float64) bool {
 // confirmFarkas decides whether the rows of y's support (y >= 0 on the
 // working rows, a certificate the penalty method's checks accept to a
 // tolerance relative to sum y) can all hold with the box, by the
-// active-set method on those rows alone with H = I and c = 0. The checks
+// active-set method on those rows alone with H = I and c = 0, the
+// equalities among them given as equalities. The checks
 // cannot tell an infeasible problem from one feasible only far away: a
 // problem whose solution has ||x*|| = 5e6 passed farkas's 1e-6 (FuzzTinyQP)
 // and was reported infeasible. The engine answers exactly: infeasible,
 // with a certificate it checked to 1e-13 of its terms, which replaces y
-// (on the same rows); or a point satisfying them, and y proved nothing.
+// (on the same inequality rows, and on the plus or minus row of each
+// equality by its multiplier's sign); or a point satisfying them, and y
+// proved nothing.
 // It reports whether the rows are infeasible. Above farkasEngineMaxN,
 // where the engine's n x n identity would take too much memory, y must
 // hold to the rounding of its own sums instead (holdsToRounding). It
@@ -233,22 +237,46 @@ func (s *Solver) confirmFarkas(y []float64) bool {
 	if n > farkasEngineMaxN {
 		return s.holdsToRounding(y)
 	}
-	var support []int
+	// The support's inequalities are rows of the engine's problem, and
+	// each equality one of whose two working rows is in the support is an
+	// equality of it (its plus row). Given as two rows, an equality's
+	// multipliers may be large and nearly equal, and their difference
+	// carries the certificate: with an inequality a near copy of the
+	// equality (relative 1e-11), y on the three rows cancelled to 4e-17
+	// and the engine took it for a certificate of a problem whose solution
+	// has ||x*|| = 2.4e11 (TestFarkasEqualityTwins).
+	var ineq, eqRows, eqAt []int
 	for k, v := range y {
-		if v > 0 {
-			support = append(support, k)
+		if v == 0 {
+			continue
+		}
+		c := s.code[k]
+		if !c.isEq() {
+			ineq = append(ineq, k)
+		} else if !slices.Contains(eqRows, c.eqRow()) {
+			eqRows, eqAt = append(eqRows, c.eqRow()), append(eqAt, k)
 		}
 	}
-	rows, b := make([][]float64, len(support)), make([]float64, len(support))
-	for i, k := range support {
+	rows, b := make([][]float64, len(ineq)), make([]float64, len(ineq))
+	for i, k := range ineq {
 		rows[i] = make([]float64, n)
 		s.addUnitRow(k, 1, rows[i])
 		b[i] = s.b[k]
 	}
+	var aeq *mat.Dense
+	var beq []float64
+	if len(eqAt) > 0 {
+		aeq, beq = mat.NewDense(len(eqAt), n), make([]float64, len(eqAt))
+		for i, k := range eqAt {
+			sign := s.code[k].sign() // the plus row is sign times row k
+			s.addUnitRow(k, sign, aeq.Row(i))
+			beq[i] = sign * s.b[k]
+		}
+	}
 	ident := mat.NewDense(n, n)
 	ident.AddDiag(1)
 	eng, err := activeset.New(&activeset.Problem{N: n, H: ident, C: make([]float64, n), ARows: rows, B: b,
-		Lower: s.lower, Upper: s.upper}, nil)
+		Aeq: aeq, Beq: beq, Lower: s.lower, Upper: s.upper}, nil)
 	if err != nil {
 		return false
 	}
@@ -257,8 +285,22 @@ func (s *Solver) confirmFarkas(y []float64) bool {
 		return false
 	}
 	clear(y)
-	for i, k := range support {
+	for i, k := range ineq {
 		y[k] = r.FarkasA[i]
+	}
+	for i, j := range eqRows {
+		// An equality's multiplier goes to its plus row if positive, its
+		// minus row if negative; a certificate that needs a row outside
+		// y proves nothing here.
+		v := r.FarkasEq[i]
+		if v == 0 {
+			continue
+		}
+		k := slices.Index(s.code[:len(y)], eqCode(j, v < 0))
+		if k < 0 {
+			return false
+		}
+		y[k] = math.Abs(v)
 	}
 	return true
 }
@@ -289,7 +331,11 @@ func (s *Solver) minimizingBound(i int, gi float64) (bound float64, finite bool)
 // both sides' rounding. A y that cancels only to a tolerance (the rows
 // (1, 1e-7) and (-1, 1e-7) with b = (-1, -1): g = (0, 2e-7), which a
 // relative test of 1e-6 passes, but x = (-1.1e7, 0) satisfies both) fails
-// it. It allocates a row's worth of scratch twice.
+// it. An equality's two rows count as one, with the difference of their
+// multipliers, whose size is the certificate's: held as two, their
+// nearly equal multipliers make the test as loose as their own size
+// (TestFarkasEqualityTwinsCancel). It allocates a row's worth of scratch
+// twice.
 func (s *Solver) holdsToRounding(y []float64) bool {
 	n := s.n
 	g, u, row := make([]float64, n), make([]float64, n), make([]float64, n)
@@ -302,15 +348,26 @@ func (s *Solver) holdsToRounding(y []float64) bool {
 		if !(v > 0) || math.IsInf(v, 0) {
 			return false
 		}
+		c := s.code[j]
+		if c.isEq() {
+			// An equality counts once, with its net multiplier: its two
+			// rows' large, nearly equal multipliers would make their
+			// cancelling sum pass a test relative to their size.
+			if t := slices.Index(s.code[:len(y)], eqCode(c.eqRow(), !c.isEqMinus())); t >= 0 && t < j && y[t] != 0 {
+				continue // netted at its twin
+			} else if t >= 0 {
+				v -= y[t]
+			}
+		}
 		k++
 		clear(row)
 		s.addUnitRow(j, 1, row)
 		for i, a := range row {
 			g[i] += v * a
-			u[i] += v * math.Abs(a)
+			u[i] += math.Abs(v * a)
 		}
 		by += v * s.b[j]
-		byAbs += v * math.Abs(s.b[j])
+		byAbs += math.Abs(v * s.b[j])
 	}
 	if k == 0 {
 		return false

@@ -184,3 +184,66 @@ func TestHoldsToRounding(t *testing.T) {
 		}
 	}
 }
+
+// TestFarkasEqualityTwinsCancel: an equality held as two working rows
+// beside an inequality that nearly copies it (relative 1e-11, right-hand
+// sides 1.7 apart: feasible, with ||x*|| = 2.4e11). The multipliers
+// "twins" = (c, 1 - c, 1), c = 8.2e-6, on the inequality and the
+// equality's plus and minus rows cancel to 4e-17 in a sum of terms of
+// size 1, and both checks took them for a certificate; each must refuse
+// them, the engine's (confirmFarkas) because it takes the equality as
+// one, the rounding check (holdsToRounding) because it nets the two rows
+// first and holds the sum to the rounding of terms of size c. So must
+// they refuse "net" = (c, 0, c). With the inequality an exact copy the
+// problem is infeasible: the engine confirms both, and the rounding check
+// "net", whose sum is exactly zero; "twins" is not a certificate at its
+// own scale (the rounded 1 - c leaves its sum off by 1e-16 times the
+// row), and the rounding check refuses it.
+func TestFarkasEqualityTwinsCancel(t *testing.T) {
+	e := []float64{-1.9033715388851922, -1.3756660572415356}
+	const c = 8.1985654145044e-06
+	for _, tc := range []struct {
+		name       string
+		a          []float64
+		y          [3]float64 // on the inequality, the plus row, the minus row
+		engine     bool
+		toRounding bool
+	}{
+		{"near copy, twins", []float64{-1.9033715388730559, -1.3756660572415829}, [3]float64{c, 1 - c, 1}, false, false},
+		{"near copy, net", []float64{-1.9033715388730559, -1.3756660572415829}, [3]float64{c, 0, c}, false, false},
+		{"exact copy, twins", e, [3]float64{c, 1 - c, 1}, true, false},
+		{"exact copy, net", e, [3]float64{c, 0, c}, true, true},
+	} {
+		a, aeq := mat.NewDense(1, 2), mat.NewDense(1, 2)
+		copy(a.Data, tc.a)
+		copy(aeq.Data, e)
+		p := &Problem{N: 2, Loss: LossNone, Ridge: 1, A: a, B: []float64{-0.3388597539511272},
+			Aeq: aeq, Beq: []float64{1.3621017331004242}}
+		for _, check := range []string{"confirmFarkas", "holdsToRounding"} {
+			s, err := New(p, &Options{Method: MethodAPG})
+			if err != nil {
+				t.Fatal(err)
+			}
+			y := make([]float64, s.mw)
+			for k, code := range s.code[:s.mw] {
+				switch {
+				case !code.isEq():
+					y[k] = tc.y[0]
+				case code.isEqPlus():
+					y[k] = tc.y[1]
+				default:
+					y[k] = tc.y[2]
+				}
+			}
+			got, want := false, tc.toRounding
+			if check == "confirmFarkas" {
+				got, want = s.confirmFarkas(y), tc.engine
+			} else {
+				got = s.holdsToRounding(y)
+			}
+			if got != want {
+				t.Errorf("%s, %s: confirmed %v, want %v", tc.name, check, got, want)
+			}
+		}
+	}
+}
