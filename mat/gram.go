@@ -17,7 +17,8 @@ func (m *Dense) Gram(dst *Dense, scale float64) {
 // When at least a quarter of A's entries are nonzero the product is
 // blocked (gramDense): per block of gramKC rows, A's columns are packed
 // into panels and multiplied by vec.TileMulAdd. This allocates the packing
-// buffers, about 2*min(len(rows), gramKC)*Cols floats, on each call.
+// buffers, about 2*min(len(rows), gramKC)*Cols floats, on each call, except
+// with at most 28 columns, where they fit on the stack.
 // Otherwise A is walked by rows, a rank-one update per row that skips zero
 // entries, and nothing is allocated (BenchmarkGram,
 // BenchmarkGramCholesky).
@@ -107,6 +108,19 @@ const (
 	gramNC = 128
 )
 
+// gramStack is the size, in floats, of the packing buffer gramDense keeps
+// on its stack (32 KiB) instead of allocating: with few columns (n up to
+// about 30, where a block of 64 rows or more fits) the allocation, its
+// zeroing and the garbage collection it brings cost more than the product
+// itself (BenchmarkGram at l = 200, n = 20). The row blocks are then as
+// deep as fit, at least 64 rows.
+const gramStack = 4096
+
+// gramPad is the size, in floats, of the padded block in which gramDense
+// accumulates a product of few columns (na x nb up to 16 KiB, n up to 28),
+// so that no tile takes the edge's path through a buffer of its own.
+const gramPad = 2048
+
 // gramDense adds the upper triangle of A' diag(w) A to dst (zero on entry),
 // for dense A, as a blocked product on packed panels.
 //
@@ -130,11 +144,30 @@ func gramDense(dst *Dense, l, n int, row func(int) []float64, w []float64) {
 	const ta, tb = vec.TileA, vec.TileB
 	na := (n + ta - 1) / ta * ta // columns of A padded to whole panels
 	nb := (n + tb - 1) / tb * tb
-	kmax := min(l, gramKC)
-	buf := make([]float64, kmax*(na+nb))
+	depth := gramKC
+	if 64*(na+nb) <= gramStack {
+		depth = min(gramKC, gramStack/(na+nb))
+	}
+	kmax := min(l, depth)
+	var stack [gramStack]float64
+	var buf []float64
+	if kmax*(na+nb) <= gramStack {
+		buf = stack[:kmax*(na+nb)]
+	} else {
+		buf = make([]float64, kmax*(na+nb))
+	}
+	// With few columns most blocks cross dst's edge: the product is then
+	// accumulated in a padded na x nb block of its own (row j, column i at
+	// j*na + i) that every tile adds to directly, and copied out at the end.
+	var padded [gramPad]float64
+	out, ldc := dst.Data, dst.Stride
+	pad := na*nb <= gramPad
+	if pad {
+		out, ldc = padded[:na*nb], na
+	}
 	var edge [tb * ta]float64
-	for k0 := 0; k0 < l; k0 += gramKC {
-		kc := min(gramKC, l-k0)
+	for k0 := 0; k0 < l; k0 += depth {
+		kc := min(depth, l-k0)
 		ap := buf[:kc*na]
 		bp := buf[kc*na : kc*(na+nb)]
 		for p := 0; p < kc; p++ {
@@ -143,8 +176,8 @@ func gramDense(dst *Dense, l, n int, row func(int) []float64, w []float64) {
 			if w != nil {
 				wp = w[k0+p]
 			}
-			packPanels(ap, r, p, kc, ta, wp, w != nil)
-			packPanels(bp, r, p, kc, tb, 1, false)
+			packA(ap, r, p, kc, wp)
+			packB(bp, r, p, kc)
 		}
 		for jc := 0; jc < n; jc += gramNC {
 			jend := min(jc+gramNC, n)
@@ -152,8 +185,8 @@ func gramDense(dst *Dense, l, n int, row func(int) []float64, w []float64) {
 				a := ap[i0*kc : (i0+ta)*kc]
 				for j0 := jc; j0 < jend && j0 <= i0+ta-1; j0 += tb {
 					b := bp[j0*kc : (j0+tb)*kc]
-					if i0+ta <= n && j0+tb <= n {
-						vec.TileMulAdd(dst.Data[j0*dst.Stride+i0:], dst.Stride, a, b)
+					if pad || i0+ta <= n && j0+tb <= n {
+						vec.TileMulAdd(out[j0*ldc+i0:], ldc, a, b)
 						continue
 					}
 					edge = [tb * ta]float64{}
@@ -168,39 +201,61 @@ func gramDense(dst *Dense, l, n int, row func(int) []float64, w []float64) {
 			}
 		}
 	}
+	if pad {
+		for j := 0; j < n; j++ {
+			copy(dst.Row(j)[j:n], out[j*na+j:j*na+n])
+		}
+	}
 }
 
-// packPanels stores row p of a kc-row block, r, into the panels of width
-// wd (vec.TileA or vec.TileB) that make up pk: column c of the block at
-// pk[(c/wd)*wd*kc + p*wd + c%wd], each entry times s when weighted, the
-// columns past len(r) up to the last whole panel zero. Whole panels are
-// moved four entries at a time through a local array (inline moves; a
-// direct array copy between the slices would call memmove, as they might
-// overlap).
-func packPanels(pk, r []float64, p, kc, wd int, s float64, weighted bool) {
+// packA stores row p of a kc-row block, r, times s into the panels of
+// width vec.TileA that make up pk: column c of the block at
+// pk[(c/12)*12*kc + p*12 + c%12], the columns past len(r) up to the last
+// whole panel zero. The unweighted product passes s = 1, which changes no
+// bit. Whole panels go through fixed-size array pointers, whose indices
+// the compiler proves in range: the packing cost three times the
+// products at n = 20 with a bounds check per entry.
+func packA(pk, r []float64, p, kc int, s float64) {
+	const wd = vec.TileA
 	c0 := 0
 	for ; c0+wd <= len(r); c0 += wd {
-		d := pk[c0*kc+p*wd : c0*kc+(p+1)*wd]
-		src := r[c0 : c0+wd]
-		if weighted {
-			for t, v := range src {
-				d[t] = s * v
-			}
-			continue
-		}
-		for t := 0; t < wd; t += 4 {
-			v := [4]float64(src[t : t+4])
-			*(*[4]float64)(d[t : t+4]) = v
+		o := c0*kc + p*wd
+		d, src := (*[wd]float64)(pk[o:o+wd]), (*[wd]float64)(r[c0:c0+wd])
+		for t := range d {
+			d[t] = s * src[t]
 		}
 	}
 	if c0 < len(r) {
-		d := pk[c0*kc+p*wd : c0*kc+(p+1)*wd]
-		for t, v := range r[c0:] {
-			if weighted {
-				v *= s
+		o := c0*kc + p*wd
+		d := (*[wd]float64)(pk[o : o+wd])
+		for t := range d {
+			d[t] = 0
+			if c0+t < len(r) {
+				d[t] = s * r[c0+t]
 			}
-			d[t] = v
 		}
-		clear(d[len(r)-c0:])
+	}
+}
+
+// packB is packA for the panels of width vec.TileB, unweighted.
+func packB(pk, r []float64, p, kc int) {
+	const wd = vec.TileB
+	c0 := 0
+	for ; c0+wd <= len(r); c0 += wd {
+		o := c0*kc + p*wd
+		// Through a local array: a copy between the slices, which might
+		// overlap, would call memmove.
+		v := *(*[wd]float64)(r[c0 : c0+wd])
+		*(*[wd]float64)(pk[o : o+wd]) = v
+	}
+	if c0 < len(r) {
+		o := c0*kc + p*wd
+		d := (*[wd]float64)(pk[o : o+wd])
+		for t := range d {
+			d[t] = 0
+			if c0+t < len(r) {
+				d[t] = r[c0+t]
+			}
+		}
 	}
 }

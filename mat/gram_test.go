@@ -131,7 +131,10 @@ func gramShapes() [][2]int {
 			s = append(s, [2]int{l, n})
 		}
 	}
-	return append(s, [2]int{131, 97}, [2]int{300, 300}, [2]int{517, 141}, [2]int{257, 13}, [2]int{3, 259})
+	// Beyond 70: several row blocks on the stack's buffer (n <= 28),
+	// the padded block at its limits (n = 40 and 41), and the heap's.
+	return append(s, [2]int{131, 97}, [2]int{300, 300}, [2]int{517, 141}, [2]int{257, 13}, [2]int{3, 259},
+		[2]int{150, 28}, [2]int{200, 20}, [2]int{200, 29}, [2]int{130, 40}, [2]int{129, 41})
 }
 
 // TestGramExactEveryShape: GramRows, Gram and GramWeighted on integer data
@@ -325,14 +328,15 @@ func TestGramPanics(t *testing.T) {
 }
 
 // TestGramAllocs: the by-rows path allocates nothing, the blocked path its
-// one packing buffer.
+// one packing buffer, or none with at most 28 columns.
 func TestGramAllocs(t *testing.T) {
 	for _, tc := range []struct {
 		f    func(k, j int) float64
+		n    int
 		want float64
-	}{{gramSparseInt, 0}, {gramInt, 1}} {
-		in := newGramInput(300, 40, tc.f)
-		d := NewDense(40, 40)
+	}{{gramSparseInt, 40, 0}, {gramInt, 40, 1}, {gramInt, 28, 0}} {
+		in := newGramInput(300, tc.n, tc.f)
+		d := NewDense(tc.n, tc.n)
 		if n := testing.AllocsPerRun(5, func() { GramRows(d, in.rows, 1) }); n > tc.want {
 			t.Errorf("GramRows allocates %v times, want %v", n, tc.want)
 		}
