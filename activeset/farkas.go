@@ -347,8 +347,11 @@ func (s *Solver) farkasHolds() (ok, consistent bool) {
 		// rounding of at least resid times it only when resid is within
 		// the rounding of the direction's own terms: then float64 cannot
 		// tell such an x from an infeasible one.
+		// Up to exactFarkasMaxN such a certificate must also hold
+		// exactly on its support (farkasExact), which no certificate of
+		// a feasible problem does.
 		rounded := resid <= vec.DotErrorBound(len(r.FarkasA)+len(r.FarkasEq)+len(w))*wsSum
-		return margin > farkasMargin*size && rounded, margin <= farkasTol*size
+		return margin > farkasMargin*size && rounded && s.farkasExact(), margin <= farkasTol*size
 	}
 	ok = margin > farkasTol*size
 	return ok, !ok

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/softpen/softpen/internal/qpgen"
+	"github.com/softpen/softpen/mat"
 )
 
 // TestFarkasMarginAsChecker: the equalities x_1 + x_2 = 1 and
@@ -108,5 +109,76 @@ func TestFarkasScaledToTheRows(t *testing.T) {
 	// The exact certificate: y on the row equal and opposite to yeq.
 	if r.FarkasA[0] <= 0 || r.FarkasA[1] != 0 || r.FarkasEq[0] != -r.FarkasA[0] {
 		t.Errorf("y = %v, yeq = %v; want (t, 0) and -t", r.FarkasA, r.FarkasEq)
+	}
+}
+
+// TestFarkasExact: farkasExact confirms a certificate whose rows are
+// exactly dependent and contradictory (rows r1, r2 and -(r1 + r2) with
+// b = -1 each, summed exactly), with the solved entries replacing the
+// given ones (given off by 1e-9, they come back exact); refuses the same
+// rows with the third off by 1e-12 in one entry (feasible, far away),
+// unless that coordinate is boxed (the box absorbs the difference); and
+// leaves a support above exactFarkasMaxSupport to the float check.
+func TestFarkasExact(t *testing.T) {
+	const n = 5
+	r1 := []float64{1, -2, 3, 0.5, -1}
+	r2 := []float64{-4, 1, 0.25, 2, 3}
+	sum := make([]float64, n)
+	for i := range sum {
+		sum[i] = -(r1[i] + r2[i])
+	}
+	near := append([]float64(nil), sum...)
+	near[3] += 1e-12
+	id := mat.NewDense(n, n)
+	id.AddDiag(1)
+	for _, c := range []struct {
+		name  string
+		rows  [][]float64
+		boxed bool
+		want  bool
+	}{
+		{"exactly dependent", [][]float64{r1, r2, sum}, false, true},
+		{"nearly dependent", [][]float64{r1, r2, near}, false, false},
+		{"nearly dependent, boxed", [][]float64{r1, r2, near}, true, true},
+	} {
+		p := &Problem{N: n, H: id, C: make([]float64, n), ARows: c.rows, B: []float64{-1, -1, -1}}
+		if c.boxed {
+			p.Lower = []float64{math.Inf(-1), math.Inf(-1), math.Inf(-1), -1, math.Inf(-1)}
+			p.Upper = []float64{math.Inf(1), math.Inf(1), math.Inf(1), 1, math.Inf(1)}
+		}
+		s, err := New(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copy(s.res.FarkasA, []float64{1, 1 + 1e-9, 1})
+		if got := s.farkasExact(); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+			continue
+		}
+		if c.want && !c.boxed {
+			for j, v := range s.res.FarkasA {
+				if v != 1 {
+					t.Errorf("%s: y[%d] = %v, want 1 (the exact certificate)", c.name, j, v)
+				}
+			}
+		}
+	}
+	// A support of exactFarkasMaxSupport + 1 rows: not decided here.
+	k := exactFarkasMaxSupport + 1
+	rows, b := make([][]float64, k), make([]float64, k)
+	for j := range rows {
+		rows[j] = make([]float64, n)
+		rows[j][j%n] = 1 + float64(j)
+		b[j] = -1
+	}
+	s, err := New(&Problem{N: n, H: id, C: make([]float64, n), ARows: rows, B: b}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := range s.res.FarkasA {
+		s.res.FarkasA[j] = 1
+	}
+	if !s.farkasExact() {
+		t.Error("a support above exactFarkasMaxSupport: refused, want it left to the float check")
 	}
 }
