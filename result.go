@@ -56,7 +56,10 @@ type Solution struct {
 	// (nil otherwise): y >= 0 on the rows of A and any sign on Aeq's,
 	// largest entry 1, with b'y + beq'yeq < min over the box of
 	// (A'y + Aeq'yeq)'x, so that no x in the box satisfies every row. Each
-	// certificate is checked in the caller's data before it is reported.
+	// certificate is checked in the caller's data before it is reported;
+	// the exact engine's, where A'y + Aeq'yeq vanishes only to rounding,
+	// in rational arithmetic on supports of up to 8 rows (an approximate
+	// one rules out only the points within a radius).
 	FarkasA, FarkasEq []float64
 }
 
