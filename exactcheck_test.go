@@ -91,6 +91,18 @@ func illConditionedQP(rng *rand.Rand) *Problem {
 	return p
 }
 
+// exactOf is p as a qpgen.QP (P, q, the rows, equalities and bounds) and
+// its exact answer (qpgen.Exact, in rationals); an error ends the test.
+func exactOf(t *testing.T, label string, p *Problem) (*qpgen.QP, *qpgen.ExactResult) {
+	t.Helper()
+	qp := &qpgen.QP{N: p.N, H: p.P, C: p.Q, A: p.A, B: p.B, Aeq: p.Aeq, Beq: p.Beq, Lower: p.Lower, Upper: p.Upper}
+	ex, err := qpgen.Exact(qp)
+	if err != nil {
+		t.Fatalf("%s: %v", label, err)
+	}
+	return qp, ex
+}
+
 // withinExactReach reports whether qpgen.Exact can enumerate p's
 // constraints with extra more: rows, equalities and finite bounds (p's
 // bounds are finite when given) up to qpgen.ExactMaxCons.
@@ -148,11 +160,7 @@ func TestExactPathAgainstRationals(t *testing.T) {
 			continue // beyond the enumeration's reach
 		}
 		checked++
-		qp := &qpgen.QP{N: p.N, H: p.P, C: p.Q, A: p.A, B: p.B, Aeq: p.Aeq, Beq: p.Beq, Lower: p.Lower, Upper: p.Upper}
-		ex, err := qpgen.Exact(qp)
-		if err != nil {
-			t.Fatalf("problem %d: %v", it, err)
-		}
+		qp, ex := exactOf(t, fmt.Sprintf("problem %d", it), p)
 		res, err := Solve(context.Background(), p, &Options{Tol: 1e-9})
 		if err != nil {
 			t.Fatalf("problem %d: %v", it, err)
@@ -548,11 +556,7 @@ func TestFarkasEqualityTwins(t *testing.T) {
 			Q: []float64{-12.328352441334312, -0.7283304770995561},
 			A: [][]float64{c.a}, B: []float64{-0.3388597539511272},
 			Aeq: [][]float64{e}, Beq: []float64{1.3621017331004242}}
-		qp := &qpgen.QP{N: p.N, H: p.P, C: p.Q, A: p.A, B: p.B, Aeq: p.Aeq, Beq: p.Beq}
-		ex, err := qpgen.Exact(qp)
-		if err != nil {
-			t.Fatal(err)
-		}
+		qp, ex := exactOf(t, c.name, p)
 		if ex.Infeasible != c.infeasible {
 			t.Fatalf("%s: exactly infeasible %v, want %v", c.name, ex.Infeasible, c.infeasible)
 		}
@@ -644,11 +648,7 @@ func TestInfeasibleOnlyExactly(t *testing.T) {
 		if !withinExactReach(p, 0) {
 			continue
 		}
-		qp := &qpgen.QP{N: p.N, H: p.P, C: p.Q, A: p.A, B: p.B, Aeq: p.Aeq, Beq: p.Beq, Lower: p.Lower, Upper: p.Upper}
-		ex, err := qpgen.Exact(qp)
-		if err != nil {
-			t.Fatalf("problem %d: %v", it, err)
-		}
+		qp, ex := exactOf(t, fmt.Sprintf("problem %d", it), p)
 		for _, m := range []Method{MethodAuto, MethodAPG} {
 			res, err := Solve(context.Background(), p, &Options{Method: m, Tol: 1e-9, Seed: 1, MaxSteps: 1000000})
 			if err != nil {

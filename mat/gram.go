@@ -226,13 +226,17 @@ func packA(pk, r []float64, p, kc int, s float64) {
 		}
 	}
 	if c0 < len(r) {
-		o := c0*kc + p*wd
-		d := (*[wd]float64)(pk[o : o+wd])
-		for t := range d {
-			d[t] = 0
-			if c0+t < len(r) {
-				d[t] = s * r[c0+t]
-			}
+		packTail(pk[c0*kc+p*wd:c0*kc+(p+1)*wd], r[c0:], s)
+	}
+}
+
+// packTail stores the last, partial panel's row: s times src, then zeros
+// to the panel's width len(d).
+func packTail(d, src []float64, s float64) {
+	for t := range d {
+		d[t] = 0
+		if t < len(src) {
+			d[t] = s * src[t]
 		}
 	}
 }
@@ -249,13 +253,6 @@ func packB(pk, r []float64, p, kc int) {
 		*(*[wd]float64)(pk[o : o+wd]) = v
 	}
 	if c0 < len(r) {
-		o := c0*kc + p*wd
-		d := (*[wd]float64)(pk[o : o+wd])
-		for t := range d {
-			d[t] = 0
-			if c0+t < len(r) {
-				d[t] = r[c0+t]
-			}
-		}
+		packTail(pk[c0*kc+p*wd:c0*kc+(p+1)*wd], r[c0:], 1) // times 1: the same bits
 	}
 }
