@@ -244,7 +244,11 @@ func (s *Solver) confirmFarkas(y []float64) bool {
 	// carries the certificate: with an inequality a near copy of the
 	// equality (relative 1e-11), y on the three rows cancelled to 4e-17
 	// and the engine took it for a certificate of a problem whose solution
-	// has ||x*|| = 2.4e11 (TestFarkasEqualityTwins).
+	// has ||x*|| = 2.4e11 (TestFarkasEqualityTwins). The rows are the
+	// caller's, unscaled: two equalities that differ by less than their
+	// rounding once scaled to unit norm became one row with two
+	// right-hand sides, which the engine rightly called infeasible, for a
+	// problem feasible at ||x*|| = 3e16 (TestConfirmFarkasCallerRows).
 	var ineq, eqRows, eqAt []int
 	for k, v := range y {
 		if v == 0 {
@@ -259,18 +263,17 @@ func (s *Solver) confirmFarkas(y []float64) bool {
 	}
 	rows, b := make([][]float64, len(ineq)), make([]float64, len(ineq))
 	for i, k := range ineq {
-		rows[i] = make([]float64, n)
-		s.addUnitRow(k, 1, rows[i])
-		b[i] = s.b[k]
+		rows[i], _ = s.sourceRow(s.code[k]) // read only
+		b[i] = s.bSrc[k]
 	}
 	var aeq *mat.Dense
 	var beq []float64
 	if len(eqAt) > 0 {
 		aeq, beq = mat.NewDense(len(eqAt), n), make([]float64, len(eqAt))
 		for i, k := range eqAt {
-			sign := s.code[k].sign() // the plus row is sign times row k
-			s.addUnitRow(k, sign, aeq.Row(i))
-			beq[i] = sign * s.b[k]
+			row, sign := s.sourceRow(s.code[k]) // the plus row is the caller's
+			copy(aeq.Row(i), row)
+			beq[i] = sign * s.bSrc[k]
 		}
 	}
 	ident := mat.NewDense(n, n)
@@ -284,9 +287,11 @@ func (s *Solver) confirmFarkas(y []float64) bool {
 	if r.Status != activeset.StatusInfeasible {
 		return false
 	}
+	// The engine's multipliers are on the caller's rows; a working row is
+	// the caller's over its norm, so its multiplier is times the norm.
 	clear(y)
 	for i, k := range ineq {
-		y[k] = r.FarkasA[i]
+		y[k] = r.FarkasA[i] * s.norm[k]
 	}
 	for i, j := range eqRows {
 		// An equality's multiplier goes to its plus row if positive, its
@@ -300,7 +305,7 @@ func (s *Solver) confirmFarkas(y []float64) bool {
 		if k < 0 {
 			return false
 		}
-		y[k] = math.Abs(v)
+		y[k] = math.Abs(v) * s.norm[k]
 	}
 	return true
 }

@@ -247,3 +247,38 @@ func TestFarkasEqualityTwinsCancel(t *testing.T) {
 		}
 	}
 }
+
+// TestConfirmFarkasCallerRows: two equalities whose rows differ by less
+// than their rounding once scaled to unit norm (e2 = 0.3679 e1 up to a
+// relative 1e-16) have one solution, at ||x*|| = 3e16; scaled, they were
+// one row with two right-hand sides, and the engine, given the scaled
+// rows, confirmed the certificate (-1, 1) on them. Given the caller's
+// rows it must not; APG must not report the problem infeasible.
+func TestConfirmFarkasCallerRows(t *testing.T) {
+	aeq := mat.NewDense(2, 2)
+	copy(aeq.Data, []float64{1.6339509332082862, -0.5484927240633566, 0.6010645408192423, -0.20176831545639276})
+	a := mat.NewDense(1, 2)
+	copy(a.Data, []float64{-1.5461412861354664, 0.31532761411613563})
+	p := &Problem{N: 2, Loss: LossNone, Ridge: 1, A: a, B: []float64{1.0568269620538366},
+		Aeq: aeq, Beq: []float64{0.1757248167462686, -0.39516698533151406}}
+	s, err := New(p, &Options{Method: MethodAPG})
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := make([]float64, s.mw)
+	for k, c := range s.code[:s.mw] {
+		switch {
+		case c == eqCode(0, true):
+			y[k] = 1 // minus e1
+		case c == eqCode(1, false):
+			y[k] = 1 // plus e2
+		}
+	}
+	if s.confirmFarkas(y) {
+		t.Error("confirmed a certificate of two independent equalities")
+	}
+	res := solveOK(t, p, &Options{Method: MethodAPG, MaxSteps: 1e6})
+	if res.Status == StatusInfeasible {
+		t.Errorf("APG: infeasible; the equalities meet at x = (1.1e16, 3.4e16)")
+	}
+}

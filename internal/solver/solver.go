@@ -63,11 +63,13 @@ type Solver struct {
 	// compacted in place when screening drops rows. With a working set
 	// (lazy), only the kept block a.Row(0..kept-1) holds row data; the
 	// other rows are read from the caller's matrices (srcRows or srcA, and
-	// srcEq) and normalised on the fly, so New copies none of them.
+	// srcEq, kept in either mode) and normalised on the fly, so New copies
+	// none of them.
 	a         *mat.Dense
 	b         []float64
 	code      []rowCode // caller row of each working row
 	norm      []float64 // caller row norm of each working row
+	bSrc      []float64 // caller's right-hand side of each working row, times its sign (sourceRow)
 	m, meq    int       // caller's row counts
 	mw        int       // working rows before screening
 	kept      int       // working rows now
@@ -77,9 +79,9 @@ type Solver struct {
 	infeasibleRow rowCode // a zero row with b < 0, or noRow
 
 	lazy    bool        // working-set mode: rows outside the kept block are not stored
-	srcRows [][]float64 // the caller's A as rows (lazy only)
-	srcA    *mat.Dense  // the caller's A as a matrix (lazy only)
-	srcEq   *mat.Dense  // the caller's Aeq (lazy only)
+	srcRows [][]float64 // the caller's A as rows (or nil)
+	srcA    *mat.Dense  // the caller's A as a matrix (or nil)
+	srcEq   *mat.Dense  // the caller's Aeq
 
 	lfCert float64 // certified (Gershgorin / Frobenius) smoothness bound, for the dual bound
 	steps  int64   // incremental steps of the current solve

@@ -112,6 +112,7 @@ func (s *Solver) SetB(b []float64) error {
 	for k := 0; k < s.mw; k++ {
 		if c := s.code[k]; !c.isEq() {
 			s.b[k] = b[c.ineqRow()] / s.norm[k]
+			s.bSrc[k] = b[c.ineqRow()]
 		}
 	}
 	// A zero row whose new right-hand side is negative makes the problem

@@ -90,6 +90,7 @@ func (s *Solver) copyConstraints(p *Problem) error {
 	s.b = make([]float64, total)
 	s.code = make([]rowCode, total)
 	s.norm = make([]float64, total)
+	s.bSrc = make([]float64, total)
 	// First pass: norms, scaled b, codes.
 	w := 0
 	add := func(name string, i int, row []float64, bi float64, code rowCode) error {
@@ -111,6 +112,7 @@ func (s *Solver) copyConstraints(p *Problem) error {
 			return nil
 		}
 		s.b[w] = sign * bi / nr
+		s.bSrc[w] = sign * bi
 		s.code[w] = code
 		s.norm[w] = nr
 		w++
@@ -133,8 +135,9 @@ func (s *Solver) copyConstraints(p *Problem) error {
 	s.mw, s.kept = w, w
 	s.srcRows, s.srcA, s.srcEq = p.ARows, p.A, p.Aeq
 	// Second pass: the unit rows. A working set stores only its kept
-	// block (Solve fills it); otherwise every row is copied now and the
-	// caller's matrices are not kept.
+	// block (Solve fills it); otherwise every row is copied now. The
+	// caller's matrices are kept either way (no copy): a Farkas
+	// certificate is confirmed on them (confirmFarkas).
 	s.lazy = s.useWorkingSet()
 	if s.lazy {
 		s.a = mat.NewDense(min(s.mw, 2*s.wsBatch()), n)
@@ -145,7 +148,6 @@ func (s *Solver) copyConstraints(p *Problem) error {
 	for k := 0; k < s.mw; k++ {
 		s.materialize(k)
 	}
-	s.srcRows, s.srcA, s.srcEq = nil, nil, nil
 	return nil
 }
 
@@ -228,6 +230,7 @@ func (s *Solver) swapRows(i, j int) {
 	s.b[i], s.b[j] = s.b[j], s.b[i]
 	s.code[i], s.code[j] = s.code[j], s.code[i]
 	s.norm[i], s.norm[j] = s.norm[j], s.norm[i]
+	s.bSrc[i], s.bSrc[j] = s.bSrc[j], s.bSrc[i]
 	s.state.lamBest[i], s.state.lamBest[j] = s.state.lamBest[j], s.state.lamBest[i]
 }
 
