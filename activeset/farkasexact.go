@@ -41,22 +41,15 @@ const exactFarkasMaxSupport = 8
 // float check (farkasHolds) stands alone there.
 func (s *Solver) farkasExact() bool {
 	r := &s.res
-	type member struct {
-		row []float64
-		b   float64
-		y   float64
-		eq  bool
-		dst *float64
-	}
-	var S []member
+	var S []exactMember
 	for j, v := range r.FarkasA {
 		if v != 0 {
-			S = append(S, member{s.a[j], s.bOrig[j], v, false, &r.FarkasA[j]})
+			S = append(S, exactMember{s.a[j], s.bOrig[j], v, false, &r.FarkasA[j]})
 		}
 	}
 	for j, v := range r.FarkasEq {
 		if v != 0 {
-			S = append(S, member{s.aeq[j], s.beqOrig[j], v, true, &r.FarkasEq[j]})
+			S = append(S, exactMember{s.aeq[j], s.beqOrig[j], v, true, &r.FarkasEq[j]})
 		}
 	}
 	if len(S) == 0 {
@@ -65,11 +58,41 @@ func (s *Solver) farkasExact() bool {
 	if len(S) > exactFarkasMaxSupport {
 		return true
 	}
+	inU, sign := s.exactCoordinates(S)
+	y, ok := solveExactNull(S, inU)
+	if !ok || !s.exactMargin(S, y, inU, sign) {
+		return false
+	}
+	top := new(big.Rat)
+	for _, v := range y {
+		if a := new(big.Rat).Abs(v); a.Cmp(top) > 0 {
+			top = a
+		}
+	}
+	for a, m := range S {
+		*m.dst, _ = new(big.Rat).Quo(y[a], top).Float64()
+	}
+	return true
+}
+
+// exactMember is a row or equality of the certificate's support: the
+// caller's row and right-hand side, its float multiplier, and where the
+// exact one goes.
+type exactMember struct {
+	row []float64
+	b   float64
+	y   float64
+	eq  bool
+	dst *float64
+}
+
+// exactCoordinates classifies the coordinates by the float w = sum y row
+// and its terms, as farkasHolds sums them: in U (w must vanish exactly:
+// counted as zero, or its needed bound infinite), or of a sign whose
+// bound is finite (sign +-1; 0 where both bounds are).
+func (s *Solver) exactCoordinates(S []exactMember) (inU []bool, sign []int) {
 	n := s.n
-	// The float w and its terms, as farkasHolds sums them, classify the
-	// coordinates: zero (in U), or of a sign whose bound is finite.
-	inU := make([]bool, n)
-	sign := make([]int, n)
+	inU, sign = make([]bool, n), make([]int, n)
 	for c := 0; c < n; c++ {
 		var e vec.ExactSum
 		ws := 0.0
@@ -89,22 +112,29 @@ func (s *Solver) farkasExact() bool {
 			inU[c] = true
 		}
 	}
+	return inU, sign
+}
+
+func ratOf(v float64) *big.Rat { return new(big.Rat).SetFloat64(v) }
+
+// solveExactNull returns the multipliers, exact, with the largest entry
+// held at its float value and the others solving sum_a y_a row_a[c] = 0
+// for every c in U, and false if no such y exists. The equations are
+// taken one at a time into an echelon basis: one that reduces to no
+// unknowns and a nonzero right-hand side shows there is no exact
+// certificate on this support, and a feasible problem's direction
+// usually shows it at once. Columns without a pivot keep their values.
+func solveExactNull(S []exactMember, inU []bool) ([]*big.Rat, bool) {
 	piv := 0
 	for a, m := range S {
 		if math.Abs(m.y) > math.Abs(S[piv].y) {
 			piv = a
 		}
 	}
-	rat := func(v float64) *big.Rat { return new(big.Rat).SetFloat64(v) }
 	y := make([]*big.Rat, len(S))
 	for a, m := range S {
-		y[a] = rat(m.y)
+		y[a] = ratOf(m.y)
 	}
-	// The system: for c in U, sum_{a != piv} y_a row_a[c] =
-	// -y_piv row_piv[c], taken one equation at a time into an echelon
-	// basis: an equation that reduces to no unknowns and a nonzero
-	// right-hand side shows there is no exact certificate on this support,
-	// and a feasible problem's direction usually shows it at once.
 	unknown := make([]int, 0, len(S)-1)
 	for a := range S {
 		if a != piv {
@@ -118,15 +148,15 @@ func (s *Solver) farkasExact() bool {
 	}
 	var basis []pivotRow
 	tmp, f := new(big.Rat), new(big.Rat)
-	for c := 0; c < n; c++ {
-		if !inU[c] {
+	for c, u := range inU {
+		if !u {
 			continue
 		}
 		e := make([]*big.Rat, k+1)
 		for t, a := range unknown {
-			e[t] = rat(S[a].row[c])
+			e[t] = ratOf(S[a].row[c])
 		}
-		e[k] = new(big.Rat).Neg(new(big.Rat).Mul(y[piv], rat(S[piv].row[c])))
+		e[k] = new(big.Rat).Neg(new(big.Rat).Mul(y[piv], ratOf(S[piv].row[c])))
 		for _, b := range basis {
 			if e[b.col].Sign() == 0 {
 				continue
@@ -147,18 +177,14 @@ func (s *Solver) farkasExact() bool {
 		}
 		if col < 0 {
 			if e[k].Sign() != 0 {
-				return false // no exact certificate on this support
+				return nil, false
 			}
 			continue
 		}
 		basis = append(basis, pivotRow{col, e})
 	}
-	// Back-substitution, last pivot first; the columns without a pivot
-	// keep their values.
-	solved := make([]bool, k)
-	for _, b := range basis {
-		solved[b.col] = true
-	}
+	// Back-substitution, last pivot first: each basis row is zero in the
+	// pivot columns of the rows before it.
 	for i := len(basis) - 1; i >= 0; i-- {
 		b := basis[i]
 		v := new(big.Rat).Set(b.row[k])
@@ -169,24 +195,31 @@ func (s *Solver) farkasExact() bool {
 		}
 		y[unknown[b.col]] = v.Quo(v, b.row[b.col])
 	}
-	// The checks, exactly.
+	return y, true
+}
+
+// exactMargin checks the exact y as a certificate: y >= 0 on the rows,
+// w = sum y row of the sign its bound needs outside U (zero in U, where
+// every equation held), and b'y below the box's minimum of w'x.
+func (s *Solver) exactMargin(S []exactMember, y []*big.Rat, inU []bool, sign []int) bool {
 	for a, m := range S {
 		if !m.eq && y[a].Sign() < 0 {
 			return false
 		}
 	}
+	tmp := new(big.Rat)
 	minBox, rhs := new(big.Rat), new(big.Rat)
 	for a, m := range S {
-		rhs.Add(rhs, tmp.Mul(y[a], rat(m.b)))
+		rhs.Add(rhs, tmp.Mul(y[a], ratOf(m.b)))
 	}
-	for c := 0; c < n; c++ {
-		if inU[c] {
-			continue // zero: every equation of U held
+	for c, u := range inU {
+		if u {
+			continue
 		}
 		w := new(big.Rat)
 		for a, m := range S {
 			if m.row[c] != 0 {
-				w.Add(w, tmp.Mul(y[a], rat(m.row[c])))
+				w.Add(w, tmp.Mul(y[a], ratOf(m.row[c])))
 			}
 		}
 		switch w.Sign() {
@@ -196,25 +229,13 @@ func (s *Solver) farkasExact() bool {
 			if math.IsInf(s.lo[c], -1) || sign[c] < 0 {
 				return false
 			}
-			minBox.Add(minBox, tmp.Mul(w, rat(s.lo[c])))
+			minBox.Add(minBox, tmp.Mul(w, ratOf(s.lo[c])))
 		default:
 			if math.IsInf(s.up[c], 1) || sign[c] > 0 {
 				return false
 			}
-			minBox.Add(minBox, tmp.Mul(w, rat(s.up[c])))
+			minBox.Add(minBox, tmp.Mul(w, ratOf(s.up[c])))
 		}
 	}
-	if rhs.Cmp(minBox) >= 0 {
-		return false
-	}
-	top := new(big.Rat)
-	for _, v := range y {
-		if a := new(big.Rat).Abs(v); a.Cmp(top) > 0 {
-			top = a
-		}
-	}
-	for a, m := range S {
-		*m.dst, _ = new(big.Rat).Quo(y[a], top).Float64()
-	}
-	return true
+	return rhs.Cmp(minBox) < 0
 }

@@ -195,9 +195,15 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 			s.updateSmax()
 		}
 	}
-	// The result's vectors (and the direct path's one scratch vector)
-	// are pieces of one allocation: a small problem's set-up is mostly
-	// allocation, and the garbage collector's work grows with each.
+	s.allocResult(direct)
+	s.res.Impl = vec.Impl()
+	return s, nil
+}
+
+// allocResult sizes the Result's vectors, and the direct path's one
+// scratch vector, as pieces of one allocation: a small problem's set-up is
+// mostly allocation, and the garbage collector's work grows with each.
+func (s *Solver) allocResult(direct bool) {
 	tmp := 0
 	if direct {
 		tmp = s.n // state.tmp, for objective
@@ -221,8 +227,6 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		rowLists = 0
 	}
 	s.res.Screened, s.res.Outside = make([]int, 0, rowLists), make([]int, 0, rowLists)
-	s.res.Impl = vec.Impl()
-	return s, nil
 }
 
 // workspace holds every vector the solve needs; alloc sizes them once.
