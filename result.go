@@ -79,7 +79,9 @@ type Info struct {
 	Gap float64
 	// DistBound bounds ||x - x*|| by sqrt(2 Gap / mu), mu the objective's
 	// certified strong convexity; +Inf unless x satisfies every row to
-	// within rounding.
+	// within rounding, and +Inf when an equality or a row within rounding
+	// of active depends on the others to rounding but not exactly (x*
+	// then lies where it cuts them, at a distance rounding decides).
 	DistBound float64
 	// MaxViolation is the largest violation of a row, equality or bound
 	// by x on the caller's scale.

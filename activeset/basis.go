@@ -138,11 +138,30 @@ const (
 // error of the members' small pivots. It changes nothing: the normal goes
 // into the storage of member k and back. O(n^2 + k n + k^2).
 func (s *Solver) nearlyDependentRow(j int) (near nearness, p1, comb float64) {
+	near, p1 = s.rowSpan(j)
+	if near != inSpan {
+		return near, p1, 0
+	}
+	k := len(s.ws)
+	y := s.lamTry[:k]
+	for i, c := range s.ws {
+		if y[i] != 0 {
+			comb += math.Abs(y[i]) * s.sigma[k] / s.sigma[i] * math.Abs(s.exactMemberResidual(c))
+		}
+	}
+	return inSpan, p1, comb
+}
+
+// rowSpan is nearlyDependentRow without the members' combined violation:
+// how row j's unit normal lies to the members' span, and ||p||_1. It
+// leaves y (N y the normal's projection on the span) in s.lamTry[:k] and
+// the row's norm factor in s.sigma[k], beyond the members.
+func (s *Solver) rowSpan(j int) (near nearness, p1 float64) {
 	k := len(s.ws)
 	if k == 0 || k >= s.n {
-		return farFromSpan, 1, 0
+		return farFromSpan, 1
 	}
-	sigma := s.normal(constraint{kindRow, int32(j)}, k)
+	s.sigma[k] = s.normal(constraint{kindRow, int32(j)}, k)
 	u, y := s.t, s.lamTry[:k]
 	copy(u, s.normals.full(k))
 	if s.basis.on {
@@ -178,14 +197,9 @@ func (s *Solver) nearlyDependentRow(j int) (near nearness, p1, comb float64) {
 	s.normals.remove(k, k+1)
 	switch {
 	case dist*dist >= nearPivot:
-		return farFromSpan, p1, 0
+		return farFromSpan, p1
 	case dist > indepRatio*p1:
-		return nearSpan, p1, 0
+		return nearSpan, p1
 	}
-	for i, c := range s.ws {
-		if y[i] != 0 {
-			comb += math.Abs(y[i]) * sigma / s.sigma[i] * math.Abs(s.exactMemberResidual(c))
-		}
-	}
-	return inSpan, p1, comb
+	return inSpan, p1
 }

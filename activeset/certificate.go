@@ -185,7 +185,8 @@ func (s *Solver) halfGap(grad float64) {
 // outside the working set violated most in exact arithmetic (their
 // residuals summed in twice the precision, on the unit-row scale, in eps
 // (||x|| + |bhat|), WithinRounding's scale), most violated first
-// (noteExact). A row outside the working set (multiplier 0) whose stored
+// (exact), and those that hold in exact arithmetic but within their
+// evaluation's rounding of zero (near). A row outside the working set (multiplier 0) whose stored
 // violation plus the drift since (mostViolated's bound) is below zero by
 // more than their rounding is satisfied at x and adds nothing to any of
 // them: it is skipped. After the last scan of mostViolated that is most
@@ -221,8 +222,10 @@ func (s *Solver) violationPass(exact bool) gapTerms {
 	// twice both is a safe margin.
 	g := 2 * vec.DotErrorBound(s.n+2)
 	driftErr := g * (1 + xInf)
-	r.Feasible = true
-	s.worstRow, s.nExact = -1, 0
+	r.Feasible, r.NearlyImplied = true, s.eqNear+s.skipNear
+	s.worstRow = -1
+	s.exact.reset()
+	s.near.reset()
 	worst := 0.0
 	gn := vec.DotErrorBound(s.n + 1)
 	terms := s.newGapTerms()
@@ -249,8 +252,11 @@ func (s *Solver) violationPass(exact bool) gapTerms {
 		// zero or above may be violated in exact arithmetic: its
 		// residual summed in twice the precision says.
 		if !s.rowIn[j] && s.ainv[j] > 0 && res*s.ainv[j] > -gn*(xn+math.Abs(s.b[j])) {
-			if e := s.exactResidual(j, s.x) * s.ainv[j]; e > 0 {
-				s.noteExact(j, e/(0x1p-52*(xn+math.Abs(s.b[j]))))
+			e := s.exactResidual(j, s.x) * s.ainv[j]
+			if e > 0 {
+				s.exact.note(j, e/(0x1p-52*(xn+math.Abs(s.b[j]))))
+			} else {
+				s.near.note(j, e/(0x1p-52*(xn+math.Abs(s.b[j]))))
 			}
 		}
 		comp = max(comp, math.Abs(r.Lambda[j]*res))
@@ -410,24 +416,34 @@ func WithinRounding(v, xNorm, b float64, n int) bool {
 	return v <= g*(xNorm+math.Abs(b))
 }
 
-// exactRows is how many of the rows violated most in exact arithmetic
-// violation keeps (Solver.exactRows).
+// exactRows is how many rows a rowList keeps.
 const exactRows = 4
 
-// noteExact keeps row j, violated by e eps (||x|| + |bhat|) in exact
-// arithmetic, among the exactRows most violated, most violated first.
-func (s *Solver) noteExact(j int, e float64) {
-	i := s.nExact
+// rowList keeps the exactRows rows of largest value among those noted,
+// largest first, and counts every row noted.
+type rowList struct {
+	row   [exactRows]int32
+	val   [exactRows]float64
+	n     int // kept: row[:n]
+	noted int // noted, kept or not
+}
+
+func (l *rowList) reset() { l.n, l.noted = 0, 0 }
+
+// note offers row j with value v.
+func (l *rowList) note(j int, v float64) {
+	l.noted++
+	i := l.n
 	if i == exactRows {
-		if e <= s.exactVal[i-1] {
+		if v <= l.val[i-1] {
 			return
 		}
 		i--
 	} else {
-		s.nExact++
+		l.n++
 	}
-	for ; i > 0 && s.exactVal[i-1] < e; i-- {
-		s.exactRow[i], s.exactVal[i] = s.exactRow[i-1], s.exactVal[i-1]
+	for ; i > 0 && l.val[i-1] < v; i-- {
+		l.row[i], l.val[i] = l.row[i-1], l.val[i-1]
 	}
-	s.exactRow[i], s.exactVal[i] = int32(j), e
+	l.row[i], l.val[i] = int32(j), v
 }

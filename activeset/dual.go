@@ -23,7 +23,7 @@ func (s *Solver) Solve(ctx context.Context) *Result {
 // too.
 func (s *Solver) SolveFrom(ctx context.Context, start time.Time) *Result {
 	s.startBudget(ctx, start)
-	s.res.Steps = 0
+	s.res.Steps, s.skipNear = 0, 0
 	s.farkasBuilt, s.skipRow, s.skipBound = false, -1, noBound
 	s.short.clear()
 	s.rayTrial = rayStart
@@ -70,14 +70,14 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) *Result {
 			// residuals combined by p and rounding; beyond that float64
 			// cannot tell.
 			xn := math.Sqrt(vec.Dot(s.x, s.x))
-			for i, r := range s.exactRow[:s.nExact] {
+			for i, r := range s.exact.row[:s.exact.n] {
 				near, p1, comb := s.nearlyDependentRow(int(r))
 				if near == nearSpan {
 					j = int(r)
 					break
 				}
 				unit := 0x1p-52 * (xn + math.Abs(s.b[r]))
-				if near == inSpan && s.exactVal[i]*unit > comb+impliedUnits*p1*unit {
+				if near == inSpan && s.exact.val[i]*unit > comb+impliedUnits*p1*unit {
 					status = s.undecided(StatusPrecisionLimit)
 					break
 				}
@@ -108,6 +108,9 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) *Result {
 		if s.oppositeCertificate() {
 			status = StatusInfeasible
 		}
+	}
+	if status == StatusSolved {
+		s.res.NearlyImplied += s.nearlyImpliedRows()
 	}
 	if status == StatusInfeasible {
 		s.answerInfeasible()

@@ -32,7 +32,12 @@ func (s *Solver) noNullStep() (Status, bool) {
 	// working set changes, it would be admitted again at the same point
 	// and the loop would cycle on the degenerate vertex
 	// (TestConsistentDependentNoCycle). A bound likewise
-	// (TestConsistentDependentBound).
+	// (TestConsistentDependentBound). One not implied exactly
+	// (impliedExactly) can cut the face at any distance: the answer's
+	// distance to the solution is then unbounded (Result.NearlyImplied).
+	if !s.impliedExactly(s.dir[:k], k-1, last) {
+		s.skipNear++
+	}
 	s.pop(k - 1)
 	if !s.vFresh {
 		s.primalV()

@@ -86,6 +86,14 @@ type Result struct {
 	// the solution (||x - x*||^2 <= 2 Gap / mu for mu-strongly convex H);
 	// an infeasible point bounds nothing.
 	Feasible bool
+	// NearlyImplied counts the equalities (and fixed variables) left out
+	// of the working set, and the rows and bounds skipped during the
+	// solve, as implied by the others to rounding but not exactly (or on
+	// more members than can be decided exactly). X satisfies them to
+	// rounding, but the solution is then set by data at their rounding:
+	// it can lie anywhere along their near-null direction, and a small
+	// Gap bounds no distance to it.
+	NearlyImplied int
 	// Complementarity is max_k |multiplier_k * slack_k| over every
 	// constraint, Stationarity is ||Hx + c + A'Lambda + Aeq'Nu + Z||_inf.
 	Complementarity, Stationarity float64

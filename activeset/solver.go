@@ -72,21 +72,27 @@ type Solver struct {
 	eqRedund   []bool    // equality i depends on the others consistently
 	infeasible int       // index+1 of a zero row that cannot hold (rows then equalities), 0 if none
 	worstRow   int       // the row violated most beyond rounding at the certified answer (violation), -1 if none
-	// exactRow[:nExact]: the rows violated most in exact arithmetic at
-	// the certified answer, most violated first, and by how much
-	// (violation, noteExact).
-	exactRow [exactRows]int32
-	exactVal [exactRows]float64
-	nExact   int
+	// exact: the rows violated most in exact arithmetic at the certified
+	// answer, most violated first, by how much in eps (||x|| + |bhat|);
+	// near: those that hold exactly but within rounding of zero, nearest
+	// first (violation).
+	exact, near rowList
 	// eqInconsistent: the equalities (and fixed variables) contradict each
 	// other; s.dir holds the Farkas direction over s.ws.
 	eqInconsistent bool
-	farkasBuilt    bool         // the Result holds the certificate of s.dir (this solve)
-	rayTrial       float64      // multipliers above this are checked as a certificate (farkas.go)
-	skipRow        int32        // a row found consistent-dependent, not admitted until the objective rises (skipLevel); -1 none
-	skipBound      constraint   // a bound found so; noBound none
-	skipLevel      float64      // ||v - v_u||^2 (2 f(x) + const) when skipRow or skipBound was set
-	opp            oppositeRows // built when first needed (opposite.go)
+	// eqNear counts the equalities (and fixed variables) left out of the
+	// working set as implied by the others to rounding only, not exactly
+	// (pushEquality): Result.NearlyImplied.
+	eqNear int
+	// skipNear counts the rows and bounds of this solve skipped as
+	// consistent-dependent but not implied exactly (noNullStep).
+	skipNear    int
+	farkasBuilt bool         // the Result holds the certificate of s.dir (this solve)
+	rayTrial    float64      // multipliers above this are checked as a certificate (farkas.go)
+	skipRow     int32        // a row found consistent-dependent, not admitted until the objective rises (skipLevel); -1 none
+	skipBound   constraint   // a bound found so; noBound none
+	skipLevel   float64      // ||v - v_u||^2 (2 f(x) + const) when skipRow or skipBound was set
+	opp         oppositeRows // built when first needed (opposite.go)
 
 	// scratch of length n, n+1 or rows
 	v, x, t, r, xTry []float64

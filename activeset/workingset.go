@@ -79,7 +79,7 @@ func (s *Solver) Reset() {
 	clear(s.rowIn)
 	clear(s.boundIn)
 	clear(s.eqRedund)
-	s.eqInconsistent = false
+	s.eqInconsistent, s.eqNear = false, 0
 	for i := 0; i < s.meq && !s.eqInconsistent; i++ {
 		if s.eqinv[i] > 0 {
 			s.pushEquality(constraint{kindEq, int32(i)})
@@ -160,7 +160,9 @@ func (s *Solver) leave(p int) {
 // Otherwise float64 cannot tell the two apart; the equality is left out
 // too, and the answer, which must satisfy every equality to rounding
 // (Solve: Feasible), says whether it is implied at the point the others
-// determine.
+// determine. Left out, it is checked in rational arithmetic
+// (impliedExactly): one implied only to rounding makes the answer's
+// distance to the solution unbounded (Result.NearlyImplied).
 func (s *Solver) pushEquality(c constraint) {
 	if d := s.pushChecked(c); d > singularPivot {
 		return
@@ -191,6 +193,9 @@ func (s *Solver) pushEquality(c constraint) {
 			s.eqInconsistent = true
 			return
 		}
+	}
+	if !s.impliedExactly(p, k-1, c) {
+		s.eqNear++
 	}
 	if c.kind == kindEq {
 		s.eqRedund[c.i] = true

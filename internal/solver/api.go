@@ -282,7 +282,9 @@ type Result struct {
 	Gap       float64 // certified duality gap (+Inf when none)
 	// DistBound is the certified bound sqrt(2 Gap/mu) on ||x - x*||, +Inf
 	// unless X satisfies every row to within rounding (an infeasible X
-	// bounds nothing about x*: DESIGN.md, "Certified duality gap").
+	// bounds nothing about x*: DESIGN.md, "Certified duality gap"), and
+	// +Inf when the active-set method set aside a constraint implied by
+	// the others to rounding only (activeset.Result.NearlyImplied).
 	DistBound    float64
 	MaxViolation float64 // max_j (a_j^T x - b_j)_+ on the caller's rows (and |Aeq x - beq|)
 	Steps        int64   // incremental steps (component gradient evaluations)

@@ -237,7 +237,7 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 	}
 	res.Xi = xr
 	res.Gap = s.userGap(r.PenaltyGap(s.mu, xr), res.X)
-	res.DistBound = s.distBound(res.Gap, r.Feasible)
+	res.DistBound = s.distBound(res.Gap, r.Feasible && r.NearlyImplied == 0)
 	switch {
 	case r.Status == activeset.StatusTimeLimit:
 		res.Status = StatusTimeLimit
