@@ -2,6 +2,7 @@ package softpen
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -735,4 +736,119 @@ func TestDistanceBoundNearlyImplied(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestIndefiniteRefused: P = M M' - delta s I, M of n x (n-1) with rows
+// scaled by 10^U(-3,2) (singular in exact arithmetic, its smallest
+// eigenvalue moved by the rounding of M M' to either side of zero), s the
+// largest diagonal entry and delta from 1e-18 to 1e-4: P is indefinite in
+// exact arithmetic in most draws, by as little as rounding. Every such
+// problem (no loss, no ridge) must be refused naming P or ridge; an answer
+// of any status would be of a problem that has none (unbounded below
+// along the negative eigenvector within the constraints, or one that
+// float64 cannot tell from it). Whether P is semidefinite is decided
+// exactly, by its principal minors in rationals.
+func TestIndefiniteRefused(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	count := 300
+	if testing.Short() {
+		count = 100
+	}
+	indefinite := 0
+	for it := 0; it < count; it++ {
+		p := illConditionedQP(rng)
+		n := p.N
+		m := make([][]float64, n)
+		for i := range m {
+			m[i] = make([]float64, n-1)
+			scale := math.Pow(10, -3+5*rng.Float64())
+			for j := range m[i] {
+				m[i][j] = scale * rng.NormFloat64()
+			}
+		}
+		top := 0.0
+		for i := range n {
+			for j := range n {
+				p.P[i][j] = dotRows(m[i], m[j])
+			}
+			top = max(top, p.P[i][i])
+		}
+		shift := top * math.Pow(10, -18+14*rng.Float64())
+		for i := range n {
+			p.P[i][i] -= shift
+		}
+		if semidefiniteExactly(p.P) {
+			continue
+		}
+		indefinite++
+		for _, method := range []Method{MethodAuto, MethodActiveSet, MethodAPG, MethodSVRG} {
+			res, err := Solve(context.Background(), p, &Options{Method: method, Tol: 1e-9, Seed: 1})
+			var ie *InputError
+			switch {
+			case err == nil:
+				t.Errorf("problem %d, %v: P indefinite in exact arithmetic (shift %.3g of %.3g), answered %v", it, method, shift, top, res.Status)
+			case !errors.As(err, &ie) || (ie.Field != "P" && ie.Field != "ridge"):
+				t.Errorf("problem %d, %v: %v, want an InputError naming P or ridge", it, method, err)
+			}
+		}
+	}
+	t.Logf("%d of %d draws indefinite in exact arithmetic", indefinite, count)
+	if indefinite < count/2 {
+		t.Errorf("only %d of %d draws indefinite: the generator lost its point", indefinite, count)
+	}
+}
+
+// semidefiniteExactly reports whether the symmetric p is positive
+// semidefinite in exact arithmetic: every principal minor >= 0 (n <= 10).
+func semidefiniteExactly(p [][]float64) bool {
+	n := len(p)
+	for mask := 1; mask < 1<<n; mask++ {
+		var idx []int
+		for i := range n {
+			if mask&(1<<i) != 0 {
+				idx = append(idx, i)
+			}
+		}
+		a := make([][]*big.Rat, len(idx))
+		for r, i := range idx {
+			a[r] = make([]*big.Rat, len(idx))
+			for c, j := range idx {
+				a[r][c] = new(big.Rat).SetFloat64(p[i][j])
+			}
+		}
+		if ratDeterminant(a).Sign() < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// ratDeterminant is det(a) by elimination with row swaps; a is overwritten.
+func ratDeterminant(a [][]*big.Rat) *big.Rat {
+	det := big.NewRat(1, 1)
+	tmp := new(big.Rat)
+	for c := range a {
+		piv := -1
+		for r := c; r < len(a); r++ {
+			if a[r][c].Sign() != 0 {
+				piv = r
+				break
+			}
+		}
+		if piv < 0 {
+			return new(big.Rat)
+		}
+		if piv != c {
+			a[piv], a[c] = a[c], a[piv]
+			det.Neg(det)
+		}
+		det.Mul(det, a[c][c])
+		for r := c + 1; r < len(a); r++ {
+			f := new(big.Rat).Quo(a[r][c], a[c][c])
+			for k := c; k < len(a); k++ {
+				a[r][k].Sub(a[r][k], tmp.Mul(f, a[c][k]))
+			}
+		}
+	}
+	return det
 }
