@@ -1,6 +1,10 @@
 package activeset
 
-import "time"
+import (
+	"fmt"
+	"math"
+	"time"
+)
 
 // Options tune a solve; the zero value (or nil) means the defaults below.
 type Options struct {
@@ -43,7 +47,30 @@ type Options struct {
 	// where its rounding in float64 would weigh in PenaltyGap(Mu, .)
 	// (ill-conditioned H, large x), O(n^2 + k n) once per solve; without
 	// it, never: PenaltyGap is as certain, but can be far looser there.
+	// New refuses a Mu that is negative, infinite or NaN: a bound above
+	// the truth makes certificates that do not hold.
 	Mu float64
+}
+
+// check returns an *InputError, naming the field, for options no solve
+// can take: a Mu that is negative, infinite or NaN, and tolerances that
+// are NaN or infinite (0 and negative ones mean the defaults).
+func (o *Options) check() error {
+	if o == nil {
+		return nil
+	}
+	if o.Mu < 0 || math.IsNaN(o.Mu) || math.IsInf(o.Mu, 0) {
+		return &InputError{Field: "Options.Mu", Index: -1, Msg: fmt.Sprintf("%g, want a finite bound >= 0 on the smallest eigenvalue of H (0: none)", o.Mu)}
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"Options.PrimalTol", o.PrimalTol}, {"Options.DualTol", o.DualTol}} {
+		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return &InputError{Field: f.name, Index: -1, Msg: fmt.Sprintf("%g, want a finite tolerance (0: the default)", f.v)}
+		}
+	}
+	return nil
 }
 
 func (o *Options) resolved() Options {
@@ -59,9 +86,6 @@ func (o *Options) resolved() Options {
 	}
 	if r.PrimalTol <= 0 {
 		r.PrimalTol = 1e-12
-	}
-	if !(r.Mu > 0) {
-		r.Mu = 0
 	}
 	if r.DualTol <= 0 {
 		r.DualTol = 1e-12

@@ -1,6 +1,7 @@
 package activeset
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -30,5 +31,35 @@ func TestBadInput(t *testing.T) {
 	_, err := New(&Problem{N: 2, H: dense([][]float64{{1, 2}, {2, 1}}), C: []float64{0, 0}}, nil)
 	if err == nil {
 		t.Error("an indefinite H was accepted")
+	}
+}
+
+// TestOptionsRefused: options no solve can take are refused by New with
+// an *InputError naming the field: a Mu that is negative, infinite or NaN
+// (a wrong lower bound on H's eigenvalues makes certificates that do not
+// hold), and NaN or infinite tolerances. Mu = 0 (none) and a true bound
+// are taken.
+func TestOptionsRefused(t *testing.T) {
+	p := &Problem{N: 2, H: dense([][]float64{{1, 0}, {0, 1}}), C: []float64{1, -1}}
+	for _, c := range []struct {
+		opt   Options
+		field string
+	}{
+		{Options{Mu: -1}, "Options.Mu"},
+		{Options{Mu: math.NaN()}, "Options.Mu"},
+		{Options{Mu: math.Inf(1)}, "Options.Mu"},
+		{Options{PrimalTol: math.NaN()}, "Options.PrimalTol"},
+		{Options{DualTol: math.Inf(1)}, "Options.DualTol"},
+	} {
+		_, err := New(p, &c.opt)
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.Field != c.field {
+			t.Errorf("%+v: %v, want an *InputError naming %s", c.opt, err, c.field)
+		}
+	}
+	for _, mu := range []float64{0, 1} {
+		if _, err := New(p, &Options{Mu: mu}); err != nil {
+			t.Errorf("Mu = %g: %v", mu, err)
+		}
 	}
 }

@@ -139,6 +139,9 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := opt.check(); err != nil {
+		return nil, err
+	}
 	n, m, meq := p.N, p.rowsA(), rows(p.Aeq)
 	s := &Solver{n: n, m: m, meq: meq, opt: opt.resolved()}
 	if p.Factor != nil && p.Factor.N() != n {

@@ -147,9 +147,14 @@ func (s *Solver) newEngineAt(p *Problem, x []float64, rowsIn []int, upper, lower
 // engineOptions are the options of every engine a Solver builds: the
 // solver's time limit, which each engine solve counts from the start of
 // the Solve it is part of (SolveFrom), and at most maxSteps working-set
-// changes (0: the engine's safety bound).
+// changes (0: the engine's safety bound), and the certified mu where it
+// is positive (the engine takes no other).
 func (s *Solver) engineOptions(maxSteps int) *activeset.Options {
-	return &activeset.Options{MaxSteps: maxSteps, TimeLimit: s.opt.TimeLimit, Threads: s.threads(), Mu: s.mu}
+	o := &activeset.Options{MaxSteps: maxSteps, TimeLimit: s.opt.TimeLimit, Threads: s.threads()}
+	if s.mu > 0 && !math.IsInf(s.mu, 1) {
+		o.Mu = s.mu
+	}
+	return o
 }
 
 // engineOrError passes on a new engine, or its error in the solver's terms.
