@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/softpen/softpen/internal/qpgen"
+	"github.com/softpen/softpen/mat"
 )
 
 // illConditionedQP draws a QP of 2 to 4 variables harder than most real
@@ -92,11 +93,26 @@ func illConditionedQP(rng *rand.Rand) *Problem {
 	return p
 }
 
-// exactOf is p as a qpgen.QP (P, q, the rows, equalities and bounds) and
-// its exact answer (qpgen.Exact, in rationals); an error ends the test.
+// exactOf is p as a qpgen.QP (P + Ridge I, q, the rows, equalities and
+// bounds; no loss) and its exact answer (qpgen.Exact, in rationals); an
+// error ends the test.
 func exactOf(t *testing.T, label string, p *Problem) (*qpgen.QP, *qpgen.ExactResult) {
 	t.Helper()
-	qp := &qpgen.QP{N: p.N, H: p.P, C: p.Q, A: p.A, B: p.B, Aeq: p.Aeq, Beq: p.Beq, Lower: p.Lower, Upper: p.Upper}
+	h, c := p.P, p.Q
+	if p.Ridge != 0 || h == nil {
+		h = make([][]float64, p.N)
+		for i := range h {
+			h[i] = make([]float64, p.N)
+			if p.P != nil {
+				copy(h[i], p.P[i])
+			}
+			h[i][i] += p.Ridge
+		}
+	}
+	if c == nil {
+		c = make([]float64, p.N)
+	}
+	qp := &qpgen.QP{N: p.N, H: h, C: c, A: p.A, B: p.B, Aeq: p.Aeq, Beq: p.Beq, Lower: p.Lower, Upper: p.Upper}
 	ex, err := qpgen.Exact(qp)
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)
@@ -851,4 +867,86 @@ func ratDeterminant(a [][]*big.Rat) *big.Rat {
 		}
 	}
 	return det
+}
+
+// nearlyInfeasibleSVM draws a hard-margin SVM (SVMProblem: 2 to 4
+// features, 3 to 7 points, labels +-1) whose last point is a nonnegative
+// combination of the others' -y_i a_i, each entry off by 1e-16..1e-2
+// times a normal draw: y_i a_i'x >= 1 is infeasible exactly when some
+// nonnegative combination of the y_i a_i vanishes, so the draws lie on
+// both sides of infeasibility, many within rounding of it, and the
+// feasible ones have solutions up to ||x*|| = 1e16.
+func nearlyInfeasibleSVM(rng *rand.Rand) (labels []float64, rows [][]float64) {
+	n, m := 2+rng.Intn(3), 3+rng.Intn(5)
+	rows, labels = make([][]float64, m), make([]float64, m)
+	for i := range rows {
+		rows[i] = make([]float64, n)
+		for j := range rows[i] {
+			rows[i][j] = rng.NormFloat64()
+		}
+		labels[i] = float64(2*rng.Intn(2) - 1)
+	}
+	last := rows[m-1]
+	clear(last)
+	labels[m-1] = 1
+	for range 1 + rng.Intn(min(3, m-1)) {
+		i, w := rng.Intn(m-1), rng.Float64()
+		for j := range last {
+			last[j] -= w * labels[i] * rows[i][j]
+		}
+	}
+	noise := math.Pow(10, -16+14*rng.Float64())
+	for j := range last {
+		last[j] += noise * rng.NormFloat64()
+	}
+	return labels, rows
+}
+
+// TestSVMInfeasibleOnlyExactly: on hard-margin SVMs at the edge of
+// separability (nearlyInfeasibleSVM), dense (auto: the active-set method;
+// apg) and sparse (auto), "infeasible" is claimed only for data that
+// cannot be separated in exact arithmetic (qpgen.Exact), and every
+// "solved" answer's gap and distance bound hold against the exact optimum.
+// Precision limits and step budgets claim nothing and are allowed: a
+// third of these draws are separable only by ||x|| of 1e8 and more.
+func TestSVMInfeasibleOnlyExactly(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	count := 300
+	if testing.Short() {
+		count = 100
+	}
+	infeasible, solved := 0, 0
+	for it := range count {
+		labels, rows := nearlyInfeasibleSVM(rng)
+		p := SVMProblem(labels, rows, false)
+		if !withinExactReach(p, 0) {
+			continue
+		}
+		qp, ex := exactOf(t, fmt.Sprintf("problem %d", it), p)
+		sp := SVMProblemSparse(labels, mat.SparseFromRows(rows, p.N), false)
+		for _, c := range []struct {
+			name string
+			p    *Problem
+			m    Method
+		}{{"dense, auto", p, MethodAuto}, {"dense, apg", p, MethodAPG}, {"sparse, auto", sp, MethodAuto}} {
+			res, err := Solve(context.Background(), c.p, &Options{Method: c.m, Tol: 1e-9, Seed: 1, MaxSteps: 200000})
+			label := fmt.Sprintf("problem %d, %s", it, c.name)
+			if err != nil {
+				t.Fatalf("%s: %v", label, err)
+			}
+			switch {
+			case res.Status == StatusInfeasible && !ex.Infeasible:
+				t.Errorf("%s: infeasible; the data are separable (x* = %v)", label, ex.X)
+			case res.Status == StatusInfeasible:
+				infeasible++
+			case res.Status == StatusSolved && !ex.Infeasible:
+				solved++
+				checkSolved(t, label, res, qpgen.ObjectiveRat(qp, res.X), ex.F, ex.XRat)
+			}
+		}
+	}
+	t.Logf("%d answers infeasible, %d solved and checked", infeasible, solved)
+	if infeasible == 0 || solved == 0 {
+		t.Error("the generator lost one side of separability")
+	}
 }
