@@ -950,3 +950,36 @@ func TestSVMInfeasibleOnlyExactly(t *testing.T) {
 		t.Error("the generator lost one side of separability")
 	}
 }
+
+// TestPenaltyStageAtFloor: APG on a hard-margin SVM separable only by
+// ||x*|| = 1e14 (problem 266 of nearlyInfeasibleSVM's seed 1) reaches a
+// stage (xi = 4.4e12) whose target gradient mapping, 0.0125, lies below
+// the mapping's rounding floor (4 eps L ||y|| = 0.058): the mapping
+// hovered at 0.026-0.030, the stall rule waits 20 sqrt(L/mu) = 1.5e8
+// iterations, and the solve ran past a million steps without a verdict.
+// A stage at its floor ends (gradMapFloor); the method then ends within a
+// few thousand steps, claiming nothing it cannot certify.
+func TestPenaltyStageAtFloor(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	var labels []float64
+	var rows [][]float64
+	for range 267 {
+		labels, rows = nearlyInfeasibleSVM(rng)
+	}
+	p := SVMProblem(labels, rows, false)
+	_, ex := exactOf(t, "problem 266", p)
+	if ex.Infeasible {
+		t.Fatal("problem 266 is infeasible; the case is meant to be separable, barely")
+	}
+	res, err := Solve(context.Background(), p, &Options{Method: MethodAPG, Tol: 1e-9, Seed: 1, MaxSteps: 1000000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch res.Status {
+	case StatusMaxSteps:
+		t.Errorf("max_steps after %d steps (%d stages, xi %.3g): a stage at its rounding floor did not end", res.Steps, res.Penalty.Stages, res.Penalty.Xi)
+	case StatusInfeasible:
+		t.Errorf("infeasible; the data are separable (x* = %v)", ex.X)
+	}
+	t.Logf("%v after %d steps, %d stages", res.Status, res.Steps, res.Penalty.Stages)
+}

@@ -34,7 +34,7 @@ func (s *Solver) runAPG(rn *run) stop {
 			return rn.stopped
 		}
 		s.fullGrad(g, y, rn.sched.xi, rn.sched.delta)
-		if gm := s.gradMapStep(xt, y, g, alpha); gm <= target || st.stalled(gm) || cy.repeats(x, y) {
+		if gm := s.gradMapStep(xt, y, g, alpha); gm <= target || gm <= gradMapFloor(L, y) || st.stalled(gm) || cy.repeats(x, y) {
 			copy(x, xt)
 			return stopConverged
 		}
@@ -54,6 +54,21 @@ func (s *Solver) runAPG(rn *run) stop {
 			s.observe(s.steps, x)
 		}
 	}
+}
+
+// gradMapFloor is the gradient mapping L ||y - xt|| below which its value
+// is rounding: xt = prox(y - g/L) is rounded to eps |xt_i| in each
+// coordinate, so ||y - xt|| cannot be resolved below about eps ||y||, and
+// g's own rounding (the rows' residuals' rounding times xi/(4 delta)) is
+// of the same size times L. A stage target below it is met only by chance:
+// at xi = 4.4e12, delta = 0.05 (an SVM separable only by ||x|| = 1e14)
+// the target was 0.0125, the floor 0.0145 and the gradient mapping
+// hovered at 0.026-0.030; the stall rule, at 20 sqrt(L/mu) = 1.5e8
+// iterations without halving, would have waited hours
+// (TestPenaltyStageAtFloor). Four times the floor ends such a stage at
+// once; the certificate judges its point.
+func gradMapFloor(L float64, y []float64) float64 {
+	return 4 * 0x1p-52 * L * math.Sqrt(vec.Dot(y, y))
 }
 
 // stall ends a stage whose gradient mapping has stopped falling: below the
