@@ -252,12 +252,7 @@ func (s *Solver) violationPass(exact bool) gapTerms {
 		// zero or above may be violated in exact arithmetic: its
 		// residual summed in twice the precision says.
 		if !s.rowIn[j] && s.ainv[j] > 0 && res*s.ainv[j] > -gn*(xn+math.Abs(s.b[j])) {
-			e := s.exactResidual(j, s.x) * s.ainv[j]
-			if e > 0 {
-				s.exact.note(j, e/(0x1p-52*(xn+math.Abs(s.b[j]))))
-			} else {
-				s.near.note(j, e/(0x1p-52*(xn+math.Abs(s.b[j]))))
-			}
+			s.noteExact(j, xn)
 		}
 		comp = max(comp, math.Abs(r.Lambda[j]*res))
 		if s.ainv[j] > 0 {
@@ -288,6 +283,30 @@ func (s *Solver) violationPass(exact bool) gapTerms {
 		r.Feasible = r.Feasible && WithinRounding(res*s.eqinv[i], xn, s.beqOrig[i]*s.eqinv[i], s.n)
 	}
 	r.SumViolation = sum
+	bviol, bcomp := s.boundTerms(&terms)
+	r.MaxViolation, r.Complementarity = max(viol, bviol), max(comp, bcomp)
+	terms.finish(&r.Rounding)
+	return terms
+}
+
+// noteExact files row j, whose residual at x is within its evaluation's
+// rounding of zero or above, by its residual summed in twice the
+// precision, in eps (||x|| + |bhat|) on the unit-row scale: in the exact
+// list when it is violated, in the near list when it holds.
+func (s *Solver) noteExact(j int, xn float64) {
+	unit := 0x1p-52 * (xn + math.Abs(s.b[j]))
+	if e := s.exactResidual(j, s.x) * s.ainv[j]; e > 0 {
+		s.exact.note(j, e/unit)
+	} else {
+		s.near.note(j, e/unit)
+	}
+}
+
+// boundTerms adds the bounds' and the l1 term's parts of Gap to terms and
+// returns the bounds' largest violation by x and the largest
+// complementarity product among them.
+func (s *Solver) boundTerms(terms *gapTerms) (viol, comp float64) {
+	r := &s.res
 	for i, x := range s.x {
 		viol = max(viol, max(x-s.up[i], s.lo[i]-x))
 		switch z := r.Z[i]; {
@@ -306,9 +325,7 @@ func (s *Solver) violationPass(exact bool) gapTerms {
 			terms.exact(s.l1*math.Abs(x) - r.W[i]*x)
 		}
 	}
-	r.MaxViolation, r.Complementarity = viol, comp
-	terms.finish(&r.Rounding)
-	return terms
+	return viol, comp
 }
 
 // gapTerms sums Gap's terms other than the Lagrangian's (GapRounding) and

@@ -274,37 +274,9 @@ func (s *Solver) impliedExactly(p []float64, k int, c constraint) bool {
 	case support > exactFarkasMaxSupport:
 		return true
 	}
-	var S []exactMember
-	last := -1
-	for a, v := range p[:k+1] {
-		if v == 0 {
-			continue
-		}
-		m := c
-		if a < k {
-			m = s.ws[a]
-		} else {
-			last = len(S)
-		}
-		y := v / s.sigma[a]
-		var row []float64
-		var b float64
-		switch m.kind {
-		case kindRow:
-			row, b, y = s.a[m.i], s.bOrig[m.i], y*s.ainv[m.i]
-		case kindEq:
-			row, b, y = s.aeq[m.i], s.beqOrig[m.i], y*s.eqinv[m.i]
-		case kindFixed, kindUpper:
-			row, b = make([]float64, s.n), s.up[m.i]
-			row[m.i] = 1
-		case kindLower:
-			row, b = make([]float64, s.n), -s.lo[m.i]
-			row[m.i] = -1
-		default:
-			return false
-		}
-		// The right-hand side as one more coordinate.
-		S = append(S, exactMember{row: append(row[:s.n:s.n], b), b: b, y: y, eq: true})
+	S, last, ok := s.supportMembers(p, k, c)
+	if !ok {
+		return false
 	}
 	if len(S) == 2 {
 		if implied, ok := repeatImplied(S, last, c.kind == kindEq || c.kind == kindFixed); ok {
@@ -331,6 +303,43 @@ func (s *Solver) impliedExactly(p []float64, k int, c constraint) bool {
 		rhs.Add(rhs, tmp.Mul(y[a], ratOf(m.b)))
 	}
 	return rhs.Sign()*y[last].Sign() >= 0
+}
+
+// supportMembers returns the members of impliedExactly's support, each
+// the caller's row with its right-hand side as one more coordinate, its
+// float multiplier on that row, and the index of c among them; false if a
+// member is an l1 kink.
+func (s *Solver) supportMembers(p []float64, k int, c constraint) (S []exactMember, last int, ok bool) {
+	for a, v := range p[:k+1] {
+		if v == 0 {
+			continue
+		}
+		m := c
+		if a < k {
+			m = s.ws[a]
+		} else {
+			last = len(S)
+		}
+		y := v / s.sigma[a]
+		var row []float64
+		var b float64
+		switch m.kind {
+		case kindRow:
+			row, b, y = s.a[m.i], s.bOrig[m.i], y*s.ainv[m.i]
+		case kindEq:
+			row, b, y = s.aeq[m.i], s.beqOrig[m.i], y*s.eqinv[m.i]
+		case kindFixed, kindUpper:
+			row, b = make([]float64, s.n), s.up[m.i]
+			row[m.i] = 1
+		case kindLower:
+			row, b = make([]float64, s.n), -s.lo[m.i]
+			row[m.i] = -1
+		default:
+			return nil, 0, false
+		}
+		S = append(S, exactMember{row: append(row[:s.n:s.n], b), b: b, y: y})
+	}
+	return S, last, true
 }
 
 // repeatImplied decides a support of two members whose rows, the
