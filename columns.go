@@ -325,7 +325,7 @@ func (sp *separable) minimiser(k int) (x, zb float64) {
 	case x < 0:
 		w = -sp.l1
 	case x == 0:
-		w = math.Max(-sp.l1, math.Min(sp.l1, r))
+		w = max(-sp.l1, min(sp.l1, r))
 	}
 	return x, r - w
 }

@@ -460,7 +460,7 @@ func checkSymmetric(P [][]float64) error {
 	var big float64
 	for _, r := range P {
 		for _, v := range r {
-			big = math.Max(big, math.Abs(v))
+			big = max(big, math.Abs(v))
 		}
 	}
 	tol := 1e-10 * big

@@ -125,7 +125,7 @@ func (s *Solver) buildFarkas() {
 			r.FarkasEq[c.i] = y * s.eqinv[c.i]
 		}
 	}
-	big := math.Max(normInf(r.FarkasA), normInf(r.FarkasEq))
+	big := max(normInf(r.FarkasA), normInf(r.FarkasEq))
 	if big > 0 {
 		vec.Scale(1/big, r.FarkasA)
 		vec.Scale(1/big, r.FarkasEq)
@@ -450,7 +450,7 @@ func (s *Solver) farkasWeights(p []float64) []float64 {
 	}
 	top := normInf(wt)
 	for c, v := range wt {
-		wt[c] = 1 / math.Max(v, 0x1p-52*top)
+		wt[c] = 1 / max(v, 0x1p-52*top)
 	}
 	if top == 0 {
 		return nil

@@ -125,7 +125,7 @@ func (f *hFactor) solveError() float64 {
 	if f.ld != nil {
 		dmax := 0.0
 		for _, d := range f.hd {
-			dmax = math.Max(dmax, d)
+			dmax = max(dmax, d)
 		}
 		return 8 * 0x1p-53 * dmax
 	}

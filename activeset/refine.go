@@ -217,7 +217,7 @@ func (s *Solver) kktResidual(x, lam []float64, own bool) float64 {
 	for _, c := range s.ws {
 		b := s.rhs(c)
 		v := s.rowValue(c, x)
-		r, lo := math.Abs(v-b), math.Max(math.Abs(v), math.Abs(b))
+		r, lo := math.Abs(v-b), max(math.Abs(v), math.Abs(b))
 		den := xn
 		if own && (c.kind == kindRow || c.kind == kindEq) && lo < ownScale*xn && r > prim*lo {
 			if t := s.rowSize(c, x) + math.Abs(b); t < ownScale*xn {
@@ -225,10 +225,10 @@ func (s *Solver) kktResidual(x, lam []float64, own bool) float64 {
 			}
 		}
 		if r > 0 {
-			prim = math.Max(prim, r/den)
+			prim = max(prim, r/den)
 		}
 	}
-	return math.Max(stat, prim)
+	return max(stat, prim)
 }
 
 // ownScale is the ratio of a member's terms to 1 + ||x||_inf below which

@@ -160,7 +160,7 @@ func (r *Result) PenaltyGap(mu, xi float64) float64 {
 	} else {
 		half, u = g.GNorm*g.GNorm/(2*mu), g.GNorm/mu
 	}
-	half = math.Max(half, 0) + g.Grad*u + g.Grad*g.Grad/(2*mu)
+	half = max(half, 0) + g.Grad*u + g.Grad*g.Grad/(2*mu)
 	rest := g.Terms + g.TermsError + xi*(g.Violation+g.ViolationError)
 	gap := half + rest
 	// The five sums just taken.
@@ -168,5 +168,5 @@ func (r *Result) PenaltyGap(mu, xi float64) float64 {
 	if math.IsNaN(gap) {
 		return math.Inf(1)
 	}
-	return math.Max(gap, 0)
+	return max(gap, 0)
 }

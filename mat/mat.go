@@ -98,7 +98,7 @@ func (m *Dense) NormInf() float64 {
 		for _, v := range m.Row(i) {
 			s += math.Abs(v)
 		}
-		mx = math.Max(mx, s)
+		mx = max(mx, s)
 	}
 	return mx
 }

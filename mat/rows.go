@@ -16,7 +16,7 @@ func Norm(r []float64) float64 {
 	}
 	var mx float64
 	for _, v := range r {
-		mx = math.Max(mx, math.Abs(v))
+		mx = max(mx, math.Abs(v))
 	}
 	if mx == 0 || math.IsInf(mx, 0) || math.IsNaN(mx) {
 		return mx

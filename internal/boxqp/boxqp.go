@@ -110,9 +110,9 @@ func (w *Workspace) Solve(k *mat.Dense, c, x []float64, opt Options) Result {
 	w.prevTau = -1
 	cmax, dmax := 1.0, 0.0
 	for i := range x {
-		x[i] = math.Max(x[i], 0)
-		cmax = math.Max(cmax, math.Abs(c[i]))
-		dmax = math.Max(dmax, k.Data[i*k.Stride+i])
+		x[i] = max(x[i], 0)
+		cmax = max(cmax, math.Abs(c[i]))
+		dmax = max(dmax, k.Data[i*k.Stride+i])
 	}
 	if !(dmax > 0) {
 		dmax = 1 // K = 0: the damping alone makes the steps
@@ -124,7 +124,7 @@ func (w *Workspace) Solve(k *mat.Dense, c, x []float64, opt Options) Result {
 	tol := opt.Tol * cmax
 	grown := 1.0
 	for _, v := range x {
-		grown = math.Max(grown, v)
+		grown = max(grown, v)
 	}
 	grown *= opt.MaxGrowth
 	var res Result
@@ -137,11 +137,11 @@ func (w *Workspace) Solve(k *mat.Dense, c, x []float64, opt Options) Result {
 		for i, gi := range g {
 			p := gi
 			if x[i] <= 0 {
-				p = math.Min(gi, 0)
+				p = min(gi, 0)
 			}
-			pg = math.Max(pg, math.Abs(p))
-			wdist = math.Max(wdist, math.Abs(x[i]-math.Max(x[i]-gi, 0)))
-			xmax = math.Max(xmax, x[i])
+			pg = max(pg, math.Abs(p))
+			wdist = max(wdist, math.Abs(x[i]-max(x[i]-gi, 0)))
+			xmax = max(xmax, x[i])
 		}
 		res.PGNorm = pg
 		if xmax > grown {
@@ -157,7 +157,7 @@ func (w *Workspace) Solve(k *mat.Dense, c, x []float64, opt Options) Result {
 			res.Status = Stopped
 			return res
 		}
-		free := w.split(k, g, d, x, math.Min(wdist, 1e-3*xmax))
+		free := w.split(k, g, d, x, min(wdist, 1e-3*xmax))
 		var ok bool
 		if tauMin, ok = w.dampedStep(k, g, d, x, free, tauMin, dmax, &res); !ok {
 			res.Status = Stalled
@@ -226,7 +226,7 @@ func (w *Workspace) roundingFloor(k *mat.Dense, c, x []float64, pg float64) floa
 		for j, v := range k.Row(i) {
 			s += math.Abs(v) * x[j]
 		}
-		big = math.Max(big, s+math.Abs(c[i]))
+		big = max(big, s+math.Abs(c[i]))
 	}
 	return 4 * vec.DotErrorBound(n+1) * big
 }
@@ -282,14 +282,14 @@ func (w *Workspace) tryStep(k *mat.Dense, g, d, x []float64, free []int32, tau f
 	}
 	for alpha := 1.0; alpha > 1e-10; alpha *= 0.5 {
 		for i := range x {
-			xt[i] = math.Max(x[i]+alpha*d[i], 0)
+			xt[i] = max(x[i]+alpha*d[i], 0)
 			step[i] = xt[i] - x[i]
 		}
 		// f(xt) - f(x) = g'step + 1/2 step'K step, exactly for a quadratic.
 		k.MulVec(kd, step)
 		gs := vec.Dot(g, step)
 		change := gs + 0.5*vec.Dot(step, kd)
-		if change < 0 && change <= armijo*math.Min(gs, 0) {
+		if change < 0 && change <= armijo*min(gs, 0) {
 			w.alpha = alpha
 			copy(x, xt)
 			return true
@@ -321,7 +321,7 @@ func (w *Workspace) newtonStep(k *mat.Dense, g, d, dc []float64, coupled bool, f
 		kff := &mat.Dense{Rows: nf, Cols: nf, Stride: nf, Data: w.kff[:nf*nf]}
 		dmax := 0.0
 		for _, i := range free {
-			dmax = math.Max(dmax, k.Data[int(i)*k.Stride+int(i)])
+			dmax = max(dmax, k.Data[int(i)*k.Stride+int(i)])
 		}
 		if !(dmax > 0) {
 			dmax = 1

@@ -64,10 +64,10 @@ func (w *Workspace) SolveInteriorFrom(k *mat.Dense, c, x, z []float64, warm int,
 	}
 	cmax, dmax, xmax := 1.0, 0.0, 1.0
 	for i := range x {
-		x[i] = math.Max(x[i], 0)
-		cmax = math.Max(cmax, math.Abs(c[i]))
-		dmax = math.Max(dmax, k.Data[i*k.Stride+i])
-		xmax = math.Max(xmax, x[i])
+		x[i] = max(x[i], 0)
+		cmax = max(cmax, math.Abs(c[i]))
+		dmax = max(dmax, k.Data[i*k.Stride+i])
+		xmax = max(xmax, x[i])
 	}
 	if !(dmax > 0) {
 		dmax = 1
@@ -85,12 +85,12 @@ func (w *Workspace) SolveInteriorFrom(k *mat.Dense, c, x, z []float64, warm int,
 		rdMax, gap, f, big := 0.0, vec.Dot(x, z), 0.0, 0.0
 		for i := range x {
 			rd[i] = kx[i] + c[i] - z[i]
-			rdMax = math.Max(rdMax, math.Abs(rd[i]))
+			rdMax = max(rdMax, math.Abs(rd[i]))
 			f += x[i] * (0.5*kx[i] + c[i])
-			big = math.Max(big, x[i])
+			big = max(big, x[i])
 		}
 		res.PGNorm = rdMax
-		if rdMax <= opt.Tol*cmax && gap <= opt.Tol*math.Max(1, math.Abs(f)) {
+		if rdMax <= opt.Tol*cmax && gap <= opt.Tol*max(1, math.Abs(f)) {
 			res.Status = Converged
 			return res
 		}
@@ -116,7 +116,7 @@ func (w *Workspace) SolveInteriorFrom(k *mat.Dense, c, x, z []float64, warm int,
 			return res
 		}
 		w.predictorCorrector(x, z, rd, dx, dz, r, t, gap/float64(n))
-		alpha := math.Min(1, 0.995*stepToBound(x, dx, z, dz))
+		alpha := min(1, 0.995*stepToBound(x, dx, z, dz))
 		if !(alpha >= 1e-10) { // NaN too
 			res.Status = Stalled
 			return res
@@ -134,10 +134,10 @@ func stepToBound(x, dx, z, dz []float64) float64 {
 	alpha := 1 / 0.995
 	for i := range x {
 		if dx[i] < 0 {
-			alpha = math.Min(alpha, -x[i]/dx[i])
+			alpha = min(alpha, -x[i]/dx[i])
 		}
 		if dz[i] < 0 {
-			alpha = math.Min(alpha, -z[i]/dz[i])
+			alpha = min(alpha, -z[i]/dz[i])
 		}
 	}
 	return alpha
@@ -155,7 +155,7 @@ func mehrotraStart(x, z, kx, c []float64) {
 	mx, mz := 0.0, 0.0
 	for i := range x {
 		z[i] = kx[i] + c[i]
-		mx, mz = math.Min(mx, x[i]), math.Min(mz, z[i])
+		mx, mz = min(mx, x[i]), min(mz, z[i])
 	}
 	sx, sz, xz := 0.0, 0.0, 0.0
 	for i := range x {
@@ -190,7 +190,7 @@ func centredNew(k *mat.Dense, c, x, z, kx []float64, warm int) {
 		}
 		x[i] = s
 		if kii := k.Data[i*k.Stride+i]; kii > 0 {
-			x[i] = math.Max(-g/kii, s)
+			x[i] = max(-g/kii, s)
 		}
 		z[i] = mu / x[i]
 	}
@@ -209,7 +209,7 @@ func (w *Workspace) predictorCorrector(x, z, rd, dx, dz, r, t []float64, mu floa
 	for i := range dz {
 		dz[i] = -z[i] - z[i]/x[i]*dx[i]
 	}
-	alpha := math.Min(1, stepToBound(x, dx, z, dz))
+	alpha := min(1, stepToBound(x, dx, z, dz))
 	muAff := 0.0
 	for i := range x {
 		muAff += (x[i] + alpha*dx[i]) * (z[i] + alpha*dz[i])

@@ -39,7 +39,7 @@ func (w *Workspace) certify() (Status, bool) {
 			feasible = false
 			break
 		}
-		tStar = math.Max(tStar, p.B[i]/vi)
+		tStar = max(tStar, p.B[i]/vi)
 	}
 	if !feasible {
 		res.Gap = math.Inf(1)
@@ -58,7 +58,7 @@ func (w *Workspace) certify() (Status, bool) {
 	}
 	t := tStar
 	if xx > 0 {
-		t = math.Max(t, -qx/(r*xx))
+		t = max(t, -qx/(r*xx))
 	}
 	f := 0.5*r*t*t*xx + t*qx
 	bl := vec.Dot(p.B, w.lam)
@@ -99,11 +99,11 @@ func (w *Workspace) certify() (Status, bool) {
 	}
 	var viol float64
 	for i, vi := range w.v {
-		viol = math.Max(viol, t*vi-p.B[i])
+		viol = max(viol, t*vi-p.B[i])
 	}
 	res.Objective, res.Gap, res.MaxViol = f, gap, viol
 	res.Allowance = allow
-	tolF := w.opt.Tol * math.Max(1, math.Abs(f))
+	tolF := w.opt.Tol * max(1, math.Abs(f))
 	if gap <= tolF {
 		return Solved, true
 	}
@@ -130,7 +130,7 @@ func (w *Workspace) certify() (Status, bool) {
 func (w *Workspace) farkas() bool {
 	lmax := 0.0
 	for _, l := range w.lam {
-		lmax = math.Max(lmax, l)
+		lmax = max(lmax, l)
 	}
 	if lmax == 0 {
 		return false
@@ -156,7 +156,7 @@ func (w *Workspace) farkas() bool {
 		if !(v >= 0) || math.IsInf(v, 1) { // NaN too
 			return false
 		}
-		ymax = math.Max(ymax, v)
+		ymax = max(ymax, v)
 	}
 	if ymax == 0 {
 		return false

@@ -118,12 +118,12 @@ func (w *Workspace) epoch(shrinkAbove float64) (pgMax, pgMin float64) {
 				w.order[k], w.order[w.active] = w.order[w.active], w.order[k]
 				continue
 			}
-			pg = math.Min(g, 0)
+			pg = min(g, 0)
 		}
-		pgMax, pgMin = math.Max(pgMax, pg), math.Min(pgMin, pg)
+		pgMax, pgMin = max(pgMax, pg), min(pgMin, pg)
 		if pg != 0 && w.qii[i] > 0 {
 			old := w.lam[i]
-			w.lam[i] = math.Max(old-g/w.qii[i], 0)
+			w.lam[i] = max(old-g/w.qii[i], 0)
 			if d := (w.lam[i] - old) / p.Ridge; d != 0 {
 				vec.AxpySparse(-d, idx, val, w.x)
 			}

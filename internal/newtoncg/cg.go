@@ -36,7 +36,7 @@ func (w *Workspace) newtonDirection(gnorm, gnorm0 float64) int {
 	if gnorm == 0 {
 		return 0
 	}
-	eta := math.Min(0.1, math.Sqrt(gnorm/gnorm0))
+	eta := min(0.1, math.Sqrt(gnorm/gnorm0))
 	tol := eta * gnorm
 	steps := 0
 	for steps < w.opt.MaxCG {

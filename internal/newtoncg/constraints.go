@@ -173,8 +173,8 @@ func (w *Workspace) hessianA(hp, v []float64) {
 // max_i (r_i)_+ / max(|a_i|'|x| + |b_i|, ||a_i||_1).
 func (w *Workspace) gapA(x []float64) (gap, xi, viol, rel float64) {
 	for i, l := range w.lhat {
-		xi = math.Max(xi, math.Max(l, w.lam[i]))
-		viol = math.Max(viol, w.rA[i])
+		xi = max(xi, max(l, w.lam[i]))
+		viol = max(viol, w.rA[i])
 	}
 	xi *= 2
 	g := vec.DotErrorBound(w.rowMaxA + 1)
@@ -206,7 +206,7 @@ func (w *Workspace) gapA(x []float64) (gap, xi, viol, rel float64) {
 		}
 		allow += weight * err
 		if ri > 0 {
-			rel = math.Max(rel, ri/math.Max(size, a1))
+			rel = max(rel, ri/max(size, a1))
 		}
 	}
 	return sum + allow + vec.DotErrorBound(len(w.rA)+1)*sumAbs, xi, viol, rel
@@ -240,7 +240,7 @@ const farkasMargin = 1e-12
 func (w *Workspace) infeasible() bool {
 	var lmax float64
 	for _, l := range w.lhat {
-		lmax = math.Max(lmax, l)
+		lmax = max(lmax, l)
 	}
 	if !(lmax > 0) || math.IsInf(lmax, 1) {
 		return false
@@ -319,7 +319,7 @@ func (w *Workspace) checkFarkas(y []float64) bool {
 			case gv < 0:
 				t = gv * hi
 			}
-			term = math.Min(term, t)
+			term = min(term, t)
 		}
 		if math.IsInf(term, -1) {
 			if math.Abs(gj) > tau {

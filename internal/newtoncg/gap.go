@@ -60,7 +60,7 @@ func (w *Workspace) gapTerms(x, s, sAbs []float64) float64 {
 			u -= p.Q[j]
 		}
 		z := softThreshold(u, p.L1) / p.Ridge
-		z = math.Min(math.Max(z, w.lower(j)), w.upper(j))
+		z = min(max(z, w.lower(j)), w.upper(j))
 		dx := xj - z
 		slack := p.Ridge*z - u
 		term := 0.5*p.Ridge*dx*dx + dx*slack + p.L1*(math.Abs(xj)-math.Abs(z))

@@ -152,7 +152,7 @@ func New(p Problem, opt Options) *Workspace {
 	for i := 0; i < l; i++ {
 		idx, val := p.X.Row(i)
 		w.rowMax = max(w.rowMax, len(idx))
-		w.rowNormMax = math.Max(w.rowNormMax, math.Sqrt(vec.Dot(val, val)))
+		w.rowNormMax = max(w.rowNormMax, math.Sqrt(vec.Dot(val, val)))
 		for _, j := range idx {
 			cols[j]++
 		}
@@ -227,7 +227,7 @@ func (w *Workspace) upper(j int) float64 {
 func (w *Workspace) Solve() *Result {
 	x := w.x
 	for j := range x {
-		x[j] = math.Min(math.Max(x[j], w.lower(j)), w.upper(j))
+		x[j] = min(max(x[j], w.lower(j)), w.upper(j))
 	}
 	w.passes = 0
 	res := &w.res
@@ -259,7 +259,7 @@ func (w *Workspace) Solve() *Result {
 		if w.opt.Progress != nil {
 			w.opt.Progress(it, w.passes, res.Gap)
 		}
-		if res.Gap <= w.opt.Tol*math.Max(1, math.Abs(f)) && settled {
+		if res.Gap <= w.opt.Tol*max(1, math.Abs(f)) && settled {
 			res.Status = Solved
 			w.multipliers()
 			return res
@@ -269,7 +269,7 @@ func (w *Workspace) Solve() *Result {
 			w.multipliers()
 			return res
 		}
-		update := w.p.A != nil && newton > 0 && (inner <= gapA/10 || res.Gap <= w.opt.Tol*math.Max(1, math.Abs(f)))
+		update := w.p.A != nil && newton > 0 && (inner <= gapA/10 || res.Gap <= w.opt.Tol*max(1, math.Abs(f)))
 		ok := true
 		var fNew, fInNew float64
 		if !update {
@@ -374,13 +374,13 @@ func (w *Workspace) multipliers() {
 			if s == 0 {
 				s = -1
 			}
-			w.zb[j] = math.Min(0, -(w.g[j] + w.p.L1*s))
+			w.zb[j] = min(0, -(w.g[j] + w.p.L1*s))
 		case xj == w.upper(j):
 			s := sign(xj)
 			if s == 0 {
 				s = 1
 			}
-			w.zb[j] = math.Max(0, -(w.g[j] + w.p.L1*s))
+			w.zb[j] = max(0, -(w.g[j] + w.p.L1*s))
 		}
 	}
 }

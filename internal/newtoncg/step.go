@@ -30,18 +30,18 @@ func (w *Workspace) orthantBox() float64 {
 			switch {
 			case xj > 0 || (xj == 0 && g+l1 < 0 && hi > 0):
 				g += l1
-				lo = math.Max(lo, 0)
+				lo = max(lo, 0)
 			case xj < 0 || (xj == 0 && g-l1 > 0 && lo < 0):
 				g -= l1
-				hi = math.Min(hi, 0)
+				hi = min(hi, 0)
 			default:
 				g, lo, hi = 0, 0, 0
 			}
 		}
 		w.gp[j], w.lo[j], w.hi[j] = g, lo, hi
-		pg = math.Max(pg, math.Abs(xj-math.Min(math.Max(xj-g/w.hdiag[j], lo), hi)))
+		pg = max(pg, math.Abs(xj-min(max(xj-g/w.hdiag[j], lo), hi)))
 	}
-	eps := math.Min(1e-3, pg)
+	eps := min(1e-3, pg)
 	var norm2 float64
 	for j, xj := range w.x {
 		g, lo, hi := w.gp[j], w.lo[j], w.hi[j]
@@ -65,7 +65,7 @@ func (w *Workspace) orthantBox() float64 {
 // false when no step passes (or the direction is zero).
 func (w *Workspace) lineSearch(f float64) (fNew, fInNew float64, ok bool) {
 	const eps = 0x1p-52
-	round := 16 * eps * math.Max(1, math.Abs(f))
+	round := 16 * eps * max(1, math.Abs(f))
 	alpha := 1.0
 	for try := 0; try < 40; try++ {
 		var pred float64
@@ -73,7 +73,7 @@ func (w *Workspace) lineSearch(f float64) (fNew, fInNew float64, ok bool) {
 		for j, xj := range w.x {
 			v := xj
 			if dj := w.d[j]; dj != 0 {
-				v = math.Min(math.Max(xj+alpha*dj, w.lo[j]), w.hi[j])
+				v = min(max(xj+alpha*dj, w.lo[j]), w.hi[j])
 			}
 			w.xNew[j] = v
 			if v != xj {

@@ -86,7 +86,7 @@ type Residuals struct {
 // RelPrimal, RelDual, RelComplementarity and |RelGap|: an answer is
 // optimal to relative accuracy tol when Worst() <= tol.
 func (r Residuals) Worst() float64 {
-	return math.Max(math.Max(math.Max(r.RelStationarity, r.RelPrimal), math.Max(r.RelDual, r.RelComplementarity)), math.Abs(r.RelGap))
+	return max(max(max(r.RelStationarity, r.RelPrimal), max(r.RelDual, r.RelComplementarity)), math.Abs(r.RelGap))
 }
 
 func nf() *big.Float { return new(big.Float).SetPrec(Prec) }
@@ -145,7 +145,7 @@ func KKT(q *QP, x, lambda, nu, z []float64) (Residuals, error) {
 	acc.rows(q.Aeq, q.Beq, nu, xb, true)
 	acc.bounds(q, x, xb, z)
 	res.PrimalViolation, res.RelPrimal = acc.pv, acc.rpv
-	res.DualViolation, res.RelDual = acc.dv, acc.dv/math.Max(1, acc.maxMult)
+	res.DualViolation, res.RelDual = acc.dv, acc.dv/max(1, acc.maxMult)
 	res.Complementarity, res.RelComplementarity = acc.cv, acc.rcv
 
 	gap := acc.gap
@@ -158,7 +158,7 @@ func KKT(q *QP, x, lambda, nu, z []float64) (Residuals, error) {
 	res.Objective = f64(F)
 	res.Gap = f64(gap)
 	res.Dual = f64(nf().Sub(F, gap))
-	res.RelGap = res.Gap / math.Max(1, math.Abs(res.Objective))
+	res.RelGap = res.Gap / max(1, math.Abs(res.Objective))
 	return res, nil
 }
 
@@ -276,12 +276,12 @@ func (acc *kktAccum) rows(rows [][]float64, rhs, mult []float64, xb []*big.Float
 		} else if s.Sign() < 0 {
 			viol = -f64(s)
 		}
-		acc.pv = math.Max(acc.pv, viol)
-		acc.rpv = math.Max(acc.rpv, viol/math.Max(1, f64(a)))
+		acc.pv = max(acc.pv, viol)
+		acc.rpv = max(acc.rpv, viol/max(1, f64(a)))
 		m := at(mult, j)
-		acc.maxMult = math.Max(acc.maxMult, math.Abs(m))
+		acc.maxMult = max(acc.maxMult, math.Abs(m))
 		if !eq && m < 0 {
-			acc.dv = math.Max(acc.dv, -m)
+			acc.dv = max(acc.dv, -m)
 		}
 		if m == 0 {
 			continue
@@ -291,10 +291,10 @@ func (acc *kktAccum) rows(rows [][]float64, rhs, mult []float64, xb []*big.Float
 		acc.gap.Add(acc.gap, t)
 		if !eq {
 			p := math.Abs(f64(t))
-			acc.cv = math.Max(acc.cv, p)
+			acc.cv = max(acc.cv, p)
 			u.SetFloat64(math.Abs(m))
 			u.Mul(u, a)
-			acc.rcv = math.Max(acc.rcv, p/math.Max(1, f64(u)))
+			acc.rcv = max(acc.rcv, p/max(1, f64(u)))
 		}
 	}
 }
@@ -307,16 +307,16 @@ func (acc *kktAccum) bounds(q *QP, x []float64, xb []*big.Float, z []float64) {
 	for i := 0; i < q.N; i++ {
 		lo, hi := lowerOf(q, i), upperOf(q, i)
 		zi := at(z, i)
-		acc.maxMult = math.Max(acc.maxMult, math.Abs(zi))
+		acc.maxMult = max(acc.maxMult, math.Abs(zi))
 		type side struct {
 			bound float64
 			mult  float64 // z^+ for upper, z^- for lower
 			upper bool
 		}
-		for _, sd := range []side{{hi, math.Max(zi, 0), true}, {lo, math.Max(-zi, 0), false}} {
+		for _, sd := range []side{{hi, max(zi, 0), true}, {lo, max(-zi, 0), false}} {
 			if math.IsInf(sd.bound, 0) {
 				if sd.mult != 0 {
-					acc.dv = math.Max(acc.dv, sd.mult) // multiplier on a missing bound
+					acc.dv = max(acc.dv, sd.mult) // multiplier on a missing bound
 				}
 				continue
 			}
@@ -329,8 +329,8 @@ func (acc *kktAccum) bounds(q *QP, x []float64, xb []*big.Float, z []float64) {
 			}
 			if s.Sign() < 0 {
 				viol := -f64(s)
-				acc.pv = math.Max(acc.pv, viol)
-				acc.rpv = math.Max(acc.rpv, viol/math.Max(1, math.Abs(sd.bound)))
+				acc.pv = max(acc.pv, viol)
+				acc.rpv = max(acc.rpv, viol/max(1, math.Abs(sd.bound)))
 			}
 			if sd.mult == 0 {
 				continue
@@ -339,8 +339,8 @@ func (acc *kktAccum) bounds(q *QP, x []float64, xb []*big.Float, z []float64) {
 			t.Mul(t, s)
 			acc.gap.Add(acc.gap, t)
 			p := math.Abs(f64(t))
-			acc.cv = math.Max(acc.cv, p)
-			acc.rcv = math.Max(acc.rcv, p/math.Max(1, sd.mult*(math.Abs(sd.bound)+math.Abs(x[i]))))
+			acc.cv = max(acc.cv, p)
+			acc.rcv = max(acc.rcv, p/max(1, sd.mult*(math.Abs(sd.bound)+math.Abs(x[i]))))
 		}
 	}
 }
@@ -550,8 +550,8 @@ func solveHRefined(h [][]float64, r []*big.Float) ([]*big.Float, error) {
 		dmax, ymax := 0.0, 0.0
 		for i := range d {
 			y[i].Add(y[i], t.SetFloat64(d[i]))
-			dmax = math.Max(dmax, math.Abs(d[i]))
-			ymax = math.Max(ymax, math.Abs(f64(y[i])))
+			dmax = max(dmax, math.Abs(d[i]))
+			ymax = max(ymax, math.Abs(f64(y[i])))
 		}
 		if dmax <= math.Ldexp(ymax, -120) {
 			return y, nil
@@ -597,7 +597,7 @@ func PrimalBackward(q *QP, x []float64) float64 {
 				continue
 			}
 			unit := 0x1p-52 * (norm2(row)*xn + math.Abs(b[j]))
-			worst = math.Max(worst, math.Abs(f64(s))/unit)
+			worst = max(worst, math.Abs(f64(s))/unit)
 		}
 	}
 	measure(q.A, q.B, false, q.NearA)
@@ -695,7 +695,7 @@ func CheckFarkas(q *QP, yA, yEq []float64) (ok bool, why string) {
 		if margin.Cmp(lim) <= 0 {
 			return false, fmt.Sprintf("margin %g is within the tolerance %g left by rounded w components", f64(margin), f64(lim))
 		}
-		return true, fmt.Sprintf("infeasible up to FarkasRelTol: margin %g (relative %g)", f64(margin), f64(margin)/math.Max(1, f64(size)))
+		return true, fmt.Sprintf("infeasible up to FarkasRelTol: margin %g (relative %g)", f64(margin), f64(margin)/max(1, f64(size)))
 	}
-	return true, fmt.Sprintf("infeasible: margin %g (relative %g)", f64(margin), f64(margin)/math.Max(1, f64(size)))
+	return true, fmt.Sprintf("infeasible: margin %g (relative %g)", f64(margin), f64(margin)/max(1, f64(size)))
 }

@@ -705,7 +705,7 @@ func buildCondDiag(g *gen) {
 			}
 		}
 	}
-	density := math.Min(1, 3/float64(g.n))
+	density := min(1, 3/float64(g.n))
 	g.addRows(g.n, g.n/4, func() []float64 { return g.gaussRow(density) },
 		func() float64 { return g.logUnif(1e-2, 1e2) }, 0.2, g.gaussSlack)
 }

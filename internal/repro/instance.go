@@ -134,7 +134,7 @@ func (in *Instance) solveReference() error {
 	in.LambdaInf = 0
 	for j, l := range res.Lambda {
 		// lambda for the unit-norm row j is lambda_orig * ||a_j||.
-		in.LambdaInf = math.Max(in.LambdaInf, l*norm(in.P.A[j]))
+		in.LambdaInf = max(in.LambdaInf, l*norm(in.P.A[j]))
 	}
 	in.RefSlack = make([]float64, len(in.B))
 	in.A.MulVecSub(in.RefSlack, in.XStar, in.B)

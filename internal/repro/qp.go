@@ -238,10 +238,10 @@ func qpSummary(sum io.Writer, cfg QPConfig, ins []*Instance, workers int, method
 	for _, in := range ins {
 		if !math.IsNaN(in.RefCheck) {
 			nref++
-			worstRef = math.Max(worstRef, in.RefCheck)
+			worstRef = max(worstRef, in.RefCheck)
 		}
-		kkt, gap = math.Max(kkt, in.RefKKT), math.Max(gap, in.RefGap)
-		lmin, lmax = math.Min(lmin, in.LambdaInf), math.Max(lmax, in.LambdaInf)
+		kkt, gap = max(kkt, in.RefKKT), max(gap, in.RefGap)
+		lmin, lmax = min(lmin, in.LambdaInf), max(lmax, in.LambdaInf)
 	}
 	fmt.Fprintf(sum, "instances: %d from %s (cvxopt references), %d generated; %s", nref, cfg.Testdata, len(ins)-nref, refSource(kkt, gap))
 	if nref > 0 {

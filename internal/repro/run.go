@@ -98,7 +98,7 @@ func (r *Run) MinGap() []float64 {
 	m := math.Inf(1)
 	for i, g := range r.Gap {
 		if !math.IsNaN(g) {
-			m = math.Min(m, g)
+			m = min(m, g)
 		}
 		out[i] = m
 		if math.IsInf(m, 1) {

@@ -266,7 +266,7 @@ func svmScreenRun(figs *figures, in *Instance, mm Method, suffix string, r *Run)
 	var gd, gk svgplot.Group
 	gd.Name, gk.Name = fmt.Sprintf("dropped (%d)", len(r.Dropped)), fmt.Sprintf("kept (%d)", m-len(r.Dropped))
 	for j, s := range in.RefSlack {
-		s = math.Max(s, 1e-11) // as the paper: slack below 1e-11 (or negative) shown at 1e-11
+		s = max(s, 1e-11) // as the paper: slack below 1e-11 (or negative) shown at 1e-11
 		if dropped[j] {
 			gd.Values = append(gd.Values, s)
 		} else {

@@ -43,7 +43,7 @@ func (c *certificate) forget() { c.gap, c.g = math.Inf(1), math.Inf(-1) }
 
 // solved reports whether the best certified gap meets the tolerance.
 func (s *Solver) solved(rn *run) bool {
-	return rn.best.gap <= s.opt.Tol*math.Max(1, math.Abs(rn.best.f))
+	return rn.best.gap <= s.opt.Tol*max(1, math.Abs(rn.best.f))
 }
 
 // certify computes the stage's certificate at state.x: multipliers (4.3) at
@@ -62,7 +62,7 @@ func (s *Solver) certify(rn *run) (gap, viol, lamMax float64) {
 	viol = maxPos(r)
 	softplus.DualMap(lam, r, rn.sched.xi, rn.sched.delta)
 	for _, l := range lam {
-		lamMax = math.Max(lamMax, l)
+		lamMax = max(lamMax, l)
 	}
 	gap = s.certifyPoint(rn, x, lam)
 	for _, f := range [...]float64{4, 16, 64} {
@@ -109,10 +109,10 @@ func (s *Solver) certifyPoint(rn *run, x, lam []float64) float64 {
 	delta, deltaErr := s.objectiveDiff(x, s.state.xt)
 	terms := math.Abs(delta) + xr*pen + math.Abs(lr) + gg/(2*s.mu)
 	floor := deltaErr + allow + vec.DotErrorBound(5)*terms + vec.DotErrorBound(s.n+3)*gg/(2*s.mu) // gg's own sum
-	diff := math.Max(delta+xr*pen-lr+gg/(2*s.mu), 0) + floor
+	diff := max(delta+xr*pen-lr+gg/(2*s.mu), 0) + floor
 	if diff < gap {
 		gap = diff
-		g = math.Max(g, f-fErr-diff) // F* >= F(x) - diff
+		g = max(g, f-fErr-diff) // F* >= F(x) - diff
 	} else {
 		floor = 0
 	}
@@ -161,9 +161,9 @@ func (s *Solver) pointBounds(rn *run, x, lam []float64) (f, pen, xr float64) {
 		if v > 0 {
 			pen += v
 		}
-		lamMax = math.Max(lamMax, lam[k])
+		lamMax = max(lamMax, lam[k])
 	}
-	return s.objective(x), pen, math.Max(rn.sched.xi, 2*lamMax)
+	return s.objective(x), pen, max(rn.sched.xi, 2*lamMax)
 }
 
 // certifyQuad is certifyPoint for the quadratic model, with the pairs'
@@ -237,7 +237,7 @@ func (s *Solver) quadGap(x, lam []float64, xr float64, haveR bool) (gap, floor f
 	// (up to their own rounding), and half itself.
 	sumErr := vec.DotErrorBound(s.n+s.kept+4) * (math.Abs(half) + slack + rowsAbs)
 	floor = slack + sumErr
-	return math.Max(half, 0) + math.Max(rowsPart, 0) + floor, floor
+	return max(half, 0) + max(rowsPart, 0) + floor, floor
 }
 
 // lagrangianGrad sets g = H x + c + A'lam, the gradient of the Lagrangian
@@ -282,7 +282,7 @@ func (s *Solver) ensureHRowNorm() {
 	for i := range s.hRowNorm {
 		row := s.h.Row(i)
 		s.hRowNorm[i] = math.Sqrt(vec.Dot(row, row))
-		s.hDiagMax = math.Max(s.hDiagMax, row[i])
+		s.hDiagMax = max(s.hDiagMax, row[i])
 	}
 }
 
@@ -395,7 +395,7 @@ func (s *Solver) proxQuadGap(x, lam []float64, xr float64, haveR bool) (gap, flo
 			}
 		}
 		if s.lower != nil {
-			yi = math.Min(math.Max(yi, s.lower[i]), s.upper[i])
+			yi = min(max(yi, s.lower[i]), s.upper[i])
 		}
 		y[i] = yi
 	}
@@ -442,7 +442,7 @@ func (s *Solver) proxQuadGap(x, lam []float64, xr float64, haveR bool) (gap, flo
 	slack += rowsSlack + wdErr + gamma*(wdAbs+dHdErr+s.l1*l1Abs)
 	sumErr := vec.DotErrorBound(n+s.kept+6) * (math.Abs(half) + slack + rowsAbs + wdAbs + math.Abs(dHd) + s.l1*l1Abs)
 	floor = slack + sumErr
-	return math.Max(diff+math.Max(half, 0)+math.Max(rowsPart, 0), 0) + floor, floor
+	return max(diff+max(half, 0)+max(rowsPart, 0), 0) + floor, floor
 }
 
 // leastSubgradient turns g, the gradient of the smooth part of a
@@ -483,7 +483,7 @@ func (s *Solver) leastSubgradient(g, y []float64) (sq, errSq float64) {
 // sqrt(n)*eps relative to their magnitudes (with a factor 16 of margin). A
 // gap is never reported as exactly zero.
 func (s *Solver) gapOf(fu, g float64) float64 {
-	return math.Max(fu-g, 0) + s.rounding(fu, g)
+	return max(fu-g, 0) + s.rounding(fu, g)
 }
 
 // rounding is the allowance gapOf adds for the rounding of F and G.
@@ -496,7 +496,7 @@ func (s *Solver) rounding(fu, g float64) float64 {
 // further stage can certify a smaller gap.
 func (s *Solver) atPrecisionFloor(rn *run) bool {
 	b := &rn.best
-	return !math.IsInf(b.gap, 1) && b.gap <= 2*math.Max(b.floor, s.rounding(b.f+b.xi*b.pen, b.g))
+	return !math.IsInf(b.gap, 1) && b.gap <= 2*max(b.floor, s.rounding(b.f+b.xi*b.pen, b.g))
 }
 
 // dualBound returns a certified lower bound on F* from multipliers lam >= 0 of
@@ -691,7 +691,7 @@ func (s *Solver) snapToBounds(x []float64) {
 	}
 	scale := 0.0
 	for _, v := range x {
-		scale = math.Max(scale, math.Abs(v))
+		scale = max(scale, math.Abs(v))
 	}
 	const eps = 0x1p-52
 	for i, v := range x {
@@ -734,11 +734,11 @@ func (s *Solver) boundMultipliers(z, x, lam []float64) {
 		switch {
 		case s.lower[i] == s.upper[i]:
 			// A fixed variable: either sign, the smallest in magnitude.
-			z[i] = math.Max(0, -t-hi) + math.Min(0, -t+lo)
+			z[i] = max(0, -t-hi) + min(0, -t+lo)
 		case x[i] >= s.upper[i]:
-			z[i] = math.Max(0, -t-hi)
+			z[i] = max(0, -t-hi)
 		case x[i] <= s.lower[i]:
-			z[i] = math.Min(0, -t+lo)
+			z[i] = min(0, -t+lo)
 		default:
 			z[i] = 0
 		}

@@ -235,10 +235,10 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 	// rounding, so xr = 2 max |multiplier| (the penalty method's rule).
 	xr := 0.0
 	for _, l := range res.Lambda {
-		xr = math.Max(xr, 2*l)
+		xr = max(xr, 2*l)
 	}
 	for _, l := range res.Nu {
-		xr = math.Max(xr, 2*math.Abs(l))
+		xr = max(xr, 2*math.Abs(l))
 	}
 	res.Xi = xr
 	res.Gap = s.userGap(r.PenaltyGap(s.mu, xr), res.X)
@@ -256,7 +256,7 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 	case math.IsNaN(res.Gap) || math.IsNaN(res.Objective):
 		res.Status, res.Gap, res.DistBound = StatusPrecisionLimit, math.Inf(1), math.Inf(1)
 		res.Message = "the answer's objective or its certificate is not finite in float64 (x or the multipliers are too large for their products and sums): no certificate"
-	case res.Gap <= s.opt.Tol*math.Max(1, math.Abs(res.Objective)) && r.Feasible:
+	case res.Gap <= s.opt.Tol*max(1, math.Abs(res.Objective)) && r.Feasible:
 		res.Status = StatusSolved
 	case !r.Feasible:
 		// Rows are violated beyond what x's own rounding explains. Seen
@@ -266,11 +266,11 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 		// which nothing proves: such a point is never solved.
 		res.Status = StatusPrecisionLimit
 		res.Message = fmt.Sprintf("the active-set method stopped at a point that violates rows by up to %.3g, beyond rounding (multipliers up to %.3g: the working set is too ill-conditioned for float64 here); its gap %.3g (relative %.3g) would hold only if %.3g bounds the multipliers, which nothing proves",
-			res.MaxViolation, xr/2, res.Gap, res.Gap/math.Max(1, math.Abs(res.Objective)), xr)
+			res.MaxViolation, xr/2, res.Gap, res.Gap/max(1, math.Abs(res.Objective)), xr)
 	default:
 		res.Status = StatusPrecisionLimit
 		res.Message = fmt.Sprintf("the exact answer is certified to gap %.3g (relative %.3g), the rounding floor of this problem in float64; tol %.3g is below it",
-			res.Gap, res.Gap/math.Max(1, math.Abs(res.Objective)), s.opt.Tol)
+			res.Gap, res.Gap/max(1, math.Abs(res.Objective)), s.opt.Tol)
 	}
 }
 

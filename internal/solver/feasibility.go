@@ -84,7 +84,7 @@ func (s *Solver) violation(x, g []float64) float64 {
 	}
 	if s.lower != nil {
 		for i, v := range x {
-			e := math.Max(v-s.upper[i], 0) - math.Max(s.lower[i]-v, 0)
+			e := max(v-s.upper[i], 0) - max(s.lower[i]-v, 0)
 			h += e * e / 2
 			if g != nil {
 				g[i] += e
@@ -130,9 +130,9 @@ func (s *Solver) phaseOne() feasibility {
 		}
 		diag := 0.0
 		for i := 0; i < n; i++ {
-			diag = math.Max(diag, w.h.Data[i*n+i])
+			diag = max(diag, w.h.Data[i*n+i])
 		}
-		w.h.AddDiag(phaseOneRegRel * math.Max(diag, 1))
+		w.h.AddDiag(phaseOneRegRel * max(diag, 1))
 		if w.chol.Factor(w.h) != nil {
 			break
 		}
@@ -161,7 +161,7 @@ func (s *Solver) phaseOne() feasibility {
 		return feasible
 	}
 	for k := 0; k < s.mw; k++ {
-		w.y[k] = math.Max(s.rowResidual(k, x), 0)
+		w.y[k] = max(s.rowResidual(k, x), 0)
 	}
 	if s.verifyFarkas(w.y) {
 		return infeasible
@@ -433,7 +433,7 @@ func (s *Solver) writeFarkas(y []float64) {
 		}
 		j := s.code[k].resultIndex(s.m)
 		s.res.Farkas[j] += v / s.norm[k] * s.code[k].sign()
-		mx = math.Max(mx, math.Abs(s.res.Farkas[j]))
+		mx = max(mx, math.Abs(s.res.Farkas[j]))
 	}
 	if mx > 0 {
 		vec.Scale(1/mx, s.res.Farkas)

@@ -74,7 +74,7 @@ func (s *Solver) canHandOver() bool { return s.fin.eng != nil && !s.opt.NoPolish
 // finish, only below the gap at that attempt over handoverRetry.
 func (s *Solver) handoverDue(rn *run) bool {
 	return s.handoverSlow(rn) ||
-		s.handoverAllowed(rn) && rn.best.gap <= s.fin.gap*math.Max(1, math.Abs(rn.best.f))
+		s.handoverAllowed(rn) && rn.best.gap <= s.fin.gap*max(1, math.Abs(rn.best.f))
 }
 
 // handoverSlow reports whether the stages have taken handoverStepsPerRow
@@ -132,7 +132,7 @@ func (s *Solver) guessWorkingSet() {
 	lmax := 0.0
 	for k, l := range lam {
 		if !s.code[k].isEq() {
-			lmax = math.Max(lmax, l)
+			lmax = max(lmax, l)
 		}
 	}
 	f.cand, f.rows = f.cand[:0], f.rows[:0]

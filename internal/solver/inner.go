@@ -90,7 +90,7 @@ type stall struct {
 const stallRounds = 20
 
 func newStall(kappa float64) stall {
-	return stall{best: math.Inf(1), limit: 100 + int(stallRounds*math.Sqrt(math.Max(kappa, 1)))}
+	return stall{best: math.Inf(1), limit: 100 + int(stallRounds*math.Sqrt(max(kappa, 1)))}
 }
 
 // stalled records the gradient mapping gm of an iteration and reports
@@ -187,7 +187,7 @@ func (s *Solver) newUniformSampler(rn *run) sampler {
 		sp.lbar = N / float64(s.l) * sp.lossC * s.state.lossW.max
 	}
 	if s.kept > 0 {
-		sp.lbar = math.Max(sp.lbar, N*rn.sched.xi/(4*rn.sched.delta))
+		sp.lbar = max(sp.lbar, N*rn.sched.xi/(4*rn.sched.delta))
 	}
 	sp.consW = N * rn.sched.xi
 	return sp
@@ -504,7 +504,7 @@ func (s *Solver) sgdSteps(sp *sampler, momentum bool) (beta, alpha, mixing float
 	case momentum:
 		alpha = (1 - beta) / (sp.lbar + s.lp + s.mu)
 	}
-	mixing = math.Min((1-beta)/(alpha*s.mu), 1<<52)
+	mixing = min((1-beta)/(alpha*s.mu), 1<<52)
 	return beta, alpha, mixing
 }
 

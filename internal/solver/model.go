@@ -129,7 +129,7 @@ func (s *Solver) buildModel(sharpMu bool) error {
 		s.mu = floor
 		switch {
 		case sharpMu:
-			s.mu = s.certifyMinEig(s.h, math.Max(floor, 0), sharpMuIters, sharpMuStart)
+			s.mu = s.certifyMinEig(s.h, max(floor, 0), sharpMuIters, sharpMuStart)
 		case !(floor > 0):
 			// The direct path needs mu only for the certificate's
 			// rounding and the distance bound: an estimate of a few
@@ -156,7 +156,7 @@ func (s *Solver) buildModel(sharpMu bool) error {
 			}
 			var c mat.Cholesky
 			if c.Factor(hp) == nil {
-				s.mu = s.certifyMinEig(hp, math.Max(floor, 0), sharpMuIters, sharpMuStart)
+				s.mu = s.certifyMinEig(hp, max(floor, 0), sharpMuIters, sharpMuStart)
 			}
 			s.lf = symNormUpper(hp)
 			s.lfCert = gershgorin(hp)
@@ -216,7 +216,7 @@ func (s *Solver) certifyMinEig(m *mat.Dense, floor float64, iters int, start flo
 // no certificate depends on it.
 func symNormUpper(m *mat.Dense) float64 {
 	v, w := make([]float64, m.Rows), make([]float64, m.Rows)
-	return math.Min(gershgorin(m), 1.05*m.SymNormEstimate(30, v, w))
+	return min(gershgorin(m), 1.05*m.SymNormEstimate(30, v, w))
 }
 
 // gershgorin bounds the largest eigenvalue of the symmetric m from above.

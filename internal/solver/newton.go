@@ -174,7 +174,7 @@ func (s *Solver) newtonSolve(rn *run) (Status, bool) {
 		s.res.Method = "newton"
 		// Result.Xi is the penalty the answer's gap is measured with,
 		// as on the direct path.
-		rn.sched.xi = math.Max(rn.sched.xi, rn.best.xi)
+		rn.sched.xi = max(rn.sched.xi, rn.best.xi)
 	}
 	s.res.Iterations = s.newton.changes
 	return st, end
@@ -213,10 +213,10 @@ func (s *Solver) newtonSteps(rn *run) (Status, bool) {
 		}
 		rho := 0.0
 		for _, v := range r.Lambda {
-			rho = math.Max(rho, 2*v)
+			rho = max(rho, 2*v)
 		}
 		for _, v := range r.Nu {
-			rho = math.Max(rho, 2*math.Abs(v))
+			rho = max(rho, 2*math.Abs(v))
 		}
 		t := s.newtonStep(x, r.X, viol, rho)
 		if t == 0 {
@@ -307,7 +307,7 @@ func (s *Solver) newtonChord(rn *run, viol, rho float64) bool {
 // outside them add (none after newtonAdmit, which admits every row the
 // iterates violate).
 func (s *Solver) newtonSolved(rn *run) bool {
-	return s.wholeGap(rn, s.state.best) <= s.opt.Tol*math.Max(1, math.Abs(rn.best.f))
+	return s.wholeGap(rn, s.state.best) <= s.opt.Tol*max(1, math.Abs(rn.best.f))
 }
 
 // newtonLambda writes the subproblem's multipliers onto the kept working
@@ -324,7 +324,7 @@ func (s *Solver) newtonLambda(r *activeset.Result) {
 		} else {
 			v = r.Lambda[c.ineqRow()]
 		}
-		lam[k] = math.Max(v, 0) * s.norm[k]
+		lam[k] = max(v, 0) * s.norm[k]
 	}
 }
 
@@ -343,7 +343,7 @@ func (s *Solver) newtonAdmit(rn *run, x []float64, r *activeset.Result) float64 
 		rk := s.rowResidual(k, x)
 		if rk > 0 {
 			viol += rk * s.norm[k]
-			s.newton.maxViol = math.Max(s.newton.maxViol, rk*s.norm[k])
+			s.newton.maxViol = max(s.newton.maxViol, rk*s.norm[k])
 		}
 		if k < s.kept {
 			continue

@@ -157,7 +157,7 @@ func (s *Solver) prox(v []float64, alpha float64) {
 	}
 	if s.lower != nil {
 		for i, x := range v {
-			v[i] = math.Min(math.Max(x, s.lower[i]), s.upper[i])
+			v[i] = min(max(x, s.lower[i]), s.upper[i])
 		}
 	}
 }

@@ -152,7 +152,7 @@ func (s *Solver) penaltyUpper(x []float64) float64 {
 		}
 		e.Add(-s.b[k])
 		v := e.Value()
-		pen += math.Max(v+0x1p-52*math.Abs(v)+g2*size, 0)
+		pen += max(v+0x1p-52*math.Abs(v)+g2*size, 0)
 	}
 	return pen * (1 + vec.DotErrorBound(s.kept))
 }

@@ -34,7 +34,7 @@ func (s *Solver) firstDelta(xi float64) float64 {
 	}
 	d := xi / s.mu * math.Exp(-2)
 	if s.opt.Schedule == SchedulePractical {
-		d = math.Min(d, maxDelta0)
+		d = min(d, maxDelta0)
 	}
 	return d
 }
@@ -57,8 +57,8 @@ func (s *Solver) stageTarget(rn *run) float64 {
 	d := rn.sched.delta
 	if s.opt.Schedule == ScheduleTheory {
 		m := float64(max(s.kept, 1))
-		lg := math.Log(math.Max(rn.sched.xi*math.Max(s.sMax(), 1)/(s.mu*d), math.E))
-		eps := math.Min(0.5*m*s.mu*d*d*lg*lg, m*rn.sched.xi*d*lg)
+		lg := math.Log(max(rn.sched.xi*max(s.sMax(), 1)/(s.mu*d), math.E))
+		eps := min(0.5*m*s.mu*d*d*lg*lg, m*rn.sched.xi*d*lg)
 		return math.Sqrt(2 * s.mu * eps)
 	}
 	if rn.sched.probe {
@@ -116,7 +116,7 @@ func (s *Solver) nextDelta(sc *schedule) bool {
 // at most to delta_0 (a static schedule keeps its delta).
 func (s *Solver) readmitDelta(sc *schedule, worst float64) {
 	if !s.opt.Static {
-		sc.delta = math.Min(s.firstDelta(sc.xi), math.Max(sc.delta, worst))
+		sc.delta = min(s.firstDelta(sc.xi), max(sc.delta, worst))
 	}
 }
 
@@ -125,6 +125,6 @@ func (s *Solver) readmitDelta(sc *schedule, worst float64) {
 // solve.
 func (s *Solver) lowerXi(sc *schedule, lamMax float64) {
 	if !s.opt.FixedXi && !sc.xiRaised && lamMax*xiLowerGap < sc.xi {
-		sc.xi = math.Max(lamMax*xiLowerTo, sc.xi/xiLowerMax)
+		sc.xi = max(lamMax*xiLowerTo, sc.xi/xiLowerMax)
 	}
 }

@@ -392,7 +392,7 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 	res.MaxViolation, feasible = s.callerViolation(res.X)
 	res.DistBound = s.distBound(res.Gap, feasible)
 	res.Kept = s.kept - s.screenFinal(res.DistBound)
-	if st == StatusSolved && !(res.Gap <= s.opt.Tol*math.Max(1, math.Abs(res.Objective))) {
+	if st == StatusSolved && !(res.Gap <= s.opt.Tol*max(1, math.Abs(res.Objective))) {
 		// The model's gap met the tolerance, but not with the rounding of
 		// forming the model from the caller's data (userGap).
 		res.Status = StatusPrecisionLimit
@@ -436,7 +436,7 @@ func (s *Solver) callerViolation(x []float64) (v float64, feasible bool) {
 	for k := 0; k < s.mw; k++ {
 		rk := s.rowResidual(k, x)
 		s.state.r[k] = rk
-		v = math.Max(v, rk*s.norm[k])
+		v = max(v, rk*s.norm[k])
 		feasible = feasible && activeset.WithinRounding(rk, xn, s.b[k], s.n)
 	}
 	return v, feasible

@@ -74,7 +74,7 @@ func (s *Solver) solveDualCD(ctx context.Context, start time.Time) (*Result, err
 	copy(res.Lambda, r.Lambda)
 	clear(res.Farkas)
 	res.Objective = r.Objective + s.offset
-	res.Gap, res.MaxViolation = r.Gap, math.Max(0, r.MaxViol)
+	res.Gap, res.MaxViolation = r.Gap, max(0, r.MaxViol)
 	res.DistBound = math.Inf(1)
 	if !math.IsInf(r.Gap, 1) {
 		res.DistBound = math.Sqrt(2 * r.Gap / s.ridge)

@@ -341,7 +341,7 @@ func (s *Solver) admitOutside(rn *run) float64 {
 	for i := range out {
 		if out[i] > 0 {
 			cand = append(cand, out[i])
-			worst = math.Max(worst, out[i])
+			worst = max(worst, out[i])
 		}
 	}
 	if len(cand) == 0 {
@@ -412,6 +412,6 @@ func (s *Solver) sMax() float64 {
 	}
 	w := &s.state
 	est := s.working().NormEstimate(30, w.yv, w.xt, w.dSnap[:s.kept])
-	s.smax = math.Min(math.Sqrt(float64(s.kept)), 1.05*est)
+	s.smax = min(math.Sqrt(float64(s.kept)), 1.05*est)
 	return s.smax
 }

@@ -102,7 +102,7 @@ func (a *axis) fit(vs []float64) {
 		if a.log {
 			v = math.Log10(v)
 		}
-		lo, hi = math.Min(lo, v), math.Max(hi, v)
+		lo, hi = min(lo, v), max(hi, v)
 	}
 	if math.IsInf(lo, 1) {
 		lo, hi = 0, 1
@@ -114,7 +114,7 @@ func (a *axis) fit(vs []float64) {
 		}
 	} else {
 		if hi <= lo {
-			d := math.Max(math.Abs(lo)*0.1, 1)
+			d := max(math.Abs(lo)*0.1, 1)
 			lo, hi = lo-d, hi+d
 		}
 		step := niceStep((hi - lo) / 5)
@@ -365,9 +365,9 @@ func (b *BoxPlot) WriteSVG(out io.Writer) error {
 				out = append(out, x)
 				continue
 			}
-			lo, hi = math.Min(lo, x), math.Max(hi, x)
+			lo, hi = min(lo, x), max(hi, x)
 		}
-		bw := math.Min(slot*0.5, 60)
+		bw := min(slot*0.5, 60)
 		c := pick(g.Color, k)
 		w.f(`<g stroke="%s" stroke-width="1.5" fill="none"><title>%s: median %.3g, quartiles %.3g / %.3g, n = %d</title>`+"\n", c, esc(g.Name), med, q1, q3, len(v))
 		if !math.IsInf(lo, 0) {
@@ -376,7 +376,7 @@ func (b *BoxPlot) WriteSVG(out io.Writer) error {
 			w.f(`<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f"/>`+"\n", cx-bw/4, ya.px(lo), cx+bw/4, ya.px(lo))
 			w.f(`<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f"/>`+"\n", cx-bw/4, ya.px(hi), cx+bw/4, ya.px(hi))
 		}
-		w.f(`<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s" fill-opacity="0.15"/>`+"\n", cx-bw/2, ya.px(q3), bw, math.Max(ya.px(q1)-ya.px(q3), 0.5), c)
+		w.f(`<rect x="%.2f" y="%.2f" width="%.2f" height="%.2f" fill="%s" fill-opacity="0.15"/>`+"\n", cx-bw/2, ya.px(q3), bw, max(ya.px(q1)-ya.px(q3), 0.5), c)
 		w.f(`<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke-width="2.5"/>`+"\n", cx-bw/2, ya.px(med), cx+bw/2, ya.px(med))
 		for _, x := range out {
 			w.f(`<circle cx="%.2f" cy="%.2f" r="3"/>`+"\n", cx, ya.px(x))

@@ -27,7 +27,6 @@ package baseline
 
 import (
 	"errors"
-	"math"
 	"math/bits"
 
 	"github.com/softpen/softpen/mat"
@@ -90,7 +89,7 @@ func (p *Problem) lossLmax() float64 {
 		for _, v := range r {
 			s += v * v
 		}
-		mx = math.Max(mx, s)
+		mx = max(mx, s)
 	}
 	return N / float64(l) * mx
 }

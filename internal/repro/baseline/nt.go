@@ -60,7 +60,7 @@ func (o NT) Solve(p *Problem, r Run) ([]float64, error) {
 	n, l, m := p.A.Cols, p.l(), p.A.Rows
 	N := l + m
 	mu := p.Ridge
-	c0 := math.Max(math.Max(p.lossLmax(), mu), float64(N)*g0/d0)
+	c0 := max(max(p.lossLmax(), mu), float64(N)*g0/d0)
 	k0 := 2 * c0 / mu
 	cl := float64(N) / float64(max(l, 1))
 	rg := newRNG(r.Seed)

@@ -56,7 +56,7 @@ func (o SASC) Solve(p *Problem, r Run) ([]float64, error) {
 	n, l, m := p.A.Cols, p.l(), p.A.Rows
 	N := l + m
 	mu := p.Ridge
-	L := math.Max(p.lossLmax(), mu)
+	L := max(p.lossLmax(), mu)
 	gamma := o.Gamma0
 	if gamma <= 0 {
 		gamma = 1 / (10 * L)
@@ -68,7 +68,7 @@ func (o SASC) Solve(p *Problem, r Run) ([]float64, error) {
 	next := every
 	cl := float64(N) / float64(max(l, 1))
 	cm := float64(N) / float64(m)
-	epochLen := int64(math.Max(1, mult*math.Log(2*omega-1)/(gamma*mu)))
+	epochLen := int64(max(1, mult*math.Log(2*omega-1)/(gamma*mu)))
 	var steps int64
 	var inEpoch, cnt int64
 	for steps < r.Steps {
