@@ -20,8 +20,8 @@ type Cholesky struct {
 	Threads int
 
 	n    int
-	l    []float64
-	diag bool // L is diagonal (a was): the solves take O(n)
+	l    []float64 // L in the lower triangle, L^T above it (mirror)
+	diag bool      // L is diagonal (a was): the solves take O(n)
 }
 
 // Reserve sizes the factor's storage for order n: a later Factor or
@@ -118,8 +118,10 @@ func (c *Cholesky) factorLess(a *Dense, mu, shift float64) (int, error) {
 		shifted, err := factorPanel(l, n, 0, n, n, shift)
 		if err != nil {
 			c.n = 0
+			return shifted, err
 		}
-		return shifted, err
+		mirror(l, n)
+		return shifted, nil
 	}
 	pk := newTrailingPack(n)
 	shifted := 0
@@ -136,6 +138,7 @@ func (c *Cholesky) factorLess(a *Dense, mu, shift float64) (int, error) {
 			pk.update(l, n, k0, k1, c.Threads)
 		}
 	}
+	mirror(l, n)
 	return shifted, nil
 }
 
@@ -337,6 +340,14 @@ func (c *Cholesky) N() int { return c.n }
 
 // SolveL solves L y = b (forward substitution; O(n) when the factored
 // matrix was diagonal, O(n^2) otherwise). dst may alias b.
+//
+// Rows are taken four at a time: their products with the y found so far
+// come from one vec.Dot4, which reads y once for all four, and the 4 x 4
+// triangle below the diagonal is finished by hand. Each y_i is still an
+// ordered sum of the products that define it, so the solve's backward
+// error is that of any order of summation (|dL| <= gamma_n |L|, Higham,
+// Accuracy and Stability of Numerical Algorithms, Thm 8.5). At n = 100 it
+// takes about half the time of a Dot per row (BenchmarkTriangularSolve).
 func (c *Cholesky) SolveL(dst, b []float64) {
 	n, l := c.n, c.l
 	check("Cholesky.SolveL", len(dst), n, "dst")
@@ -347,27 +358,69 @@ func (c *Cholesky) SolveL(dst, b []float64) {
 		}
 		return
 	}
-	for i := 0; i < n; i++ {
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		r0, r1, r2, r3 := l[i*n:i*n+i+1], l[(i+1)*n:(i+1)*n+i+2], l[(i+2)*n:(i+2)*n+i+3], l[(i+3)*n:(i+3)*n+i+4]
+		s0, s1, s2, s3 := vec.Dot4(dst[:i], r0[:i], r1[:i], r2[:i], r3[:i])
+		y0 := (b[i] - s0) / r0[i]
+		y1 := (b[i+1] - (s1 + r1[i]*y0)) / r1[i+1]
+		y2 := (b[i+2] - (s2 + r2[i]*y0 + r2[i+1]*y1)) / r2[i+2]
+		y3 := (b[i+3] - (s3 + r3[i]*y0 + r3[i+1]*y1 + r3[i+2]*y2)) / r3[i+3]
+		dst[i], dst[i+1], dst[i+2], dst[i+3] = y0, y1, y2, y3
+	}
+	for ; i < n; i++ {
 		dst[i] = (b[i] - vec.Dot(l[i*n:i*n+i], dst[:i])) / l[i*n+i]
 	}
 }
 
-// SolveLT solves L^T x = y (backward substitution, by columns of L^T so
-// every inner loop is an Axpy over a row of L). dst may alias y.
+// SolveLT solves L^T x = y (backward substitution). dst may alias y.
+//
+// It reads the rows of L^T, which Factor keeps in the strict upper
+// triangle of its storage (mirror): each x_i is then a dot product over a
+// contiguous row, four rows from one vec.Dot4 as in SolveL, where the
+// columns of L would be strided. The backward error is SolveL's.
 func (c *Cholesky) SolveLT(dst, y []float64) {
 	n, l := c.n, c.l
 	check("Cholesky.SolveLT", len(dst), n, "dst")
 	check("Cholesky.SolveLT", len(y), n, "y")
-	copy(dst, y)
 	if c.diag {
 		for i := range dst {
-			dst[i] /= l[i*n+i]
+			dst[i] = y[i] / l[i*n+i]
 		}
 		return
 	}
-	for i := n - 1; i >= 0; i-- {
-		dst[i] /= l[i*n+i]
-		vec.Axpy(-dst[i], l[i*n:i*n+i], dst[:i])
+	// Row i of L^T is l[i*n+i : (i+1)*n]: its diagonal entry, then the
+	// entries right of it, which multiply x_{i+1}, ..., x_{n-1}.
+	i := n - 1
+	for ; i >= 3; i -= 4 {
+		r0, r1, r2, r3 := l[i*n+i:(i+1)*n], l[(i-1)*n+i-1:i*n], l[(i-2)*n+i-2:(i-1)*n], l[(i-3)*n+i-3:(i-2)*n]
+		s0, s1, s2, s3 := vec.Dot4(dst[i+1:n], r0[1:], r1[2:], r2[3:], r3[4:])
+		x0 := (y[i] - s0) / r0[0]
+		x1 := (y[i-1] - (s1 + r1[1]*x0)) / r1[0]
+		x2 := (y[i-2] - (s2 + r2[2]*x0 + r2[1]*x1)) / r2[0]
+		x3 := (y[i-3] - (s3 + r3[3]*x0 + r3[2]*x1 + r3[1]*x2)) / r3[0]
+		dst[i], dst[i-1], dst[i-2], dst[i-3] = x0, x1, x2, x3
+	}
+	for ; i >= 0; i-- {
+		dst[i] = (y[i] - vec.Dot(l[i*n+i+1:(i+1)*n], dst[i+1:n])) / l[i*n+i]
+	}
+}
+
+// mirror copies the strict lower triangle of l (order n, row-major) into
+// the strict upper one, transposed: l[j*n+i] = l[i*n+j] for i > j, so that
+// the rows of L^T are contiguous (SolveLT). It goes by 32 x 32 tiles, so
+// that the strided writes stay within a few pages at a time: O(n^2)
+// against the factorisation's n^3/3.
+func mirror(l []float64, n int) {
+	const t = 32
+	for i0 := 0; i0 < n; i0 += t {
+		for j0 := 0; j0 <= i0; j0 += t {
+			for i := i0; i < min(i0+t, n); i++ {
+				for j := j0; j < min(j0+t, i); j++ {
+					l[j*n+i] = l[i*n+j]
+				}
+			}
+		}
 	}
 }
 

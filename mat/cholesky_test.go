@@ -460,3 +460,85 @@ func TestCholeskyFactorLess(t *testing.T) {
 		}
 	}
 }
+
+// TestTriangularSolves: SolveL and SolveLT at every order up to 40 (whole
+// blocks of four rows and every remainder) and on both sides of
+// cholUnblockedMax, on factors of widely scaled matrices: each solution's
+// residual is within the substitution's backward error, |b - L y| <=
+// gamma_{n+1} |L| |y| entrywise (the bound's own sum in float64 adds one
+// more gamma), in place (dst == b) the same bits as into another slice,
+// and no entry beside dst is written (NaN guard bands). The factor's upper
+// triangle is L^T (mirror), also after a Cholesky is reused at another
+// order.
+func TestTriangularSolves(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 4))
+	var c Cholesky
+	orders := []int{}
+	for n := 1; n <= 40; n++ {
+		orders = append(orders, n)
+	}
+	orders = append(orders, 64, 255, cholUnblockedMax+1, cholUnblockedMax+cholBlock+3, 37)
+	for _, n := range orders {
+		b := seq(n, n, n, func(i, j int) float64 { return (r.Float64() - 0.5) * math.Ldexp(1, (i+j)%9-4) })
+		a := NewDense(n, n)
+		b.Gram(a, 1)
+		a.AddDiag(1e-3)
+		if err := c.Factor(a); err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		l := c.l[:n*n]
+		for i := 0; i < n; i++ {
+			for j := 0; j < i; j++ {
+				if l[j*n+i] != l[i*n+j] {
+					t.Fatalf("n=%d: upper [%d,%d] = %v, want L[%d,%d] = %v", n, j, i, l[j*n+i], i, j, l[i*n+j])
+				}
+			}
+		}
+		rhs := make([]float64, n)
+		for i := range rhs {
+			rhs[i] = (r.Float64() - 0.5) * math.Ldexp(1, i%5)
+		}
+		const guard = 3
+		buf := make([]float64, n+2*guard)
+		for _, lower := range []bool{true, false} {
+			for i := range buf {
+				buf[i] = math.NaN()
+			}
+			y := buf[guard : guard+n]
+			inPlace := append([]float64(nil), rhs...)
+			if lower {
+				c.SolveL(y, rhs)
+				c.SolveL(inPlace, inPlace)
+			} else {
+				c.SolveLT(y, rhs)
+				c.SolveLT(inPlace, inPlace)
+			}
+			for i := 0; i < guard; i++ {
+				if !math.IsNaN(buf[i]) || !math.IsNaN(buf[guard+n+i]) {
+					t.Fatalf("n=%d lower=%v: guard band written", n, lower)
+				}
+			}
+			if !slices.Equal(y, inPlace) {
+				t.Fatalf("n=%d lower=%v: in place %v, into another slice %v", n, lower, inPlace, y)
+			}
+			g := vec.DotErrorBound(n + 1)
+			for i := 0; i < n; i++ {
+				res, size := rhs[i], 0.0
+				for k := 0; k < n; k++ {
+					var lik float64 // (L)[i,k] or (L^T)[i,k]
+					switch {
+					case lower && k <= i:
+						lik = l[i*n+k]
+					case !lower && k >= i:
+						lik = l[k*n+i]
+					}
+					res -= lik * y[k]
+					size += math.Abs(lik * y[k])
+				}
+				if math.Abs(res) > 2*g*size {
+					t.Fatalf("n=%d lower=%v: row %d residual %.3g, bound %.3g", n, lower, i, res, 2*g*size)
+				}
+			}
+		}
+	}
+}

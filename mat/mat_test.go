@@ -228,3 +228,38 @@ func BenchmarkCholesky(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTriangularSolve: the factor's solves SolveL and SolveLT and the
+// product MulVec at the orders the active-set engine re-solves (a small
+// controller's n = 10 to a dense problem's n = 1000), each O(n^2).
+func BenchmarkTriangularSolve(b *testing.B) {
+	for _, n := range []int{10, 30, 100, 300, 1000} {
+		src := seq(n, n, n, func(i, j int) float64 { return math.Sin(float64(i*n + j + 1)) })
+		a := NewDense(n, n)
+		src.Gram(a, 1)
+		a.AddDiag(1)
+		var c Cholesky
+		if err := c.Factor(a); err != nil {
+			b.Fatal(err)
+		}
+		x, y := make([]float64, n), make([]float64, n)
+		for i := range x {
+			x[i] = math.Cos(float64(i))
+		}
+		b.Run(fmt.Sprintf("n=%d/op=SolveL", n), func(b *testing.B) {
+			for b.Loop() {
+				c.SolveL(y, x)
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/op=SolveLT", n), func(b *testing.B) {
+			for b.Loop() {
+				c.SolveLT(y, x)
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/op=MulVec", n), func(b *testing.B) {
+			for b.Loop() {
+				a.MulVec(y, x)
+			}
+		})
+	}
+}
