@@ -69,7 +69,7 @@ func FormatBytes(n int64) string {
 //	                                rows of A
 //	+ n^2           (with P)        dense copy of P
 //	+ 12 mw + 4 l                   residuals, multipliers, row codes, results
-//	+ 5 n^2 + 14 (m + meq)          Hessian, its Cholesky factor, the
+//	+ 5 n^2 + 14 (m + meq) + T      Hessian, its Cholesky factor, the
 //	                                strong-convexity certificate's
 //	                                factor, and the active-set
 //	                                engine of the exact finish (normals,
@@ -79,7 +79,7 @@ func FormatBytes(n int64) string {
 //	                                dense-model limit) and a penalty method
 //	                                is chosen (CheckMemory)
 //	+ 3 n^2 + 11 (m + meq) + 2 mw   the Newton steps' Hessian and engine
-//	  + l + 30 n                    (logistic, n <= 3000)
+//	  + l + 30 n + T                (logistic, n <= 3000)
 //	+ 2 n^2         (logistic or n > 3000, with P)  P + ridge I and its factor
 //	+ 2 l + 4 n     (logistic or n > 3000, with Phi)  Phi x and the
 //	                                gradient at the last two points
@@ -94,8 +94,13 @@ func FormatBytes(n int64) string {
 //	                                twentieth of the rows) and the rows'
 //	                                products with the sample's answer
 //	+ n^2           (with P)        dense copy of P
-//	+ 4 n^2                         Hessian, its factor, the working set's
+//	+ 4 n^2 + T                     Hessian, its factor, the working set's
 //	                                normals and Gram factor
+//
+// where T = (m + n) n + m + n while (m + n) n <= 2^16, 0 above: the
+// engine's transformed normals of the rows and bounds it has admitted,
+// kept for the re-solves of a Solver from NewSolver (the one-shot Solve
+// keeps none, and allocates that much less).
 //
 // (the rows are read in place; NewSolver adds its own copy of A, 8 m n
 // bytes, which Solve does not make)
@@ -113,9 +118,9 @@ func FormatBytes(n int64) string {
 // when that takes less memory, and then allocate less than the estimate.
 //
 // It is an estimate: on the problems of limits_test.go it is within 25% of
-// what Solve allocates (the paper's QP 1.00x, mushrooms 0.97x, a problem of
-// 2^20 variables in one row 1.10x, a logistic loss with l = 2000, n = m = 100 0.90x,
-// the large QP with m = 1e5 0.98x, a separable SVM with m = 2.5e5, n = 10
+// what Solve allocates (the paper's QP 1.14x, mushrooms 0.93x, a problem of
+// 2^20 variables in one row 0.97x, a logistic loss with l = 2000, n = m = 100 0.96x,
+// the large QP with m = 1e5 1.07x, a separable SVM with m = 2.5e5, n = 10
 // 0.99x); the penalty method's working set (many more rows than variables)
 // stores only part of the unit rows, and there it is up to 6x above
 // (NewSolver, which copies every row, allocates more). Sizes are taken from the fields as they
@@ -142,7 +147,7 @@ func (p *Problem) memoryEstimate(method Method) int64 {
 		// Per row: the engine's vectors and bounds (70 bytes,
 		// activeset.TestNewBytesPerRow), Lambda and Farkas here and in
 		// the Result.
-		words = 24*n + l*n + 11*(m+meq) + 4*n*n
+		words = 24*n + l*n + 11*(m+meq) + 4*n*n + keptNormals(m, n)
 		if m >= float64(max(10000, 200*p.N)) {
 			// The samples' engines (a twentieth of the rows) and New's
 			// products of the rows with the sample's answer.
@@ -154,18 +159,29 @@ func (p *Problem) memoryEstimate(method Method) int64 {
 		return saturate(8 * words)
 	}
 	if quad { // 2n: the certificate's scratch with l1 or a box
-		return saturate(8 * (words + 5*n*n + 14*(m+meq) + 2*n))
+		return saturate(8 * (words + 5*n*n + 14*(m+meq) + 2*n + keptNormals(m, n)))
 	}
 	if l > 0 { // phiCache: Phi x and the gradient at two points
 		words += 2*l + 4*n
 	}
 	if p.Loss == "logistic" && p.N <= memDenseModelMax {
-		words += 3*n*n + 11*(m+meq) + 2*mw + l + 30*n
+		words += 3*n*n + 11*(m+meq) + 2*mw + l + 30*n + keptNormals(m, n)
 	}
 	if p.P != nil {
 		words += 2 * n * n
 	}
 	return saturate(8 * words)
+}
+
+// keptNormals is what an active-set engine on m rows and n variables
+// keeps of its rows' and bounds' transformed normals: (m + n) n + m + n
+// floats while (m + n) n <= 2^16, none above (activeset's
+// transformedMax).
+func keptNormals(m, n float64) float64 {
+	if (m+n)*n > 1<<16 {
+		return 0
+	}
+	return (m+n)*n + m + n
 }
 
 // sparsePath reports whether p is solved on sparse rows by Newton-CG

@@ -92,9 +92,11 @@ func NewSolver(p *Problem, opt *Options) (*Solver, error) {
 	return newSolver(p, opt, true)
 }
 
-// newSolver is NewSolver; with own false the solver may keep reading p.A,
-// which then must not change while it is in use.
+// newSolver is NewSolver; with own false (Solve) the solver may keep
+// reading p.A, which then must not change while it is in use, and is
+// solved once: its engines keep nothing for re-solves.
 func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
+	oneShot := !own // Solve's, which solves once; NewSolver's own their rows
 	// The entries of A are left to solver.New, which checks every row as
 	// it reads it to scale it: one pass over a large A instead of two. Any
 	// error, here or from the solver, is reported as Validate words it, so
@@ -108,6 +110,12 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 	so, err := opt.internal()
 	if err != nil {
 		return nil, err
+	}
+	if oneShot {
+		if so == nil {
+			so = &solver.Options{}
+		}
+		so.OneShot = true
 	}
 	// The limit is checked on the whole problem, before anything of its
 	// size is allocated; solving it without its separable variables

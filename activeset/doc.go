@@ -49,7 +49,10 @@
 //
 // Simple bounds are not stored as rows: their normals are columns of L^{-1}
 // (mat.Cholesky.UnitColumn), computed when a bound enters W, and their slacks
-// are read off x. Every normal of W is kept with its support (normals.go) and
+// are read off x. On small problems ((m + n) n <= 2^16) the normal of each
+// row and bound is kept from its first admission on (workingset.go,
+// transformedNormals), so that the re-solves of a Solver after SetB or SetC
+// admit it again at the cost of a copy. Every normal of W is kept with its support (normals.go) and
 // every product with it runs over the support only: a bound's normal is zero
 // above its index and, for a diagonal H (which New neither copies nor factors
 // densely, hfactor.go), a single entry; a row with few nonzeros (sparse.go)

@@ -41,6 +41,7 @@ func (s *Solver) SetObjective(h *mat.Dense, c []float64, f *mat.Cholesky) error 
 	s.chol.h, s.chol.chol, s.chol.hd, s.chol.ld, s.chol.ldi, s.chol.sized = h, *f, nil, nil, nil, false
 	copy(s.c, c)
 	s.hxOK = false
+	s.tNormals.forget()
 	s.rebuildWorkingSet()
 	return nil
 }

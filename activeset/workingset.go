@@ -272,11 +272,27 @@ func (s *Solver) pushChecked(c constraint) float64 {
 
 // normal makes the unit normal of c in the v = L'x coordinates member k's
 // normal and returns its scale sigma = ||L^{-1} ahat_c|| (= ||L^{-1} a_c|| /
-// ||a_c|| for a row, solved with the caller's row).
+// ||a_c|| for a row, solved with the caller's row). The normal of a row or
+// bound comes from the transformed normals when they hold it
+// (transformedNormals), and goes into them otherwise.
 func (s *Solver) normal(c constraint, k int) float64 {
 	dst := s.normals.take(k)
+	from := 0 // dst is zero before from
+	if c.isBound() {
+		from = int(c.i)
+	}
+	key := s.tNormals.key(c, s.m)
+	if key >= 0 && s.tNormals.sigma[key] > 0 {
+		copy(dst, s.tNormals.row(key))
+		s.normals.trim(k, from)
+		if c.kind == kindLower {
+			_, r := s.normals.support(k)
+			vec.Scale(-1, r) // kept as for x_i <= u: the negation is exact
+		}
+		s.normals.setOne(k)
+		return s.tNormals.sigma[key]
+	}
 	scale := 1.0 // ||ahat|| / ||the vector solved with||
-	from := 0    // dst is zero before from
 	switch c.kind {
 	case kindRow:
 		s.chol.SolveL(dst, s.a[c.i])
@@ -286,7 +302,6 @@ func (s *Solver) normal(c constraint, k int) float64 {
 		scale = s.eqinv[c.i]
 	default: // bounds and kinks: e_i or -e_i
 		s.chol.UnitColumn(dst, int(c.i))
-		from = int(c.i)
 	}
 	s.normals.trim(k, from)
 	_, r := s.normals.support(k)
@@ -296,8 +311,77 @@ func (s *Solver) normal(c constraint, k int) float64 {
 	nrm := mat.Norm(r)
 	vec.Scale(1/nrm, r)
 	s.normals.setOne(k)
+	if key >= 0 {
+		t := s.tNormals.row(key)
+		copy(t, dst)
+		if c.kind == kindLower {
+			lo, r := s.normals.support(k)
+			vec.Scale(-1, t[lo:lo+len(r)])
+		}
+		s.tNormals.sigma[key] = nrm * scale
+	}
 	return nrm * scale
 }
+
+// transformedNormals keeps the unit normals in v = L'x of the rows and
+// bounds the working set has admitted, L^{-1} ahat_j / sigma_j for row j
+// and L^{-1} e_i / sigma for bound i (the upper bound's; the lower's is its
+// negation), with their sigma (0: not yet computed), so that a constraint
+// admitted again, as in every re-solve of a receding-horizon controller,
+// costs a copy instead of a triangular solve (O(n^2)). DAQP precomputes
+// every row's so; here each is computed on its first admission, so that a
+// cold solve pays nothing for it. A normal depends on H alone:
+// SetObjective forgets them. They are kept only when they take at most
+// transformedMax floats ((m + n) n): they cost as much memory as the rows
+// themselves.
+type transformedNormals struct {
+	n     int
+	data  []float64 // row j's at data[j*n:], bound i's at data[(m+i)*n:]
+	sigma []float64 // nil: none kept
+}
+
+// transformedMax is the largest (m + n) n for which New keeps the
+// transformed normals: 512 KB, the size of a core's L2 cache, which holds
+// those of every receding-horizon benchmark (BenchmarkMPCWarm, up to 9e4)
+// and of the paper's QP (2e4).
+const transformedMax = 1 << 16
+
+// transformedFloats is what the transformed normals of m rows and n
+// bounds take from New's slab: none above transformedMax.
+func transformedFloats(m, n int) int {
+	if (m+n)*n > transformedMax {
+		return 0
+	}
+	return (m+n)*n + m + n
+}
+
+// newTransformedNormals takes their storage from fl.
+func newTransformedNormals(m, n int, fl *slab[float64]) transformedNormals {
+	if transformedFloats(m, n) == 0 {
+		return transformedNormals{}
+	}
+	return transformedNormals{n: n, data: fl.take((m + n) * n), sigma: fl.take(m + n)}
+}
+
+// key is where c's normal is kept (m rows of A), -1 if it is not
+// (equalities and kinks, or none kept).
+func (t *transformedNormals) key(c constraint, m int) int {
+	switch {
+	case t.sigma == nil:
+		return -1
+	case c.kind == kindRow:
+		return int(c.i)
+	case c.kind == kindUpper || c.kind == kindLower || c.kind == kindFixed:
+		return m + int(c.i)
+	}
+	return -1
+}
+
+// row is the storage of the normal kept at key.
+func (t *transformedNormals) row(key int) []float64 { return t.data[key*t.n : (key+1)*t.n] }
+
+// forget marks every normal as not computed (H changed).
+func (t *transformedNormals) forget() { clear(t.sigma) }
 
 // rhs is the right-hand side of c on the unit-row scale (bhat for rows,
 // the bound itself for bounds, negated for lower bounds).

@@ -319,3 +319,61 @@ func TestSetBounds(t *testing.T) {
 		t.Error("no step made the problem infeasible")
 	}
 }
+
+// TestTransformedRows: a Solver that keeps its rows' and bounds'
+// transformed normals (transformedNormals) gives the answers, bit for bit,
+// of one made with Options.OneShot, which keeps none and computes each
+// normal on every admission, over re-solves with new b and c (a
+// receding-horizon controller's updates) and across SetObjective, which
+// must forget them.
+func TestTransformedRows(t *testing.T) {
+	for _, fam := range []string{"cond-dense", "bounds-mixed", "many-rows", "ineq-duplicate", "degenerate-vertex"} {
+		for _, n := range []int{3, 12, 40} {
+			for seed := uint64(1); seed <= 2; seed++ {
+				q := qpgen.Generate(fam, n, seed)
+				p := fromGen(q)
+				if p.A == nil && p.ARows == nil {
+					continue
+				}
+				kept := mustNew(t, p)
+				plain, err := New(p, &Options{OneShot: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if kept.tNormals.sigma == nil || plain.tNormals.sigma != nil {
+					t.Fatalf("%s/n%d: (m + n) n = %d, transformed normals kept: %v by default, %v OneShot", fam, n, (kept.m+n)*n, kept.tNormals.sigma != nil, plain.tNormals.sigma != nil)
+				}
+				h2, c2, f2 := perturbed(q)
+				b, c := slices.Clone(p.B), slices.Clone(p.C)
+				for round := range 8 {
+					name := fmt.Sprintf("%s/n%d/s%d/round %d", fam, n, seed, round)
+					for j := range b {
+						b[j] = p.B[j] * (1 + 0.2*math.Sin(float64(3*round+j)))
+					}
+					for i := range c {
+						c[i] = p.C[i] + 0.5*math.Cos(float64(5*round+i))
+					}
+					for _, s := range []*Solver{kept, plain} {
+						if round == 4 {
+							if err := s.SetObjective(h2, c2, f2); err != nil {
+								t.Fatal(err)
+							}
+						}
+						if err := s.SetB(b); err != nil {
+							t.Fatal(err)
+						}
+						if round != 4 {
+							if err := s.SetC(c); err != nil {
+								t.Fatal(err)
+							}
+						}
+					}
+					r1, r2 := kept.Solve(ctx), plain.Solve(ctx)
+					if r1.Status != r2.Status || r1.Steps != r2.Steps || !slices.Equal(r1.X, r2.X) || !slices.Equal(r1.Lambda, r2.Lambda) || !slices.Equal(r1.Nu, r2.Nu) || !slices.Equal(r1.Z, r2.Z) {
+						t.Fatalf("%s: kept %v in %d steps, x %v; plain %v in %d steps, x %v", name, r1.Status, r1.Steps, r1.X, r2.Status, r2.Steps, r2.X)
+					}
+				}
+			}
+		}
+	}
+}

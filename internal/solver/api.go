@@ -168,7 +168,11 @@ type Options struct {
 	// set-up included); New's solves of the direct path's row samples
 	// stop at it too. 0 means none.
 	TimeLimit time.Duration
-	Seed      uint64 // seed of the solver's own generator
+	// OneShot says the Solver will be solved once (the root package's
+	// Solve): its engines then keep nothing only re-solves use
+	// (activeset.Options.OneShot).
+	OneShot bool
+	Seed    uint64 // seed of the solver's own generator
 	// Threads is the goroutines of newton-cg's passes and of dual-cd's
 	// finisher and Farkas search (threads); 0 means GOMAXPROCS.
 	Threads int

@@ -150,7 +150,7 @@ func (s *Solver) newEngineAt(p *Problem, x []float64, rowsIn []int, upper, lower
 // changes (0: the engine's safety bound), and the certified mu where it
 // is positive (the engine takes no other).
 func (s *Solver) engineOptions(maxSteps int) *activeset.Options {
-	o := &activeset.Options{MaxSteps: maxSteps, TimeLimit: s.opt.TimeLimit, Threads: s.threads()}
+	o := &activeset.Options{MaxSteps: maxSteps, TimeLimit: s.opt.TimeLimit, Threads: s.threads(), OneShot: s.opt.OneShot}
 	if s.mu > 0 && !math.IsInf(s.mu, 1) {
 		o.Mu = s.mu
 	}

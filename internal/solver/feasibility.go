@@ -279,7 +279,7 @@ func (s *Solver) confirmFarkas(y []float64) bool {
 	ident := mat.NewDense(n, n)
 	ident.AddDiag(1)
 	eng, err := activeset.New(&activeset.Problem{N: n, H: ident, C: make([]float64, n), ARows: rows, B: b,
-		Aeq: aeq, Beq: beq, Lower: s.lower, Upper: s.upper}, nil)
+		Aeq: aeq, Beq: beq, Lower: s.lower, Upper: s.upper}, &activeset.Options{OneShot: true})
 	if err != nil {
 		return false
 	}

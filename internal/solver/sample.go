@@ -82,7 +82,11 @@ func (s *Solver) newSampledStart(p *Problem) (sampledStart, error) {
 		}
 		sp := *p
 		sp.A, sp.ARows, sp.B = nil, sub, lv.b
-		eng, err := s.newEngine(&sp, 0)
+		// A sample is solved again only when the direct engine starts
+		// cold: it keeps nothing for re-solves.
+		o := s.engineOptions(0)
+		o.OneShot = true
+		eng, err := engineOrError(activeset.New(s.engineProblem(&sp, s.h, s.c, &s.chol), o))
 		if err != nil {
 			// The samples are read before the engine on all rows:
 			// a bad row is named by its index in A.

@@ -239,7 +239,7 @@ func (s *Solver) solveSupport(a *mat.Sparse, b []float64, rows []int, col []int3
 	// handover's does (handover.go): it ends when the whole solve would.
 	rn := &s.sparseRun
 	eng, err := activeset.New(&activeset.Problem{N: k, H: h, C: make([]float64, k), A: ad, B: bs},
-		&activeset.Options{TimeLimit: s.opt.TimeLimit, MaxSteps: supportMaxSteps(len(rows), k)})
+		&activeset.Options{TimeLimit: s.opt.TimeLimit, MaxSteps: supportMaxSteps(len(rows), k), OneShot: true})
 	if err != nil {
 		return false
 	}
