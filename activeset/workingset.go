@@ -330,7 +330,7 @@ func (s *Solver) normal(c constraint, k int) float64 {
 // admitted again, as in every re-solve of a receding-horizon controller,
 // costs a copy instead of a triangular solve (O(n^2)). DAQP precomputes
 // every row's so; here each is computed on its first admission, so that a
-// cold solve pays nothing for it. A normal depends on H alone:
+// cold solve computes nothing more. A normal depends on H alone:
 // SetObjective forgets them. They are kept only when they take at most
 // transformedMax floats ((m + n) n): they cost as much memory as the rows
 // themselves.
@@ -341,9 +341,9 @@ type transformedNormals struct {
 }
 
 // transformedMax is the largest (m + n) n for which New keeps the
-// transformed normals: 512 KB, the size of a core's L2 cache, which holds
-// those of every receding-horizon benchmark (BenchmarkMPCWarm, up to 9e4)
-// and of the paper's QP (2e4).
+// transformed normals: half a megabyte, within a core's L2 cache, which
+// holds those of the paper's QP (2e4) and of every receding-horizon
+// benchmark (BenchmarkMPCWarm) but the largest (quadcopter N = 50, 9e4).
 const transformedMax = 1 << 16
 
 // transformedFloats is what the transformed normals of m rows and n
