@@ -99,8 +99,8 @@ func FormatBytes(n int64) string {
 //
 // where T = (m + n) n + m + n while (m + n) n <= 2^16, 0 above: the
 // engine's transformed normals of the rows and bounds it has admitted,
-// kept for the re-solves of a Solver from NewSolver (the one-shot Solve
-// keeps none, and allocates that much less).
+// which a Solver's first re-solve allocates (a single solve allocates
+// that much less).
 //
 // (the rows are read in place; NewSolver adds its own copy of A, 8 m n
 // bytes, which Solve does not make)

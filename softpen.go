@@ -30,9 +30,11 @@
 // duality gap, with memory in proportion to the nonzeros.
 //
 // Solve is the one-call entry point. A Solver is a reusable workspace: its
-// Solve allocates nothing and starts from the previous answer (SetB
-// changes the right-hand side between solves), which is what a service
-// that re-solves the same problem with new data wants.
+// Solve allocates nothing (but once: the first re-solve of a small
+// problem on the exact path allocates the transformed normals it keeps,
+// at most 512 KB) and starts from the previous answer (SetB changes the
+// right-hand side between solves), which is what a service that re-solves
+// the same problem with new data wants.
 //
 // A Result is a Solution (x and the multipliers, or a Farkas certificate
 // of infeasibility) and an Info (status, certified gap, distance bound,
@@ -199,7 +201,9 @@ var errNotBuilt = errors.New("softpen: Solver not built by NewSolver")
 
 // Solve solves the problem, starting from the previous answer if there is
 // one. The Result and its slices belong to the Solver and are overwritten
-// by the next call. It allocates nothing.
+// by the next call. It allocates nothing, but once: the first re-solve of
+// a small problem on the exact path allocates the transformed normals
+// that the re-solves keep ((m + n) n floats, at most 512 KB).
 func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 	return s.solveFrom(ctx, time.Now())
 }

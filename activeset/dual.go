@@ -13,7 +13,10 @@ import (
 // It ends early, with the certificate of the point it reached, when ctx is
 // canceled (StatusCanceled) or its deadline or Options.TimeLimit passes
 // (StatusTimeLimit); a nil ctx means context.Background(). It is
-// SolveFrom(ctx, time.Now()), and allocates nothing.
+// SolveFrom(ctx, time.Now()), and allocates nothing, but once: the first
+// re-solve of a small problem allocates the transformed normals it keeps
+// from then on ((m + n) n floats while that is at most 2^16; workingset.go,
+// transformedNormals).
 func (s *Solver) Solve(ctx context.Context) *Result {
 	return s.SolveFrom(ctx, time.Now())
 }
@@ -22,6 +25,10 @@ func (s *Solver) Solve(ctx context.Context) *Result {
 // before the call: for a caller whose time limit bounds its own set-up
 // too.
 func (s *Solver) SolveFrom(ctx context.Context, start time.Time) *Result {
+	if s.solved && s.tNormals.sigma == nil && !s.opt.OneShot {
+		s.tNormals = newTransformedNormals(s.m, s.n)
+	}
+	s.solved = true
 	s.startBudget(ctx, start)
 	s.res.Steps, s.skipNear = 0, 0
 	s.farkasBuilt, s.skipRow, s.skipBound = false, -1, noBound

@@ -50,11 +50,11 @@ type Options struct {
 	// New refuses a Mu that is negative, infinite or NaN: a bound above
 	// the truth makes certificates that do not hold.
 	Mu float64
-	// OneShot tells New that the Solver will be solved once: it then
-	// keeps no transformed normals of the rows and bounds, which only
-	// re-solves after SetB, SetC, SetBounds or SetObjective read again
-	// ((m + n) n floats on small problems; workingset.go). A re-solve
-	// still works, computing each normal as it is admitted.
+	// OneShot tells New that the Solver will be solved once, or again
+	// only rarely: its re-solves then keep no transformed normals of the
+	// rows and bounds ((m + n) n floats on small problems, allocated by
+	// the first re-solve; workingset.go) and compute each normal as it is
+	// admitted.
 	OneShot bool
 }
 

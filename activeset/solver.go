@@ -39,13 +39,14 @@ type Solver struct {
 	bOrig, beqOrig []float64
 	lo, up         []float64 // length n, -Inf / +Inf where absent
 
-	ws       []constraint // the working set, in factor order
-	wsPrev   []constraint // SetObjective's copy of ws
-	lam      []float64    // multipliers of ws on the unit-normal scale
-	sigma    []float64    // ||L^{-1} ahat_k|| of each member
-	beta     []float64    // rhs / sigma of each member (its right-hand side for n_k'v)
-	normals  normalSet    // member i: L^{-1} ahat_k / sigma_k of ws[i]
-	tNormals transformedNormals
+	ws       []constraint       // the working set, in factor order
+	wsPrev   []constraint       // SetObjective's copy of ws
+	lam      []float64          // multipliers of ws on the unit-normal scale
+	sigma    []float64          // ||L^{-1} ahat_k|| of each member
+	beta     []float64          // rhs / sigma of each member (its right-hand side for n_k'v)
+	normals  normalSet          // member i: L^{-1} ahat_k / sigma_k of ws[i]
+	tNormals transformedNormals // allocated by the first re-solve
+	solved   bool               // Solve has run
 	fac      gramLDL
 	basis    orthoBasis // N = QR, kept while a member is nearly dependent (basis.go)
 	fresh    bool       // fac has had no downdate since it was built from the normals
@@ -155,14 +156,10 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 	if s.team = newRowTeam(m, n, s.opt.Threads); s.team != nil {
 		s.newParallelScan()
 	}
-	keptFloats := 0
-	if !s.opt.OneShot {
-		keptFloats = transformedFloats(m, n)
-	}
 	// The solver's vectors come from one allocation per element type
 	// (the cold set-up of a small problem is mostly allocation): floats,
 	// int32s, bools and int8s.
-	fl := slab[float64](make([]float64, 18*n+7*capacity+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)+keptFloats))
+	fl := slab[float64](make([]float64, 18*n+7*capacity+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)))
 	in := slab[int32](make([]int32, normalSetInts(capacity, n)))
 	bl := slab[bool](make([]bool, n+m+meq))
 	i8 := slab[int8](make([]int8, 2*n))
@@ -199,9 +196,6 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 	s.lam, s.sigma, s.beta = fl.take(capacity), fl.take(capacity), fl.take(capacity)
 	s.normals = newNormalSet(capacity, n, &fl, &in)
 	s.fac = newGramLDL(capacity, &fl)
-	if !s.opt.OneShot {
-		s.tNormals = newTransformedNormals(m, n, &fl)
-	}
 	s.rowIn, s.boundIn, s.eqRedund = bl.take(m), i8.take(n), bl.take(meq)
 	s.rowBnd = make([]rowBound, m)
 	s.drift.seen, s.drift.anchor = fl.take(n), fl.take(n)

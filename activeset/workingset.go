@@ -329,8 +329,9 @@ func (s *Solver) normal(c constraint, k int) float64 {
 // negation), with their sigma (0: not yet computed), so that a constraint
 // admitted again, as in every re-solve of a receding-horizon controller,
 // costs a copy instead of a triangular solve (O(n^2)). DAQP precomputes
-// every row's so; here each is computed on its first admission, so that a
-// cold solve computes nothing more. A normal depends on H alone:
+// every row's so; here each is computed on its first admission in a
+// re-solve, and a Solver solved once (a cold solve) neither computes nor
+// allocates anything more: the first re-solve allocates them. A normal depends on H alone:
 // SetObjective forgets them. They are kept only when they take at most
 // transformedMax floats ((m + n) n): they cost as much memory as the rows
 // themselves.
@@ -355,12 +356,14 @@ func transformedFloats(m, n int) int {
 	return (m+n)*n + m + n
 }
 
-// newTransformedNormals takes their storage from fl.
-func newTransformedNormals(m, n int, fl *slab[float64]) transformedNormals {
-	if transformedFloats(m, n) == 0 {
+// newTransformedNormals allocates them, none above transformedMax.
+func newTransformedNormals(m, n int) transformedNormals {
+	k := transformedFloats(m, n)
+	if k == 0 {
 		return transformedNormals{}
 	}
-	return transformedNormals{n: n, data: fl.take((m + n) * n), sigma: fl.take(m + n)}
+	fl := make([]float64, k)
+	return transformedNormals{n: n, data: fl[:(m+n)*n], sigma: fl[(m+n)*n:]}
 }
 
 // key is where c's normal is kept (m rows of A), -1 if it is not

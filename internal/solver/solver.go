@@ -13,9 +13,11 @@ import (
 	"github.com/softpen/softpen/vec"
 )
 
-// Solver is a reusable workspace for one problem. New does every allocation;
-// Solve allocates nothing, so repeated (warm) solves in a loop are free of
-// garbage. A Solver is not safe for concurrent use.
+// Solver is a reusable workspace for one problem. New does every allocation
+// but one: Solve allocates nothing, except that the first re-solve of the
+// exact engine on a small problem allocates its transformed normals
+// (activeset.Solver.Solve), so repeated (warm) solves in a loop are free
+// of garbage. A Solver is not safe for concurrent use.
 type Solver struct {
 	opt Options
 	n   int
