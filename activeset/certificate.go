@@ -26,7 +26,9 @@ func (s *Solver) multipliers() {
 		case kindEq:
 			s.res.Nu[c.i] = l * s.eqinv[c.i]
 		case kindKink:
-			s.res.W[c.i] = l
+			// In [-l1, l1] as the dual needs it (l1 |x| >= w x for
+			// every x): lam_k / sigma_k can pass l1 by its rounding.
+			s.res.W[c.i] = min(max(l, -s.l1), s.l1)
 		case kindLower:
 			s.res.Z[c.i] = -l
 		default:
@@ -319,13 +321,31 @@ func (s *Solver) boundTerms(terms *gapTerms) (viol, comp float64) {
 		}
 	}
 	if s.l1 > 0 {
-		// w_i x_i = l1 |x_i|: the subgradient matches x's sign.
 		for i, x := range s.x {
-			comp = max(comp, math.Abs(s.l1*math.Abs(x)-r.W[i]*x))
-			terms.exact(s.l1*math.Abs(x) - r.W[i]*x)
+			v := l1Term(s.l1, r.W[i], x)
+			comp = max(comp, math.Abs(v))
+			terms.exact(v)
 		}
 	}
 	return viol, comp
+}
+
+// l1Term is l1 |x| - w x, the l1 term's part of Gap, >= 0 for |w| <= l1
+// and 0 where w matches x's sign, within 3 eps of its value as
+// gapTerms.exact charges. As the difference of two rounded products it
+// would be their rounding, not the term (or, where the compiler fuses
+// them, as on arm64, one product's error: -2.4e-14 at x = 8937, l1 =
+// 0.385, which made a gap of exactly 0): with w = +-l1 (a capped kink) it
+// is formed as l1 (|x| -+ x), 0 or 2 l1 |x| in one rounding. Otherwise w
+// is 0 (l1 |x| in one rounding) or x is 0 (a kink held).
+func l1Term(l1, w, x float64) float64 {
+	switch w {
+	case l1:
+		return l1 * (math.Abs(x) - x)
+	case -l1:
+		return l1 * (math.Abs(x) + x)
+	}
+	return l1*math.Abs(x) - w*x
 }
 
 // gapTerms sums Gap's terms other than the Lagrangian's (GapRounding) and

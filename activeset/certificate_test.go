@@ -98,3 +98,34 @@ func TestGapCoversTheSums(t *testing.T) {
 		t.Errorf("the certified gap %.3g is above twice the exact %.3g", gap, exactGap)
 	}
 }
+
+// TestL1Term: the l1 term of the gap is formed within exact's allowance,
+// 3 eps of itself: exactly 0 where w = l1 sign(x), 2 l1 |x| to one
+// rounding where w = -l1 sign(x), l1 |x| where w = 0. The difference of
+// the two rounded products is not: fused into one multiply-subtract, as
+// arm64 compiles it (math.FMA here), it is one product's rounding error,
+// of either sign, where the term is 0.
+func TestL1Term(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	fusedOff := 0
+	for range 10000 {
+		l1 := rng.Float64()
+		x := rng.NormFloat64() * 1e4
+		s := math.Copysign(1, x)
+		for _, c := range []struct{ w, want float64 }{{s * l1, 0}, {-s * l1, 2 * l1 * math.Abs(x)}, {0, l1 * math.Abs(x)}} {
+			if got := l1Term(l1, c.w, x); math.Abs(got-c.want) > 3*0x1p-53*c.want {
+				t.Fatalf("l1 %v, w %v, x %v: term %v, want %v", l1, c.w, x, got, c.want)
+			}
+		}
+		if math.FMA(-s*l1, x, l1*math.Abs(x)) != 0 {
+			fusedOff++
+		}
+	}
+	if fusedOff == 0 {
+		t.Error("the fused difference was never off: the test shows nothing")
+	}
+	t.Logf("the fused difference was off in %d of 10000 draws", fusedOff)
+	if got := l1Term(0.5, 0.25, 0); got != 0 {
+		t.Errorf("a held kink's term is %v, want 0", got)
+	}
+}

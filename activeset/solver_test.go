@@ -202,7 +202,7 @@ func TestL1Families(t *testing.T) {
 						continue
 					}
 					for i, w := range r.W {
-						if math.Abs(w) > p.L1*(1+1e-12) || (r.X[i] != 0 && w != math.Copysign(p.L1, r.X[i])) {
+						if math.Abs(w) > p.L1 || (r.X[i] != 0 && w != math.Copysign(p.L1, r.X[i])) {
 							t.Errorf("%s: W[%d] = %v with x = %v, l1 = %v", name, i, w, r.X[i], p.L1)
 						}
 					}
