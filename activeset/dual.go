@@ -25,19 +25,7 @@ func (s *Solver) Solve(ctx context.Context) *Result {
 // before the call: for a caller whose time limit bounds its own set-up
 // too.
 func (s *Solver) SolveFrom(ctx context.Context, start time.Time) *Result {
-	if s.solved && s.tNormals.sigma == nil && !s.opt.OneShot {
-		s.tNormals = newTransformedNormals(s.m, s.n)
-	}
-	s.solved = true
-	s.startBudget(ctx, start)
-	s.res.Steps, s.skipNear = 0, 0
-	s.farkasBuilt, s.skipRow, s.skipBound = false, -1, noBound
-	s.short.clear()
-	s.rayTrial = rayStart
-	for k := range s.ws {
-		s.lam[k] = 0
-	}
-	s.xFresh, s.vFresh = false, false
+	s.beginSolve(ctx, start)
 	status := s.settle(s.iterate())
 	admitted, objective := -1, 0.0 // the final rounds' last admission, and F before it
 	for round := 0; status != StatusInfeasible; round++ {
@@ -126,6 +114,26 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) *Result {
 	s.res.Active = len(s.ws)
 	s.budget.ctx = nil // the Solver keeps no caller's context
 	return &s.res
+}
+
+// beginSolve readies a solve that started at start under ctx: its budget,
+// the per-solve state, the members' multipliers at zero (the loop solves
+// for them from the working set), and, at the first re-solve, the
+// transformed normals the re-solves keep (workingset.go).
+func (s *Solver) beginSolve(ctx context.Context, start time.Time) {
+	if s.solves == 1 && !s.opt.OneShot {
+		s.tNormals = newTransformedNormals(s.m, s.n)
+	}
+	s.solves++
+	s.startBudget(ctx, start)
+	s.res.Steps, s.skipNear = 0, 0
+	s.farkasBuilt, s.skipRow, s.skipBound = false, -1, noBound
+	s.short.clear()
+	s.rayTrial = rayStart
+	for k := range s.ws {
+		s.lam[k] = 0
+	}
+	s.xFresh, s.vFresh = false, false
 }
 
 // settle refines the answer of the loop that ended with status, and while

@@ -46,7 +46,7 @@ type Solver struct {
 	beta     []float64          // rhs / sigma of each member (its right-hand side for n_k'v)
 	normals  normalSet          // member i: L^{-1} ahat_k / sigma_k of ws[i]
 	tNormals transformedNormals // allocated by the first re-solve
-	solved   bool               // Solve has run
+	solves   int                // the solves begun
 	fac      gramLDL
 	basis    orthoBasis // N = QR, kept while a member is nearly dependent (basis.go)
 	fresh    bool       // fac has had no downdate since it was built from the normals
