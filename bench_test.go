@@ -669,3 +669,47 @@ func syntheticSparse(l, n, nnz int, seed uint64) sparseSet {
 	}
 	return sparseSet{x, y}
 }
+
+// BenchmarkSparseSVRG: proximal SVRG on sparse rows (lazy updates)
+// against newton-cg, the logistic loss with ridge 1/l on mushrooms and on
+// the wide synthetic set of BenchmarkFitMethods, with and without bounds
+// and l1, each to a certified relative gap of 1e-9; "epochs" are SVRG's
+// (Newton steps for newton-cg). -short leaves out svrg on the wide set
+// (seconds).
+func BenchmarkSparseSVRG(b *testing.B) {
+	_, s := mushroomsSparse(b)
+	wide := syntheticSparse(4000, 5000, 100, 3)
+	for _, set := range []struct {
+		name string
+		x    *mat.Sparse
+		y    []float64
+	}{{"mushrooms", s.X, s.Labels}, {"wide", wide.x, wide.y}} {
+		n := set.x.Cols
+		for _, reg := range []struct {
+			name   string
+			l1     float64
+			lo, hi []float64
+		}{{"ridge", 0, nil, nil}, {"box+l1", 1e-4, filled(n, -0.5), filled(n, 0.5)}} {
+			for _, m := range []Method{MethodNewtonCG, MethodSVRG} {
+				if testing.Short() && m == MethodSVRG && set.name == "wide" {
+					continue
+				}
+				p := &Problem{N: n, Loss: "logistic", PhiSparse: set.x, Y: set.y, Ridge: 1 / float64(set.x.Rows), L1: reg.l1, Lower: reg.lo, Upper: reg.hi}
+				b.Run(set.name+"/"+reg.name+"/"+m.String(), func(b *testing.B) {
+					var res *Result
+					for b.Loop() {
+						var err error
+						res, err = Solve(context.Background(), p, &Options{Method: m, Tol: 1e-9, TimeLimit: time.Minute})
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+					if res.Status != StatusSolved {
+						b.Fatalf("%v: %s", res.Status, res.Message)
+					}
+					b.ReportMetric(float64(res.Iterations), "epochs")
+				})
+			}
+		}
+	}
+}

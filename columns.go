@@ -134,8 +134,9 @@ func worthSeparating(p *Problem, opt *Options, own bool, free []int32, sparse, d
 				entries += float64(len(x.Idx))
 			}
 		}
-		apart := 8*p.sparseWords(dualCD, kept) + 4*entries + 8*rows*kept + setAside
-		return apart < 8*p.sparseWords(dualCD, n)
+		svrg := method == MethodSVRG
+		apart := 8*p.sparseWords(dualCD, svrg, kept) + 4*entries + 8*rows*kept + setAside
+		return apart < 8*p.sparseWords(dualCD, svrg, n)
 	}
 	if p.PhiSparse != nil || p.ASparse != nil {
 		return true // the alternative makes every column of the rows dense

@@ -31,7 +31,7 @@ const (
 	// set is handed to the active-set method for an exact finish (unless
 	// PenaltyOptions.NoPolish).
 	MethodAPG      // accelerated proximal full gradient (Prop. 3.4)
-	MethodSVRG     // proximal SVRG
+	MethodSVRG     // proximal SVRG (on sparse rows without rows of A: with lazy updates, no penalty)
 	MethodCatalyst // catalyst-accelerated proximal SVRG
 	MethodSGD      // stochastic gradient, iterates averaged per stage
 	MethodSGDM     // stochastic gradient with Nesterov momentum

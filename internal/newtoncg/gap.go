@@ -59,7 +59,7 @@ func (w *Workspace) gapTerms(x, s, sAbs []float64) float64 {
 		if p.Q != nil {
 			u -= p.Q[j]
 		}
-		z := softThreshold(u, p.L1) / p.Ridge
+		z := SoftThreshold(u, p.L1) / p.Ridge
 		z = min(max(z, w.lower(j)), w.upper(j))
 		dx := xj - z
 		slack := p.Ridge*z - u
@@ -83,8 +83,40 @@ func (w *Workspace) gapTerms(x, s, sAbs []float64) float64 {
 	return sum + allow + vec.DotErrorBound(len(x)+1)*sumAbs
 }
 
-// softThreshold returns sign(u) max(|u| - k, 0).
-func softThreshold(u, k float64) float64 {
+// Certify makes x the workspace's point (copied; x itself is only read)
+// and returns F(x) and the certified gap F(x) - F* <= gap of the sum
+// above, for any x in the bounds, wherever it comes from: a solve of
+// another method uses the workspace as its certificate. After it, Slopes
+// and Sums hold f_i'(phi_i'x) and Phi' of them, and Multipliers the bounds'
+// multipliers at x (Result.Z). Without rows of A only (it panics with
+// them: their gap needs the multipliers of the augmented Lagrangian). It
+// makes two passes over the rows and allocates nothing.
+func (w *Workspace) Certify(x []float64) (f, gap float64) {
+	if w.p.A != nil {
+		panic("newtoncg: Certify with rows of A")
+	}
+	copy(w.x, x)
+	w.team.MulVec(w.t, w.x)
+	f = w.objective(w.x, w.t)
+	w.derivatives()
+	w.multipliers()
+	return f, w.gapTerms(w.x, w.s, w.sAbs)
+}
+
+// Slopes returns f_i'(phi_i'x) at the point of the last Certify (aliases
+// the workspace).
+func (w *Workspace) Slopes() []float64 { return w.slope }
+
+// Sums returns Phi' Slopes(), unscaled by 1/l, at the point of the last
+// Certify (aliases the workspace).
+func (w *Workspace) Sums() []float64 { return w.s }
+
+// Multipliers returns the bounds' multipliers (as Result.Z) at the point
+// of the last Certify (aliases the workspace).
+func (w *Workspace) Multipliers() []float64 { return w.zb }
+
+// SoftThreshold returns sign(u) max(|u| - k, 0), the prox of k |.|.
+func SoftThreshold(u, k float64) float64 {
 	switch {
 	case u > k:
 		return u - k

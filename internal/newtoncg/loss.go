@@ -37,6 +37,12 @@ func (l Loss) curvature(t float64) float64 {
 	return softplus.Sigmoid(t) * softplus.Sigmoid(-t)
 }
 
+// Slope is f'(t) for label (or target) y, as the certificate computes it.
+func (l Loss) Slope(t, y float64) float64 { return l.slope(t, y) }
+
+// MaxCurvature is sup_t f”(t): 1 squared, 1/4 logistic.
+func (l Loss) MaxCurvature() float64 { return l.maxCurvature() }
+
 // maxCurvature is sup_t f”(t), the constant of the certificate's
 // allowance for the rounding of phi_i'x (gap.go).
 func (l Loss) maxCurvature() float64 {

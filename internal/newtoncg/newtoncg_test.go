@@ -82,7 +82,7 @@ func reference(p Problem) (x []float64, f float64) {
 	x, y, xOld := make([]float64, n), make([]float64, n), make([]float64, n)
 	prox := func(dst []float64) {
 		for j := range dst {
-			dst[j] = softThreshold(dst[j], step*p.L1)
+			dst[j] = SoftThreshold(dst[j], step*p.L1)
 			dst[j] = math.Min(math.Max(dst[j], w.lower(j)), w.upper(j))
 		}
 	}

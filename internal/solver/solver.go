@@ -105,16 +105,17 @@ type Solver struct {
 	// pending is the problem whose direct engine New left for the first
 	// Solve with time for it, and cutX the sample's point meanwhile
 	// (newDirect); nil once built.
-	pending   *Problem
-	cutX      []float64
-	sample    sampledStart        // the direct path's sampled start on many rows (sample.go)
-	fin       finisher            // the penalty method's exact finisher (handover.go)
-	outside   outsideBounds       // bounds on the outside rows' residuals (outside.go)
-	newton    *newtonWork         // Newton steps for a logistic loss (newton.go), or nil
-	sparse    *newtoncg.Workspace // the sparse-rows path (sparse.go), or nil
-	sparseRun run                 // the sparse path's current solve: its budget
-	cd        *dualcd.Workspace   // the sparse-rows path of a ridge objective with rows (sparserows.go), or nil
-	finisher  supportFinisher     // dual-cd's finisher's storage (supportfinish.go)
+	pending    *Problem
+	cutX       []float64
+	sample     sampledStart        // the direct path's sampled start on many rows (sample.go)
+	fin        finisher            // the penalty method's exact finisher (handover.go)
+	outside    outsideBounds       // bounds on the outside rows' residuals (outside.go)
+	newton     *newtonWork         // Newton steps for a logistic loss (newton.go), or nil
+	sparse     *newtoncg.Workspace // the sparse-rows path (sparse.go), or nil
+	sparseSVRG *lazySVRG           // SVRG on it (lazysvrg.go), or nil: Newton-CG
+	sparseRun  run                 // the sparse path's current solve: its budget
+	cd         *dualcd.Workspace   // the sparse-rows path of a ridge objective with rows (sparserows.go), or nil
+	finisher   supportFinisher     // dual-cd's finisher's storage (supportfinish.go)
 }
 
 // New copies and normalises the data of p, which must be valid (see
@@ -279,6 +280,9 @@ func (s *Solver) Reset() {
 	s.warm = false
 	if s.sparse != nil {
 		s.sparse.Reset()
+	}
+	if s.sparseSVRG != nil {
+		s.sparseSVRG.reset()
 	}
 	if s.cd != nil {
 		s.cd.Reset()

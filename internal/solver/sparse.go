@@ -29,7 +29,14 @@ func newSparse(p *Problem, opt *Options) (*Solver, error) {
 	if p.A != nil || p.ARows != nil || meq > 0 || p.P != nil || !(p.Ridge > 0) || p.Phi != nil || p.PhiRows != nil {
 		return nil, errSparseModel
 	}
-	s, err := newSparseBase(p, opt, MethodNewtonCG)
+	method := MethodNewtonCG
+	if opt != nil && opt.Method == MethodSVRG {
+		if p.ASparse != nil {
+			return nil, errors.New("options: method svrg on sparse rows takes no rows of A (auto or newton-cg do)")
+		}
+		method = MethodSVRG
+	}
+	s, err := newSparseBase(p, opt, method)
 	if err != nil {
 		return nil, err
 	}
@@ -70,9 +77,13 @@ func newSparse(p *Problem, opt *Options) (*Solver, error) {
 		}
 	}
 	s.sparse.SetOptions(o)
+	if method == MethodSVRG {
+		s.sparseSVRG = newLazySVRG(newtoncg.Problem{X: p.PhiSparse, Y: s.y, Loss: loss, Ridge: s.ridge, L1: s.l1,
+			Q: s.q, Lower: s.lower, Upper: s.upper}, s.sparse, &s.opt)
+	}
 	s.mu = s.ridge
 	s.res = Result{X: make([]float64, s.n), Z: make([]float64, s.n), Lambda: make([]float64, s.m),
-		Farkas: make([]float64, s.m), Method: MethodNewtonCG.String(), Impl: vec.Impl()}
+		Farkas: make([]float64, s.m), Method: method.String(), Impl: vec.Impl()}
 	s.state.x = s.res.X
 	return s, nil
 }
@@ -122,6 +133,9 @@ func (s *Solver) startSparseRun(ctx context.Context, start time.Time) *run {
 // once an iteration.
 func (s *Solver) solveSparse(ctx context.Context, start time.Time) (*Result, error) {
 	rn := s.startSparseRun(ctx, start)
+	if s.sparseSVRG != nil {
+		return s.solveLazy(rn, start)
+	}
 	r := s.sparse.Solve()
 	if s.opt.Observe != nil {
 		s.opt.Observe(r.Passes*int64(s.l), r.X)
@@ -154,6 +168,43 @@ func (s *Solver) solveSparse(ctx context.Context, start time.Time) (*Result, err
 	default:
 		res.Status = StatusPrecisionLimit
 		res.Message = fmt.Sprintf("no Newton step lowers the objective in float64; certified gap %.3g", r.Gap)
+	}
+	res.Time = time.Since(start)
+	return res, nil
+}
+
+// solveLazy is solveSparse with proximal SVRG (lazysvrg.go).
+func (s *Solver) solveLazy(rn *run, start time.Time) (*Result, error) {
+	stop := func(steps int64) bool {
+		s.steps = steps
+		return s.over(rn)
+	}
+	var progress func(int, int64, float64)
+	if s.opt.Progress != nil {
+		progress = func(ep int, steps int64, gap float64) {
+			s.opt.Progress(Stage{Method: MethodSVRG, Index: ep, Steps: steps, Gap: gap})
+		}
+	}
+	r := s.sparseSVRG.solve(s.opt.Tol, stop, progress)
+	if s.opt.Observe != nil {
+		s.opt.Observe(s.sparseSVRG.steps, r.x)
+	}
+	res := &s.res
+	copy(res.X, r.x)
+	copy(res.Z, r.zb)
+	res.Objective = r.objective + s.offset
+	res.Gap, res.MaxViolation = r.gap, 0
+	res.DistBound = math.Sqrt(2 * r.gap / s.ridge)
+	res.Steps, res.Iterations = s.sparseSVRG.steps, r.iterations
+	res.Message = ""
+	switch r.status {
+	case newtoncg.Solved:
+		res.Status = StatusSolved
+	case newtoncg.Stopped:
+		res.Status = statusOf(rn.stopped)
+	default:
+		res.Status = StatusPrecisionLimit
+		res.Message = fmt.Sprintf("%d epochs gave no smaller certified gap than %.3g", lazyStallEpochs, r.gap)
 	}
 	res.Time = time.Since(start)
 	return res, nil

@@ -30,6 +30,9 @@ func (s *Solver) SetQ(q []float64) error {
 	s.state.phiX.forgetGrads() // the cached gradients hold the old q
 	if s.sparse != nil {
 		s.sparse.SetQ(s.q)
+		if s.sparseSVRG != nil {
+			s.sparseSVRG.q = s.q
+		}
 		return nil
 	}
 	if s.cd != nil {
@@ -177,6 +180,9 @@ func (s *Solver) SetBounds(lower, upper []float64) error {
 	}
 	if s.sparse != nil {
 		s.sparse.SetBounds(s.lower, s.upper)
+		if s.sparseSVRG != nil {
+			s.sparseSVRG.lower, s.sparseSVRG.upper = s.lower, s.upper
+		}
 		return nil
 	}
 	if len(s.state.x) == s.n { // the penalty method's warm start

@@ -1,0 +1,295 @@
+package solver
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/internal/newtoncg"
+	"github.com/softpen/softpen/mat"
+)
+
+// Proximal SVRG (Xiao & Zhang 2014) on sparse rows, for the fitting model
+// of package newtoncg without rows of A:
+//
+//	F(x) = (1/l) sum_i f_i(phi_i'x) + q'x + ridge/2 ||x||^2 + l1 ||x||_1,
+//	lower <= x <= upper,
+//
+// each step O(nnz(phi_i)), whatever n. A step of proximal SVRG moves every
+// coordinate: with the snapshot x~, its full loss gradient mu and row i
+// drawn with probability p_i,
+//
+//	x <- prox(x - eta (mu + q + (f_i'(phi_i'x) - f_i'(phi_i'x~)) phi_i / (l p_i))),
+//
+// and the prox of the separable regulariser is, coordinate by coordinate,
+// clip(a soft(v, eta l1), lower_j, upper_j), a = 1/(1 + eta ridge). For a
+// coordinate outside row i the step is x_j <- T_j(x_j) with c_j = mu_j + q_j
+// fixed for the whole epoch. So the steps that do not touch j need not be
+// taken one by one: before row i reads x_j, the d steps it missed are
+// applied at once in closed form (advance), and at the epoch's end every
+// coordinate is brought up to date. The iterates are those of the plain
+// method up to rounding.
+//
+// Rows are drawn in proportion to their smoothness L_i = f”max ||phi_i||^2
+// (as the dense SVRG, inner.go) with the step 1/(svrgStepDiv Lbar). Each
+// epoch's snapshot pass is the certificate of newtoncg.Certify at the
+// snapshot, which also gives mu and the snapshot's slopes: the gap is
+// certified at every epoch at no extra cost, and the answer is the
+// snapshot of least certified gap.
+type lazySVRG struct {
+	x    *mat.Sparse
+	y    []float64
+	loss newtoncg.Loss
+	cert *newtoncg.Workspace
+
+	ridge, l1, eta, a float64
+	epoch             int
+	lower, upper, q   []float64 // nil: none
+
+	w     []float64 // the iterate, in the bounds
+	best  []float64 // the snapshot of least certified gap
+	c     []float64 // mu + q at the epoch's snapshot
+	fix   []float64 // -c / ridge: without l1, the fixed point of the untouched steps
+	snap  []float64 // f_i'(phi_i'x~), by row
+	last  []int     // the step of the epoch at which w_j was last updated
+	pow   []float64 // a^t, t = 0..min(epoch, 2l)
+	rows  alias
+	r     rng
+	seed  uint64
+	cold  bool
+	steps int64 // rows evaluated by the current solve
+}
+
+// lazyStallEpochs is the number of epochs without a new least gap after
+// which a solve ends with the gap it has: the iterates wander at the
+// rounding floor of the certificate.
+const lazyStallEpochs = 10
+
+// newLazySVRG prepares the method for the problem of cert (which it uses
+// as its certificate) with the options' seed and epoch; p's Lower and
+// Upper are both nil or both of length n (as are later updates of lower
+// and upper). It allocates everything a solve needs.
+func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options) *lazySVRG {
+	l, n := p.X.Rows, p.X.Cols
+	z := &lazySVRG{x: p.X, y: p.Y, loss: p.Loss, cert: cert, ridge: p.Ridge, l1: p.L1,
+		lower: p.Lower, upper: p.Upper, q: p.Q, seed: opt.Seed, cold: true}
+	z.epoch = svrgEpochComps * l
+	if opt.SVRGEpoch > 0 {
+		z.epoch = max(int(opt.SVRGEpoch*float64(l)), 1)
+	}
+	wt := make([]float64, l)
+	fmax := p.Loss.MaxCurvature()
+	for i := range wt {
+		_, val := p.X.Row(i)
+		for _, v := range val {
+			wt[i] += v * v
+		}
+		wt[i] *= fmax
+	}
+	z.rows.build(wt)
+	if z.rows.mean > 0 {
+		z.eta = 1 / (svrgStepDiv * z.rows.mean)
+	} else {
+		z.eta = 1 / p.Ridge // no row has a slope: one prox step solves it
+	}
+	z.a = 1 / (1 + z.eta*z.ridge)
+	z.w, z.best, z.c, z.fix = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	z.last, z.snap = make([]int, n), make([]float64, l)
+	z.pow = make([]float64, min(z.epoch, 2*l)+1)
+	z.pow[0] = 1
+	for t := 1; t < len(z.pow); t++ {
+		z.pow[t] = z.pow[t-1] * z.a
+	}
+	return z
+}
+
+// powA returns a^t: from the table, or beyond it (an epoch longer than
+// 2l, Options.SVRGEpoch) by math.Pow.
+func (z *lazySVRG) powA(t int) float64 {
+	if t < len(z.pow) {
+		return z.pow[t]
+	}
+	return math.Pow(z.a, float64(t))
+}
+
+// prox is the regulariser's prox at v for coordinate j.
+func (z *lazySVRG) prox(v float64, j int) float64 {
+	if z.l1 != 0 {
+		v = newtoncg.SoftThreshold(v, z.eta*z.l1)
+	}
+	return z.clip(z.a*v, j)
+}
+
+// advance returns w_j after d steps that do not touch j, each
+// x <- clip(U(x)), U(x) = a soft(x - eta c_j, eta l1). U is nondecreasing
+// and a contraction, so the unclipped iterates move monotonically towards
+// its fixed point; U is affine on each side of the soft threshold's dead
+// zone and 0 inside it, so the path crosses from one piece to the next at
+// most twice and the d steps take a few closed forms, x_t = f + a^t (x - f)
+// with f the piece's fixed point. An iterate clipped at a bound stays
+// there (the path keeps moving outwards), so the clip is applied once, at
+// the end.
+func (z *lazySVRG) advance(x float64, j, d int) float64 {
+	c, k := z.c[j], z.eta*z.l1
+	if k == 0 { // no dead zone: U is affine everywhere, fixed point -c/ridge
+		f := z.fix[j]
+		return z.clip(f+z.powA(d)*(x-f), j)
+	}
+	for d > 0 {
+		v := x - z.eta*c
+		var beta, f float64 // the piece's lower (upper) end and fixed point
+		switch {
+		case v > k: // U(x) = a (x - eta (c + l1)) while x > beta
+			beta, f = z.eta*c+k, -(c+z.l1)/z.ridge
+			if f > beta {
+				return z.clip(f+z.powA(d)*(x-f), j)
+			}
+		case v < -k:
+			beta, f = z.eta*c-k, -(c-z.l1)/z.ridge
+			if f < beta {
+				return z.clip(f+z.powA(d)*(x-f), j)
+			}
+		default: // the dead zone: one step to 0
+			x, d = 0, d-1
+			if math.Abs(z.eta*c) <= k { // and 0 stays
+				return z.clip(0, j)
+			}
+			continue
+		}
+		// The path leaves the piece at the first t with a^t <= rho.
+		rho := (beta - f) / (x - f)
+		s := z.firstPowBelow(rho, d)
+		if s > d {
+			return z.clip(f+z.powA(d)*(x-f), j)
+		}
+		x, d = f+z.powA(s)*(x-f), d-s
+	}
+	return z.clip(x, j)
+}
+
+// firstPowBelow returns the least t in [1, d] with a^t <= rho, or d + 1.
+func (z *lazySVRG) firstPowBelow(rho float64, d int) int {
+	lo, hi := 1, d+1
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if z.powA(mid) <= rho {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// clip projects x onto coordinate j's bounds.
+func (z *lazySVRG) clip(x float64, j int) float64 {
+	if z.lower == nil {
+		return x
+	}
+	return min(max(x, z.lower[j]), z.upper[j])
+}
+
+// runEpoch takes one epoch of steps from the snapshot whose slopes and
+// mu + q are in snap and c, and leaves every w_j up to date.
+func (z *lazySVRG) runEpoch() {
+	clear(z.last)
+	mean := z.rows.mean
+	for k := 1; k <= z.epoch; k++ {
+		i := z.rows.sample(&z.r)
+		idx, val := z.x.Row(i)
+		var t float64
+		for q, jj := range idx {
+			j := int(jj)
+			if d := k - 1 - z.last[j]; d > 0 {
+				z.w[j] = z.advance(z.w[j], j, d)
+			}
+			t += val[q] * z.w[j]
+		}
+		g := (z.loss.Slope(t, z.y[i]) - z.snap[i]) * mean / z.rows.weight(i)
+		for q, jj := range idx {
+			j := int(jj)
+			z.w[j] = z.prox(z.w[j]-z.eta*(z.c[j]+g*val[q]), j)
+			z.last[j] = k
+		}
+	}
+	for j, d := range z.last {
+		if d < z.epoch {
+			z.w[j] = z.advance(z.w[j], j, z.epoch-d)
+		}
+	}
+	z.steps += int64(z.epoch)
+}
+
+// lazyResult is what a solve of lazySVRG returns.
+type lazyResult struct {
+	status     newtoncg.Status
+	x, zb      []float64 // the answer (best) and its bounds' multipliers
+	objective  float64
+	gap        float64
+	iterations int // epochs
+}
+
+// solve runs epochs from the last answer (from 0, projected, when cold)
+// until the certified gap is at most tol max(1, |F|), stop says so (it is
+// given the rows evaluated so far), or lazyStallEpochs epochs bring no
+// smaller gap (status Stalled). It allocates nothing.
+func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func(epoch int, steps int64, gap float64)) lazyResult {
+	if z.cold {
+		clear(z.w)
+		z.r.seed(z.seed)
+		z.cold = false
+	} else {
+		copy(z.w, z.best)
+	}
+	for j := range z.w {
+		z.w[j] = z.clip(z.w[j], j)
+	}
+	z.steps = 0
+	l := z.x.Rows
+	res := lazyResult{status: newtoncg.Stalled, x: z.best, gap: math.Inf(1)}
+	since := 0
+	for ep := 0; ; ep++ {
+		f, gap := z.cert.Certify(z.w)
+		z.steps += 2 * int64(l) // the certificate's two passes
+		if progress != nil {
+			progress(ep, z.steps, gap)
+		}
+		if gap < res.gap {
+			copy(z.best, z.w)
+			res.gap, res.objective, res.zb = gap, f, z.cert.Multipliers()
+			since = 0
+		} else {
+			since++
+		}
+		res.iterations = ep
+		// The snapshot of the next epoch: its slopes, and c = mu + q.
+		copy(z.snap, z.cert.Slopes())
+		il := 1 / float64(l)
+		for j, sj := range z.cert.Sums() {
+			z.c[j] = sj * il
+			if z.q != nil {
+				z.c[j] += z.q[j]
+			}
+			z.fix[j] = -z.c[j] / z.ridge
+		}
+		switch {
+		case res.gap <= tol*max(1, math.Abs(res.objective)):
+			res.status = newtoncg.Solved
+		case stop != nil && stop(z.steps):
+			res.status = newtoncg.Stopped
+		case since >= lazyStallEpochs:
+			res.status = newtoncg.Stalled
+		default:
+			z.runEpoch()
+			continue
+		}
+		if res.zb == nil || since > 0 {
+			// Multipliers() is that of the last Certify; recompute it at
+			// the answer when that was an earlier snapshot.
+			_, _ = z.cert.Certify(z.best)
+			res.zb = z.cert.Multipliers()
+		}
+		return res
+	}
+}
+
+// reset makes the next solve start cold.
+func (z *lazySVRG) reset() { z.cold = true }

@@ -1,0 +1,104 @@
+package solver
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/softpen/softpen/internal/newtoncg"
+	"github.com/softpen/softpen/internal/sparsegen"
+	"github.com/softpen/softpen/mat"
+)
+
+// TestLazyAdvance: advance's closed form of d untouched steps equals the d
+// steps taken one by one (prox of the same c_j), to rounding, for steps
+// whose paths stay on one piece of the soft threshold, cross the dead
+// zone, stop in it, or run into a bound, over tables shorter and longer
+// than d.
+func TestLazyAdvance(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for trial := range 20000 {
+		z := &lazySVRG{eta: math.Exp(rng.NormFloat64()), ridge: math.Exp(2 * rng.NormFloat64()), c: []float64{4 * rng.NormFloat64()}}
+		if trial%3 != 0 {
+			z.l1 = math.Abs(3 * rng.NormFloat64())
+		}
+		if trial%4 == 0 {
+			z.lower, z.upper = []float64{-rng.Float64()}, []float64{rng.Float64()}
+		}
+		z.a = 1 / (1 + z.eta*z.ridge)
+		z.fix = []float64{-z.c[0] / z.ridge}
+		z.pow = make([]float64, 1+rng.IntN(60))
+		z.pow[0] = 1
+		for i := 1; i < len(z.pow); i++ {
+			z.pow[i] = z.pow[i-1] * z.a
+		}
+		x := z.clip(10*rng.NormFloat64(), 0)
+		d := 1 + rng.IntN(100)
+		want := x
+		for range d {
+			want = z.prox(want-z.eta*z.c[0], 0)
+		}
+		got := z.advance(x, 0, d)
+		scale := math.Abs(x) + math.Abs(z.c[0]+z.l1)/z.ridge + 1e-300
+		if math.Abs(got-want) > 1e-12*scale {
+			t.Fatalf("trial %d: x %g c %g l1 %g ridge %g eta %g d %d: advance %.17g, steps %.17g", trial, x, z.c[0], z.l1, z.ridge, z.eta, d, got, want)
+		}
+	}
+}
+
+// zipfFit is a logistic fitting problem on Zipf rows (sparsegen.Zipf).
+func zipfFit(l, n, k int, seed uint64) newtoncg.Problem {
+	set := sparsegen.Zipf(l, n, k, 1, seed)
+	x := &mat.Sparse{Rows: l, Cols: n, Ptr: set.Ptr, Idx: set.Idx, Val: set.Val}
+	return newtoncg.Problem{X: x, Y: set.Labels, Loss: newtoncg.Logistic, Ridge: 1 / float64(l)}
+}
+
+// TestLazyEpochAllocs: an epoch of steps and a whole solve allocate
+// nothing, and the same seed gives the same iterates bit for bit.
+func TestLazyEpochAllocs(t *testing.T) {
+	p := zipfFit(2000, 5000, 10, 1)
+	p.L1 = 1e-4
+	run := func() *lazySVRG {
+		z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 7})
+		z.solve(1e-6, nil, nil)
+		return z
+	}
+	a, b := run(), run()
+	for j := range a.best {
+		if math.Float64bits(a.best[j]) != math.Float64bits(b.best[j]) {
+			t.Fatalf("x[%d]: %g and %g from the same seed", j, a.best[j], b.best[j])
+		}
+	}
+	if allocs := testing.AllocsPerRun(3, func() { a.runEpoch() }); allocs != 0 {
+		t.Errorf("an epoch allocates %v times", allocs)
+	}
+	if allocs := testing.AllocsPerRun(3, func() { a.solve(1e-6, nil, nil) }); allocs != 0 {
+		t.Errorf("a warm solve allocates %v times", allocs)
+	}
+}
+
+// BenchmarkLazySVRGStep is the time of one SVRG step on sparse rows,
+// epochs of 2l steps with their closing catch-up, at 20 nonzeros a row
+// (l = 1e5 Zipf rows; 1e4 under -short) as n grows from 1e3 to 1e6: lazy
+// updates keep it independent of n, up to the caches' share of the
+// n-vectors.
+func BenchmarkLazySVRGStep(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000, 1000000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			rows := 100000
+			if testing.Short() {
+				rows = 10000
+			}
+			p := zipfFit(rows, n, 20, 1)
+			z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 1})
+			z.solve(0, func(int64) bool { return true }, nil) // the first snapshot only
+			steps := 0
+			for b.Loop() {
+				z.runEpoch()
+				steps += z.epoch
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/step")
+		})
+	}
+}
