@@ -135,7 +135,7 @@ func (p *Problem) memoryEstimate(method Method) int64 {
 	n := float64(max(p.N, 0))
 	l, m, meq := float64(p.lossRows()), float64(p.rowsOfA()), float64(len(p.Aeq))
 	if dualCD := p.dualCDPath(method); dualCD || p.sparsePath(method) {
-		return saturate(8 * p.sparseWords(dualCD, method == MethodSVRG, n))
+		return saturate(8 * p.sparseWords(dualCD, method == MethodSVRG || method == MethodCatalyst, n))
 	}
 	mw := m + 2*meq
 	words := 16*n + l*n + meq*n + mw*n + 12*mw + 4*l
@@ -187,8 +187,9 @@ func keptNormals(m, n float64) float64 {
 // sparsePath reports whether p is solved on sparse rows by Newton-CG
 // with the method asked for: the fitting model (a loss, ridge > 0, no Aeq
 // or P; rows of A are taken by newtoncg's augmented Lagrangian) with
-// MethodNewtonCG, with MethodSVRG when given with PhiSparse and no rows of
-// A (proximal SVRG on the sparse rows, certified by Newton-CG's gap), or
+// MethodNewtonCG, with MethodSVRG or MethodCatalyst when given with
+// PhiSparse and no rows of A (proximal SVRG on the sparse rows, certified
+// by Newton-CG's gap), or
 // with MethodAuto when given with PhiSparse or when
 // n > 3000. Above that size the alternative is the penalty method, and
 // Newton-CG is the faster by orders of magnitude: on 4000 logistic
@@ -208,7 +209,7 @@ func (p *Problem) sparsePath(method Method) bool {
 	if method == MethodNewtonCG {
 		return true
 	}
-	if method == MethodSVRG {
+	if method == MethodSVRG || method == MethodCatalyst {
 		// Proximal SVRG with lazy updates (no rows of A): O(nnz(phi_i)) a
 		// step where the dense penalty method's steps are O(n).
 		return p.PhiSparse != nil && p.rowsOfA() == 0
@@ -246,8 +247,8 @@ func (p *Problem) sparseWords(dualCD, svrg bool, n float64) float64 {
 	if svrg {
 		// The snapshot's slopes, the sampler's three vectors, the powers
 		// of the step's shrink over an epoch (at most 2l + 1), and five
-		// vectors of length n.
-		words += 6*l + 5*n
+		// vectors of length n (eight with catalyst).
+		words += 6*l + 8*n
 	}
 	if p.PhiSparse == nil {
 		words += 1.5 * l * n

@@ -32,7 +32,7 @@ const (
 	// PenaltyOptions.NoPolish).
 	MethodAPG      // accelerated proximal full gradient (Prop. 3.4)
 	MethodSVRG     // proximal SVRG (on sparse rows without rows of A: with lazy updates, no penalty)
-	MethodCatalyst // catalyst-accelerated proximal SVRG
+	MethodCatalyst // catalyst-accelerated proximal SVRG (on sparse rows as MethodSVRG)
 	MethodSGD      // stochastic gradient, iterates averaged per stage
 	MethodSGDM     // stochastic gradient with Nesterov momentum
 	// MethodNewtonCG is projected Newton with conjugate gradients on

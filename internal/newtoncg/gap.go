@@ -80,7 +80,8 @@ func (w *Workspace) gapTerms(x, s, sAbs []float64) float64 {
 	// |t - t~| <= gamma_row ||phi_i|| ||x|| (Cauchy-Schwarz on the products).
 	dt := vec.DotErrorBound(w.rowMax+1) * w.rowNormMax * math.Sqrt(vec.Dot(x, x))
 	allow += 0.5 * p.Loss.maxCurvature() * dt * dt
-	return sum + allow + vec.DotErrorBound(len(x)+1)*sumAbs
+	w.allow = allow + vec.DotErrorBound(len(x)+1)*sumAbs
+	return sum + w.allow
 }
 
 // Certify makes x the workspace's point (copied; x itself is only read)
@@ -100,7 +101,26 @@ func (w *Workspace) Certify(x []float64) (f, gap float64) {
 	f = w.objective(w.x, w.t)
 	w.derivatives()
 	w.multipliers()
-	return f, w.gapTerms(w.x, w.s, w.sAbs)
+	gap = w.gapTerms(w.x, w.s, w.sAbs)
+	w.certAllow = w.allow
+	return f, gap
+}
+
+// Allowance returns the part of the last Certify's gap that is the
+// allowance for rounding: a gap within a small multiple of it is at the
+// certificate's floor, which more iterations cannot lower much.
+func (w *Workspace) Allowance() float64 { return w.certAllow }
+
+// GapWith returns the certified gap at the point of the last Certify of
+// the same model with ridge and q (nil: none) in place of the problem's:
+// the passes over the rows are the same, only the sum of gap.go differs.
+// It allocates nothing.
+func (w *Workspace) GapWith(ridge float64, q []float64) float64 {
+	r0, q0 := w.p.Ridge, w.p.Q
+	w.p.Ridge, w.p.Q = ridge, q
+	gap := w.gapTerms(w.x, w.s, w.sAbs)
+	w.p.Ridge, w.p.Q = r0, q0
+	return gap
 }
 
 // Slopes returns f_i'(phi_i'x) at the point of the last Certify (aliases

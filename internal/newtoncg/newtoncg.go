@@ -112,6 +112,7 @@ type Workspace struct {
 	x, xNew, s, sAbs, hdiag, g, gp, lo, hi, d, r, z, pv, hp, zb []float64
 	free                                                        []bool
 	passes                                                      int64
+	allow, certAllow                                            float64 // the rounding allowance of the last gap, and of the last Certify's
 	res                                                         Result
 	// team runs the passes over the rows; chunk k > 0 of derivatives
 	// sums into sK[k], sAbsK[k] and hdiagK[k] (derivJob, made once).

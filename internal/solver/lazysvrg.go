@@ -28,46 +28,66 @@ import (
 // coordinate is brought up to date. The iterates are those of the plain
 // method up to rounding.
 //
-// Rows are drawn in proportion to their smoothness L_i = f”max ||phi_i||^2
-// (as the dense SVRG, inner.go) with the step 1/(svrgStepDiv Lbar). Each
-// epoch's snapshot pass is the certificate of newtoncg.Certify at the
-// snapshot, which also gives mu and the snapshot's slopes: the gap is
-// certified at every epoch at no extra cost, and the answer is the
-// snapshot of least certified gap.
+// Rows are drawn in proportion to their smoothness L_i = c ||phi_i||^2, c
+// the loss's largest curvature (as the dense SVRG, inner.go), with the
+// step 1/(svrgStepDiv Lbar). Each epoch's snapshot pass is the
+// certificate of newtoncg.Certify at the snapshot, which also gives mu and
+// the snapshot's slopes: the gap is certified at every epoch at no extra
+// cost, and the answer is the snapshot of least certified gap.
+//
+// With catalyst (Lin, Mairal, Harchaoui 2015; as runCatalyst, inner.go)
+// the epochs minimise h(x) = F(x) + kappa/2 ||x - zc||^2 instead, kappa =
+// Lbar/l - ridge, until criterion (C2) holds, h(x) - h* <= delta kappa/2
+// ||x - zc||^2 with delta = sqrt(q)/(2 - sqrt(q)), q = ridge/(ridge +
+// kappa), and the centre moves to x + beta (x - x_prev), beta = (1 -
+// sqrt(q))/(1 + sqrt(q)). The added term is separable: h is F with ridge +
+// kappa and q - kappa zc, so the steps and their closed forms are those
+// above with these, and h's gap is the same sum as F's at the snapshot
+// (newtoncg.GapWith, no pass): each epoch certifies both.
 type lazySVRG struct {
 	x    *mat.Sparse
 	y    []float64
 	loss newtoncg.Loss
 	cert *newtoncg.Workspace
 
-	ridge, l1, eta, a float64
+	ridge, l1, eta, a float64 // ridge: F's, plus kappa with catalyst
 	epoch             int
 	lower, upper, q   []float64 // nil: none
 
-	w     []float64 // the iterate, in the bounds
-	best  []float64 // the snapshot of least certified gap
-	c     []float64 // mu + q at the epoch's snapshot
-	fix   []float64 // -c / ridge: without l1, the fixed point of the untouched steps
-	snap  []float64 // f_i'(phi_i'x~), by row
-	last  []int     // the step of the epoch at which w_j was last updated
-	pow   []float64 // a^t, t = 0..min(epoch, 2l)
-	rows  alias
-	r     rng
-	seed  uint64
-	cold  bool
-	steps int64 // rows evaluated by the current solve
+	w    []float64 // the iterate, in the bounds
+	best []float64 // the snapshot of least certified gap
+	c    []float64 // mu + q at the epoch's snapshot
+	fix  []float64 // -c / ridge: without l1, the fixed point of the untouched steps
+	// catalyst (kappa > 0; nil vectors without): the centre, the last
+	// outer iterate and q - kappa zc, the linear term of h
+	kappa, beta, delta float64
+	zc, xPrev, qk      []float64
+	outer              int       // catalyst's outer iterations in the current solve
+	snap               []float64 // f_i'(phi_i'x~), by row
+	last               []int     // the step of the epoch at which w_j was last updated
+	pow                []float64 // a^t, t = 0..min(epoch, 2l)
+	rows               alias
+	r                  rng
+	seed               uint64
+	cold               bool
+	steps              int64 // rows evaluated by the current solve
 }
 
-// lazyStallEpochs is the number of epochs without a new least gap after
-// which a solve ends with the gap it has: the iterates wander at the
-// rounding floor of the certificate.
+// lazyStallEpochs is the least number of epochs in which the gap has not
+// halved (and the last half of its epochs, if more) after which a solve
+// whose least gap is at most twice its rounding allowance ends with it:
+// the iterates wander at the floor of the certificate, where the least
+// gap still falls by its last bits. Above the floor the solve goes on: the
+// gap of an iterate is not monotone in its objective, and catalyst's
+// plateaus for tens of epochs on ill-conditioned problems before it falls.
 const lazyStallEpochs = 10
 
-// newLazySVRG prepares the method for the problem of cert (which it uses
-// as its certificate) with the options' seed and epoch; p's Lower and
-// Upper are both nil or both of length n (as are later updates of lower
-// and upper). It allocates everything a solve needs.
-func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options) *lazySVRG {
+// newLazySVRG prepares the method (with catalyst when asked and kappa >
+// 0) for the problem of cert, which it uses as its certificate, with the
+// options' seed and epoch; p's Lower and Upper are both nil or both of
+// length n (as are later updates of lower and upper). It allocates
+// everything a solve needs.
+func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options, catalyst bool) *lazySVRG {
 	l, n := p.X.Rows, p.X.Cols
 	z := &lazySVRG{x: p.X, y: p.Y, loss: p.Loss, cert: cert, ridge: p.Ridge, l1: p.L1,
 		lower: p.Lower, upper: p.Upper, q: p.Q, seed: opt.Seed, cold: true}
@@ -89,6 +109,12 @@ func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options) *la
 		z.eta = 1 / (svrgStepDiv * z.rows.mean)
 	} else {
 		z.eta = 1 / p.Ridge // no row has a slope: one prox step solves it
+	}
+	if kappa := z.rows.mean/float64(max(l, 1)) - p.Ridge; catalyst && kappa > 0 {
+		sq := math.Sqrt(p.Ridge / (p.Ridge + kappa))
+		z.kappa, z.beta, z.delta = kappa, (1-sq)/(1+sq), sq/(2-sq)
+		z.ridge += kappa
+		z.zc, z.xPrev, z.qk = make([]float64, n), make([]float64, n), make([]float64, n)
 	}
 	z.a = 1 / (1 + z.eta*z.ridge)
 	z.w, z.best, z.c, z.fix = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
@@ -242,10 +268,15 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 	for j := range z.w {
 		z.w[j] = z.clip(z.w[j], j)
 	}
-	z.steps = 0
+	z.steps, z.outer = 0, 0
+	if z.kappa > 0 {
+		copy(z.zc, z.w)
+		copy(z.xPrev, z.w)
+	}
 	l := z.x.Rows
 	res := lazyResult{status: newtoncg.Stalled, x: z.best, gap: math.Inf(1)}
-	since := 0
+	since, bestAllow := 0, 0.0
+	mark := math.Inf(1) // the gap when it last halved, since epochs ago
 	for ep := 0; ; ep++ {
 		f, gap := z.cert.Certify(z.w)
 		z.steps += 2 * int64(l) // the certificate's two passes
@@ -255,27 +286,21 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 		if gap < res.gap {
 			copy(z.best, z.w)
 			res.gap, res.objective, res.zb = gap, f, z.cert.Multipliers()
-			since = 0
+			bestAllow = z.cert.Allowance()
+		}
+		if gap <= mark/2 {
+			mark, since = gap, 0
 		} else {
 			since++
 		}
 		res.iterations = ep
-		// The snapshot of the next epoch: its slopes, and c = mu + q.
-		copy(z.snap, z.cert.Slopes())
-		il := 1 / float64(l)
-		for j, sj := range z.cert.Sums() {
-			z.c[j] = sj * il
-			if z.q != nil {
-				z.c[j] += z.q[j]
-			}
-			z.fix[j] = -z.c[j] / z.ridge
-		}
+		z.snapshot()
 		switch {
 		case res.gap <= tol*max(1, math.Abs(res.objective)):
 			res.status = newtoncg.Solved
 		case stop != nil && stop(z.steps):
 			res.status = newtoncg.Stopped
-		case since >= lazyStallEpochs:
+		case since >= max(lazyStallEpochs, ep/2) && res.gap <= 2*bestAllow:
 			res.status = newtoncg.Stalled
 		default:
 			z.runEpoch()
@@ -289,6 +314,55 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 		}
 		return res
 	}
+}
+
+// snapshot makes the point of the last Certify the next epoch's
+// snapshot: its slopes, and c = mu + q (mu + q - kappa zc with catalyst,
+// whose centre moves first if (C2) holds there).
+func (z *lazySVRG) snapshot() {
+	copy(z.snap, z.cert.Slopes())
+	if z.kappa > 0 {
+		z.centre()
+		if z.cert.GapWith(z.ridge, z.qk) <= z.delta*z.kappa/2*sqDist(z.w, z.zc) {
+			for j, wj := range z.w {
+				z.zc[j] = wj + z.beta*(wj-z.xPrev[j])
+			}
+			copy(z.xPrev, z.w)
+			z.centre()
+			z.outer++
+		}
+	}
+	il := 1 / float64(z.x.Rows)
+	for j, sj := range z.cert.Sums() {
+		z.c[j] = sj * il
+		switch {
+		case z.kappa > 0:
+			z.c[j] += z.qk[j]
+		case z.q != nil:
+			z.c[j] += z.q[j]
+		}
+		z.fix[j] = -z.c[j] / z.ridge
+	}
+}
+
+// centre sets qk = q - kappa zc, the linear term of catalyst's h.
+func (z *lazySVRG) centre() {
+	for j, c := range z.zc {
+		z.qk[j] = -z.kappa * c
+		if z.q != nil {
+			z.qk[j] += z.q[j]
+		}
+	}
+}
+
+// sqDist returns ||a - b||^2.
+func sqDist(a, b []float64) float64 {
+	var s float64
+	for j, v := range a {
+		d := v - b[j]
+		s += d * d
+	}
+	return s
 }
 
 // reset makes the next solve start cold.

@@ -60,7 +60,7 @@ func TestLazyEpochAllocs(t *testing.T) {
 	p := zipfFit(2000, 5000, 10, 1)
 	p.L1 = 1e-4
 	run := func() *lazySVRG {
-		z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 7})
+		z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 7}, false)
 		z.solve(1e-6, nil, nil)
 		return z
 	}
@@ -91,7 +91,7 @@ func BenchmarkLazySVRGStep(b *testing.B) {
 				rows = 10000
 			}
 			p := zipfFit(rows, n, 20, 1)
-			z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 1})
+			z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 1}, false)
 			z.solve(0, func(int64) bool { return true }, nil) // the first snapshot only
 			steps := 0
 			for b.Loop() {

@@ -30,11 +30,11 @@ func newSparse(p *Problem, opt *Options) (*Solver, error) {
 		return nil, errSparseModel
 	}
 	method := MethodNewtonCG
-	if opt != nil && opt.Method == MethodSVRG {
+	if opt != nil && (opt.Method == MethodSVRG || opt.Method == MethodCatalyst) {
 		if p.ASparse != nil {
-			return nil, errors.New("options: method svrg on sparse rows takes no rows of A (auto or newton-cg do)")
+			return nil, fmt.Errorf("options: method %v on sparse rows takes no rows of A (auto or newton-cg do)", opt.Method)
 		}
-		method = MethodSVRG
+		method = opt.Method
 	}
 	s, err := newSparseBase(p, opt, method)
 	if err != nil {
@@ -77,9 +77,9 @@ func newSparse(p *Problem, opt *Options) (*Solver, error) {
 		}
 	}
 	s.sparse.SetOptions(o)
-	if method == MethodSVRG {
+	if method != MethodNewtonCG {
 		s.sparseSVRG = newLazySVRG(newtoncg.Problem{X: p.PhiSparse, Y: s.y, Loss: loss, Ridge: s.ridge, L1: s.l1,
-			Q: s.q, Lower: s.lower, Upper: s.upper}, s.sparse, &s.opt)
+			Q: s.q, Lower: s.lower, Upper: s.upper}, s.sparse, &s.opt, method == MethodCatalyst)
 	}
 	s.mu = s.ridge
 	s.res = Result{X: make([]float64, s.n), Z: make([]float64, s.n), Lambda: make([]float64, s.m),
@@ -182,7 +182,7 @@ func (s *Solver) solveLazy(rn *run, start time.Time) (*Result, error) {
 	var progress func(int, int64, float64)
 	if s.opt.Progress != nil {
 		progress = func(ep int, steps int64, gap float64) {
-			s.opt.Progress(Stage{Method: MethodSVRG, Index: ep, Steps: steps, Gap: gap})
+			s.opt.Progress(Stage{Method: s.opt.Method, Index: ep, Steps: steps, Gap: gap})
 		}
 	}
 	r := s.sparseSVRG.solve(s.opt.Tol, stop, progress)
@@ -204,7 +204,7 @@ func (s *Solver) solveLazy(rn *run, start time.Time) (*Result, error) {
 		res.Status = statusOf(rn.stopped)
 	default:
 		res.Status = StatusPrecisionLimit
-		res.Message = fmt.Sprintf("%d epochs gave no smaller certified gap than %.3g", lazyStallEpochs, r.gap)
+		res.Message = fmt.Sprintf("certified gap %.3g is at the floor of its rounding allowance", r.gap)
 	}
 	res.Time = time.Since(start)
 	return res, nil
