@@ -332,20 +332,18 @@ func (s *Solver) boundTerms(terms *gapTerms) (viol, comp float64) {
 
 // l1Term is l1 |x| - w x, the l1 term's part of Gap, >= 0 for |w| <= l1
 // and 0 where w matches x's sign, within 3 eps of its value as
-// gapTerms.exact charges. As the difference of two rounded products it
-// would be their rounding, not the term (or, where the compiler fuses
-// them, as on arm64, one product's error: -2.4e-14 at x = 8937, l1 =
-// 0.385, which made a gap of exactly 0): with w = +-l1 (a capped kink) it
-// is formed as l1 (|x| -+ x), 0 or 2 l1 |x| in one rounding. Otherwise w
-// is 0 (l1 |x| in one rounding) or x is 0 (a kink held).
+// gapTerms.exact charges, for every w in [-l1, l1] and every x: it is
+// formed as |x| (l1 -+ w), the difference in one rounding (exactly 0 for
+// w = l1 sign(x), >= 0 for |w| <= l1) and the product in one more. As the
+// difference of two products it would be off by their rounding, not by a
+// few eps of the term (or, fused into one multiply-subtract as on arm64,
+// by one product's error: -2.4e-14 at x = 8937, l1 = 0.385, which made a
+// gap of exactly 0); there is no a*b - c here for the compiler to fuse.
 func l1Term(l1, w, x float64) float64 {
-	switch w {
-	case l1:
-		return l1 * (math.Abs(x) - x)
-	case -l1:
-		return l1 * (math.Abs(x) + x)
+	if x < 0 {
+		return -x * (l1 + w)
 	}
-	return l1*math.Abs(x) - w*x
+	return x * (l1 - w)
 }
 
 // gapTerms sums Gap's terms other than the Lagrangian's (GapRounding) and

@@ -401,7 +401,7 @@ func (s *Solver) stationarity(dst, x, lam, base []float64, capped bool) {
 		}
 		e.Add(base[i])
 		if capped && s.capSign[i] != 0 {
-			e.Add(float64(s.capSign[i]) * s.l1)
+			e.Add(float64(float64(s.capSign[i]) * s.l1))
 		}
 		for k, c := range s.ws {
 			if lam[k] == 0 {

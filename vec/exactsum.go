@@ -20,6 +20,9 @@ func (e *ExactSum) AddProduct(a, b float64) {
 }
 
 // Add adds a: the rounding error of Hi + a (TwoSum, exact) goes to Lo.
+// a must be a float64 already rounded: a product passed as Add(x*y) may be
+// fused into Hi + x*y once inlined (arm64), and the sum is no longer
+// error-free; use AddProduct, or Add(float64(x*y)).
 func (e *ExactSum) Add(a float64) {
 	s := e.Hi + a
 	z := s - e.Hi

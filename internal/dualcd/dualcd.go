@@ -198,7 +198,7 @@ func (w *Workspace) primalFromDualCompensated() {
 		idx, val := w.p.A.Row(i)
 		for k, j := range idx {
 			// TwoSum: sum + err = x_j + t exactly, without a branch.
-			a, t := x[j], li*val[k]
+			a, t := x[j], float64(li*val[k]) // rounded, as TwoSum needs: not fused into a + t
 			sum := a + t
 			bv := sum - a
 			c[j] += (a - (sum - bv)) + (t - bv)
