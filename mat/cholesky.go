@@ -358,6 +358,16 @@ func (c *Cholesky) SolveL(dst, b []float64) {
 		}
 		return
 	}
+	if n <= smallSolve {
+		for i := 0; i < n; i++ {
+			r, s := l[i*n:i*n+i], b[i]
+			for k, v := range r {
+				s -= v * dst[k]
+			}
+			dst[i] = s / l[i*n+i]
+		}
+		return
+	}
 	i := 0
 	for ; i+4 <= n; i += 4 {
 		r0, r1, r2, r3 := l[i*n:i*n+i+1], l[(i+1)*n:(i+1)*n+i+2], l[(i+2)*n:(i+2)*n+i+3], l[(i+3)*n:(i+3)*n+i+4]
@@ -391,6 +401,16 @@ func (c *Cholesky) SolveLT(dst, y []float64) {
 	}
 	// Row i of L^T is l[i*n+i : (i+1)*n]: its diagonal entry, then the
 	// entries right of it, which multiply x_{i+1}, ..., x_{n-1}.
+	if n <= smallSolve {
+		for i := n - 1; i >= 0; i-- {
+			r, s := l[i*n+i+1:(i+1)*n], y[i]
+			for k, v := range r {
+				s -= v * dst[i+1+k]
+			}
+			dst[i] = s / l[i*n+i]
+		}
+		return
+	}
 	i := n - 1
 	for ; i >= 3; i -= 4 {
 		r0, r1, r2, r3 := l[i*n+i:(i+1)*n], l[(i-1)*n+i-1:i*n], l[(i-2)*n+i-2:(i-1)*n], l[(i-3)*n+i-3:(i-2)*n]
@@ -405,6 +425,11 @@ func (c *Cholesky) SolveLT(dst, y []float64) {
 		dst[i] = (y[i] - vec.Dot(l[i*n+i+1:(i+1)*n], dst[i+1:n])) / l[i*n+i]
 	}
 }
+
+// smallSolve is the order up to which SolveL and SolveLT subtract the
+// products one at a time in Go: below it a call of the vector kernels
+// costs more than the few products it would take (BenchmarkTriangularSolve).
+const smallSolve = 16
 
 // mirror copies the strict lower triangle of l (order n, row-major) into
 // the strict upper one, transposed: l[j*n+i] = l[i*n+j] for i > j, so that
