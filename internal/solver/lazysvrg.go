@@ -46,7 +46,6 @@ import (
 // (newtoncg.GapWith, no pass): each epoch certifies both.
 type lazySVRG struct {
 	x    *mat.Sparse
-	y    []float64
 	loss newtoncg.Loss
 	cert *newtoncg.Workspace
 
@@ -63,10 +62,10 @@ type lazySVRG struct {
 	kappa, beta, delta float64
 	zc, xPrev, qk      []float64
 	outer              int       // catalyst's outer iterations in the current solve
-	snap               []float64 // f_i'(phi_i'x~), by row
+	tab                []lazyRow // by row: its sampling table entry, label and snapshot slope
 	last               []int     // the step of the epoch at which w_j was last updated
 	pow                []float64 // a^t, t = 0..min(epoch, 2l)
-	rows               alias
+	mean               float64   // Lbar, the mean of the rows' smoothness
 	r                  rng
 	seed               uint64
 	cold               bool
@@ -89,7 +88,7 @@ const lazyStallEpochs = 10
 // everything a solve needs.
 func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options, catalyst bool) *lazySVRG {
 	l, n := p.X.Rows, p.X.Cols
-	z := &lazySVRG{x: p.X, y: p.Y, loss: p.Loss, cert: cert, ridge: p.Ridge, l1: p.L1,
+	z := &lazySVRG{x: p.X, loss: p.Loss, cert: cert, ridge: p.Ridge, l1: p.L1,
 		lower: p.Lower, upper: p.Upper, q: p.Q, seed: opt.Seed, cold: true}
 	z.epoch = svrgEpochComps * l
 	if opt.SVRGEpoch > 0 {
@@ -104,13 +103,22 @@ func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options, cat
 		}
 		wt[i] *= fmax
 	}
-	z.rows.build(wt)
-	if z.rows.mean > 0 {
-		z.eta = 1 / (svrgStepDiv * z.rows.mean)
+	var rows alias
+	rows.build(wt)
+	z.mean = rows.mean
+	z.tab = make([]lazyRow, l)
+	for i := range z.tab {
+		z.tab[i] = lazyRow{prob: rows.prob[i], alias: int32(rows.alias[i]), y: p.Y[i]}
+		if wt[i] > 0 {
+			z.tab[i].scale = rows.mean / wt[i]
+		}
+	}
+	if z.mean > 0 {
+		z.eta = 1 / (svrgStepDiv * z.mean)
 	} else {
 		z.eta = 1 / p.Ridge // no row has a slope: one prox step solves it
 	}
-	if kappa := z.rows.mean/float64(max(l, 1)) - p.Ridge; catalyst && kappa > 0 {
+	if kappa := z.mean/float64(max(l, 1)) - p.Ridge; catalyst && kappa > 0 {
 		sq := math.Sqrt(p.Ridge / (p.Ridge + kappa))
 		z.kappa, z.beta, z.delta = kappa, (1-sq)/(1+sq), sq/(2-sq)
 		z.ridge += kappa
@@ -118,7 +126,7 @@ func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options, cat
 	}
 	z.a = 1 / (1 + z.eta*z.ridge)
 	z.w, z.best, z.c, z.fix = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-	z.last, z.snap = make([]int, n), make([]float64, l)
+	z.last = make([]int, n)
 	z.pow = make([]float64, min(z.epoch, 2*l)+1)
 	z.pow[0] = 1
 	for t := 1; t < len(z.pow); t++ {
@@ -217,9 +225,13 @@ func (z *lazySVRG) clip(x float64, j int) float64 {
 // mu + q are in snap and c, and leaves every w_j up to date.
 func (z *lazySVRG) runEpoch() {
 	clear(z.last)
-	mean := z.rows.mean
 	for k := 1; k <= z.epoch; k++ {
-		i := z.rows.sample(&z.r)
+		// Walker's alias sampling (alias.sample) on the packed table.
+		i := z.r.intn(len(z.tab))
+		if z.r.float() >= z.tab[i].prob {
+			i = int(z.tab[i].alias)
+		}
+		row := &z.tab[i]
 		idx, val := z.x.Row(i)
 		var t float64
 		for q, jj := range idx {
@@ -229,7 +241,7 @@ func (z *lazySVRG) runEpoch() {
 			}
 			t += val[q] * z.w[j]
 		}
-		g := (z.loss.Slope(t, z.y[i]) - z.snap[i]) * mean / z.rows.weight(i)
+		g := (z.loss.Slope(t, row.y) - row.snap) * row.scale
 		for q, jj := range idx {
 			j := int(jj)
 			z.w[j] = z.prox(z.w[j]-z.eta*(z.c[j]+g*val[q]), j)
@@ -242,6 +254,16 @@ func (z *lazySVRG) runEpoch() {
 		}
 	}
 	z.steps += int64(z.epoch)
+}
+
+// lazyRow is what a step reads of the row it draws, in one place: on data
+// larger than the caches a step is bound by the latency of its random
+// reads, and the sampling table, the label and the snapshot's slope of a
+// row kept in separate slices took a miss each.
+type lazyRow struct {
+	prob, y, snap float64 // alias table's probability; label; f_i'(phi_i'x~)
+	scale         float64 // Lbar / L_i: 1/(l p_i), the estimator's weight
+	alias         int32
 }
 
 // lazyResult is what a solve of lazySVRG returns.
@@ -320,7 +342,9 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 // snapshot: its slopes, and c = mu + q (mu + q - kappa zc with catalyst,
 // whose centre moves first if (C2) holds there).
 func (z *lazySVRG) snapshot() {
-	copy(z.snap, z.cert.Slopes())
+	for i, a := range z.cert.Slopes() {
+		z.tab[i].snap = a
+	}
 	if z.kappa > 0 {
 		z.centre()
 		if z.cert.GapWith(z.ridge, z.qk) <= z.delta*z.kappa/2*sqDist(z.w, z.zc) {
