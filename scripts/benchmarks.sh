@@ -107,6 +107,12 @@ section "Kernels" \
 section "Sparse rows" \
   "DotSparse (gather) and AxpySparse (scatter) on every path: nnz entries at sorted random indices of a dense vector of 1e5 or 1e6." \
   ./vec 200ms '^Benchmark(DotSparse|AxpySparse)$'
+section "Sparse rows: one SVRG step as n grows" \
+  "Proximal SVRG with lazy updates on 1e5 logistic Zipf rows of 20 nonzeros: ns/step is one step, epochs of 2l steps with their closing catch-up, for n = 1e3 to 1e6." \
+  ./internal/solver 3x '^BenchmarkLazySVRGStep$'
+section "Sparse rows: SVRG and Newton-CG" \
+  "Logistic loss, ridge 1/l, on mushrooms and a wide synthetic set (4000 x 5000, 2% nonzeros), with and without bounds and l1, to a certified 1e-9 by newton-cg and by svrg (its epochs; Newton steps for newton-cg)." \
+  . 1x '^BenchmarkSparseSVRG$'
 section "Gram matrix A'A" \
   "mat.Gram, the blocked kernel (tiled) beside Dot4 over A's columns (dot4); GFLOP/s counts l n (n+1) flops, the symmetric half." \
   ./mat 3x '^BenchmarkGram$'
