@@ -245,10 +245,11 @@ func (p *Problem) sparseWords(dualCD, svrg bool, n float64) float64 {
 	// A compressed when given densely.
 	words := 6*l + 22*n
 	if svrg {
-		// The snapshot's slopes, the sampler's three vectors, the powers
-		// of the step's shrink over an epoch (at most 2l + 1), and five
-		// vectors of length n (eight with catalyst).
-		words += 6*l + 8*n
+		// The rows' table (5 words a row) and the powers of the step's
+		// shrink over an epoch (at most 2l + 1), kept; while it is built,
+		// the rows' weights and the alias construction's six vectors of
+		// length l; five vectors of length n (eight with catalyst).
+		words += 14*l + 8*n
 	}
 	if p.PhiSparse == nil {
 		words += 1.5 * l * n

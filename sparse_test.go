@@ -971,7 +971,8 @@ func TestSparseCatalystAccelerates(t *testing.T) {
 
 // TestSparseSVRGPrecisionLimit: a tolerance below the certificate's
 // rounding ends svrg and catalyst-svrg with precision_limit soon after the
-// gap reaches its floor, with the least gap found.
+// gap reaches its floor, with the least gap found; catalyst with kappa > 0
+// ends too, near its floor.
 func TestSparseSVRGPrecisionLimit(t *testing.T) {
 	_, s := mushroomsSparse(t)
 	p := &Problem{N: s.X.Cols, Loss: "logistic", PhiSparse: s.X, Y: s.Labels, Ridge: 1e-3, L1: 1e-4}
@@ -984,5 +985,21 @@ func TestSparseSVRGPrecisionLimit(t *testing.T) {
 		if r.Status != StatusPrecisionLimit || r.Gap > 1e-15 || r.Iterations > 200 {
 			t.Errorf("%v: %v after %d epochs, gap %.3g", m, r.Status, r.Iterations, r.Gap)
 		}
+	}
+	if testing.Short() {
+		return
+	}
+	// Catalyst proper (kappa > 0 at ridge 0.1/l): its centre used to stop
+	// once (C2) fell below the rounding allowance of h's gap, and F's gap
+	// stayed on a plateau above its floor (1.3e-13) with no end.
+	p.Ridge, p.L1 = 0.1/float64(s.X.Rows), 0
+	l := int64(s.X.Rows)
+	r, err := Solve(context.Background(), p, &Options{Method: MethodCatalyst, Tol: 1e-17, MaxSteps: 3000 * 4 * l})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("catalyst, ridge 0.1/l: %v after %d epochs, gap %.3g: %s", r.Status, r.Iterations, r.Gap, r.Message)
+	if (r.Status != StatusPrecisionLimit && r.Status != StatusSolved) || r.Gap > 1e-15 {
+		t.Errorf("catalyst, ridge 0.1/l: %v after %d epochs, gap %.3g", r.Status, r.Iterations, r.Gap)
 	}
 }

@@ -341,9 +341,10 @@ func (c *Cholesky) N() int { return c.n }
 // SolveL solves L y = b (forward substitution; O(n) when the factored
 // matrix was diagonal, O(n^2) otherwise). dst may alias b.
 //
-// Rows are taken four at a time: their products with the y found so far
-// come from one vec.Dot4, which reads y once for all four, and the 4 x 4
-// triangle below the diagonal is finished by hand. Each y_i is still an
+// Up to order smallSolve each row's products are subtracted one at a time
+// in Go; above, rows are taken four at a time: their products with the y
+// found so far come from one vec.Dot4, which reads y once for all four,
+// and the 4 x 4 triangle below the diagonal is finished by hand. Each y_i is still an
 // ordered sum of the products that define it, so the solve's backward
 // error is that of any order of summation (|dL| <= gamma_n |L|, Higham,
 // Accuracy and Stability of Numerical Algorithms, Thm 8.5). At n = 100 it
@@ -387,8 +388,9 @@ func (c *Cholesky) SolveL(dst, b []float64) {
 //
 // It reads the rows of L^T, which Factor keeps in the strict upper
 // triangle of its storage (mirror): each x_i is then a dot product over a
-// contiguous row, four rows from one vec.Dot4 as in SolveL, where the
-// columns of L would be strided. The backward error is SolveL's.
+// contiguous row, four rows from one vec.Dot4 as in SolveL (one at a time
+// in Go up to order smallSolve), where the columns of L would be strided.
+// The backward error is SolveL's.
 func (c *Cholesky) SolveLT(dst, y []float64) {
 	n, l := c.n, c.l
 	check("Cholesky.SolveLT", len(dst), n, "dst")

@@ -112,15 +112,16 @@ func (w *Workspace) Certify(x []float64) (f, gap float64) {
 func (w *Workspace) Allowance() float64 { return w.certAllow }
 
 // GapWith returns the certified gap at the point of the last Certify of
-// the same model with ridge and q (nil: none) in place of the problem's:
-// the passes over the rows are the same, only the sum of gap.go differs.
-// It allocates nothing.
-func (w *Workspace) GapWith(ridge float64, q []float64) float64 {
+// the same model with ridge and q (nil: none) in place of the problem's,
+// and the part of it that is the allowance for rounding: the passes over
+// the rows are the same, only the sum of gap.go differs. It allocates
+// nothing and leaves Allowance as it was.
+func (w *Workspace) GapWith(ridge float64, q []float64) (gap, allow float64) {
 	r0, q0 := w.p.Ridge, w.p.Q
 	w.p.Ridge, w.p.Q = ridge, q
-	gap := w.gapTerms(w.x, w.s, w.sAbs)
+	gap = w.gapTerms(w.x, w.s, w.sAbs)
 	w.p.Ridge, w.p.Q = r0, q0
-	return gap
+	return gap, w.allow
 }
 
 // Slopes returns f_i'(phi_i'x) at the point of the last Certify (aliases

@@ -55,7 +55,7 @@ type lazySVRG struct {
 
 	w    []float64 // the iterate, in the bounds
 	best []float64 // the snapshot of least certified gap
-	c    []float64 // mu + q at the epoch's snapshot
+	c    []float64 // mu + q at the epoch's snapshot (mu + qk with catalyst)
 	fix  []float64 // -c / ridge: without l1, the fixed point of the untouched steps
 	// catalyst (kappa > 0; nil vectors without): the centre, the last
 	// outer iterate and q - kappa zc, the linear term of h
@@ -92,7 +92,7 @@ func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options, cat
 		lower: p.Lower, upper: p.Upper, q: p.Q, seed: opt.Seed, cold: true}
 	z.epoch = svrgEpochComps * l
 	if opt.SVRGEpoch > 0 {
-		z.epoch = max(int(opt.SVRGEpoch*float64(l)), 1)
+		z.epoch = max(int(min(opt.SVRGEpoch*float64(l), lazyMaxEpoch)), 1)
 	}
 	wt := make([]float64, l)
 	fmax := p.Loss.MaxCurvature()
@@ -108,15 +108,18 @@ func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options, cat
 	z.mean = rows.mean
 	z.tab = make([]lazyRow, l)
 	for i := range z.tab {
-		z.tab[i] = lazyRow{prob: rows.prob[i], alias: int32(rows.alias[i]), y: p.Y[i]}
+		z.tab[i] = lazyRow{prob: rows.prob[i], alias: rows.alias[i], y: p.Y[i]}
 		if wt[i] > 0 {
 			z.tab[i].scale = rows.mean / wt[i]
 		}
 	}
-	if z.mean > 0 {
+	switch {
+	case opt.StepScale > 0: // as the dense SVRG's (Options.StepScale)
+		z.eta = opt.StepScale / (z.mean + p.Ridge)
+	case z.mean > 0:
 		z.eta = 1 / (svrgStepDiv * z.mean)
-	} else {
-		z.eta = 1 / p.Ridge // no row has a slope: one prox step solves it
+	default:
+		z.eta = 1 / p.Ridge // no row has a slope: the steps only shrink
 	}
 	if kappa := z.mean/float64(max(l, 1)) - p.Ridge; catalyst && kappa > 0 {
 		sq := math.Sqrt(p.Ridge / (p.Ridge + kappa))
@@ -263,7 +266,7 @@ func (z *lazySVRG) runEpoch() {
 type lazyRow struct {
 	prob, y, snap float64 // alias table's probability; label; f_i'(phi_i'x~)
 	scale         float64 // Lbar / L_i: 1/(l p_i), the estimator's weight
-	alias         int32
+	alias         int
 }
 
 // lazyResult is what a solve of lazySVRG returns.
@@ -272,13 +275,26 @@ type lazyResult struct {
 	x, zb      []float64 // the answer (best) and its bounds' multipliers
 	objective  float64
 	gap        float64
-	iterations int // epochs
+	iterations int  // epochs
+	floor      bool // status Stalled at the certificate's floor (else: a plateau)
 }
+
+// lazyPlateauEpochs is the least number of epochs without any smaller
+// certified gap (and the last half of the epochs, if more) after which a
+// solve ends above the certificate's floor: a safety net for a plateau
+// the iterates cannot leave, longer than catalyst's plateaus (tens of
+// epochs).
+const lazyPlateauEpochs = 100
+
+// lazyMaxEpoch caps an epoch's steps (Options.SVRGEpoch times l).
+const lazyMaxEpoch = 1 << 40
 
 // solve runs epochs from the last answer (from 0, projected, when cold)
 // until the certified gap is at most tol max(1, |F|), stop says so (it is
-// given the rows evaluated so far), or lazyStallEpochs epochs bring no
-// smaller gap (status Stalled). It allocates nothing.
+// given the rows evaluated so far), or the gap stalls (status Stalled):
+// at the certificate's floor (lazyStallEpochs) or on a plateau
+// (lazyPlateauEpochs). progress sees each epoch's index, the rows
+// evaluated and the least gap so far. It allocates nothing.
 func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func(epoch int, steps int64, gap float64)) lazyResult {
 	if z.cold {
 		clear(z.w)
@@ -297,18 +313,18 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 	}
 	l := z.x.Rows
 	res := lazyResult{status: newtoncg.Stalled, x: z.best, gap: math.Inf(1)}
-	since, bestAllow := 0, 0.0
+	since, bestAllow, bestEp := 0, 0.0, 0
 	mark := math.Inf(1) // the gap when it last halved, since epochs ago
 	for ep := 0; ; ep++ {
 		f, gap := z.cert.Certify(z.w)
 		z.steps += 2 * int64(l) // the certificate's two passes
-		if progress != nil {
-			progress(ep, z.steps, gap)
-		}
 		if gap < res.gap {
 			copy(z.best, z.w)
 			res.gap, res.objective, res.zb = gap, f, z.cert.Multipliers()
-			bestAllow = z.cert.Allowance()
+			bestAllow, bestEp = z.cert.Allowance(), ep
+		}
+		if progress != nil {
+			progress(ep, z.steps, res.gap)
 		}
 		if gap <= mark/2 {
 			mark, since = gap, 0
@@ -323,15 +339,18 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 		case stop != nil && stop(z.steps):
 			res.status = newtoncg.Stopped
 		case since >= max(lazyStallEpochs, ep/2) && res.gap <= 2*bestAllow:
+			res.status, res.floor = newtoncg.Stalled, true
+		case ep-bestEp >= max(lazyPlateauEpochs, ep/2):
 			res.status = newtoncg.Stalled
 		default:
 			z.runEpoch()
 			continue
 		}
-		if res.zb == nil || since > 0 {
+		if res.zb == nil || bestEp != ep {
 			// Multipliers() is that of the last Certify; recompute it at
 			// the answer when that was an earlier snapshot.
 			_, _ = z.cert.Certify(z.best)
+			z.steps += 2 * int64(l)
 			res.zb = z.cert.Multipliers()
 		}
 		return res
@@ -347,7 +366,11 @@ func (z *lazySVRG) snapshot() {
 	}
 	if z.kappa > 0 {
 		z.centre()
-		if z.cert.GapWith(z.ridge, z.qk) <= z.delta*z.kappa/2*sqDist(z.w, z.zc) {
+		// (C2), or h's gap at its own floor: the rounding allowance of h's
+		// gap, (ridge + kappa)/ridge times F's, would otherwise hold the
+		// centre still once x is near it, and F's gap on a plateau above
+		// its floor.
+		if hg, ha := z.cert.GapWith(z.ridge, z.qk); hg <= z.delta*z.kappa/2*sqDist(z.w, z.zc) || hg <= 2*ha {
 			for j, wj := range z.w {
 				z.zc[j] = wj + z.beta*(wj-z.xPrev[j])
 			}

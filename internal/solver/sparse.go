@@ -13,11 +13,13 @@ import (
 )
 
 // The path for a loss over sparse rows (Problem.PhiSparse): Newton-CG of
-// package newtoncg, with no n x n matrix and every pass O(nnz). It takes
-// the fitting model, the loss with ridge > 0, q, l1 and bounds, and rows
-// A x <= b given sparsely (ASparse; newtoncg's augmented Lagrangian): Aeq,
-// dense rows of A, or P, with sparse Phi are the caller's to densify or
-// compress (softpen does so).
+// package newtoncg, with no n x n matrix and every pass O(nnz), or, when
+// asked for and without rows of A, SVRG or catalyst-SVRG on the rows
+// (lazysvrg.go), certified by newtoncg's gap. It takes the fitting model,
+// the loss with ridge > 0, q, l1 and bounds, and rows A x <= b given
+// sparsely (ASparse; newtoncg's augmented Lagrangian): Aeq, dense rows of
+// A, or P, with sparse Phi are the caller's to densify or compress
+// (softpen does so).
 
 // errSparseModel is New's error for a sparse Phi with parts this path
 // does not take.
@@ -204,7 +206,11 @@ func (s *Solver) solveLazy(rn *run, start time.Time) (*Result, error) {
 		res.Status = statusOf(rn.stopped)
 	default:
 		res.Status = StatusPrecisionLimit
-		res.Message = fmt.Sprintf("certified gap %.3g is at the floor of its rounding allowance", r.gap)
+		if r.floor {
+			res.Message = fmt.Sprintf("certified gap %.3g is at the floor of its rounding allowance", r.gap)
+		} else {
+			res.Message = fmt.Sprintf("no smaller certified gap than %.3g in the last half of %d epochs", r.gap, r.iterations)
+		}
 	}
 	res.Time = time.Since(start)
 	return res, nil
