@@ -580,13 +580,7 @@ func BenchmarkMPCWarm(b *testing.B) {
 // by auto, to a certified relative gap of 1e-9. -short leaves out newton
 // on the wide set (tens of seconds).
 func BenchmarkFitMethods(b *testing.B) {
-	_, s := mushroomsSparse(b)
-	wide := syntheticSparse(4000, 5000, 100, 3)
-	for _, set := range []struct {
-		name string
-		x    *mat.Sparse
-		y    []float64
-	}{{"mushrooms", s.X, s.Labels}, {"wide", wide.x, wide.y}} {
+	for _, set := range fitSets(b) {
 		d := set.x.ToDense()
 		rows := make([][]float64, d.Rows)
 		for i := range rows {
@@ -610,23 +604,43 @@ func BenchmarkFitMethods(b *testing.B) {
 					continue
 				}
 				p := &Problem{N: n, Loss: "logistic", Phi: rows, Y: set.y, Ridge: 1 / float64(len(rows)), L1: reg.l1, Lower: reg.lo, Upper: reg.hi}
-				b.Run(set.name+"/"+reg.name+"/"+m.String(), func(b *testing.B) {
-					var res *Result
-					for b.Loop() {
-						var err error
-						res, err = Solve(context.Background(), p, &Options{Method: m, Tol: 1e-9, TimeLimit: time.Minute})
-						if err != nil {
-							b.Fatal(err)
-						}
-					}
-					if res.Status != StatusSolved {
-						b.Fatalf("%v: %s", res.Status, res.Message)
-					}
-					b.ReportMetric(float64(res.Iterations), "iterations")
-				})
+				b.Run(set.name+"/"+reg.name+"/"+m.String(), func(b *testing.B) { benchFit(b, p, m, "iterations") })
 			}
 		}
 	}
+}
+
+// fitSet is a named binary data set in compressed rows.
+type fitSet struct {
+	name string
+	x    *mat.Sparse
+	y    []float64
+}
+
+// fitSets are the data of the fitting benchmarks: mushrooms, and 4000
+// synthetic rows over 5000 features with 100 nonzeros each.
+func fitSets(b *testing.B) []fitSet {
+	_, s := mushroomsSparse(b)
+	wide := syntheticSparse(4000, 5000, 100, 3)
+	return []fitSet{{"mushrooms", s.X, s.Labels}, {"wide", wide.x, wide.y}}
+}
+
+// benchFit times cold Solves of p by method m to a certified 1e-9 (a
+// minute at most), fails unless the last is solved, and reports its
+// Iterations under the given name.
+func benchFit(b *testing.B, p *Problem, m Method, iterations string) {
+	var res *Result
+	for b.Loop() {
+		var err error
+		res, err = Solve(context.Background(), p, &Options{Method: m, Tol: 1e-9, TimeLimit: time.Minute})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	if res.Status != StatusSolved {
+		b.Fatalf("%v: %s", res.Status, res.Message)
+	}
+	b.ReportMetric(float64(res.Iterations), iterations)
 }
 
 // sparseSet is a synthetic binary data set in compressed rows.
@@ -677,13 +691,7 @@ func syntheticSparse(l, n, nnz int, seed uint64) sparseSet {
 // (Newton steps for newton-cg). -short leaves out svrg on the wide set
 // (seconds).
 func BenchmarkSparseSVRG(b *testing.B) {
-	_, s := mushroomsSparse(b)
-	wide := syntheticSparse(4000, 5000, 100, 3)
-	for _, set := range []struct {
-		name string
-		x    *mat.Sparse
-		y    []float64
-	}{{"mushrooms", s.X, s.Labels}, {"wide", wide.x, wide.y}} {
+	for _, set := range fitSets(b) {
 		n := set.x.Cols
 		for _, reg := range []struct {
 			name   string
@@ -695,20 +703,7 @@ func BenchmarkSparseSVRG(b *testing.B) {
 					continue
 				}
 				p := &Problem{N: n, Loss: "logistic", PhiSparse: set.x, Y: set.y, Ridge: 1 / float64(set.x.Rows), L1: reg.l1, Lower: reg.lo, Upper: reg.hi}
-				b.Run(set.name+"/"+reg.name+"/"+m.String(), func(b *testing.B) {
-					var res *Result
-					for b.Loop() {
-						var err error
-						res, err = Solve(context.Background(), p, &Options{Method: m, Tol: 1e-9, TimeLimit: time.Minute})
-						if err != nil {
-							b.Fatal(err)
-						}
-					}
-					if res.Status != StatusSolved {
-						b.Fatalf("%v: %s", res.Status, res.Message)
-					}
-					b.ReportMetric(float64(res.Iterations), "epochs")
-				})
+				b.Run(set.name+"/"+reg.name+"/"+m.String(), func(b *testing.B) { benchFit(b, p, m, "epochs") })
 			}
 		}
 	}
