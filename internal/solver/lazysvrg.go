@@ -306,6 +306,7 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 	for j := range z.w {
 		z.w[j] = z.clip(z.w[j], j)
 	}
+	copy(z.best, z.w) // the answer until a snapshot has a gap
 	z.steps, z.outer = 0, 0
 	if z.kappa > 0 {
 		copy(z.zc, z.w)
@@ -348,9 +349,14 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 		}
 		if res.zb == nil || bestEp != ep {
 			// Multipliers() is that of the last Certify; recompute it at
-			// the answer when that was an earlier snapshot.
-			_, _ = z.cert.Certify(z.best)
+			// the answer when that was an earlier snapshot, or, when no
+			// snapshot had a gap (the certificate overflowed), at the
+			// start, whose objective is then the answer's.
+			f, _ := z.cert.Certify(z.best)
 			z.steps += 2 * int64(l)
+			if res.zb == nil {
+				res.objective = f
+			}
 			res.zb = z.cert.Multipliers()
 		}
 		return res

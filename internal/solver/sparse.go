@@ -148,12 +148,12 @@ func (s *Solver) solveSparse(ctx context.Context, start time.Time) (*Result, err
 	copy(res.Lambda, r.Lambda)
 	clear(res.Farkas)
 	res.Objective = r.Objective + s.offset
-	res.Gap, res.MaxViolation = r.Gap, r.MaxViolation
+	res.Gap, res.MaxViolation = certifiedGap(r.Gap), r.MaxViolation
 	// With rows of A the gap bounds the distance to x* only for a point
 	// that satisfies them (DESIGN.md, "Certified duality gap").
 	res.DistBound = math.Inf(1)
 	if r.MaxViolation <= 0 {
-		res.DistBound = math.Sqrt(2 * r.Gap / s.ridge)
+		res.DistBound = math.Sqrt(2 * res.Gap / s.ridge)
 	}
 	res.Steps = r.Passes * int64(s.l)
 	res.Iterations = r.Iterations
@@ -169,10 +169,20 @@ func (s *Solver) solveSparse(ctx context.Context, start time.Time) (*Result, err
 		res.Status = statusOf(rn.stopped) // MaxSteps also for the iteration limit
 	default:
 		res.Status = StatusPrecisionLimit
-		res.Message = fmt.Sprintf("no Newton step lowers the objective in float64; certified gap %.3g", r.Gap)
+		res.Message = fmt.Sprintf("no Newton step lowers the objective in float64; certified gap %.3g", res.Gap)
 	}
 	res.Time = time.Since(start)
 	return res, nil
+}
+
+// certifiedGap is a gap as Result reports it: +Inf where the certificate
+// overflowed to NaN (data whose products pass float64's range), so that
+// no NaN reaches the caller as a bound.
+func certifiedGap(gap float64) float64 {
+	if math.IsNaN(gap) {
+		return math.Inf(1)
+	}
+	return gap
 }
 
 // solveLazy is solveSparse with proximal SVRG (lazysvrg.go).
@@ -195,8 +205,8 @@ func (s *Solver) solveLazy(rn *run, start time.Time) (*Result, error) {
 	copy(res.X, r.x)
 	copy(res.Z, r.zb)
 	res.Objective = r.objective + s.offset
-	res.Gap, res.MaxViolation = r.gap, 0
-	res.DistBound = math.Sqrt(2 * r.gap / s.ridge)
+	res.Gap, res.MaxViolation = certifiedGap(r.gap), 0
+	res.DistBound = math.Sqrt(2 * res.Gap / s.ridge)
 	res.Steps, res.Iterations = s.sparseSVRG.steps, r.iterations
 	res.Message = ""
 	switch r.status {
