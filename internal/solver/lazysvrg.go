@@ -30,10 +30,11 @@ import (
 //
 // Rows are drawn in proportion to their smoothness L_i = c ||phi_i||^2, c
 // the loss's largest curvature (as the dense SVRG, inner.go), with the
-// step 1/(svrgStepDiv Lbar). Each epoch's snapshot pass is the
-// certificate of newtoncg.Certify at the snapshot, which also gives mu and
-// the snapshot's slopes: the gap is certified at every epoch at no extra
-// cost, and the answer is the snapshot of least certified gap.
+// step 1/(svrgStepDiv Lbar) (Options.StepScale: StepScale/(Lbar +
+// ridge)). Each epoch's snapshot pass is the certificate of
+// newtoncg.Certify at the snapshot, which also gives mu and the
+// snapshot's slopes: the gap is certified at every epoch at no extra cost,
+// and the answer is the snapshot of least certified gap.
 //
 // With catalyst (Lin, Mairal, Harchaoui 2015; as runCatalyst, inner.go)
 // the epochs minimise h(x) = F(x) + kappa/2 ||x - zc||^2 instead, kappa =
@@ -61,7 +62,6 @@ type lazySVRG struct {
 	// outer iterate and q - kappa zc, the linear term of h
 	kappa, beta, delta float64
 	zc, xPrev, qk      []float64
-	outer              int       // catalyst's outer iterations in the current solve
 	tab                []lazyRow // by row: its sampling table entry, label and snapshot slope
 	last               []int     // the step of the epoch at which w_j was last updated
 	pow                []float64 // a^t, t = 0..min(epoch, 2l)
@@ -307,7 +307,7 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 		z.w[j] = z.clip(z.w[j], j)
 	}
 	copy(z.best, z.w) // the answer until a snapshot has a gap
-	z.steps, z.outer = 0, 0
+	z.steps = 0
 	if z.kappa > 0 {
 		copy(z.zc, z.w)
 		copy(z.xPrev, z.w)
@@ -382,7 +382,6 @@ func (z *lazySVRG) snapshot() {
 			}
 			copy(z.xPrev, z.w)
 			z.centre()
-			z.outer++
 		}
 	}
 	il := 1 / float64(z.x.Rows)
