@@ -20,7 +20,8 @@ import (
 //     ridge, l1 and bounds, a QP with H = Phi'Phi/l + ridge I and q =
 //     -Phi'y/l whose exact answer the orthant enumeration finds (the
 //     bounds as rows); the objective's constant ||y||^2/(2l) is taken off
-//     softpen's before the comparison.
+//     softpen's before the comparison. svrg and catalyst-svrg on the same
+//     fit, within a step budget.
 //   - newton-cg with rows A x <= b (its augmented Lagrangian) beside that
 //     fit, asked for by method: see tinyFitRows.
 func FuzzTinySparse(f *testing.F) {
@@ -139,6 +140,22 @@ func tinyFit(t *testing.T, src *byteSource, n, l int) {
 	r := *res
 	r.Objective -= c0
 	checkTinyQP(t, qp, &o, &r, xs, lam, fstar, true)
+	// The same fit by SVRG and catalyst-SVRG on the sparse rows (lazy
+	// updates), within a budget: whatever their status, the certified
+	// gap and distance hold against x*.
+	for _, m := range []softpen.Method{softpen.MethodSVRG, softpen.MethodCatalyst} {
+		o := softpen.Options{Method: m, Tol: 1e-9, MaxSteps: 2e5}
+		res, err := softpen.Solve(context.Background(), p, &o)
+		if err != nil {
+			t.Fatalf("%v: %v", m, err)
+		}
+		if res.Method != m {
+			t.Fatalf("%v asked, %v ran", m, res.Method)
+		}
+		r := *res
+		r.Objective -= c0
+		checkTinyQP(t, qp, &o, &r, xs, lam, fstar, true)
+	}
 }
 
 // tinyFitRows checks newton-cg's augmented Lagrangian: the fit of
