@@ -226,7 +226,8 @@ func (r ScreenRule) String() string { return solver.ScreenRule(r).String() }
 type Progress struct {
 	Method Method // the method that made it: MethodActiveSet, MethodNewton or a penalty method
 	// Index is the stage of a penalty method or the Newton step, from 0;
-	// 0 for the active-set method's one report.
+	// 0 for the active-set method's one report; the epoch of SVRG and
+	// catalyst-SVRG on sparse rows, which have no stages (Delta 0).
 	Index int
 	Steps int64   // Info.Steps so far
 	Gap   float64 // the best certified duality gap so far (+Inf: none yet)
@@ -237,7 +238,7 @@ type Progress struct {
 	// working set, all rows for the other methods.
 	Kept int
 	// Delta and Xi are a penalty stage's smoothing and penalty parameters
-	// (0 for the other methods).
+	// (0 for the other methods, and for SVRG on sparse rows).
 	Delta, Xi float64
 }
 

@@ -114,6 +114,12 @@ func (p *progress) stage(s softpen.Progress) {
 		p.line(fmt.Sprintf("dual-cd epoch %6d  row steps %12d  gap %.3e", s.Index, s.Steps, s.Gap))
 	case softpen.MethodNewton:
 		p.line(fmt.Sprintf("newton %3d  steps %12d  gap %.3e  kept %8d  violation %.3e", s.Index, s.Steps, s.Gap, s.Kept, s.Violation))
+	case softpen.MethodSVRG, softpen.MethodCatalyst:
+		if s.Delta == 0 { // on sparse rows: epochs, no penalty stages
+			p.line(fmt.Sprintf("%s epoch %6d  row steps %12d  gap %.3e", s.Method, s.Index, s.Steps, s.Gap))
+			break
+		}
+		fallthrough
 	default:
 		p.line(fmt.Sprintf("stage %3d  delta %.3e  xi %-6g  steps %12d  gap %.3e  kept %8d  violation %.3e",
 			s.Index, s.Delta, s.Xi, s.Steps, s.Gap, s.Kept, s.Violation))

@@ -112,3 +112,20 @@ func TestProgressOnTerminal(t *testing.T) {
 		t.Error("a buffer is not a terminal")
 	}
 }
+
+// TestProgressSparseSVRG: -progress on fit with svrg (sparse rows, no
+// penalty stages) prints a line an epoch and a summary.
+func TestProgressSparseSVRG(t *testing.T) {
+	data := filepath.Join("..", "..", "testdata", "svm", "mushrooms.libsvm")
+	code, _, errOut := runCmd("fit", "-data", data, "-method", "svrg", "-progress", "-out", filepath.Join(t.TempDir(), "r.json"))
+	if code != exitSolved {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+	if len(lines) < 3 || !strings.HasPrefix(lines[0], "svrg epoch      0  row steps") || !strings.HasPrefix(lines[1], "svrg epoch      1") {
+		t.Errorf("first lines %q", lines[:min(len(lines), 2)])
+	}
+	if last := lines[len(lines)-1]; !strings.Contains(last, "done: solved in ") || !strings.Contains(last, "svrg") {
+		t.Errorf("summary %q", last)
+	}
+}
