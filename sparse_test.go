@@ -1050,3 +1050,35 @@ func TestSparseOverflowingData(t *testing.T) {
 		}
 	}
 }
+
+// TestSparseCatalystFewRows: catalyst where kappa = Lbar/l - ridge dwarfs
+// the ridge (two rows, one of them empty; ridge 1e-3: its momentum is
+// 0.88) swings past x* for hundreds of epochs before it certifies; it must
+// not be ended as stalled on the way, and its answer is newton-cg's.
+func TestSparseCatalystFewRows(t *testing.T) {
+	x := &mat.Sparse{Rows: 2, Cols: 3, Ptr: []int{0, 0, 1}, Idx: []int32{1}, Val: []float64{2}}
+	var want []float64
+	var wantDist float64
+	for _, m := range []Method{MethodNewtonCG, MethodCatalyst} {
+		p := &Problem{N: 3, Loss: "logistic", PhiSparse: x, Y: []float64{1, -1}, Ridge: 1e-3, Q: []float64{1, -1, 0}}
+		r, err := Solve(context.Background(), p, &Options{Method: m, Tol: 1e-9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%v: %v after %d, x %v, gap %.3g", m, r.Status, r.Iterations, r.X, r.Gap)
+		if r.Status != StatusSolved {
+			t.Fatalf("%v: %v (%s)", m, r.Status, r.Message)
+		}
+		if want == nil {
+			want, wantDist = r.X, r.DistBound
+			continue
+		}
+		var d float64
+		for j := range want {
+			d += (r.X[j] - want[j]) * (r.X[j] - want[j])
+		}
+		if math.Sqrt(d) > r.DistBound+wantDist {
+			t.Errorf("%v: x %v, newton-cg's %v: %.3g apart, beyond the distance bounds %.3g + %.3g", m, r.X, want, math.Sqrt(d), r.DistBound, wantDist)
+		}
+	}
+}

@@ -282,9 +282,11 @@ type lazyResult struct {
 // lazyPlateauEpochs is the least number of epochs without any smaller
 // certified gap (and the last half of the epochs, if more) after which a
 // solve ends above the certificate's floor: a safety net for a plateau
-// the iterates cannot leave, longer than catalyst's plateaus (tens of
-// epochs).
-const lazyPlateauEpochs = 100
+// the iterates cannot leave. It must outlast catalyst's swings: where
+// kappa dwarfs the ridge its momentum is near 1 (two rows, ridge 1e-3:
+// beta = 0.88) and F's gap rises and falls over hundreds of epochs (a
+// window of 100 ended such a solve, which certifies after 286).
+const lazyPlateauEpochs = 1000
 
 // lazyMaxEpoch caps an epoch's steps (Options.SVRGEpoch times l).
 const lazyMaxEpoch = 1 << 40
