@@ -318,8 +318,9 @@ type Result struct {
 	// on the direct path (Steps and Stages then 0), in the penalty method's
 	// exact finish, and over the Newton steps of a logistic loss.
 	Iterations int
-	// Message says why a solve ended with StatusPrecisionLimit, empty
-	// otherwise.
+	// Message says why a solve ended with StatusPrecisionLimit, or with
+	// StatusMaxSteps at an iteration limit of its own (SVRG on sparse rows
+	// on a plateau); empty otherwise.
 	Message string
 	// Time is the solve's wall time (from the call's start in the root
 	// package's one-shot Solve, set-up included).

@@ -276,13 +276,14 @@ type lazyResult struct {
 	objective  float64
 	gap        float64
 	iterations int  // epochs
-	floor      bool // status Stalled at the certificate's floor (else: a plateau)
+	plateau    bool // status Stopped: no smaller gap for lazyPlateauEpochs
 }
 
 // lazyPlateauEpochs is the least number of epochs without any smaller
 // certified gap (and the last half of the epochs, if more) after which a
-// solve ends above the certificate's floor: a safety net for a plateau
-// the iterates cannot leave. It must outlast catalyst's swings: where
+// solve ends above the certificate's floor, as if its step budget had run
+// out (an iteration limit, as newtoncg's MaxIter): a safety net for a
+// plateau the iterates cannot leave. It must outlast catalyst's swings: where
 // kappa dwarfs the ridge its momentum is near 1 (two rows, ridge 1e-3:
 // beta = 0.88) and F's gap rises and falls over hundreds of epochs (a
 // window of 100 ended such a solve, which certifies after 286).
@@ -293,9 +294,9 @@ const lazyMaxEpoch = 1 << 40
 
 // solve runs epochs from the last answer (from 0, projected, when cold)
 // until the certified gap is at most tol max(1, |F|), stop says so (it is
-// given the rows evaluated so far), or the gap stalls (status Stalled):
-// at the certificate's floor (lazyStallEpochs) or on a plateau
-// (lazyPlateauEpochs). progress sees each epoch's index, the rows
+// given the rows evaluated so far), the gap stalls at the certificate's
+// floor (status Stalled, lazyStallEpochs), or on a plateau above it
+// (status Stopped, lazyPlateauEpochs). progress sees each epoch's index, the rows
 // evaluated and the least gap so far. It allocates nothing.
 func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func(epoch int, steps int64, gap float64)) lazyResult {
 	if z.cold {
@@ -342,9 +343,9 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 		case stop != nil && stop(z.steps):
 			res.status = newtoncg.Stopped
 		case since >= max(lazyStallEpochs, ep/2) && res.gap <= 2*bestAllow:
-			res.status, res.floor = newtoncg.Stalled, true
+			res.status = newtoncg.Stalled // at the certificate's floor
 		case ep-bestEp >= max(lazyPlateauEpochs, ep/2):
-			res.status = newtoncg.Stalled
+			res.status, res.plateau = newtoncg.Stopped, true
 		default:
 			z.runEpoch()
 			continue

@@ -213,14 +213,13 @@ func (s *Solver) solveLazy(rn *run, start time.Time) (*Result, error) {
 	case newtoncg.Solved:
 		res.Status = StatusSolved
 	case newtoncg.Stopped:
-		res.Status = statusOf(rn.stopped)
+		res.Status = statusOf(rn.stopped) // MaxSteps also for the plateau's epoch limit
+		if r.plateau {
+			res.Message = fmt.Sprintf("no smaller certified gap than %.3g in the last half of %d epochs; the answer is the best certified point so far", r.gap, r.iterations)
+		}
 	default:
 		res.Status = StatusPrecisionLimit
-		if r.floor {
-			res.Message = fmt.Sprintf("certified gap %.3g is at the floor of its rounding allowance", r.gap)
-		} else {
-			res.Message = fmt.Sprintf("no smaller certified gap than %.3g in the last half of %d epochs", r.gap, r.iterations)
-		}
+		res.Message = fmt.Sprintf("certified gap %.3g is at the floor of its rounding allowance", r.gap)
 	}
 	res.Time = time.Since(start)
 	return res, nil
