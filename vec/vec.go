@@ -1,8 +1,8 @@
 // Package vec holds the numerical kernels every layer above stands on: dot
 // products (Dot, and Dot4 for four sharing one vector), axpy-style updates,
 // the fused update of one stochastic step, vectorized softplus and
-// sigmoid, and ExactSum, a sum of products in twice the working precision
-// (pure Go on every path).
+// sigmoid, ExactSum, a sum of products in twice the working precision
+// (pure Go on every path), and Prefetch, a hint to the caches (prefetch.go).
 //
 // Each kernel has a pure-Go version (vec_generic.go) and, on amd64 with AVX2
 // and FMA and on arm64 with ASIMD (NEON), an assembly version. The path is
