@@ -5,6 +5,7 @@ import (
 
 	"github.com/softpen/softpen/internal/newtoncg"
 	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
 )
 
 // Proximal SVRG (Xiao & Zhang 2014) on sparse rows, for the fitting model
@@ -68,6 +69,8 @@ type lazySVRG struct {
 	mean               float64   // Lbar, the mean of the rows' smoothness
 	r                  rng
 	seed               uint64
+	ahead              [lazyRing]lazyDraw // the rows drawn for steps at, ..., at+lazyAhead-1
+	at                 uint64             // the next step, counted over every epoch since the seed
 	cold               bool
 	steps              int64 // rows evaluated by the current solve
 }
@@ -226,14 +229,25 @@ func (z *lazySVRG) clip(x float64, j int) float64 {
 
 // runEpoch takes one epoch of steps from the snapshot whose slopes and
 // mu + q are in snap and c, and leaves every w_j up to date.
+//
+// On data larger than the caches a step would wait on a chain of misses:
+// the sampling table's entry, the row's place in the matrix, then its
+// indices and values, each read needing the one before. So a row is drawn
+// lazyAhead steps before it is taken, and each step prefetches one link
+// further of the chains of the rows to come (vec.Prefetch): their misses
+// overlap with the work of the present step. The rows drawn, and the order
+// of the generator's draws, are those of drawing each row at its own step;
+// only the time of the draws moves.
 func (z *lazySVRG) runEpoch() {
 	clear(z.last)
 	for k := 1; k <= z.epoch; k++ {
-		// Walker's alias sampling (alias.sample) on the packed table.
-		i := z.r.intn(len(z.tab))
-		if z.r.float() >= z.tab[i].prob {
-			i = int(z.tab[i].alias)
-		}
+		s := z.at
+		z.at++
+		z.draw(s + lazyAhead)
+		z.resolve(s + lazyAhead - 1)
+		z.prefetchRow(s + 2)
+
+		i := z.ahead[s%lazyRing].row
 		row := &z.tab[i]
 		idx, val := z.x.Row(i)
 		var t float64
@@ -257,6 +271,71 @@ func (z *lazySVRG) runEpoch() {
 		}
 	}
 	z.steps += int64(z.epoch)
+}
+
+// prefetchRow prefetches the indices and values of step s's row: their
+// ends and middle, which with the processor's own prefetch of the next
+// line cover a row of tens of nonzeros (a longer row is read in order,
+// which its prefetcher follows).
+func (z *lazySVRG) prefetchRow(s uint64) {
+	i := z.ahead[s%lazyRing].row
+	lo, hi := z.x.Ptr[i], z.x.Ptr[i+1]
+	vec.Prefetch(z.x.Idx, lo)
+	vec.Prefetch(z.x.Idx, hi-1)
+	vec.Prefetch(z.x.Val, lo)
+	vec.Prefetch(z.x.Val, (lo+hi)/2)
+	vec.Prefetch(z.x.Val, hi-1)
+}
+
+// lazyAhead is how many steps before it is taken a row is drawn: a step
+// each for its table entry, its place in the matrix, and its indices and
+// values, and one for the prefetches to land. lazyRing, a power of two
+// above it, is the length of the ring of drawn rows.
+const (
+	lazyAhead = 4
+	lazyRing  = 8
+)
+
+// lazyDraw is a row drawn for a step to come: the alias method's uniform
+// index and uniform number, then the row they pick (resolve).
+type lazyDraw struct {
+	row int
+	u   float64
+}
+
+// startDraws seeds the generator and draws the rows of the first
+// lazyAhead steps, resolving all but the last, as runEpoch's steps leave
+// them.
+func (z *lazySVRG) startDraws() {
+	z.r.seed(z.seed)
+	z.at = 0
+	for s := uint64(0); s < lazyAhead; s++ {
+		z.draw(s)
+	}
+	for s := uint64(0); s < lazyAhead-1; s++ {
+		z.resolve(s)
+	}
+}
+
+// draw draws step s's row as alias.sample's first half does (a uniform
+// index, then a uniform number) and prefetches the index's table entry.
+func (z *lazySVRG) draw(s uint64) {
+	d := &z.ahead[s%lazyRing]
+	d.row = z.r.intn(len(z.tab))
+	d.u = z.r.float()
+	vec.Prefetch(z.tab, d.row)
+}
+
+// resolve picks step s's row as alias.sample's second half does (the
+// index, or its alias) and prefetches the row's table entry and its place
+// in the matrix.
+func (z *lazySVRG) resolve(s uint64) {
+	d := &z.ahead[s%lazyRing]
+	if d.u >= z.tab[d.row].prob {
+		d.row = int(z.tab[d.row].alias)
+	}
+	vec.Prefetch(z.tab, d.row)
+	vec.Prefetch(z.x.Ptr, d.row)
 }
 
 // lazyRow is what a step reads of the row it draws, in one place: on data
@@ -301,7 +380,7 @@ const lazyMaxEpoch = 1 << 40
 func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func(epoch int, steps int64, gap float64)) lazyResult {
 	if z.cold {
 		clear(z.w)
-		z.r.seed(z.seed)
+		z.startDraws()
 		z.cold = false
 	} else {
 		copy(z.w, z.best)

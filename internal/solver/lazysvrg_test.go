@@ -78,6 +78,45 @@ func TestLazyEpochAllocs(t *testing.T) {
 	}
 }
 
+// TestLazyDrawsAhead: the rows runEpoch takes, drawn lazyAhead steps
+// early and carried from epoch to epoch, are those alias.sample draws one
+// step at a time from the same seed; a cold restart draws them again from
+// the start. Row i of the data is the unit vector e_i times a weight, so
+// last[i] after an epoch is the last step at which row i was taken.
+func TestLazyDrawsAhead(t *testing.T) {
+	const l = 40
+	x := &mat.Sparse{Rows: l, Cols: l, Ptr: make([]int, l+1), Idx: make([]int32, l), Val: make([]float64, l)}
+	y := make([]float64, l)
+	wt := make([]float64, l)
+	for i := range l {
+		x.Ptr[i+1], x.Idx[i], x.Val[i] = i+1, int32(i), 1+float64(i%7)
+		y[i] = float64(1 - 2*(i%2))
+		wt[i] = x.Val[i] * x.Val[i]
+	}
+	p := newtoncg.Problem{X: x, Y: y, Loss: newtoncg.Logistic, Ridge: 1.0 / l}
+	z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 11, SVRGEpoch: 0.75}, false)
+	var rows alias
+	rows.build(wt)
+	for restart := range 2 {
+		z.reset()
+		z.solve(0, func(int64) bool { return true }, nil) // seeds and draws ahead, takes no step
+		var r rng
+		r.seed(11)
+		for epoch := range 4 {
+			want := make([]int, l)
+			for k := 1; k <= z.epoch; k++ {
+				want[rows.sample(&r)] = k
+			}
+			z.runEpoch()
+			for i := range l {
+				if z.last[i] != want[i] {
+					t.Fatalf("restart %d, epoch %d: row %d last taken at step %d, alias.sample draws it last at %d", restart, epoch, i, z.last[i], want[i])
+				}
+			}
+		}
+	}
+}
+
 // BenchmarkLazySVRGStep is the time of one SVRG step on sparse rows,
 // epochs of 2l steps with their closing catch-up, at 20 nonzeros a row
 // (l = 1e5 Zipf rows; 1e4 under -short) as n grows from 1e3 to 1e6: lazy
