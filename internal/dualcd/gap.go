@@ -3,6 +3,7 @@ package dualcd
 import (
 	"math"
 
+	"github.com/softpen/softpen/mat"
 	"github.com/softpen/softpen/vec"
 )
 
@@ -183,24 +184,29 @@ func (w *Workspace) tryFarkas(lmax, theta float64) bool {
 	return w.checkFarkas()
 }
 
-// checkFarkas checks y (in w.y, >= 0) as a certificate: b'y < 0 beyond
-// its rounding and A'y within the rounding of its sums.
+// checkFarkas checks y (in w.y, >= 0) as a certificate (FarkasHolds).
 func (w *Workspace) checkFarkas() bool {
-	p := &w.p
+	// x is recomputed from lambda before its next use
+	return FarkasHolds(w.p.A, w.p.B, w.y, w.xc, w.x)
+}
+
+// FarkasHolds reports whether y (>= 0, of length a.Rows) proves that no x
+// satisfies a x <= b: b'y < 0 beyond its rounding and A'y within the
+// rounding of its sums. aty and size, of length a.Cols, are scratch.
+func FarkasHolds(a *mat.Sparse, b, y, aty, size []float64) bool {
 	var by, byAbs float64
-	for i, yi := range w.y {
-		by += p.B[i] * yi
-		byAbs += math.Abs(p.B[i] * yi)
+	for i, yi := range y {
+		by += b[i] * yi
+		byAbs += math.Abs(b[i] * yi)
 	}
-	if !(by < -vec.DotErrorBound(len(w.y)+1)*byAbs) {
+	if !(by < -vec.DotErrorBound(len(y)+1)*byAbs) {
 		return false
 	}
-	aty, size := w.xc, w.x // x is recomputed from lambda before its next use
 	clear(aty)
 	clear(size)
-	for i, yi := range w.y {
+	for i, yi := range y {
 		if yi != 0 {
-			idx, val := p.A.Row(i)
+			idx, val := a.Row(i)
 			for k, j := range idx {
 				aty[j] += yi * val[k]
 				size[j] += math.Abs(yi * val[k])
@@ -219,7 +225,7 @@ func (w *Workspace) checkFarkas() bool {
 		resid += math.Abs(v)
 		terms += size[j]
 	}
-	for _, v := range w.y {
+	for _, v := range y {
 		if v != 0 {
 			nz++
 		}
