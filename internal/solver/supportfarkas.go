@@ -78,11 +78,15 @@ func (s *Solver) supportFarkas(a *mat.Sparse, b, lam, y []float64) bool {
 			rows = rows[:reduceMaxRows]
 			slices.Sort(rows)
 		}
-		few := s.reduceSupport(a, b, rows, pos, neg)
+		few, fy := s.reduceSupport(a, b, rows, pos, neg)
 		if len(few) == 0 || len(few) == len(rows) {
 			continue
 		}
-		if k := numberColumns(a, few, pos, neg, col); (len(few)+k)*k <= supportMaxEntries && s.solveSupport(a, b, few, col, k, y) {
+		k = numberColumns(a, few, pos, neg, col)
+		if polishFarkas(a, b, few, col, k, fy, y) {
+			return true
+		}
+		if (len(few)+k)*k <= supportMaxEntries && s.solveSupport(a, b, few, col, k, y) {
 			return true
 		}
 	}
@@ -122,7 +126,7 @@ func numberColumns(a *mat.Sparse, rows []int, pos, neg, col []int32) int {
 // TestSparseSVMInfeasibleManyConflicts); on random rows far more numerous
 // than their columns, most rows stay. The rows returned are peeled
 // (peelSupport, which leaves pos and neg set).
-func (s *Solver) reduceSupport(a *mat.Sparse, b []float64, rows []int, pos, neg []int32) []int {
+func (s *Solver) reduceSupport(a *mat.Sparse, b []float64, rows []int, pos, neg []int32) ([]int, []float64) {
 	f := &s.finisher
 	ns := len(rows)
 	f.rows = f.rows[:0]
@@ -149,14 +153,21 @@ func (s *Solver) reduceSupport(a *mat.Sparse, b []float64, rows []int, pos, neg 
 	f.qp.Solve(k, f.c, f.ls, boxqp.Options{MaxIter: finishMaxIter, MaxFactorizations: finishMaxFactorizations,
 		Threads: s.threads(), Stop: func() bool { return s.over(&s.sparseRun) }})
 	var few []int
+	weight := map[int]float64{}
 	for p, v := range f.ls {
 		if v > 0 {
 			few = append(few, rows[p])
+			weight[rows[p]] = v
 		}
 	}
 	clear(pos)
 	clear(neg)
-	return peelSupport(a, few, pos, neg)
+	few = peelSupport(a, few, pos, neg)
+	ys := make([]float64, len(few))
+	for p, i := range few {
+		ys[p] = weight[i]
+	}
+	return few, ys
 }
 
 // peelSupport drops from rows, until none is left to drop, each row with a

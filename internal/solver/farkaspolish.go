@@ -1,0 +1,183 @@
+package solver
+
+import (
+	"math"
+
+	"github.com/softpen/softpen/internal/dualcd"
+	"github.com/softpen/softpen/mat"
+)
+
+// Polishing a near-certificate of infeasibility. reduceSupport's box QP
+// names the rows of a conflict and gives weights y on them with A_S'y
+// small, but only to the rounding of the Gram matrix it works on (about
+// sqrt(eps) of the terms), where a certificate needs A'y = 0 to the
+// rounding of its own sums (dualcd.FarkasHolds). The exact engine decides
+// such small supports, but the rows of a conflict in text are nearly
+// dependent in more ways than one, and on them it often ends at its
+// precision limit: on scripts/liblinear's gofunc-distinct set every
+// support of the first five doublings of lambda was one (the QP's value
+// 0 to 1e-16), and the engine proved only the sixth.
+//
+// polishFarkas instead projects y onto the null space of A_S' directly:
+// a Householder QR of A_S with column pivoting gives an orthonormal basis
+// Q of the range of A_S (R^|S|) to the numerical rank r, and y - Q Q'y,
+// computed twice (the second pass removes what rounding left of the
+// first), is orthogonal to every column of A_S to working precision: A'y
+// = 0 to the rounding of its sums, if the conflict is what the QR sees.
+// The rank is uncertain on nearly dependent rows, so each of a few
+// relative thresholds on R's diagonal is tried, and a projection is kept
+// only if it is >= 0 (entries below 1e-12 of the largest are rounded up
+// to 0) and dualcd.FarkasHolds accepts it on the whole problem.
+
+// polishRankTols are the thresholds, relative to R's first diagonal entry,
+// below which a diagonal entry of the pivoted QR ends the numerical rank.
+var polishRankTols = [...]float64{1e-13, 1e-10, 1e-7}
+
+// polishMaxFlops bounds the QR's work, |S|^2 times the columns.
+const polishMaxFlops = 1 << 31
+
+// polishFarkas writes into y (length a.Rows, zero on entry) a certificate
+// on rows, polished from the weights ys (aligned with rows, > 0) of a
+// near-certificate, and reports whether dualcd.FarkasHolds accepts it; if
+// not it leaves y zero. col numbers the k columns of the rows.
+func polishFarkas(a *mat.Sparse, b []float64, rows []int, col []int32, k int, ys, y []float64) bool {
+	s := len(rows)
+	if s < 2 || float64(s)*float64(s)*float64(k) > polishMaxFlops {
+		return false
+	}
+	// A_S column by column: m[j*s+i] = a_{rows[i], j}.
+	m := make([]float64, k*s)
+	for i, r := range rows {
+		idx, val := a.Row(r)
+		for q, j := range idx {
+			if val[q] != 0 {
+				m[int(col[j])*s+i] = val[q]
+			}
+		}
+	}
+	vs, diag := pivotedQR(m, s, k)
+	aty, size := make([]float64, a.Cols), make([]float64, a.Cols)
+	z := make([]float64, s)
+	for _, tol := range polishRankTols {
+		rank := 0
+		for rank < len(diag) && math.Abs(diag[rank]) > tol*math.Abs(diag[0]) {
+			rank++
+		}
+		if rank == s {
+			continue
+		}
+		copy(z, ys)
+		for range 2 {
+			projectOut(vs[:rank], z)
+		}
+		zmax := 0.0
+		for _, v := range z {
+			zmax = max(zmax, v)
+		}
+		ok := zmax > 0
+		for p, v := range z {
+			switch {
+			case v >= 0:
+			case v >= -1e-12*zmax:
+				z[p] = 0
+			default:
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		for p, r := range rows {
+			y[r] = z[p] / zmax
+		}
+		if dualcd.FarkasHolds(a, b, y, aty, size) {
+			return true
+		}
+		for _, r := range rows {
+			y[r] = 0
+		}
+	}
+	return false
+}
+
+// householder is a reflection I - tau v v' acting on entries from..len-1
+// of a vector of R^|S| (v is that long).
+type householder struct {
+	from int
+	v    []float64
+	tau  float64
+}
+
+// apply reflects u (length |S|) in place.
+func (h householder) apply(u []float64) {
+	var d float64
+	for i, vi := range h.v {
+		d += vi * u[h.from+i]
+	}
+	d *= h.tau
+	for i, vi := range h.v {
+		u[h.from+i] -= d * vi
+	}
+}
+
+// pivotedQR factors the s x k matrix m (column j at m[j*s:(j+1)*s],
+// overwritten) as m P = Q R by Householder reflections with column
+// pivoting (the remaining column of largest norm first), and returns the
+// reflections, Q = H_0 H_1 ..., and R's diagonal, of decreasing magnitude.
+// It stops early when every remaining column is 0.
+func pivotedQR(m []float64, s, k int) ([]householder, []float64) {
+	norms := make([]float64, k)
+	var vs []householder
+	var diag []float64
+	for t := 0; t < min(s, k); t++ {
+		best, bn := -1, 0.0
+		for j := t; j < k; j++ {
+			c := m[j*s+t : (j+1)*s]
+			var n2 float64
+			for _, v := range c {
+				n2 += v * v
+			}
+			norms[j] = n2
+			if n2 > bn {
+				best, bn = j, n2
+			}
+		}
+		if best < 0 {
+			break
+		}
+		if best != t {
+			for i := 0; i < s; i++ {
+				m[t*s+i], m[best*s+i] = m[best*s+i], m[t*s+i]
+			}
+		}
+		x := m[t*s+t : (t+1)*s]
+		alpha := -math.Copysign(math.Sqrt(bn), x[0])
+		v := append([]float64(nil), x...)
+		v[0] -= alpha
+		var vv float64
+		for _, e := range v {
+			vv += e * e
+		}
+		h := householder{from: t, v: v, tau: 2 / vv}
+		for j := t + 1; j < k; j++ {
+			h.apply(m[j*s : (j+1)*s])
+		}
+		vs = append(vs, h)
+		diag = append(diag, alpha)
+	}
+	return vs, diag
+}
+
+// projectOut sets z to z - Q Q'z for Q = H_0 H_1 ... H_{r-1} restricted to
+// its first r columns: reflect, zero the first r entries, reflect back.
+func projectOut(vs []householder, z []float64) {
+	for _, h := range vs {
+		h.apply(z)
+	}
+	for t := range vs {
+		z[t] = 0
+	}
+	for t := len(vs) - 1; t >= 0; t-- {
+		vs[t].apply(z)
+	}
+}

@@ -1,0 +1,112 @@
+package solver
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/softpen/softpen/internal/dualcd"
+	"github.com/softpen/softpen/mat"
+)
+
+// conflictRows returns s sparse rows over k columns in which row s-1 is
+// -(sum_{i<s-1} w_i row_i) / w_{s-1}, every value a small integer or a sum
+// of them (exact in float64), and b with b'w = -1: w > 0 is a certificate
+// of infeasibility, the only one up to scale when the other rows are
+// independent. Two extra rows that are not in the conflict make m = s + 2.
+func conflictRows(rng *rand.Rand, s, k int) (*mat.Sparse, []float64, []float64) {
+	dense := make([][]float64, s+2)
+	w := make([]float64, s+2)
+	last := make([]float64, k)
+	for i := range dense {
+		dense[i] = make([]float64, k)
+		if i == s-1 {
+			continue
+		}
+		for range 4 {
+			dense[i][rng.IntN(k)] = float64(rng.IntN(9) - 4)
+		}
+		if i < s-1 {
+			w[i] = float64(1 + rng.IntN(3))
+			for j, v := range dense[i] {
+				last[j] -= w[i] * v
+			}
+		}
+	}
+	w[s-1] = 1
+	dense[s-1] = last
+	b := make([]float64, s+2)
+	for i := range b {
+		b[i] = float64(rng.IntN(5))
+	}
+	var bw float64
+	for i := 0; i < s-1; i++ {
+		bw += b[i] * w[i]
+	}
+	b[s-1] = -bw - 1 // b'w = -1
+	a := &mat.Sparse{Rows: s + 2, Cols: k, Ptr: []int{0}}
+	for _, row := range dense {
+		for j, v := range row {
+			if v != 0 {
+				a.Idx, a.Val = append(a.Idx, int32(j)), append(a.Val, v)
+			}
+		}
+		a.Ptr = append(a.Ptr, len(a.Idx))
+	}
+	return a, b, w
+}
+
+// TestPolishFarkas: from weights within 1e-6 of a certificate, as
+// reduceSupport's box QP gives them, polishFarkas finds one that
+// dualcd.FarkasHolds accepts (those weights themselves it rejects), on the
+// conflict's rows and proportional to the certificate; on rows that hold
+// none it finds nothing and leaves y zero.
+func TestPolishFarkas(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 50 {
+		s, k := 3+rng.IntN(40), 60+rng.IntN(200)
+		a, b, w := conflictRows(rng, s, k)
+		rows := make([]int, s)
+		col := make([]int32, k)
+		for i := range rows {
+			rows[i] = i
+		}
+		for j := range col {
+			col[j] = int32(j)
+		}
+		ys := make([]float64, s)
+		for i := range ys {
+			ys[i] = w[i] * (1 + 1e-6*rng.NormFloat64())
+		}
+		y := make([]float64, a.Rows)
+		copy(y, ys)
+		aty, size := make([]float64, k), make([]float64, k)
+		if dualcd.FarkasHolds(a, b, y, aty, size) {
+			t.Fatalf("trial %d: the perturbed weights pass as a certificate", trial)
+		}
+		clear(y)
+		if !polishFarkas(a, b, rows, col, k, ys, y) {
+			t.Fatalf("trial %d (%d rows, %d columns): no certificate from weights near one", trial, s, k)
+		}
+		if !dualcd.FarkasHolds(a, b, y, aty, size) {
+			t.Fatalf("trial %d: polishFarkas reports a certificate FarkasHolds rejects", trial)
+		}
+		for i := range y {
+			if d := math.Abs(y[i] - w[i]/w[s-1]*y[s-1]); d > 1e-9*y[s-1] || (i >= s && y[i] != 0) {
+				t.Fatalf("trial %d: y[%d] = %g, want %g (proportional to the certificate)", trial, i, y[i], w[i]/w[s-1]*y[s-1])
+			}
+		}
+
+		// Without the dependent row the conflict is gone.
+		rows = rows[:s-1]
+		clear(y)
+		if polishFarkas(a, b, rows, col, k, ys[:s-1], y) {
+			t.Fatalf("trial %d: a certificate on rows that hold none", trial)
+		}
+		for i, v := range y {
+			if v != 0 {
+				t.Fatalf("trial %d: y[%d] = %g left after a failed polish", trial, i, v)
+			}
+		}
+	}
+}
