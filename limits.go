@@ -248,8 +248,9 @@ func (p *Problem) sparseWords(dualCD, svrg bool, n float64) float64 {
 		// The rows' table (5 words a row) and the powers of the step's
 		// shrink over an epoch (at most 2l + 1), kept; while it is built,
 		// the rows' weights and the alias construction's six vectors of
-		// length l; five vectors of length n (eight with catalyst).
-		words += 14*l + 8*n
+		// length l; the iterate, the best snapshot and four words a
+		// coordinate of epoch state (nine with catalyst's three).
+		words += 14*l + 9*n
 	}
 	if p.PhiSparse == nil {
 		words += 1.5 * l * n

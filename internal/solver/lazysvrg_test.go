@@ -19,7 +19,8 @@ import (
 func TestLazyAdvance(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	for trial := range 20000 {
-		z := &lazySVRG{eta: math.Exp(rng.NormFloat64()), ridge: math.Exp(2 * rng.NormFloat64()), c: []float64{4 * rng.NormFloat64()}}
+		z := &lazySVRG{eta: math.Exp(rng.NormFloat64()), ridge: math.Exp(2 * rng.NormFloat64())}
+		st := &lazyCoord{c: 4 * rng.NormFloat64()}
 		if trial%3 != 0 {
 			z.l1 = math.Abs(3 * rng.NormFloat64())
 		}
@@ -27,7 +28,7 @@ func TestLazyAdvance(t *testing.T) {
 			z.lower, z.upper = []float64{-rng.Float64()}, []float64{rng.Float64()}
 		}
 		z.a = 1 / (1 + z.eta*z.ridge)
-		z.fix = []float64{-z.c[0] / z.ridge}
+		st.fix = -st.c / z.ridge
 		z.pow = make([]float64, 1+rng.IntN(60))
 		z.pow[0] = 1
 		for i := 1; i < len(z.pow); i++ {
@@ -37,12 +38,12 @@ func TestLazyAdvance(t *testing.T) {
 		d := 1 + rng.IntN(100)
 		want := x
 		for range d {
-			want = z.prox(want-z.eta*z.c[0], 0)
+			want = z.prox(want-z.eta*st.c, 0)
 		}
-		got := z.advance(x, 0, d)
-		scale := math.Abs(x) + math.Abs(z.c[0]+z.l1)/z.ridge + 1e-300
+		got := z.advance(x, st, 0, d)
+		scale := math.Abs(x) + math.Abs(st.c+z.l1)/z.ridge + 1e-300
 		if math.Abs(got-want) > 1e-12*scale {
-			t.Fatalf("trial %d: x %g c %g l1 %g ridge %g eta %g d %d: advance %.17g, steps %.17g", trial, x, z.c[0], z.l1, z.ridge, z.eta, d, got, want)
+			t.Fatalf("trial %d: x %g c %g l1 %g ridge %g eta %g d %d: advance %.17g, steps %.17g", trial, x, st.c, z.l1, z.ridge, z.eta, d, got, want)
 		}
 	}
 }
@@ -82,7 +83,7 @@ func TestLazyEpochAllocs(t *testing.T) {
 // early and carried from epoch to epoch, are those alias.sample draws one
 // step at a time from the same seed; a cold restart draws them again from
 // the start. Row i of the data is the unit vector e_i times a weight, so
-// last[i] after an epoch is the last step at which row i was taken.
+// coordinate i's last is the last step at which row i was taken.
 func TestLazyDrawsAhead(t *testing.T) {
 	const l = 40
 	x := &mat.Sparse{Rows: l, Cols: l, Ptr: make([]int, l+1), Idx: make([]int32, l), Val: make([]float64, l)}
@@ -102,15 +103,18 @@ func TestLazyDrawsAhead(t *testing.T) {
 		z.solve(0, func(int64) bool { return true }, nil) // seeds and draws ahead, takes no step
 		var r rng
 		r.seed(11)
+		last := make([]int, l)
+		for i := range last {
+			last[i] = -1
+		}
 		for epoch := range 4 {
-			want := make([]int, l)
-			for k := 1; k <= z.epoch; k++ {
-				want[rows.sample(&r)] = k
+			for k := range z.epoch {
+				last[rows.sample(&r)] = epoch*z.epoch + k // the step, counted since the seed
 			}
 			z.runEpoch()
 			for i := range l {
-				if z.last[i] != want[i] {
-					t.Fatalf("restart %d, epoch %d: row %d last taken at step %d, alias.sample draws it last at %d", restart, epoch, i, z.last[i], want[i])
+				if got := z.st[i].last; got != last[i] {
+					t.Fatalf("restart %d, epoch %d: row %d last taken at step %d, alias.sample draws it last at %d", restart, epoch, i, got, last[i])
 				}
 			}
 		}
