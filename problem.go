@@ -47,8 +47,10 @@ type Problem struct {
 	// then). With a ridge objective (ridge > 0, q; no loss, P, l1,
 	// bounds or Aeq) and every b_i < 0 — the hard-margin SVM — it is
 	// solved on the sparse rows by dual coordinate descent
-	// (MethodDualCD); with a loss on sparse rows, by Newton-CG as above;
-	// otherwise the rows are made dense. Read in place, as PhiSparse.
+	// (MethodDualCD) when the rows are too large to hold densely or use
+	// more than 3000 columns; with a loss on sparse rows, by Newton-CG as
+	// above; otherwise the rows are made dense. Read in place, as
+	// PhiSparse.
 	ASparse *mat.Sparse
 	Y       []float64
 	Ridge   float64

@@ -1082,3 +1082,44 @@ func TestSparseCatalystFewRows(t *testing.T) {
 		}
 	}
 }
+
+// TestSparseSVMAutoBeyondDenseModel: MethodAuto gives a hard-margin SVM on
+// sparse rows that use too many features for the engine's dense model
+// (more than 3000), though its rows would fit densely, to dual coordinate
+// descent, not to a penalty method on the dense rows (which cannot
+// certify such a problem to a tight tolerance), and it is solved, with the
+// answer of dual-cd asked for by name.
+func TestSparseSVMAutoBeyondDenseModel(t *testing.T) {
+	const m, n = 500, 6000
+	a := &mat.Sparse{Rows: m, Cols: n, Ptr: make([]int, m+1)}
+	labels := make([]float64, m)
+	g := uint64(11)
+	for i := range m {
+		for k := range 12 { // a column in each twelfth of the features
+			g = g*6364136223846793005 + 1442695040888963407
+			j := int32(k*(n/12)) + int32(g>>40)%(n/12)
+			g = g*6364136223846793005 + 1442695040888963407
+			a.Idx, a.Val = append(a.Idx, j), append(a.Val, float64(g>>11)/(1<<53)+0.1)
+		}
+		a.Ptr[i+1] = len(a.Idx)
+		labels[i] = float64(1 - 2*int(g>>63))
+	}
+	p := SVMProblemSparse(labels, a, false)
+	if float64(m)*float64(n) > sparseRowsDenseMax || p.denseEngineFits() {
+		t.Fatal("the problem no longer has the shape under test")
+	}
+	ra, err := Solve(context.Background(), p, &Options{Tol: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := Solve(context.Background(), p, &Options{Method: MethodDualCD, Tol: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ra.Method != MethodDualCD || ra.Status != StatusSolved {
+		t.Fatalf("auto: method %v, status %v, gap %.3g", ra.Method, ra.Status, ra.Gap)
+	}
+	if !slices.Equal(ra.X, rd.X) {
+		t.Error("auto and dual-cd by name answer differently")
+	}
+}
