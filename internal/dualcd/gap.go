@@ -186,13 +186,16 @@ func (w *Workspace) tryFarkas(lmax, theta float64) bool {
 
 // checkFarkas checks y (in w.y, >= 0) as a certificate (FarkasHolds).
 func (w *Workspace) checkFarkas() bool {
-	// x is recomputed from lambda before its next use
+	// xc and x serve as scratch: x is recomputed from lambda before its
+	// next use.
 	return FarkasHolds(w.p.A, w.p.B, w.y, w.xc, w.x)
 }
 
-// FarkasHolds reports whether y (>= 0, of length a.Rows) proves that no x
-// satisfies a x <= b: b'y < 0 beyond its rounding and A'y within the
-// rounding of its sums. aty and size, of length a.Cols, are scratch.
+// FarkasHolds reports whether y (>= 0, of length a.Rows) proves, to the
+// rounding of A'y, that no x satisfies a x <= b: b'y < 0 beyond its
+// rounding and A'y within the rounding of its sums (see the comment in
+// its body for what that proves). aty and size, of length a.Cols, are
+// scratch. It does not allocate.
 func FarkasHolds(a *mat.Sparse, b, y, aty, size []float64) bool {
 	var by, byAbs float64
 	for i, yi := range y {

@@ -126,7 +126,6 @@ func (h householder) apply(u []float64) {
 // reflections, Q = H_0 H_1 ..., and R's diagonal, of decreasing magnitude.
 // It stops early when every remaining column is 0.
 func pivotedQR(m []float64, s, k int) ([]householder, []float64) {
-	norms := make([]float64, k)
 	var vs []householder
 	var diag []float64
 	for t := 0; t < min(s, k); t++ {
@@ -137,7 +136,6 @@ func pivotedQR(m []float64, s, k int) ([]householder, []float64) {
 			for _, v := range c {
 				n2 += v * v
 			}
-			norms[j] = n2
 			if n2 > bn {
 				best, bn = j, n2
 			}
