@@ -13,6 +13,9 @@
 #                                         # processes on sparse text data and the 1e6 x 1e6 Zipf set
 #                                         # (apt-get install liblinear-tools time)
 #   COUNT=3 bash scripts/benchmarks.sh    # fewer runs per benchmark (default 5)
+#   bash scripts/benchmarks.sh -only 'RE' # only the sections whose title matches the regular
+#                                         # expression RE are run; every other section of
+#                                         # BENCHMARKS.md is kept as it is, headers and all
 #
 # Run it on a quiet machine: every figure in a table comes from one run of
 # this script, so ratios within a table are fair; across tables and
@@ -24,14 +27,23 @@ sweeps=false
 peers=false
 daqp=false
 liblinear=false
-for a in "$@"; do
-  case $a in
+only=""
+while [ $# -gt 0 ]; do
+  case $1 in
   -sweeps) sweeps=true ;;
   -peers) peers=true ;;
   -daqp) daqp=true ;;
   -liblinear) liblinear=true ;;
-  *) echo "usage: $0 [-sweeps] [-peers] [-daqp] [-liblinear]" >&2; exit 2 ;;
+  -only)
+    [ $# -ge 2 ] || { echo "$0: -only needs a regular expression" >&2; exit 2; }
+    only=$2
+    shift
+    # Every section is visited, to keep the ones not run in their place.
+    sweeps=true peers=true daqp=true liblinear=true
+    ;;
+  *) echo "usage: $0 [-sweeps] [-peers] [-daqp] [-liblinear] [-only RE]" >&2; exit 2 ;;
   esac
+  shift
 done
 
 commit=$(git rev-parse --short HEAD)
@@ -48,6 +60,10 @@ go build -o "$tab" ./scripts/benchtab
 section() {
   local title=$1 note=$2 pkg=$3 bt=$4 dir=.
   shift 4
+  if [ -n "$only" ] && ! [[ $title =~ $only ]]; then
+    kept "$title" >>"$out"
+    return
+  fi
   if [ -f "$pkg/go.mod" ]; then dir=$pkg pkg=.; fi
   local cmd="" raw tags=${GOTAGS:+-tags $GOTAGS}
   raw=$(mktemp)
@@ -60,6 +76,12 @@ section() {
   echo "== $title: $cmd" >&2
   "$tab" -title "$title" -note "$note" -cmd "$cmd" -commit "$commit" -date "$date" <"$raw" >>"$out"
   rm -f "$raw"
+}
+
+# kept TITLE prints the section of BENCHMARKS.md with that title, from its
+# heading to the next one (nothing if there is none): -only keeps it.
+kept() {
+  awk -v h="## $1" '$0 == h { p = 1; print; next } p && /^## / { exit } p' BENCHMARKS.md
 }
 
 cat >"$out" <<'EOF'
