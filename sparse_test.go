@@ -1123,3 +1123,58 @@ func TestSparseSVMAutoBeyondDenseModel(t *testing.T) {
 		t.Error("auto and dual-cd by name answer differently")
 	}
 }
+
+// TestSparseSVMAutoCountsStoredColumns: the columns MethodAuto counts are
+// those the rows store, explicit zeros included, as the dense path keeps
+// them (separableVars): 10 rows storing 400 columns each, one of them
+// nonzero, name 4000 columns and go to dual-cd, not to the penalty method
+// on 4000 dense columns.
+func TestSparseSVMAutoCountsStoredColumns(t *testing.T) {
+	const m, n, per = 10, 4000, 400
+	a := &mat.Sparse{Rows: m, Cols: n, Ptr: make([]int, m+1)}
+	labels := make([]float64, m)
+	for i := range m {
+		for q := range per {
+			v := 0.0
+			if q == i {
+				v = 1
+			}
+			a.Idx, a.Val = append(a.Idx, int32(i*per+q)), append(a.Val, v)
+		}
+		a.Ptr[i+1] = len(a.Idx)
+		labels[i] = float64(1 - 2*(i%2))
+	}
+	p := SVMProblemSparse(labels, a, false)
+	res, err := Solve(context.Background(), p, &Options{Tol: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Method != MethodDualCD || res.Status != StatusSolved {
+		t.Fatalf("method %v, status %v", res.Method, res.Status)
+	}
+}
+
+// TestMemoryEstimateBadSparseRows: MemoryEstimate and CheckMemory read
+// sparse rows of A that are not valid without a panic (their p need not
+// be valid), and Solve names what is wrong.
+func TestMemoryEstimateBadSparseRows(t *testing.T) {
+	idx := make([]int32, 5000)
+	for k := range idx {
+		idx[k] = int32(k)
+	}
+	idx[4000] = 9000 // beyond N
+	for _, c := range []struct {
+		name string
+		p    Problem
+	}{
+		{"short Ptr", Problem{N: 5, Ridge: 1, ASparse: &mat.Sparse{Rows: 2, Cols: 5, Ptr: []int{0}}, B: []float64{-1, -1}}},
+		{"negative N", Problem{N: -1, Ridge: 1, ASparse: &mat.Sparse{Rows: 1, Cols: 5, Ptr: []int{0, 0}}, B: []float64{-1}}},
+		{"index beyond N", Problem{N: 5000, Ridge: 1, ASparse: &mat.Sparse{Rows: 1, Cols: 5000, Ptr: []int{0, 5000}, Idx: idx, Val: make([]float64, 5000)}, B: []float64{-1}}},
+	} {
+		_ = c.p.MemoryEstimate()
+		_ = c.p.CheckMemory(nil)
+		if _, err := Solve(context.Background(), &c.p, nil); err == nil {
+			t.Errorf("%s: no error", c.name)
+		}
+	}
+}
