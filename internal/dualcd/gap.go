@@ -191,14 +191,17 @@ func (w *Workspace) checkFarkas() bool {
 	return FarkasHolds(w.p.A, w.p.B, w.y, w.xc, w.x)
 }
 
-// FarkasHolds reports whether y (>= 0, of length a.Rows) proves, to the
-// rounding of A'y, that no x satisfies a x <= b: b'y < 0 beyond its
-// rounding and A'y within the rounding of its sums (see the comment in
-// its body for what that proves). aty and size, of length a.Cols, are
-// scratch. It does not allocate.
+// FarkasHolds reports whether y (of length a.Rows) proves, to the
+// rounding of A'y, that no x satisfies a x <= b: every entry finite and
+// >= 0, b'y < 0 beyond its rounding and A'y within the rounding of its
+// sums (see the comment in its body for what that proves). aty and size,
+// of length a.Cols, are scratch. It does not allocate.
 func FarkasHolds(a *mat.Sparse, b, y, aty, size []float64) bool {
 	var by, byAbs float64
 	for i, yi := range y {
+		if !(yi >= 0) || math.IsInf(yi, 1) {
+			return false
+		}
 		by += b[i] * yi
 		byAbs += math.Abs(b[i] * yi)
 	}

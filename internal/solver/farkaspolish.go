@@ -33,16 +33,19 @@ import (
 // below which a diagonal entry of the pivoted QR ends the numerical rank.
 var polishRankTols = [...]float64{1e-13, 1e-10, 1e-7}
 
-// polishMaxFlops bounds the QR's work, |S|^2 times the columns.
+// polishMaxFlops bounds the QR's work, |S|^2 times the columns, and
+// supportMaxEntries the dense copy of A_S it works on (32 MB).
 const polishMaxFlops = 1 << 31
 
 // polishFarkas writes into y (length a.Rows, zero on entry) a certificate
 // on rows, polished from the weights ys (aligned with rows, > 0) of a
 // near-certificate, and reports whether dualcd.FarkasHolds accepts it; if
-// not it leaves y zero. col numbers the k columns of the rows.
-func polishFarkas(a *mat.Sparse, b []float64, rows []int, col []int32, k int, ys, y []float64) bool {
+// not it leaves y zero. col numbers the k columns of the rows. stop is
+// asked between the QR's steps (the solve's time limit and context): when
+// it says so, polishFarkas gives up.
+func polishFarkas(a *mat.Sparse, b []float64, rows []int, col []int32, k int, ys, y []float64, stop func() bool) bool {
 	s := len(rows)
-	if s < 2 || float64(s)*float64(s)*float64(k) > polishMaxFlops {
+	if s < 2 || float64(s)*float64(s)*float64(k) > polishMaxFlops || s*k > supportMaxEntries {
 		return false
 	}
 	// A_S column by column: m[j*s+i] = a_{rows[i], j}.
@@ -55,17 +58,22 @@ func polishFarkas(a *mat.Sparse, b []float64, rows []int, col []int32, k int, ys
 			}
 		}
 	}
-	vs, diag := pivotedQR(m, s, k)
+	vs, diag := pivotedQR(m, s, k, stop)
+	if vs == nil {
+		return false
+	}
 	aty, size := make([]float64, a.Cols), make([]float64, a.Cols)
 	z := make([]float64, s)
+	last := -1
 	for _, tol := range polishRankTols {
 		rank := 0
 		for rank < len(diag) && math.Abs(diag[rank]) > tol*math.Abs(diag[0]) {
 			rank++
 		}
-		if rank == s {
-			continue
+		if rank == s || rank == last {
+			continue // no null space, or the projection already tried
 		}
+		last = rank
 		copy(z, ys)
 		for range 2 {
 			projectOut(vs[:rank], z)
@@ -124,11 +132,15 @@ func (h householder) apply(u []float64) {
 // overwritten) as m P = Q R by Householder reflections with column
 // pivoting (the remaining column of largest norm first), and returns the
 // reflections, Q = H_0 H_1 ..., and R's diagonal, of decreasing magnitude.
-// It stops early when every remaining column is 0.
-func pivotedQR(m []float64, s, k int) ([]householder, []float64) {
-	var vs []householder
+// It stops early when every remaining column is 0, and returns nil when
+// stop says so before a step.
+func pivotedQR(m []float64, s, k int, stop func() bool) ([]householder, []float64) {
+	vs := []householder{}
 	var diag []float64
 	for t := 0; t < min(s, k); t++ {
+		if stop != nil && stop() {
+			return nil, nil
+		}
 		best, bn := -1, 0.0
 		for j := t; j < k; j++ {
 			c := m[j*s+t : (j+1)*s]

@@ -85,7 +85,7 @@ func TestPolishFarkas(t *testing.T) {
 			t.Fatalf("trial %d: the perturbed weights pass as a certificate", trial)
 		}
 		clear(y)
-		if !polishFarkas(a, b, rows, col, k, ys, y) {
+		if !polishFarkas(a, b, rows, col, k, ys, y, nil) {
 			t.Fatalf("trial %d (%d rows, %d columns): no certificate from weights near one", trial, s, k)
 		}
 		if !dualcd.FarkasHolds(a, b, y, aty, size) {
@@ -100,7 +100,7 @@ func TestPolishFarkas(t *testing.T) {
 		// Without the dependent row the conflict is gone.
 		rows = rows[:s-1]
 		clear(y)
-		if polishFarkas(a, b, rows, col, k, ys[:s-1], y) {
+		if polishFarkas(a, b, rows, col, k, ys[:s-1], y, nil) {
 			t.Fatalf("trial %d: a certificate on rows that hold none", trial)
 		}
 		for i, v := range y {

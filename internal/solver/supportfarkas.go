@@ -83,7 +83,7 @@ func (s *Solver) supportFarkas(a *mat.Sparse, b, lam, y []float64) bool {
 			continue
 		}
 		k = numberColumns(a, few, pos, neg, col)
-		if polishFarkas(a, b, few, col, k, fy, y) {
+		if polishFarkas(a, b, few, col, k, fy, y, func() bool { return s.over(&s.sparseRun) }) {
 			return true
 		}
 		if (len(few)+k)*k <= supportMaxEntries && s.solveSupport(a, b, few, col, k, y) {
