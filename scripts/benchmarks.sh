@@ -35,8 +35,12 @@ while [ $# -gt 0 ]; do
   -daqp) daqp=true ;;
   -liblinear) liblinear=true ;;
   -only)
-    [ $# -ge 2 ] || { echo "$0: -only needs a regular expression" >&2; exit 2; }
+    [ $# -ge 2 ] && [ -n "$2" ] || { echo "$0: -only needs a regular expression" >&2; exit 2; }
     only=$2
+    # [[ =~ ]] returns 2 on a bad expression, which would keep every section.
+    rc=0
+    [[ x =~ $only ]] || rc=$?
+    [ $rc -le 1 ] || { echo "$0: -only: bad regular expression: $only" >&2; exit 2; }
     shift
     # Every section is visited, to keep the ones not run in their place.
     sweeps=true peers=true daqp=true liblinear=true
@@ -94,7 +98,13 @@ median of the runs with the lowest and highest in brackets; a metric without a r
 same value every run. The benchmarks' own doc comments (the `_test.go` files named in each
 command) say what each one solves and what its metrics mean.
 EOF
-printf 'The machine that made these tables has %s cores.\n\n' "$(nproc)" >>"$out"
+if [ -n "$only" ]; then
+  # The kept tables are the old run's: so is the line on its machine.
+  grep -m 1 '^The machine that made these tables has' BENCHMARKS.md >>"$out"
+  echo >>"$out"
+else
+  printf 'The machine that made these tables has %s cores.\n\n' "$(nproc)" >>"$out"
+fi
 
 section "Paper QP (n = m = l = 100), exact active-set method" \
   "with-setup is NewSolver + Solve (forming H = Phi'Phi/l included); solve-only is Reset + Solve." \
