@@ -5,6 +5,7 @@ import (
 
 	"github.com/softpen/softpen/internal/dualcd"
 	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
 )
 
 // Polishing a near-certificate of infeasibility. reduceSupport's box QP
@@ -118,14 +119,8 @@ type householder struct {
 
 // apply reflects u (length |S|) in place.
 func (h householder) apply(u []float64) {
-	var d float64
-	for i, vi := range h.v {
-		d += vi * u[h.from+i]
-	}
-	d *= h.tau
-	for i, vi := range h.v {
-		u[h.from+i] -= d * vi
-	}
+	w := u[h.from : h.from+len(h.v)]
+	vec.Axpy(-h.tau*vec.Dot(h.v, w), h.v, w)
 }
 
 // pivotedQR factors the s x k matrix m (column j at m[j*s:(j+1)*s],
@@ -144,11 +139,7 @@ func pivotedQR(m []float64, s, k int, stop func() bool) ([]householder, []float6
 		best, bn := -1, 0.0
 		for j := t; j < k; j++ {
 			c := m[j*s+t : (j+1)*s]
-			var n2 float64
-			for _, v := range c {
-				n2 += v * v
-			}
-			if n2 > bn {
+			if n2 := vec.Dot(c, c); n2 > bn {
 				best, bn = j, n2
 			}
 		}
@@ -164,11 +155,7 @@ func pivotedQR(m []float64, s, k int, stop func() bool) ([]householder, []float6
 		alpha := -math.Copysign(math.Sqrt(bn), x[0])
 		v := append([]float64(nil), x...)
 		v[0] -= alpha
-		var vv float64
-		for _, e := range v {
-			vv += e * e
-		}
-		h := householder{from: t, v: v, tau: 2 / vv}
+		h := householder{from: t, v: v, tau: 2 / vec.Dot(v, v)}
 		for j := t + 1; j < k; j++ {
 			h.apply(m[j*s : (j+1)*s])
 		}
