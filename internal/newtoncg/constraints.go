@@ -134,25 +134,35 @@ func (w *Workspace) penaltyA(r []float64) float64 {
 }
 
 // derivativesA sets lhat = (lambda + rho r)_+ and the rows' curvature at
-// the current r, sA = A'lhat, sAbsA = |A|'lhat (in row order), and adds
-// the rows' part of the Hessian's diagonal to hdiag.
+// the current r, then their sums (sumsA).
 func (w *Workspace) derivativesA() {
-	a := w.p.A
-	clear(w.sA)
-	clear(w.sAbsA)
 	for i, ri := range w.rA {
 		v := w.lam[i] + w.rho*ri
 		w.lhat[i], w.curvA[i] = 0, 0
+		if v > 0 {
+			w.lhat[i], w.curvA[i] = v, w.rho
+		}
+	}
+	w.sumsA()
+}
+
+// sumsA sets sA = A'lhat and sAbsA = |A|'lhat (in row order) and adds the
+// rows' part of the Hessian's diagonal, A' diag(curvA) A, to hdiag.
+func (w *Workspace) sumsA() {
+	a := w.p.A
+	clear(w.sA)
+	clear(w.sAbsA)
+	for i, v := range w.lhat {
 		if v <= 0 {
 			continue
 		}
-		w.lhat[i], w.curvA[i] = v, w.rho
+		c := w.curvA[i]
 		idx, val := a.Row(i)
 		for q, j := range idx {
 			e := val[q]
 			w.sA[j] += e * v
 			w.sAbsA[j] += math.Abs(e * v)
-			w.hdiag[j] += e * e * w.rho
+			w.hdiag[j] += e * e * c
 		}
 	}
 }
@@ -166,17 +176,25 @@ func (w *Workspace) hessianA(hp, v []float64) {
 	w.p.A.MulTransVecAdd(hp, w.uA)
 }
 
-// gapA returns the constraints' part of the certificate at x (r = A x - b
-// computed, lhat set by derivativesA), with the allowance for the
-// rounding of r; xi, the exact penalty it is measured with; the largest
-// violation max_i (r_i)_+; and the largest relative to its row's terms,
-// max_i (r_i)_+ / max(|a_i|'|x| + |b_i|, ||a_i||_1).
-func (w *Workspace) gapA(x []float64) (gap, xi, viol, rel float64) {
+// alXi is the exact penalty of the augmented Lagrangian's certificate,
+// 2 max(||lambda||_inf, ||lhat||_inf).
+func (w *Workspace) alXi() float64 {
+	var xi float64
 	for i, l := range w.lhat {
 		xi = max(xi, max(l, w.lam[i]))
-		viol = max(viol, w.rA[i])
 	}
-	xi *= 2
+	return 2 * xi
+}
+
+// gapA returns the constraints' part of the certificate at x (r = A x - b
+// computed, lhat >= 0 set) measured with the exact penalty xi, with the
+// allowance for the rounding of r; the largest violation max_i (r_i)_+;
+// and the largest relative to its row's terms, max_i (r_i)_+ /
+// max(|a_i|'|x| + |b_i|, ||a_i||_1).
+func (w *Workspace) gapA(x []float64, xi float64) (gap, viol, rel float64) {
+	for _, ri := range w.rA {
+		viol = max(viol, ri)
+	}
 	g := vec.DotErrorBound(w.rowMaxA + 1)
 	const eps = 0x1p-52
 	var sum, sumAbs, allow float64
@@ -209,7 +227,7 @@ func (w *Workspace) gapA(x []float64) (gap, xi, viol, rel float64) {
 			rel = max(rel, ri/max(size, a1))
 		}
 	}
-	return sum + allow + vec.DotErrorBound(len(w.rA)+1)*sumAbs, xi, viol, rel
+	return sum + allow + vec.DotErrorBound(len(w.rA)+1)*sumAbs, viol, rel
 }
 
 // updateMultipliers makes lhat the multipliers of the next iterations and

@@ -18,7 +18,9 @@
 // Files: newtoncg.go (problem, workspace, the outer loop), step.go (the
 // orthant box, the free set and the projected line search), cg.go
 // (preconditioned conjugate gradients and the Hessian product), gap.go
-// (the certificate), loss.go (the losses). A Workspace allocates
+// (the certificate), constraints.go (rows of A by the augmented
+// Lagrangian), penalty.go (the certificate of a point of the softplus
+// penalty, for another method's solve), loss.go (the losses). A Workspace allocates
 // everything in New; Solve allocates nothing.
 package newtoncg
 
@@ -126,6 +128,9 @@ type Workspace struct {
 	rowMaxA, colMaxA int
 	rho0, rho        float64
 	violLast         float64 // the largest violation at the last update, -1 before any
+	// the softplus penalty's xi and delta during a CertifyPenalty (0: the
+	// augmented Lagrangian's multipliers)
+	penXi, penDelta float64
 }
 
 // New returns a workspace for p (see Problem for what it must satisfy;
@@ -251,8 +256,9 @@ func (w *Workspace) Solve() *Result {
 		settled := true
 		var gapA float64
 		if w.p.A != nil {
-			var xi, rel float64
-			gapA, xi, res.MaxViolation, rel = w.gapA(x)
+			xi := w.alXi()
+			var rel float64
+			gapA, res.MaxViolation, rel = w.gapA(x, xi)
 			res.Gap += gapA
 			settled = w.rho*res.MaxViolation <= xi/20 && rel <= w.opt.Tol
 		}
@@ -329,7 +335,11 @@ func (w *Workspace) derivatives() {
 		vec.Axpy(1, w.hdiagK[k], w.hdiag)
 	}
 	w.passes++
-	if p.A != nil {
+	switch {
+	case p.A == nil:
+	case w.penXi > 0:
+		w.penaltyDerivativesA()
+	default:
 		w.derivativesA()
 	}
 	for j := range w.g {

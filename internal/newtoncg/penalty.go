@@ -1,0 +1,80 @@
+package newtoncg
+
+import "github.com/softpen/softpen/softplus"
+
+// The certificate of a point of the softplus penalty method (the paper's
+// F_{xi,delta}, whose rows of A enter as xi delta s(r_i/delta), s the
+// softplus), for a solver that runs that method on this workspace's
+// problem and uses the workspace only to certify (the lazy SVRG). The
+// penalty's own multipliers, lhat_i = xi sigmoid(r_i/delta) (the paper's
+// dual map, (4.3)), take the place of the augmented Lagrangian's in
+// gap.go's sum and in the constraints' part of constraints.go, so that
+//
+//	inner = gapTerms(x)  (lhat'A in w), the gap of F_{xi,delta} itself:
+//	        its rows, like the loss, meet Fenchel-Young with equality at
+//	        their own slopes;
+//	gap   = inner + sum_i (xr (r_i)_+ - lhat_i r_i), the certified gap of
+//	        the constrained problem with the exact penalty xr = max(xi,
+//	        2 max_i lhat_i) (as the dense path's certificate: valid once
+//	        xr >= ||lambda*||_inf, which nothing certifies).
+
+// CertifyPenalty makes x the workspace's point (copied; x is only read)
+// and returns F(x), the gap of the penalised problem F_{xi,delta} at x
+// (inner: to steer the penalty's schedule; its rounding of A x is not
+// charged), the certified gap of the constrained problem (gap, with every
+// rounding charged as Solve's), the largest violation max_i (A x - b)_i^+
+// and the largest relative to its row's terms (as Solve's Tol asks of
+// each row). After it, Slopes, Sums and Multipliers are as after Certify,
+// and PenaltySlopes and PenaltySums hold lhat and A'lhat. xi > 0, delta >
+// 0; the problem must have rows of A. Two passes over the rows of Phi and
+// of A; it allocates nothing.
+func (w *Workspace) CertifyPenalty(x []float64, xi, delta float64) (f, inner, gap, viol, rel float64) {
+	copy(w.x, x)
+	w.team.MulVec(w.t, w.x)
+	f = w.objective(w.x, w.t)
+	w.residualA(w.rA, w.x)
+	w.penXi, w.penDelta = xi, delta
+	w.derivatives()
+	w.penXi, w.penDelta = 0, 0
+	w.multipliers()
+	inner = w.gapTerms(w.x, w.s, w.sAbs)
+	w.certAllow = w.allow
+	xr := xi
+	for _, l := range w.lhat {
+		xr = max(xr, 2*l)
+	}
+	var gapA float64
+	gapA, viol, rel = w.gapA(w.x, xr)
+	return f, inner, inner + gapA, viol, rel
+}
+
+// penaltyDerivativesA sets lhat = xi sigmoid(r/delta) at the current r,
+// with no curvature (the certificate needs none), and their sums.
+func (w *Workspace) penaltyDerivativesA() {
+	for i, ri := range w.rA {
+		w.lhat[i] = w.penXi * softplus.Sigmoid(ri/w.penDelta)
+		w.curvA[i] = 0
+	}
+	w.sumsA()
+}
+
+// PenaltySlopes returns lhat at the point of the last CertifyPenalty
+// (aliases the workspace).
+func (w *Workspace) PenaltySlopes() []float64 { return w.lhat }
+
+// PenaltySums returns A'lhat at the point of the last CertifyPenalty
+// (aliases the workspace; a FarkasFromSlopes overwrites it).
+func (w *Workspace) PenaltySums() []float64 { return w.sA }
+
+// FarkasFromSlopes tries the multipliers of the last CertifyPenalty as a
+// certificate that no x in the bounds satisfies A x <= b (as Solve does
+// with the augmented Lagrangian's: a penalty whose multipliers saturate
+// at a growing xi points along such a y). On success it returns y (largest
+// entry 1; aliases the workspace). It uses PenaltySums' storage as
+// scratch, and allocates only for an exact sum (see checkFarkas).
+func (w *Workspace) FarkasFromSlopes() ([]float64, bool) {
+	if w.p.A == nil || !w.infeasible() {
+		return nil, false
+	}
+	return w.farkas, true
+}
