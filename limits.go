@@ -188,8 +188,8 @@ func keptNormals(m, n float64) float64 {
 // with the method asked for: the fitting model (a loss, ridge > 0, no Aeq
 // or P; rows of A are taken by newtoncg's augmented Lagrangian) with
 // MethodNewtonCG, with MethodSVRG or MethodCatalyst when given with
-// PhiSparse and no rows of A (proximal SVRG on the sparse rows, certified
-// by Newton-CG's gap), or
+// PhiSparse (proximal SVRG on the sparse rows, rows of A by the softplus
+// penalty, certified by Newton-CG's gap), or
 // with MethodAuto when given with PhiSparse or when
 // n > 3000. Above that size the alternative is the penalty method, and
 // Newton-CG is the faster by orders of magnitude: on 4000 logistic
@@ -210,9 +210,9 @@ func (p *Problem) sparsePath(method Method) bool {
 		return true
 	}
 	if method == MethodSVRG || method == MethodCatalyst {
-		// Proximal SVRG with lazy updates (no rows of A): O(nnz(phi_i)) a
-		// step where the dense penalty method's steps are O(n).
-		return p.PhiSparse != nil && p.rowsOfA() == 0
+		// Proximal SVRG with lazy updates: O(nnz(phi_i)) (or O(nnz(a_k)))
+		// a step where the dense penalty method's steps are O(n).
+		return p.PhiSparse != nil
 	}
 	if method != MethodAuto {
 		return false
@@ -249,8 +249,10 @@ func (p *Problem) sparseWords(dualCD, svrg bool, n float64) float64 {
 		// shrink over an epoch (at most 2l + 1), kept; while it is built,
 		// the rows' weights and the alias construction's six vectors of
 		// length l; the iterate, the best snapshot and four words a
-		// coordinate of epoch state (nine with catalyst's three).
-		words += 14*l + 9*n
+		// coordinate of epoch state (nine with catalyst's three). With
+		// rows of A, their table entries, their norms and their alias
+		// construction's vectors.
+		words += 14*l + 9*n + 14*m
 	}
 	if p.PhiSparse == nil {
 		words += 1.5 * l * n

@@ -1178,3 +1178,65 @@ func TestMemoryEstimateBadSparseRows(t *testing.T) {
 		}
 	}
 }
+
+// TestSparseRowsSVRG: svrg and catalyst-svrg on sparse rows with rows of
+// A (the softplus penalty on the rows, lazysvrg.go) end solved, and agree
+// with newton-cg's answer (solved to 1e-12) as their certificate says they
+// must: |F(x) - F*| <= 2 gap; each row holds to the tolerance. After SetB
+// a warm solve is solved again, against newton-cg's answer of the new
+// problem, and allocates nothing. Rows no x satisfies end infeasible, with
+// a Farkas vector.
+func TestSparseRowsSVRG(t *testing.T) {
+	_, s := mushroomsSparse(t)
+	n := s.X.Cols
+	a := &mat.Sparse{Rows: 3, Cols: n, Ptr: []int{0, 3, 5, 6}, Idx: []int32{0, 1, 2, 4, 9, 20}, Val: []float64{1, 1, 1, -1, 2, 1}}
+	const tol = 1e-6
+	for _, b := range [][]float64{{-0.3, -0.1, 0.05}, {-0.31, -0.1, 0.05}} {
+		p := &Problem{N: n, Loss: "logistic", PhiSparse: s.X, Y: s.Labels, Ridge: 1e-2, ASparse: a, B: b}
+		ref, err := Solve(context.Background(), p, &Options{Tol: 1e-12, Method: MethodNewtonCG})
+		if err != nil || ref.Status != StatusSolved {
+			t.Fatalf("newton-cg: %v %v", ref, err)
+		}
+		for _, m := range []Method{MethodSVRG, MethodCatalyst} {
+			sv, err := NewSolver(&Problem{N: n, Loss: "logistic", PhiSparse: s.X, Y: s.Labels, Ridge: 1e-2, ASparse: a, B: []float64{-0.3, -0.1, 0.05}}, &Options{Tol: tol, Method: m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := sv.Solve(context.Background())
+			if err == nil && b[0] != -0.3 { // the second b: warm, after SetB
+				if err = sv.SetB(b); err == nil {
+					if allocs := testing.AllocsPerRun(1, func() { r, err = sv.Solve(context.Background()) }); allocs != 0 {
+						t.Errorf("%v: a warm solve after SetB allocates %v times", m, allocs)
+					}
+				}
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("b %v %v: %v after %d epochs, F %.12g (newton-cg %.12g), gap %.3g, violation %.3g, lambda %.4g (newton-cg %.4g)",
+				b, m, r.Status, r.Iterations, r.Objective, ref.Objective, r.Gap, r.MaxViolation, r.Lambda, ref.Lambda)
+			if r.Status != StatusSolved || r.Method != m || !(r.Gap <= tol*max(1, math.Abs(r.Objective))) {
+				t.Fatalf("%v: %v by %v, gap %.3g (%s)", m, r.Status, r.Method, r.Gap, r.Message)
+			}
+			if d := math.Abs(r.Objective - ref.Objective); d > 2*r.Gap+ref.Gap {
+				t.Errorf("%v: F(x) %.15g, F* %.15g: %.3g apart, beyond twice the gap %.3g", m, r.Objective, ref.Objective, d, r.Gap)
+			}
+			ax := make([]float64, a.Rows)
+			a.MulVec(ax, r.X)
+			for i, v := range ax {
+				if v-b[i] > tol*max(1, math.Abs(b[i])) {
+					t.Errorf("%v: row %d violated by %.3g", m, i, v-b[i])
+				}
+			}
+		}
+	}
+	inf := &mat.Sparse{Rows: 2, Cols: n, Ptr: []int{0, 2, 4}, Idx: []int32{0, 1, 0, 1}, Val: []float64{1, 1, -1, -1}}
+	p := &Problem{N: n, Loss: "logistic", PhiSparse: s.X, Y: s.Labels, Ridge: 1e-2, ASparse: inf, B: []float64{-1, -1}}
+	r, err := Solve(context.Background(), p, &Options{Method: MethodSVRG})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != StatusInfeasible || len(r.FarkasA) != 2 || !(r.FarkasA[0] > 0) || r.FarkasA[0] != r.FarkasA[1] {
+		t.Fatalf("infeasible rows: status %v, Farkas %v (%s)", r.Status, r.FarkasA, r.Message)
+	}
+}

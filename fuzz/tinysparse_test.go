@@ -189,15 +189,33 @@ func tinyFitRows(t *testing.T, src *byteSource, n, l, m int) {
 	all := &softpen.Problem{N: n, Loss: "none", Ridge: qp.Ridge, L1: qp.L1, Q: q,
 		A: append(append([][]float64(nil), rows...), qp.A...), B: append(append([]float64(nil), b...), qp.B...)}
 	xs, lam, fstar, feasible := enumerateL1KKT(H, q, qp.L1, all.A, all.B)
-	o := softpen.Options{Tol: 1e-9, Method: softpen.MethodNewtonCG}
-	res, err := softpen.Solve(context.Background(), p, &o)
-	if err != nil {
-		t.Fatalf("newton-cg with rows: %v", err)
+	for _, method := range []softpen.Method{softpen.MethodNewtonCG, softpen.MethodSVRG, softpen.MethodCatalyst} {
+		// The penalty methods within a step budget: whatever their
+		// status, "solved" and "infeasible" are checked as newton-cg's.
+		o := softpen.Options{Tol: 1e-9, Method: method, MaxSteps: 2e5}
+		if method == softpen.MethodNewtonCG {
+			o.MaxSteps = 0
+		}
+		res, err := softpen.Solve(context.Background(), p, &o)
+		if err != nil {
+			t.Fatalf("%v with rows: %v", method, err)
+		}
+		if res.Method != method {
+			t.Fatalf("%v asked, %v ran", method, res.Method)
+		}
+		checkFitRows(t, method, p, all, rows, b, qp.Ridge, qp.L1, H, q, c0, res, xs, lam, fstar, feasible, o.Tol)
 	}
+}
+
+// checkFitRows is tinyFitRows' check of one method's answer res.
+func checkFitRows(t *testing.T, method softpen.Method, p, all *softpen.Problem, rows [][]float64, b []float64,
+	ridge, l1 float64, H [][]float64, q []float64, c0 float64, res *softpen.Result,
+	xs, lam []float64, fstar float64, feasible bool, tol float64) {
+	n := p.N
 	f := res.Objective - c0
 	if !feasible {
 		if res.Status == softpen.StatusSolved && !withinRounding(all, res.X) {
-			t.Fatalf("solved at x = %v, violation %g, on a problem enumeration finds infeasible", res.X, res.MaxViolation)
+			t.Fatalf("%v: solved at x = %v, violation %g, on a problem enumeration finds infeasible", method, res.X, res.MaxViolation)
 		}
 		if res.Status == softpen.StatusInfeasible {
 			checkFarkas(t, &softpen.Problem{N: n, A: rows, B: b, Lower: p.Lower, Upper: p.Upper}, res.FarkasA)
@@ -205,11 +223,11 @@ func tinyFitRows(t *testing.T, src *byteSource, n, l, m int) {
 		return
 	}
 	if res.Status == softpen.StatusInfeasible {
-		t.Fatalf("reported infeasible, but x* = %v is feasible", xs)
+		t.Fatalf("%v: reported infeasible, but x* = %v is feasible", method, xs)
 	}
 	scale := 1 + math.Abs(fstar)
-	if res.Status != softpen.StatusSolved && !(res.Status == softpen.StatusPrecisionLimit && roundingCharge(all, xs, lam) > o.Tol*scale) {
-		t.Fatalf("ended %v (%s): rows %v b %v lo %v up %v l1 %v x %v x* %v lam* %v viol %g lambda %v", res.Status, res.Message, rows, b, p.Lower, p.Upper, qp.L1, res.X, xs, lam, res.MaxViolation, res.Lambda)
+	if method == softpen.MethodNewtonCG && res.Status != softpen.StatusSolved && !(res.Status == softpen.StatusPrecisionLimit && roundingCharge(all, xs, lam) > tol*scale) {
+		t.Fatalf("ended %v (%s): rows %v b %v lo %v up %v l1 %v x %v x* %v lam* %v viol %g lambda %v", res.Status, res.Message, rows, b, p.Lower, p.Upper, l1, res.X, xs, lam, res.MaxViolation, res.Lambda)
 	}
 	if res.Status != softpen.StatusSolved {
 		return
@@ -223,13 +241,13 @@ func tinyFitRows(t *testing.T, src *byteSource, n, l, m int) {
 	if excess > res.Gap+1e-9*scale {
 		// lam is one multiplier; the certificate may rest on a smaller
 		// one when they are not unique.
-		excess = f - fstar + leastPenalty(H, q, qp.L1, all.A, all.B, viol)
+		excess = f - fstar + leastPenalty(H, q, l1, all.A, all.B, viol)
 	}
 	if excess > res.Gap+1e-9*scale {
-		t.Fatalf("F(x) + lambda*'(Ax - b)_+ - F* = %g beyond the certified gap %g (x %v, x* %v, lambda* %v, lambda %v)",
-			excess, res.Gap, res.X, xs, lam, res.Lambda)
+		t.Fatalf("%v: F(x) + lambda*'(Ax - b)_+ - F* = %g beyond the certified gap %g (x %v, x* %v, lambda* %v, lambda %v)",
+			method, excess, res.Gap, res.X, xs, lam, res.Lambda)
 	}
-	if d2 := sqDist(res.X, xs); d2 > 2*math.Max(excess, 0)/qp.Ridge*(1+1e-6)+1e-12 {
-		t.Fatalf("||x - x*|| = %g beyond strong convexity's %g (x %v, x* %v)", math.Sqrt(d2), math.Sqrt(2*math.Max(excess, 0)/qp.Ridge), res.X, xs)
+	if d2 := sqDist(res.X, xs); d2 > 2*math.Max(excess, 0)/ridge*(1+1e-6)+1e-12 {
+		t.Fatalf("%v: ||x - x*|| = %g beyond strong convexity's %g (x %v, x* %v)", method, math.Sqrt(d2), math.Sqrt(2*math.Max(excess, 0)/ridge), res.X, xs)
 	}
 }

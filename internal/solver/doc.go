@@ -58,7 +58,8 @@
 //	sparse.go       sparse rows of Phi: the fitting model handed to package
 //	                newtoncg (Newton-CG, no n x n matrix)
 //	lazysvrg.go     SVRG and catalyst-SVRG on those rows, O(nnz(phi_i)) a
-//	                step: the untouched coordinates caught up in closed form
+//	                step: the untouched coordinates caught up in closed form;
+//	                rows of A by the softplus penalty and its schedule
 //	sparserows.go   sparse rows of A: a ridge objective with b < 0 (the SVM)
 //	                handed to package dualcd
 //	supportfarkas.go  dualcd's Farkas hook: among the rows whose

@@ -5,6 +5,7 @@ import (
 
 	"github.com/softpen/softpen/internal/newtoncg"
 	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/softplus"
 	"github.com/softpen/softpen/vec"
 )
 
@@ -46,31 +47,61 @@ import (
 // kappa and q - kappa zc, so the steps and their closed forms are those
 // above with these, and h's gap is the same sum as F's at the snapshot
 // (newtoncg.GapWith, no pass): each epoch certifies both.
+//
+// Rows A x <= b enter as the paper's softplus penalty (section 2): stage
+// t minimises F_{xi,delta_t}(x) = F(x) + xi delta_t sum_k s((a_k'x -
+// b_k)/delta_t), whose rows of A are m more components of the sum, each a
+// scalar function of a_k'x with slope xi sigmoid(r_k/delta) and
+// smoothness xi ||a_k||^2/(4 delta): they are drawn beside the loss rows
+// in proportion to it (a row of A with probability penP, then by ||a_k||^2
+// within A), and stepped on and caught up exactly as the loss rows. Each
+// snapshot is certified by newtoncg.CertifyPenalty: the gap of the
+// constrained problem with the dual map's multipliers (4.3), which the
+// answer reports, and the gap of F_{xi,delta} itself. A stage ends when
+// its own gap is below a tenth of the constraints' part of the
+// certificate (the rule of newtoncg's augmented Lagrangian): then delta
+// shrinks by Options.Eta, or xi grows (xiRaise) if the multipliers
+// saturate it; past xiInfeasible the saturated multipliers are tried as a
+// Farkas certificate. The schedule's constants are those of the dense
+// path (schedule.go); the step follows each stage's smoothness.
 type lazySVRG struct {
 	x    *mat.Sparse
 	loss newtoncg.Loss
 	cert *newtoncg.Workspace
 
 	ridge, l1, eta, a float64 // ridge: F's, plus kappa with catalyst
+	ridge0            float64 // F's ridge
 	epoch             int
 	lower, upper, q   []float64 // nil: none
+	opt               *Options  // StepScale, and the schedule's options with rows of A
+
+	// rows of A (nil: none); tab[l+k] is row k's entry, with b_k as its y
+	l, m       int
+	ar         *mat.Sparse
+	wt, a2     []float64 // the loss rows' smoothness times l; ||a_k||^2
+	lossL, a2s float64   // the loss rows' summed smoothness (mean of wt); sum of a2
+	penP       float64   // the probability of drawing a row of A
+	xi, delta  float64   // the stage's penalty
+	xiRaised   bool
+	catalyst   bool
+	solved     bool // the last solve ended solved (a warm one keeps its stage)
 
 	w    []float64   // the iterate, in the bounds, as of the last epoch's end
 	best []float64   // the snapshot of least certified gap
 	st   []lazyCoord // by coordinate: the iterate within an epoch, and the epoch's constants
 	// catalyst (kappa > 0; nil vectors without): the centre, the last
 	// outer iterate and q - kappa zc, the linear term of h
-	kappa, beta, delta float64
-	zc, xPrev, qk      []float64
-	tab                []lazyRow // by row: its sampling table entry, label and snapshot slope
-	pow                []float64 // a^t, t = 0..min(epoch, 2l)
-	mean               float64   // Lbar, the mean of the rows' smoothness
-	r                  rng
-	seed               uint64
-	ahead              [lazyRing]lazyDraw // the rows drawn for steps at, ..., at+lazyAhead-1
-	at                 int                // the next step, counted over every epoch since the seed
-	cold               bool
-	steps              int64 // rows evaluated by the current solve
+	kappa, beta, cdelta float64
+	zc, xPrev, qk       []float64
+	tab                 []lazyRow // by row: its sampling table entry, label and snapshot slope
+	pow                 []float64 // a^t, t = 0..min(epoch, 2l)
+	mean                float64   // Lbar, the mean of the rows' smoothness
+	r                   rng
+	seed                uint64
+	ahead               [lazyRing]lazyDraw // the rows drawn for steps at, ..., at+lazyAhead-1
+	at                  int                // the next step, counted over every epoch since the seed
+	cold                bool
+	steps               int64 // rows evaluated by the current solve
 }
 
 // lazyStallEpochs is the least number of epochs in which the gap has not
@@ -89,11 +120,16 @@ const lazyStallEpochs = 10
 // everything a solve needs.
 func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options, catalyst bool) *lazySVRG {
 	l, n := p.X.Rows, p.X.Cols
-	z := &lazySVRG{x: p.X, loss: p.Loss, cert: cert, ridge: p.Ridge, l1: p.L1,
-		lower: p.Lower, upper: p.Upper, q: p.Q, seed: opt.Seed, cold: true}
-	z.epoch = svrgEpochComps * l
+	z := &lazySVRG{x: p.X, loss: p.Loss, cert: cert, ridge: p.Ridge, ridge0: p.Ridge, l1: p.L1,
+		lower: p.Lower, upper: p.Upper, q: p.Q, seed: opt.Seed, cold: true, opt: opt,
+		l: l, ar: p.A, catalyst: catalyst}
+	if p.A != nil {
+		z.m = p.A.Rows
+	}
+	comps := l + z.m // components of the sum
+	z.epoch = svrgEpochComps * comps
 	if opt.SVRGEpoch > 0 {
-		z.epoch = max(int(min(opt.SVRGEpoch*float64(l), lazyMaxEpoch)), 1)
+		z.epoch = max(int(min(opt.SVRGEpoch*float64(comps), lazyMaxEpoch)), 1)
 	}
 	wt := make([]float64, l)
 	fmax := p.Loss.MaxCurvature()
@@ -106,40 +142,87 @@ func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options, cat
 	}
 	var rows alias
 	rows.build(wt)
-	z.mean = rows.mean
-	z.tab = make([]lazyRow, l)
-	for i := range z.tab {
+	z.lossL = rows.mean
+	if z.m > 0 {
+		z.wt = wt // setStage reweighs the loss rows
+	}
+	z.tab = make([]lazyRow, comps)
+	for i := range l {
 		z.tab[i] = lazyRow{prob: rows.prob[i], alias: rows.alias[i], y: p.Y[i]}
 		if wt[i] > 0 {
 			z.tab[i].scale = rows.mean / wt[i]
 		}
 	}
-	switch {
-	case opt.StepScale > 0: // as the dense SVRG's (Options.StepScale)
-		z.eta = opt.StepScale / (z.mean + p.Ridge)
-	case z.mean > 0:
-		z.eta = 1 / (svrgStepDiv * z.mean)
-	default:
-		z.eta = 1 / p.Ridge // no row has a slope: the steps only shrink
+	if z.m > 0 {
+		z.a2 = make([]float64, z.m)
+		for k := range z.a2 {
+			_, val := p.A.Row(k)
+			z.a2[k] = vec.Dot(val, val)
+			z.a2s += z.a2[k]
+		}
+		var pen alias
+		pen.build(z.a2)
+		for k := range z.m {
+			z.tab[l+k] = lazyRow{prob: pen.prob[k], alias: l + pen.alias[k], y: p.B[k]}
+		}
 	}
-	if kappa := z.mean/float64(max(l, 1)) - p.Ridge; catalyst && kappa > 0 {
-		sq := math.Sqrt(p.Ridge / (p.Ridge + kappa))
-		z.kappa, z.beta, z.delta = kappa, (1-sq)/(1+sq), sq/(2-sq)
-		z.ridge += kappa
+	if catalyst {
 		z.zc, z.xPrev, z.qk = make([]float64, n), make([]float64, n), make([]float64, n)
 	}
-	z.a = 1 / (1 + z.eta*z.ridge)
 	z.w, z.best = make([]float64, n), make([]float64, n)
 	z.st = make([]lazyCoord, n)
 	for j := range z.st {
 		z.st[j].last = -1
 	}
-	z.pow = make([]float64, min(z.epoch, 2*l)+1)
+	z.pow = make([]float64, min(z.epoch, 2*comps)+1)
+	z.setStep(z.lossL)
+	return z
+}
+
+// setStep sets the step, catalyst's kappa and the tables that follow
+// them for components of summed smoothness sumL (Lbar without rows of A).
+func (z *lazySVRG) setStep(sumL float64) {
+	z.mean = sumL
+	switch {
+	case z.opt.StepScale > 0: // as the dense SVRG's (Options.StepScale)
+		z.eta = z.opt.StepScale / (sumL + z.ridge0)
+	case sumL > 0:
+		z.eta = 1 / (svrgStepDiv * sumL)
+	default:
+		z.eta = 1 / z.ridge0 // no row has a slope: the steps only shrink
+	}
+	z.ridge, z.kappa = z.ridge0, 0
+	if kappa := sumL/float64(max(z.l+z.m, 1)) - z.ridge0; z.catalyst && kappa > 0 {
+		sq := math.Sqrt(z.ridge0 / (z.ridge0 + kappa))
+		z.kappa, z.beta, z.cdelta = kappa, (1-sq)/(1+sq), sq/(2-sq)
+		z.ridge += kappa
+	}
+	z.a = 1 / (1 + z.eta*z.ridge)
 	z.pow[0] = 1
 	for t := 1; t < len(z.pow); t++ {
 		z.pow[t] = z.pow[t-1] * z.a
 	}
-	return z
+}
+
+// setStage makes (xi, delta) the penalty of the rows of A: the draw's
+// split between the loss rows and the rows of A, the estimator's weights
+// and the step follow the stage's smoothness.
+func (z *lazySVRG) setStage(xi, delta float64) {
+	z.xi, z.delta = xi, delta
+	penL := xi / (4 * delta) * z.a2s
+	sumL := z.lossL + penL
+	z.penP = penL / sumL
+	for i, w := range z.wt {
+		if w > 0 {
+			z.tab[i].scale = sumL / w
+		}
+	}
+	for k, v := range z.a2 {
+		if v > 0 {
+			z.tab[z.l+k].scale = sumL * 4 * delta / (xi * v)
+		}
+	}
+	z.setStep(sumL)
 }
 
 // powA returns a^t: from the table, or beyond it (an epoch longer than
@@ -254,7 +337,7 @@ func (z *lazySVRG) runEpoch() {
 
 		i := z.ahead[s%lazyRing].row
 		row := &z.tab[i]
-		idx, val := z.x.Row(i)
+		idx, val := z.row(i)
 		var t float64
 		for q, jj := range idx {
 			j := int(jj)
@@ -266,7 +349,12 @@ func (z *lazySVRG) runEpoch() {
 			}
 			t += val[q] * st.w
 		}
-		g := (z.loss.Slope(t, row.y) - row.snap) * row.scale
+		var g float64
+		if i < z.l {
+			g = (z.loss.Slope(t, row.y) - row.snap) * row.scale
+		} else { // a row of A, with b_k in y
+			g = (z.xi*softplus.Sigmoid((t-row.y)/z.delta) - row.snap) * row.scale
+		}
 		for q, jj := range idx {
 			j := int(jj)
 			st := &z.st[j]
@@ -295,24 +383,39 @@ type lazyCoord struct {
 	last int     // the step (counted since the seed) at which a row last moved w
 }
 
+// source returns the matrix that holds component i (a row of Phi, or
+// with i >= l row i - l of A) and its row there.
+func (z *lazySVRG) source(i int) (*mat.Sparse, int) {
+	if i < z.l {
+		return z.x, i
+	}
+	return z.ar, i - z.l
+}
+
+// row returns component i's indices and values.
+func (z *lazySVRG) row(i int) ([]int32, []float64) {
+	m, k := z.source(i)
+	return m.Row(k)
+}
+
 // prefetchRow prefetches the indices and values of step s's row: their
 // ends and middle, which with the processor's own prefetch of the next
 // line cover a row of tens of nonzeros (a longer row is read in order,
 // which its prefetcher follows).
 func (z *lazySVRG) prefetchRow(s int) {
-	i := z.ahead[s%lazyRing].row
-	lo, hi := z.x.Ptr[i], z.x.Ptr[i+1]
-	vec.Prefetch(z.x.Idx, lo)
-	vec.Prefetch(z.x.Idx, hi-1)
-	vec.Prefetch(z.x.Val, lo)
-	vec.Prefetch(z.x.Val, (lo+hi)/2)
-	vec.Prefetch(z.x.Val, hi-1)
+	m, i := z.source(z.ahead[s%lazyRing].row)
+	lo, hi := m.Ptr[i], m.Ptr[i+1]
+	vec.Prefetch(m.Idx, lo)
+	vec.Prefetch(m.Idx, hi-1)
+	vec.Prefetch(m.Val, lo)
+	vec.Prefetch(m.Val, (lo+hi)/2)
+	vec.Prefetch(m.Val, hi-1)
 }
 
 // prefetchCoords prefetches the state of step s's coordinates.
 func (z *lazySVRG) prefetchCoords(s int) {
-	i := z.ahead[s%lazyRing].row
-	for _, j := range z.x.Idx[z.x.Ptr[i]:z.x.Ptr[i+1]] {
+	idx, _ := z.row(z.ahead[s%lazyRing].row)
+	for _, j := range idx {
 		vec.Prefetch(z.st, int(j))
 	}
 }
@@ -359,9 +462,15 @@ func (z *lazySVRG) startDraws() {
 
 // draw draws step s's row as alias.sample's first half does (a uniform
 // index, then a uniform number) and prefetches the index's table entry.
+// With rows of A a first uniform number picks the loss rows or A's, each
+// with its own alias table.
 func (z *lazySVRG) draw(s int) {
 	d := &z.ahead[s%lazyRing]
-	d.row = z.r.intn(len(z.tab))
+	if z.m > 0 && z.r.float() < z.penP {
+		d.row = z.l + z.r.intn(z.m)
+	} else {
+		d.row = z.r.intn(z.l)
+	}
 	d.u = z.r.float()
 	vec.Prefetch(z.tab, d.row)
 }
@@ -375,7 +484,8 @@ func (z *lazySVRG) resolve(s int) {
 		d.row = int(z.tab[d.row].alias)
 	}
 	vec.Prefetch(z.tab, d.row)
-	vec.Prefetch(z.x.Ptr, d.row)
+	m, i := z.source(d.row)
+	vec.Prefetch(m.Ptr, i)
 }
 
 // lazyRow is what a step reads of the row it draws, in one place: on data
@@ -392,10 +502,14 @@ type lazyRow struct {
 type lazyResult struct {
 	status     newtoncg.Status
 	x, zb      []float64 // the answer (best) and its bounds' multipliers
+	lambda     []float64 // with rows of A: the multipliers the gap was made with
+	farkas     []float64 // status Infeasible: y >= 0 that proves the rows of A infeasible
 	objective  float64
 	gap        float64
-	iterations int  // epochs
-	plateau    bool // status Stopped: no smaller gap for lazyPlateauEpochs
+	viol       float64 // the answer's largest violation of a row of A
+	iterations int     // epochs
+	plateau    bool    // status Stopped: no smaller gap for lazyPlateauEpochs
+	saturated  bool    // status Stalled: the multipliers saturate xi at xiMax
 }
 
 // lazyPlateauEpochs is the least number of epochs without any smaller
@@ -405,23 +519,26 @@ type lazyResult struct {
 // plateau the iterates cannot leave. It must outlast catalyst's swings: where
 // kappa dwarfs the ridge its momentum is near 1 (two rows, ridge 1e-3:
 // beta = 0.88) and F's gap rises and falls over hundreds of epochs (a
-// window of 100 ended such a solve, which certifies after 286).
+// window of 100 ended such a solve, which certifies after 286). With rows
+// of A the epochs count from the last change of the penalty's stage: a
+// larger xi raises the gap.
 const lazyPlateauEpochs = 1000
 
 // lazyMaxEpoch caps an epoch's steps (Options.SVRGEpoch times l).
 const lazyMaxEpoch = 1 << 40
 
 // solve runs epochs from the last answer (from 0, projected, when cold)
-// until the certified gap is at most tol max(1, |F|), stop says so (it is
-// given the rows evaluated so far), the gap stalls at the certificate's
-// floor (status Stalled, lazyStallEpochs), or on a plateau above it
-// (status Stopped, lazyPlateauEpochs). progress sees each epoch's index, the rows
-// evaluated and the least gap so far. It allocates nothing.
+// until the certified gap is at most tol max(1, |F|) (and, with rows of
+// A, each row holds to tol relative to its terms, as newtoncg's Solve
+// asks), stop says so (it is given the rows evaluated so far), the gap
+// stalls at the certificate's floor (status Stalled, lazyStallEpochs), or
+// on a plateau above it (status Stopped, lazyPlateauEpochs). progress sees
+// each epoch's index, the rows evaluated and the least gap so far. It
+// allocates nothing (but for a Farkas certificate's exact sum).
 func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func(epoch int, steps int64, gap float64)) lazyResult {
 	if z.cold {
 		clear(z.w)
 		z.startDraws()
-		z.cold = false
 	} else {
 		copy(z.w, z.best)
 	}
@@ -430,21 +547,36 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 	}
 	copy(z.best, z.w) // the answer until a snapshot has a gap
 	z.steps = 0
+	if z.m > 0 {
+		// A warm solve after a solved one goes on from its last stage: its
+		// penalty fitted the answer it starts from.
+		if z.cold || !z.solved {
+			xi := z.opt.Xi
+			if xi == 0 {
+				xi = defaultXi
+			}
+			z.xiRaised = false
+			z.setStage(xi, z.firstDelta(xi))
+		}
+	}
+	z.cold, z.solved = false, false
 	if z.kappa > 0 {
 		copy(z.zc, z.w)
 		copy(z.xPrev, z.w)
 	}
-	l := z.x.Rows
+	pass := int64(z.l + z.m) // the rows of a certificate's pass
 	res := lazyResult{status: newtoncg.Stalled, x: z.best, gap: math.Inf(1)}
-	since, bestAllow, bestEp := 0, 0.0, 0
-	mark := math.Inf(1) // the gap when it last halved, since epochs ago
-	for ep := 0; ; ep++ {
-		f, gap := z.cert.Certify(z.w)
-		z.steps += 2 * int64(l) // the certificate's two passes
+	since, bestAllow, bestAt, staged := 0, 0.0, 0, 0
+	stageViol, stageEp := 0.0, 0 // the stage's first violation and epoch
+	bestXi, bestDelta, bestRel := 0.0, 0.0, 0.0
+	mark := math.Inf(1) // the gap when it last halved, since certificates ago
+	for k, ep := 0, 0; ; k++ {
+		f, inner, gap, viol, rel := z.certify(z.w, z.xi, z.delta)
+		z.steps += 2 * pass // the certificate's two passes
 		if gap < res.gap {
 			copy(z.best, z.w)
-			res.gap, res.objective, res.zb = gap, f, z.cert.Multipliers()
-			bestAllow, bestEp = z.cert.Allowance(), ep
+			res.gap, res.objective, res.zb, res.viol = gap, f, z.cert.Multipliers(), viol
+			bestAllow, bestAt, bestXi, bestDelta, bestRel = z.cert.Allowance(), k, z.xi, z.delta, rel
 		}
 		if progress != nil {
 			progress(ep, z.steps, res.gap)
@@ -455,42 +587,165 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 			since++
 		}
 		res.iterations = ep
-		z.snapshot()
 		switch {
-		case res.gap <= tol*max(1, math.Abs(res.objective)):
+		case res.gap <= tol*max(1, math.Abs(res.objective)) && bestRel <= tol:
 			res.status = newtoncg.Solved
 		case stop != nil && stop(z.steps):
 			res.status = newtoncg.Stopped
-		case since >= max(lazyStallEpochs, ep/2) && res.gap <= 2*bestAllow:
+		case since >= max(lazyStallEpochs, k/2) && res.gap <= 2*bestAllow:
 			res.status = newtoncg.Stalled // at the certificate's floor
-		case ep-bestEp >= max(lazyPlateauEpochs, ep/2):
+		case k-max(bestAt, staged) >= max(lazyPlateauEpochs, (k-staged)/2):
 			res.status, res.plateau = newtoncg.Stopped, true
 		default:
+			if k == staged {
+				stageViol, stageEp = viol, ep
+			}
+			if z.m > 0 && (inner <= (gap-inner)/10 || inner <= 2*z.cert.Allowance() ||
+				(ep-stageEp >= lazyStallEpochs && viol > stageViol/2 && z.saturated())) {
+				changed, end := z.nextStage(&res)
+				if end {
+					break
+				}
+				if changed {
+					staged = k + 1
+					if z.kappa > 0 {
+						copy(z.zc, z.w)
+						copy(z.xPrev, z.w)
+					}
+					continue // certify again, at the new stage
+				}
+			}
+			z.snapshot()
 			z.runEpoch()
+			ep++
 			continue
 		}
-		if res.zb == nil || bestEp != ep {
-			// Multipliers() is that of the last Certify; recompute it at
-			// the answer when that was an earlier snapshot, or, when no
+		if res.zb == nil || bestAt != k {
+			// Multipliers() is that of the last certificate; recompute it
+			// at the answer when that was an earlier snapshot, or, when no
 			// snapshot had a gap (the certificate overflowed), at the
 			// start, whose objective is then the answer's.
-			f, _ := z.cert.Certify(z.best)
-			z.steps += 2 * int64(l)
 			if res.zb == nil {
-				res.objective = f
+				bestXi, bestDelta = z.xi, z.delta
+			}
+			f, _, _, viol, _ := z.certify(z.best, bestXi, bestDelta)
+			z.steps += 2 * pass
+			if res.zb == nil {
+				res.objective, res.viol = f, viol
 			}
 			res.zb = z.cert.Multipliers()
 		}
+		if z.m > 0 {
+			res.lambda = z.cert.PenaltySlopes()
+		}
+		z.solved = res.status == newtoncg.Solved
 		return res
 	}
 }
 
-// snapshot makes the point of the last Certify the next epoch's
-// snapshot: its slopes, and c = mu + q (mu + q - kappa zc with catalyst,
+// certify certifies x (newtoncg's Certify, or CertifyPenalty at (xi,
+// delta) with rows of A): F(x), the gap of the stage's problem, the
+// certified gap, and the largest violation, absolute and relative.
+func (z *lazySVRG) certify(x []float64, xi, delta float64) (f, inner, gap, viol, rel float64) {
+	if z.ar == nil {
+		f, gap = z.cert.Certify(x)
+		return f, gap, gap, 0, 0
+	}
+	return z.cert.CertifyPenalty(x, xi, delta)
+}
+
+// firstDelta is delta_0 of the schedule, as the dense path's (schedule.go)
+// with the ridge as mu.
+func (z *lazySVRG) firstDelta(xi float64) float64 {
+	if z.opt.Delta0 > 0 {
+		return z.opt.Delta0
+	}
+	d := xi / z.ridge0 * math.Exp(-2)
+	if z.opt.Schedule == SchedulePractical {
+		d = min(d, maxDelta0)
+	}
+	return d
+}
+
+// nextStage moves the penalty on at the end of a stage, as the dense
+// path's schedule: xi up (xiRaise) if the last certificate's multipliers
+// saturate it, else delta down by Options.Eta, with xi lowered when the
+// multipliers stay far below it (lowerXi's rule). Past xiInfeasible,
+// saturated multipliers are tried as a Farkas certificate. It reports
+// whether the stage changed, and end when the solve ends here (res's
+// status set: Infeasible, or Stalled at xiMax).
+func (z *lazySVRG) nextStage(res *lazyResult) (changed, end bool) {
+	lamMax := z.lamMax()
+	xi, delta := z.xi, z.delta
+	switch {
+	case z.saturated():
+		if xi >= xiInfeasible {
+			if y, ok := z.cert.FarkasFromSlopes(); ok {
+				res.status, res.farkas = newtoncg.Infeasible, y
+				return false, true
+			}
+			if xi >= xiMax {
+				res.status, res.saturated = newtoncg.Stalled, true
+				return false, true
+			}
+		}
+		xi *= xiRaise
+		z.xiRaised = true
+	case !z.opt.Static && delta >= minDelta:
+		delta /= z.shrink()
+		if !z.opt.FixedXi && !z.xiRaised && lamMax*xiLowerGap < xi {
+			xi = max(lamMax*xiLowerTo, xi/xiLowerMax)
+		}
+	default:
+		return false, false
+	}
+	z.setStage(xi, delta)
+	return true, false
+}
+
+// lamMax is the largest multiplier of the last certificate.
+func (z *lazySVRG) lamMax() float64 {
+	var lm float64
+	for _, l := range z.cert.PenaltySlopes() {
+		lm = max(lm, l)
+	}
+	return lm
+}
+
+// saturated reports whether the last certificate's multipliers saturate
+// xi (and xi may be raised): a row violated by more than delta ln 99, far
+// beyond what the smoothing explains. A stage whose violation has not
+// halved in lazyStallEpochs epochs with xi saturated ends there, without
+// waiting for its gap: a saturated penalty's worst-case smoothness xi
+// ||a||^2/(4 delta) sets the step, but its curvature there is that of
+// the sigmoid's tail, so the stage's gap falls by a hair an epoch (rows
+// x_0 <= -1, -x_0 <= -1 took up to 200 epochs a stage, and at xi =
+// 2.7e8 did not end one in 1000; now they are proved infeasible in 32).
+func (z *lazySVRG) saturated() bool {
+	return !z.opt.FixedXi && z.lamMax() >= saturated*z.xi
+}
+
+// shrink is Options.Eta, the factor delta shrinks by a stage.
+func (z *lazySVRG) shrink() float64 {
+	if z.opt.Eta > 0 {
+		return z.opt.Eta
+	}
+	return defaultEta
+}
+
+// snapshot makes the point of the last certificate the next epoch's
+// snapshot: its slopes (and the rows of A's), and c = mu + q (mu + q - kappa zc with catalyst,
 // whose centre moves first if (C2) holds there).
 func (z *lazySVRG) snapshot() {
 	for i, a := range z.cert.Slopes() {
 		z.tab[i].snap = a
+	}
+	var sA []float64
+	if z.m > 0 {
+		for k, v := range z.cert.PenaltySlopes() {
+			z.tab[z.l+k].snap = v
+		}
+		sA = z.cert.PenaltySums()
 	}
 	if z.kappa > 0 {
 		z.centre()
@@ -498,7 +753,7 @@ func (z *lazySVRG) snapshot() {
 		// gap, (ridge + kappa)/ridge times F's, would otherwise hold the
 		// centre still once x is near it, and F's gap on a plateau above
 		// its floor.
-		if hg, ha := z.cert.GapWith(z.ridge, z.qk); hg <= z.delta*z.kappa/2*sqDist(z.w, z.zc) || hg <= 2*ha {
+		if hg, ha := z.cert.GapWith(z.ridge, z.qk); hg <= z.cdelta*z.kappa/2*sqDist(z.w, z.zc) || hg <= 2*ha {
 			for j, wj := range z.w {
 				z.zc[j] = wj + z.beta*(wj-z.xPrev[j])
 			}
@@ -509,6 +764,9 @@ func (z *lazySVRG) snapshot() {
 	il := 1 / float64(z.x.Rows)
 	for j, sj := range z.cert.Sums() {
 		c := sj * il
+		if sA != nil {
+			c += sA[j]
+		}
 		switch {
 		case z.kappa > 0:
 			c += z.qk[j]
@@ -539,6 +797,14 @@ func sqDist(a, b []float64) float64 {
 		s += d * d
 	}
 	return s
+}
+
+// setB makes b the right-hand side of the rows of A (their table
+// entries' y; the certificate reads its own copy).
+func (z *lazySVRG) setB(b []float64) {
+	for k, v := range b {
+		z.tab[z.l+k].y = v
+	}
 }
 
 // reset makes the next solve start cold.

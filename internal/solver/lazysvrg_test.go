@@ -145,3 +145,100 @@ func BenchmarkLazySVRGStep(b *testing.B) {
 		})
 	}
 }
+
+// zipfFitRows is zipfFit with m sparse rows A x <= 0 (sparsegen.ZipfRows:
+// on the frequent features, many of them active at the answer).
+func zipfFitRows(l, n, k, m int, seed uint64) newtoncg.Problem {
+	p := zipfFit(l, n, k, seed)
+	rs := sparsegen.ZipfRows(m, n, k, 1, seed+1)
+	p.A = &mat.Sparse{Rows: m, Cols: n, Ptr: rs.Ptr, Idx: rs.Idx, Val: rs.Val}
+	p.B = rs.Labels
+	return p
+}
+
+// TestLazyRowsOfA: SVRG and catalyst-SVRG with rows of A by the softplus
+// penalty certify the tolerance, and their answers agree with the
+// augmented Lagrangian's (newtoncg, solved to 1e-12) as the certificate
+// says they must: |F(x) - F*| <= 2 gap (the gap bounds F(x) + xr sum
+// (r_i)_+ - F*, and xr >= 2 max lhat makes xr sum (r_i)_+ at most twice
+// it), each row holds to the tolerance relative to its terms, and the
+// multipliers are >= 0 where the rows hold strictly by more than the
+// smoothing. The same seed gives the same bits; an epoch and a warm solve
+// allocate nothing.
+func TestLazyRowsOfA(t *testing.T) {
+	const tol = 1e-6
+	p := zipfFitRows(300, 200, 8, 20, 2)
+	p.Ridge = 1e-2
+	ref := newtoncg.New(p, newtoncg.Options{Tol: 1e-12}).Solve()
+	if ref.Status != newtoncg.Solved {
+		t.Fatalf("newton-cg: status %v", ref.Status)
+	}
+	active := 0
+	for _, l := range ref.Lambda {
+		if l > 0 {
+			active++
+		}
+	}
+	if active == 0 {
+		t.Fatal("no row of A is active at the answer: the test tests nothing")
+	}
+	for _, catalyst := range []bool{false, true} {
+		run := func() (*lazySVRG, lazyResult) {
+			z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 5}, catalyst)
+			return z, z.solve(tol, func(steps int64) bool { return steps > 2e8 }, nil)
+		}
+		z, r := run()
+		t.Logf("catalyst %v: %v after %d epochs, %d steps, gap %.3g, viol %.3g, xi %g, delta %g; %d rows active",
+			catalyst, r.status, r.iterations, z.steps, r.gap, r.viol, z.xi, z.delta, active)
+		if r.status != newtoncg.Solved || !(r.gap <= tol*max(1, math.Abs(r.objective))) {
+			t.Fatalf("catalyst %v: status %v, gap %.3g", catalyst, r.status, r.gap)
+		}
+		if d := math.Abs(r.objective - ref.Objective); d > 2*r.gap+1e-12*math.Abs(ref.Objective) {
+			t.Errorf("catalyst %v: F(x) = %.15g, F* = %.15g: %.3g apart, beyond twice the gap %.3g", catalyst, r.objective, ref.Objective, d, r.gap)
+		}
+		ax := make([]float64, p.A.Rows)
+		p.A.MulVec(ax, r.x)
+		for i, v := range ax {
+			idx, val := p.A.Row(i)
+			var size float64
+			for q, j := range idx {
+				size += math.Abs(val[q]) * max(math.Abs(r.x[j]), 1)
+			}
+			if v-p.B[i] > tol*size {
+				t.Errorf("catalyst %v: row %d violated by %.3g, terms %.3g", catalyst, i, v-p.B[i], size)
+			}
+			if !(r.lambda[i] >= 0) {
+				t.Errorf("catalyst %v: lambda[%d] = %g", catalyst, i, r.lambda[i])
+			}
+		}
+		_, r2 := run()
+		for j := range r.x {
+			if math.Float64bits(r.x[j]) != math.Float64bits(r2.x[j]) {
+				t.Fatalf("catalyst %v: x[%d]: %g and %g from the same seed", catalyst, j, r.x[j], r2.x[j])
+			}
+		}
+		if allocs := testing.AllocsPerRun(2, func() { z.runEpoch() }); allocs != 0 {
+			t.Errorf("catalyst %v: an epoch allocates %v times", catalyst, allocs)
+		}
+		if allocs := testing.AllocsPerRun(1, func() { z.solve(tol, func(steps int64) bool { return steps > 2e8 }, nil) }); allocs != 0 {
+			t.Errorf("catalyst %v: a warm solve allocates %v times", catalyst, allocs)
+		}
+	}
+}
+
+// TestLazyRowsOfAInfeasible: rows that no x satisfies (x_0 <= -1 and
+// -x_0 <= -1) saturate the penalty's multipliers; xi grows until they
+// prove it, and the solve ends Infeasible with y = (1, 1).
+func TestLazyRowsOfAInfeasible(t *testing.T) {
+	p := zipfFit(50, 20, 4, 3)
+	p.A = &mat.Sparse{Rows: 2, Cols: 20, Ptr: []int{0, 1, 2}, Idx: []int32{0, 0}, Val: []float64{1, -1}}
+	p.B = []float64{-1, -1}
+	z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 1}, false)
+	r := z.solve(1e-8, func(steps int64) bool { return steps > 1e8 }, nil)
+	if r.status != newtoncg.Infeasible {
+		t.Fatalf("status %v after %d epochs (xi %g), want infeasible", r.status, r.iterations, z.xi)
+	}
+	if r.farkas[0] != 1 || r.farkas[1] != 1 {
+		t.Errorf("Farkas vector %v, want [1 1]", r.farkas)
+	}
+}

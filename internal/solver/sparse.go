@@ -14,8 +14,8 @@ import (
 
 // The path for a loss over sparse rows (Problem.PhiSparse): Newton-CG of
 // package newtoncg, with no n x n matrix and every pass O(nnz), or, when
-// asked for and without rows of A, SVRG or catalyst-SVRG on the rows
-// (lazysvrg.go), certified by newtoncg's gap. It takes the fitting model,
+// asked for, SVRG or catalyst-SVRG on the rows (lazysvrg.go; rows of A by
+// the softplus penalty), certified by newtoncg's gap. It takes the fitting model,
 // the loss with ridge > 0, q, l1 and bounds, and rows A x <= b given
 // sparsely (ASparse; newtoncg's augmented Lagrangian): Aeq, dense rows of
 // A, or P, with sparse Phi are the caller's to densify or compress
@@ -33,9 +33,6 @@ func newSparse(p *Problem, opt *Options) (*Solver, error) {
 	}
 	method := MethodNewtonCG
 	if opt != nil && (opt.Method == MethodSVRG || opt.Method == MethodCatalyst) {
-		if p.ASparse != nil {
-			return nil, fmt.Errorf("options: method %v on sparse rows takes no rows of A (auto or newton-cg do)", opt.Method)
-		}
 		method = opt.Method
 	}
 	s, err := newSparseBase(p, opt, method)
@@ -81,7 +78,7 @@ func newSparse(p *Problem, opt *Options) (*Solver, error) {
 	s.sparse.SetOptions(o)
 	if method != MethodNewtonCG {
 		s.sparseSVRG = newLazySVRG(newtoncg.Problem{X: p.PhiSparse, Y: s.y, Loss: loss, Ridge: s.ridge, L1: s.l1,
-			Q: s.q, Lower: s.lower, Upper: s.upper}, s.sparse, &s.opt, method == MethodCatalyst)
+			Q: s.q, Lower: s.lower, Upper: s.upper, A: p.ASparse, B: s.b}, s.sparse, &s.opt, method == MethodCatalyst)
 	}
 	s.mu = s.ridge
 	s.res = Result{X: make([]float64, s.n), Z: make([]float64, s.n), Lambda: make([]float64, s.m),
@@ -204,22 +201,34 @@ func (s *Solver) solveLazy(rn *run, start time.Time) (*Result, error) {
 	res := &s.res
 	copy(res.X, r.x)
 	copy(res.Z, r.zb)
+	copy(res.Lambda, r.lambda)
+	clear(res.Farkas)
 	res.Objective = r.objective + s.offset
-	res.Gap, res.MaxViolation = certifiedGap(r.gap), 0
-	res.DistBound = math.Sqrt(2 * res.Gap / s.ridge)
+	res.Gap, res.MaxViolation = certifiedGap(r.gap), r.viol
+	res.DistBound = math.Inf(1) // as solveSparse's: only a point that meets the rows
+	if r.viol <= 0 {
+		res.DistBound = math.Sqrt(2 * res.Gap / s.ridge)
+	}
 	res.Steps, res.Iterations = s.sparseSVRG.steps, r.iterations
 	res.Message = ""
 	switch r.status {
 	case newtoncg.Solved:
 		res.Status = StatusSolved
+	case newtoncg.Infeasible:
+		res.Status = StatusInfeasible
+		res.Gap, res.DistBound = math.Inf(1), math.Inf(1)
+		copy(res.Farkas, r.farkas)
 	case newtoncg.Stopped:
 		res.Status = statusOf(rn.stopped) // MaxSteps also for the plateau's epoch limit
 		if r.plateau {
 			res.Message = fmt.Sprintf("no smaller certified gap than %.3g in the last half of %d epochs; the answer is the best certified point so far", r.gap, r.iterations)
 		}
-	default:
+	case newtoncg.Stalled:
 		res.Status = StatusPrecisionLimit
 		res.Message = fmt.Sprintf("certified gap %.3g is at the floor of its rounding allowance", r.gap)
+		if r.saturated {
+			res.Message = fmt.Sprintf("the multipliers saturate at xi = %.3g with rows still violated and no Farkas certificate that holds; certified gap %.3g", s.sparseSVRG.xi, r.gap)
+		}
 	}
 	res.Time = time.Since(start)
 	return res, nil

@@ -87,6 +87,9 @@ func (s *Solver) SetB(b []float64) error {
 	}
 	if s.sparse != nil {
 		copy(s.b, b) // newtoncg reads it in place
+		if s.sparseSVRG != nil {
+			s.sparseSVRG.setB(b)
+		}
 		return nil
 	}
 	if s.pending != nil {
