@@ -46,13 +46,17 @@ func (r *rng) intn(n int) int {
 }
 
 // alias samples index i with probability w[i]/sum(w) in O(1) (Walker's alias
-// method, Vose's construction). build allocates; sample does not.
+// method, Vose's construction). The first build allocates; a later build
+// of at most as many weights reuses its storage; sample allocates nothing.
 type alias struct {
 	prob  []float64
 	alias []int
 	w     []float64 // the weights
 	mean  float64   // mean of the weights
 	max   float64   // largest weight
+	// the construction's scratch, kept for the next build
+	small, large []int
+	p            []float64
 }
 
 // weight returns the weight of index i as given to build.
@@ -60,10 +64,11 @@ func (a *alias) weight(i int) float64 { return a.w[i] }
 
 func (a *alias) build(w []float64) {
 	n := len(w)
-	a.prob = make([]float64, n)
-	a.alias = make([]int, n)
-	a.w = append([]float64(nil), w...)
+	a.prob = resized(a.prob, n)
+	a.alias = resized(a.alias, n)
+	a.w = append(a.w[:0], w...)
 	var sum float64
+	a.max = 0
 	for _, v := range w {
 		sum += v
 		a.max = max(a.max, v)
@@ -76,9 +81,9 @@ func (a *alias) build(w []float64) {
 		}
 		return
 	}
-	small := make([]int, 0, n)
-	large := make([]int, 0, n)
-	p := make([]float64, n)
+	small := resized(a.small, n)[:0]
+	large := resized(a.large, n)[:0]
+	p := resized(a.p, n)
 	for i, v := range w {
 		p[i] = v * float64(n) / sum
 		if p[i] < 1 {
@@ -104,6 +109,7 @@ func (a *alias) build(w []float64) {
 	for _, i := range small {
 		a.prob[i], a.alias[i] = 1, i
 	}
+	a.small, a.large, a.p = small, large, p
 }
 
 func (a *alias) sample(r *rng) int {

@@ -82,8 +82,9 @@ func (f *supportFinisher) growGram(ns, warm int) *mat.Dense {
 	return &mat.Dense{Rows: ns, Cols: ns, Stride: ns, Data: f.gram}
 }
 
-// resized is s with length n, its entries below the old length kept.
-func resized(s []float64, n int) []float64 {
+// resized is s with length n, its entries below the old length kept (in
+// place when its capacity allows).
+func resized[T any](s []T, n int) []T {
 	if n <= len(s) {
 		return s[:n]
 	}
