@@ -629,8 +629,8 @@ func fitSets(b *testing.B) []fitSet {
 // of A (lazysvrg.go's softplus penalty) beside newton-cg's augmented
 // Lagrangian: logistic loss with ridge 1/l on mushrooms (sparse) with 20
 // Zipf rows A x <= b (zipfRows, 15 of them active), to a certified 1e-4
-// and 1e-6; svrg and catalyst-svrg report their epochs, newton-cg its
-// Newton steps.
+// and 1e-6; svrg and catalyst-svrg report their epochs (also without
+// screening: svrg-noscreen), newton-cg its Newton steps.
 func BenchmarkSparseSVRGRows(b *testing.B) {
 	_, s := mushroomsSparse(b)
 	n := s.X.Cols
@@ -638,8 +638,9 @@ func BenchmarkSparseSVRGRows(b *testing.B) {
 	p := &Problem{N: n, Loss: "logistic", PhiSparse: s.X, Y: s.Labels, Ridge: 1 / float64(s.X.Rows), ASparse: a, B: rhs}
 	for _, tol := range []float64{1e-4, 1e-6} {
 		for _, m := range []Method{MethodNewtonCG, MethodSVRG, MethodCatalyst} {
-			b.Run(fmt.Sprintf("tol=%g/%v", tol, m), func(b *testing.B) { benchFitTol(b, p, m, tol, "iterations") })
+			b.Run(fmt.Sprintf("tol=%g/%v", tol, m), func(b *testing.B) { benchFitTol(b, p, m, tol, ScreenGapSafe, "iterations") })
 		}
+		b.Run(fmt.Sprintf("tol=%g/svrg-noscreen", tol), func(b *testing.B) { benchFitTol(b, p, MethodSVRG, tol, ScreenNone, "iterations") })
 	}
 }
 
@@ -647,15 +648,15 @@ func BenchmarkSparseSVRGRows(b *testing.B) {
 // minute at most), fails unless the last is solved, and reports its
 // Iterations under the given name.
 func benchFit(b *testing.B, p *Problem, m Method, iterations string) {
-	benchFitTol(b, p, m, 1e-9, iterations)
+	benchFitTol(b, p, m, 1e-9, ScreenGapSafe, iterations)
 }
 
-// benchFitTol is benchFit to a certified tol.
-func benchFitTol(b *testing.B, p *Problem, m Method, tol float64, iterations string) {
+// benchFitTol is benchFit to a certified tol, with the screening rule sr.
+func benchFitTol(b *testing.B, p *Problem, m Method, tol float64, sr ScreenRule, iterations string) {
 	var res *Result
 	for b.Loop() {
 		var err error
-		res, err = Solve(context.Background(), p, &Options{Method: m, Tol: tol, TimeLimit: time.Minute})
+		res, err = Solve(context.Background(), p, &Options{Method: m, Tol: tol, TimeLimit: time.Minute, Penalty: &PenaltyOptions{Screen: sr}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -250,9 +250,10 @@ func (p *Problem) sparseWords(dualCD, svrg bool, n float64) float64 {
 		// the rows' weights and the alias construction's six vectors of
 		// length l; the iterate, the best snapshot and four words a
 		// coordinate of epoch state (nine with catalyst's three). With
-		// rows of A, their table entries, their norms and their alias
-		// construction's vectors.
-		words += 14*l + 9*n + 14*m
+		// rows of A, their table entries, norms, weights and screening
+		// marks, the answer's lists of screened rows, and their alias
+		// table with its construction's vectors, kept for rebuilds.
+		words += 14*l + 9*n + 20*m
 	}
 	if p.PhiSparse == nil {
 		words += 1.5 * l * n

@@ -1228,6 +1228,15 @@ func TestSparseRowsSVRG(t *testing.T) {
 					t.Errorf("%v: row %d violated by %.3g", m, i, v-b[i])
 				}
 			}
+			if r.Penalty == nil || r.Penalty.Stages == 0 || r.Penalty.Kept+len(r.Penalty.Screened)+len(r.Penalty.Outside) != a.Rows {
+				t.Errorf("%v: penalty report %+v", m, r.Penalty)
+			} else {
+				for _, k := range r.Penalty.Screened {
+					if ref.Lambda[k] != 0 {
+						t.Errorf("%v: row %d screened, newton-cg's multiplier %g", m, k, ref.Lambda[k])
+					}
+				}
+			}
 		}
 	}
 	inf := &mat.Sparse{Rows: 2, Cols: n, Ptr: []int{0, 2, 4}, Idx: []int32{0, 1, 0, 1}, Val: []float64{1, 1, -1, -1}}

@@ -146,7 +146,7 @@ section "Sparse rows: SVRG and Newton-CG" \
   "Logistic loss, ridge 1/l, on mushrooms and a wide synthetic set (4000 x 5000, 2% nonzeros), with and without bounds and l1, to a certified 1e-9 by newton-cg and by svrg (its epochs; Newton steps for newton-cg)." \
   . 1x '^BenchmarkSparseSVRG$'
 section "Sparse rows: the penalty method with rows of A" \
-  "Logistic loss, ridge 1/l, on mushrooms with 20 sparse Zipf rows A x <= b (15 active), to a certified 1e-4 and 1e-6: newton-cg's augmented Lagrangian (its Newton steps) beside svrg and catalyst-svrg with the rows as the softplus penalty (their epochs)." \
+  "Logistic loss, ridge 1/l, on mushrooms with 20 sparse Zipf rows A x <= b (15 active), to a certified 1e-4 and 1e-6: newton-cg's augmented Lagrangian (its Newton steps) beside svrg and catalyst-svrg with the rows as the softplus penalty (their epochs), and svrg without gap-safe screening (svrg-noscreen)." \
   . 1x '^BenchmarkSparseSVRGRows$'
 section "Gram matrix A'A" \
   "mat.Gram, the blocked kernel (tiled) beside Dot4 over A's columns (dot4); GFLOP/s counts l n (n+1) flops, the symmetric half." \

@@ -131,6 +131,7 @@ type Workspace struct {
 	// the softplus penalty's xi and delta during a CertifyPenalty (0: the
 	// augmented Lagrangian's multipliers)
 	penXi, penDelta float64
+	penDrop         []bool
 }
 
 // New returns a workspace for p (see Problem for what it must satisfy;

@@ -25,17 +25,20 @@ import "github.com/softpen/softpen/softplus"
 // rounding charged as Solve's), the largest violation max_i (A x - b)_i^+
 // and the largest relative to its row's terms (as Solve's Tol asks of
 // each row). After it, Slopes, Sums and Multipliers are as after Certify,
-// and PenaltySlopes and PenaltySums hold lhat and A'lhat. xi > 0, delta >
-// 0; the problem must have rows of A. Two passes over the rows of Phi and
-// of A; it allocates nothing.
-func (w *Workspace) CertifyPenalty(x []float64, xi, delta float64) (f, inner, gap, viol, rel float64) {
+// and PenaltySlopes and PenaltySums hold lhat and A'lhat, Residuals A x -
+// b. Rows with drop[i] (nil: none) take lhat_i = 0: rows screened out of
+// the penalised problem, whose exact-penalty terms stay in the gap (any
+// lhat >= 0 gives a dual bound). xi > 0, delta > 0; the problem must have
+// rows of A. Two passes over the rows of Phi and of A; it allocates
+// nothing.
+func (w *Workspace) CertifyPenalty(x []float64, xi, delta float64, drop []bool) (f, inner, gap, viol, rel float64) {
 	copy(w.x, x)
 	w.team.MulVec(w.t, w.x)
 	f = w.objective(w.x, w.t)
 	w.residualA(w.rA, w.x)
-	w.penXi, w.penDelta = xi, delta
+	w.penXi, w.penDelta, w.penDrop = xi, delta, drop
 	w.derivatives()
-	w.penXi, w.penDelta = 0, 0
+	w.penXi, w.penDelta, w.penDrop = 0, 0, nil
 	w.multipliers()
 	inner = w.gapTerms(w.x, w.s, w.sAbs)
 	w.certAllow = w.allow
@@ -53,10 +56,17 @@ func (w *Workspace) CertifyPenalty(x []float64, xi, delta float64) (f, inner, ga
 func (w *Workspace) penaltyDerivativesA() {
 	for i, ri := range w.rA {
 		w.lhat[i] = w.penXi * softplus.Sigmoid(ri/w.penDelta)
+		if w.penDrop != nil && w.penDrop[i] {
+			w.lhat[i] = 0
+		}
 		w.curvA[i] = 0
 	}
 	w.sumsA()
 }
+
+// Residuals returns A x - b at the point of the last CertifyPenalty
+// (aliases the workspace).
+func (w *Workspace) Residuals() []float64 { return w.rA }
 
 // PenaltySlopes returns lhat at the point of the last CertifyPenalty
 // (aliases the workspace).

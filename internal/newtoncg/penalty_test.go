@@ -10,7 +10,8 @@ import (
 // hold against F* (newtoncg's solve to 1e-12): its dual bound, F(x) + xr
 // sum (r_i)_+ - gap with xr = max(xi, 2 max lhat), never exceeds F*
 // (any lhat >= 0 gives one); its inner gap is >= 0; its violations are
-// those of x; its multipliers lie in [0, xi].
+// those of x; its multipliers lie in [0, xi], and are 0 on the rows
+// dropped.
 func TestCertifyPenalty(t *testing.T) {
 	for _, loss := range []Loss{Logistic, Squared} {
 		p := randomProblem(300, 40, 0.2, loss, 7)
@@ -33,7 +34,14 @@ func TestCertifyPenalty(t *testing.T) {
 			}
 			xi := lamStar * math.Pow(4, float64(trial%5)-1)
 			delta := math.Pow(10, -1-float64(trial%7))
-			f, inner, gap, viol, rel := w.CertifyPenalty(x, xi, delta)
+			var drop []bool // a third of the trials with rows dropped at random
+			if trial%3 == 1 {
+				drop = make([]bool, p.A.Rows)
+				for i := range drop {
+					drop[i] = g.next() < 0.5
+				}
+			}
+			f, inner, gap, viol, rel := w.CertifyPenalty(x, xi, delta, drop)
 			p.A.MulVec(r, x)
 			var pen, want float64
 			for i := range r {
@@ -42,7 +50,10 @@ func TestCertifyPenalty(t *testing.T) {
 				want = max(want, r[i])
 			}
 			xr := xi
-			for _, l := range w.PenaltySlopes() {
+			for i, l := range w.PenaltySlopes() {
+				if drop != nil && drop[i] && l != 0 {
+					t.Fatalf("%v trial %d: row %d dropped, multiplier %g", loss, trial, i, l)
+				}
 				if !(l >= 0 && l <= xi) {
 					t.Fatalf("%v trial %d: multiplier %g outside [0, xi = %g]", loss, trial, l, xi)
 				}

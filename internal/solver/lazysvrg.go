@@ -5,6 +5,7 @@ import (
 
 	"github.com/softpen/softpen/internal/newtoncg"
 	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/screen"
 	"github.com/softpen/softpen/softplus"
 	"github.com/softpen/softpen/vec"
 )
@@ -85,6 +86,14 @@ type lazySVRG struct {
 	xiRaised   bool
 	catalyst   bool
 	solved     bool // the last solve ended solved (a warm one keeps its stage)
+	stages     int  // stages of the current solve
+	// screening (gap-safe): rows of A proven inactive at x* are dropped
+	// from the draws and take lhat = 0 in the certificate
+	drop              []bool
+	dropped           int
+	pen               alias     // A's block of the draws, rebuilt when rows drop
+	a2w               []float64 // its weights: a2, 0 where dropped
+	screened, outside []int     // the answer's report (capacity m)
 
 	w    []float64   // the iterate, in the bounds, as of the last epoch's end
 	best []float64   // the snapshot of least certified gap
@@ -160,11 +169,12 @@ func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options, cat
 			z.a2[k] = vec.Dot(val, val)
 			z.a2s += z.a2[k]
 		}
-		var pen alias
-		pen.build(z.a2)
 		for k := range z.m {
-			z.tab[l+k] = lazyRow{prob: pen.prob[k], alias: l + pen.alias[k], y: p.B[k]}
+			z.tab[l+k].y = p.B[k]
 		}
+		z.drop, z.a2w = make([]bool, z.m), make([]float64, z.m)
+		z.screened, z.outside = make([]int, 0, z.m), make([]int, 0, z.m)
+		z.drawTableA()
 	}
 	if catalyst {
 		z.zc, z.xPrev, z.qk = make([]float64, n), make([]float64, n), make([]float64, n)
@@ -201,6 +211,84 @@ func (z *lazySVRG) setStep(sumL float64) {
 	z.pow[0] = 1
 	for t := 1; t < len(z.pow); t++ {
 		z.pow[t] = z.pow[t-1] * z.a
+	}
+}
+
+// drawTableA builds the rows of A's block of the draws over the rows not
+// dropped, in proportion to ||a_k||^2, and their summed weight a2s.
+func (z *lazySVRG) drawTableA() {
+	z.a2s = 0
+	for k, v := range z.a2 {
+		z.a2w[k] = v
+		if z.drop[k] {
+			z.a2w[k] = 0
+		}
+		z.a2s += z.a2w[k]
+	}
+	z.pen.build(z.a2w)
+	for k := range z.m {
+		z.tab[z.l+k].prob, z.tab[z.l+k].alias = z.pen.prob[k], z.l+z.pen.alias[k]
+	}
+}
+
+// screenRows drops the rows of A that the last certificate, of gap gap
+// at x, proves inactive at x* (the gap-safe rule, screen.GapSafeThreshold:
+// ||x - x*|| <= rho = sqrt(2 gap / ridge), so a_k'x - b_k < -rho ||a_k||
+// gives a_k'x* < b_k), and reports whether any was. Like the gap, the
+// rule assumes xr >= ||lambda*||_inf, which saturated multipliers deny:
+// then it drops nothing. A dropped row is never drawn again in the solve,
+// and the certificate takes lhat = 0 on it, so the steps and the
+// smoothness (the step) are those of the rows that remain; its violation
+// stays in the certificate. Each row's residual is taken with its
+// rounding, gamma (|a_k|'|x| + |b_k|).
+func (z *lazySVRG) screenRows(x []float64, gap float64) bool {
+	if z.opt.Screen == ScreenNone || z.saturated() {
+		return false
+	}
+	thr := screen.GapSafeThreshold(gap, z.ridge0)
+	if math.IsInf(thr, -1) {
+		return false
+	}
+	any := false
+	for k, rk := range z.cert.Residuals() {
+		if z.drop[k] || !(rk < thr*math.Sqrt(z.a2[k])) {
+			continue
+		}
+		idx, val := z.ar.Row(k)
+		size := math.Abs(z.tab[z.l+k].y)
+		for q, j := range idx {
+			size += math.Abs(val[q] * x[j])
+		}
+		if rk+vec.DotErrorBound(len(idx)+1)*size < thr*math.Sqrt(z.a2[k]) {
+			z.drop[k], any = true, true
+			z.dropped++
+		}
+	}
+	if any {
+		z.drawTableA()
+		z.setStage(z.xi, z.delta)
+	}
+	return any
+}
+
+// report sorts the dropped rows, at the answer (the point of the last
+// certificate, with gap gap and largest violation viol), into those the
+// gap-safe test proves inactive there (screened) and the others
+// (outside), as the dense path's screenFinal.
+func (z *lazySVRG) report(gap, viol float64) {
+	z.screened, z.outside = z.screened[:0], z.outside[:0]
+	rho := math.Inf(1)
+	if viol <= 0 {
+		rho = math.Sqrt(2 * gap / z.ridge0)
+	}
+	for k, rk := range z.cert.Residuals() {
+		switch {
+		case !z.drop[k]:
+		case rk < -rho*math.Sqrt(z.a2[k]):
+			z.screened = append(z.screened, k)
+		default:
+			z.outside = append(z.outside, k)
+		}
 	}
 }
 
@@ -507,6 +595,7 @@ type lazyResult struct {
 	objective  float64
 	gap        float64
 	viol       float64 // the answer's largest violation of a row of A
+	xi         float64 // the penalty of the answer's certificate
 	iterations int     // epochs
 	plateau    bool    // status Stopped: no smaller gap for lazyPlateauEpochs
 	saturated  bool    // status Stalled: the multipliers saturate xi at xiMax
@@ -548,6 +637,15 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 	copy(z.best, z.w) // the answer until a snapshot has a gap
 	z.steps = 0
 	if z.m > 0 {
+		// Every solve screens afresh: updates between solves void the
+		// proofs.
+		if z.dropped > 0 {
+			clear(z.drop)
+			z.dropped = 0
+			z.drawTableA()
+			z.setStage(z.xi, z.delta)
+		}
+		z.stages = 1
 		// A warm solve after a solved one goes on from its last stage: its
 		// penalty fitted the answer it starts from.
 		if z.cold || !z.solved {
@@ -600,6 +698,9 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 			if k == staged {
 				stageViol, stageEp = viol, ep
 			}
+			if z.m > 0 && z.screenRows(z.w, gap) {
+				continue // certify again, without the rows dropped
+			}
 			if z.m > 0 && (inner <= (gap-inner)/10 || inner <= 2*z.cert.Allowance() ||
 				(ep-stageEp >= lazyStallEpochs && viol > stageViol/2 && z.saturated())) {
 				changed, end := z.nextStage(&res)
@@ -607,6 +708,7 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 					break
 				}
 				if changed {
+					z.stages++
 					staged = k + 1
 					if z.kappa > 0 {
 						copy(z.zc, z.w)
@@ -637,6 +739,8 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 		}
 		if z.m > 0 {
 			res.lambda = z.cert.PenaltySlopes()
+			res.xi = bestXi
+			z.report(res.gap, res.viol)
 		}
 		z.solved = res.status == newtoncg.Solved
 		return res
@@ -651,7 +755,7 @@ func (z *lazySVRG) certify(x []float64, xi, delta float64) (f, inner, gap, viol,
 		f, gap = z.cert.Certify(x)
 		return f, gap, gap, 0, 0
 	}
-	return z.cert.CertifyPenalty(x, xi, delta)
+	return z.cert.CertifyPenalty(x, xi, delta, z.drop)
 }
 
 // firstDelta is delta_0 of the schedule, as the dense path's (schedule.go)
@@ -670,12 +774,15 @@ func (z *lazySVRG) firstDelta(xi float64) float64 {
 // nextStage moves the penalty on at the end of a stage, as the dense
 // path's schedule: xi up (xiRaise) if the last certificate's multipliers
 // saturate it, else delta down by Options.Eta, with xi lowered when the
-// multipliers stay far below it (lowerXi's rule). Past xiInfeasible,
+// multipliers stay far below it (lowerXi's rule, schedule.go). Asked
+// within a stage, that rule misreads the multipliers: the point is still
+// that of the larger xi, and its multipliers at the lower one are far
+// below lambda* (500 Zipf rows on mushrooms: xi fell from 1 to 2.4e-4 in
+// two epochs, saturated, and was raised back to 0.25). Past xiInfeasible,
 // saturated multipliers are tried as a Farkas certificate. It reports
 // whether the stage changed, and end when the solve ends here (res's
 // status set: Infeasible, or Stalled at xiMax).
 func (z *lazySVRG) nextStage(res *lazyResult) (changed, end bool) {
-	lamMax := z.lamMax()
 	xi, delta := z.xi, z.delta
 	switch {
 	case z.saturated():
@@ -693,8 +800,8 @@ func (z *lazySVRG) nextStage(res *lazyResult) (changed, end bool) {
 		z.xiRaised = true
 	case !z.opt.Static && delta >= minDelta:
 		delta /= z.shrink()
-		if !z.opt.FixedXi && !z.xiRaised && lamMax*xiLowerGap < xi {
-			xi = max(lamMax*xiLowerTo, xi/xiLowerMax)
+		if lm := z.lamMax(); !z.opt.FixedXi && !z.xiRaised && lm*xiLowerGap < xi {
+			xi = max(lm*xiLowerTo, xi/xiLowerMax)
 		}
 	default:
 		return false, false

@@ -162,9 +162,9 @@ func zipfFitRows(l, n, k, m int, seed uint64) newtoncg.Problem {
 // says they must: |F(x) - F*| <= 2 gap (the gap bounds F(x) + xr sum
 // (r_i)_+ - F*, and xr >= 2 max lhat makes xr sum (r_i)_+ at most twice
 // it), each row holds to the tolerance relative to its terms, and the
-// multipliers are >= 0 where the rows hold strictly by more than the
-// smoothing. The same seed gives the same bits; an epoch and a warm solve
-// allocate nothing.
+// multipliers are >= 0. The rows screened out hold strictly at x* with
+// multiplier 0, and without screening the answer agrees as well. The same
+// seed gives the same bits; an epoch and a warm solve allocate nothing.
 func TestLazyRowsOfA(t *testing.T) {
 	const tol = 1e-6
 	p := zipfFitRows(300, 200, 8, 20, 2)
@@ -209,6 +209,25 @@ func TestLazyRowsOfA(t *testing.T) {
 			}
 			if !(r.lambda[i] >= 0) {
 				t.Errorf("catalyst %v: lambda[%d] = %g", catalyst, i, r.lambda[i])
+			}
+		}
+		// The rows screened out are inactive at x*: they hold strictly at
+		// newton-cg's answer, with multiplier 0.
+		if z.dropped == 0 {
+			t.Errorf("catalyst %v: no row screened, of %d inactive", catalyst, p.A.Rows-active)
+		}
+		p.A.MulVec(ax, ref.X)
+		for k, d := range z.drop {
+			if d && !(ax[k] < p.B[k] && ref.Lambda[k] == 0) {
+				t.Errorf("catalyst %v: row %d screened, but at x* its residual is %g and its multiplier %g", catalyst, k, ax[k]-p.B[k], ref.Lambda[k])
+			}
+		}
+		if !catalyst { // without screening: the same answer, to the gaps
+			zn := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 5, Screen: ScreenNone}, false)
+			rn := zn.solve(tol, func(steps int64) bool { return steps > 2e8 }, nil)
+			t.Logf("without screening: %v after %d epochs, gap %.3g", rn.status, rn.iterations, rn.gap)
+			if rn.status != newtoncg.Solved || zn.dropped != 0 || math.Abs(rn.objective-ref.Objective) > 2*rn.gap+1e-12 {
+				t.Errorf("without screening: %v, %d rows dropped, F %.15g against %.15g, gap %.3g", rn.status, zn.dropped, rn.objective, ref.Objective, rn.gap)
 			}
 		}
 		_, r2 := run()

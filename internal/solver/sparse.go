@@ -210,6 +210,12 @@ func (s *Solver) solveLazy(rn *run, start time.Time) (*Result, error) {
 		res.DistBound = math.Sqrt(2 * res.Gap / s.ridge)
 	}
 	res.Steps, res.Iterations = s.sparseSVRG.steps, r.iterations
+	res.Stages, res.Xi, res.Kept = 0, 0, 0
+	res.Screened, res.Outside = res.Screened[:0], res.Outside[:0]
+	if z := s.sparseSVRG; z.m > 0 { // the penalty's report
+		res.Stages, res.Xi, res.Kept = z.stages, r.xi, z.m-z.dropped
+		res.Screened, res.Outside = z.screened, z.outside
+	}
 	res.Message = ""
 	switch r.status {
 	case newtoncg.Solved:
