@@ -1249,3 +1249,26 @@ func TestSparseRowsSVRG(t *testing.T) {
 		t.Fatalf("infeasible rows: status %v, Farkas %v (%s)", r.Status, r.FarkasA, r.Message)
 	}
 }
+
+// TestSparseRowsSVRGEmptyRow: an empty row of A with b = 0 (0 <= 0 at
+// every x) beside a binding row x_1 <= -1: svrg and catalyst-svrg solve
+// it, give the empty row multiplier 0 and the binding row newton-cg's (2),
+// and report the empty row outside the rows they kept.
+func TestSparseRowsSVRGEmptyRow(t *testing.T) {
+	a := &mat.Sparse{Rows: 2, Cols: 3, Ptr: []int{0, 0, 1}, Idx: []int32{1}, Val: []float64{1}}
+	x := &mat.Sparse{Rows: 1, Cols: 3, Ptr: []int{0, 1}, Idx: []int32{0}, Val: []float64{1}}
+	for _, m := range []Method{MethodNewtonCG, MethodSVRG, MethodCatalyst} {
+		p := &Problem{N: 3, Loss: "logistic", PhiSparse: x, Y: []float64{1}, Ridge: 1, ASparse: a, B: []float64{0, -1}, Q: []float64{1, -1, 0}}
+		r, err := Solve(context.Background(), p, &Options{Method: m, Tol: 1e-8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%v: %v, lambda %v, x %v, gap %.3g", m, r.Status, r.Lambda, r.X, r.Gap)
+		if r.Status != StatusSolved || r.Lambda[0] != 0 || math.Abs(r.Lambda[1]-2) > 1e-3 {
+			t.Errorf("%v: %v, lambda %v, want [0 2]", m, r.Status, r.Lambda)
+		}
+		if m != MethodNewtonCG && (r.Penalty == nil || r.Penalty.Kept != 1 || len(r.Penalty.Outside) != 1 || r.Penalty.Outside[0] != 0) {
+			t.Errorf("%v: penalty report %+v, want the empty row outside", m, r.Penalty)
+		}
+	}
+}

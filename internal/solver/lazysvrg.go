@@ -638,24 +638,31 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 	z.steps = 0
 	if z.m > 0 {
 		// Every solve screens afresh: updates between solves void the
-		// proofs.
-		if z.dropped > 0 {
-			clear(z.drop)
-			z.dropped = 0
-			z.drawTableA()
-			z.setStage(z.xi, z.delta)
+		// proofs. An empty row with b >= 0 holds at every x and is
+		// dropped at once: its multiplier xi sigmoid(-b/delta) would
+		// otherwise count as a row's (lamMax) and keep xi from falling.
+		clear(z.drop)
+		z.dropped = 0
+		for k, v := range z.a2 {
+			if v == 0 && z.tab[z.l+k].y >= 0 {
+				z.drop[k] = true
+				z.dropped++
+			}
 		}
+		z.drawTableA()
 		z.stages = 1
 		// A warm solve after a solved one goes on from its last stage: its
 		// penalty fitted the answer it starts from.
+		xi, delta := z.xi, z.delta
 		if z.cold || !z.solved {
-			xi := z.opt.Xi
+			xi = z.opt.Xi
 			if xi == 0 {
 				xi = defaultXi
 			}
 			z.xiRaised = false
-			z.setStage(xi, z.firstDelta(xi))
+			delta = z.firstDelta(xi)
 		}
+		z.setStage(xi, delta)
 	}
 	z.cold, z.solved = false, false
 	if z.kappa > 0 {
