@@ -660,7 +660,7 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 				xi = defaultXi
 			}
 			z.xiRaised = false
-			delta = z.firstDelta(xi)
+			delta = firstDeltaOf(z.opt, xi, z.ridge0) // the dense path's, with the ridge as mu
 		}
 		z.setStage(xi, delta)
 	}
@@ -763,19 +763,6 @@ func (z *lazySVRG) certify(x []float64, xi, delta float64) (f, inner, gap, viol,
 		return f, gap, gap, 0, 0
 	}
 	return z.cert.CertifyPenalty(x, xi, delta, z.drop)
-}
-
-// firstDelta is delta_0 of the schedule, as the dense path's (schedule.go)
-// with the ridge as mu.
-func (z *lazySVRG) firstDelta(xi float64) float64 {
-	if z.opt.Delta0 > 0 {
-		return z.opt.Delta0
-	}
-	d := xi / z.ridge0 * math.Exp(-2)
-	if z.opt.Schedule == SchedulePractical {
-		d = min(d, maxDelta0)
-	}
-	return d
 }
 
 // nextStage moves the penalty on at the end of a stage, as the dense

@@ -25,15 +25,18 @@ func (s *Solver) startSchedule(sc *schedule) {
 	sc.probe = s.canHandOver() && s.m+s.meq <= DirectMaxRows && !s.opt.NoProbe
 }
 
-// firstDelta is delta_0: the option if set, otherwise the theory's bound
+// firstDelta is delta_0 (firstDeltaOf with the solver's options and mu).
+func (s *Solver) firstDelta(xi float64) float64 { return firstDeltaOf(&s.opt, xi, s.mu) }
+
+// firstDeltaOf is delta_0: the option if set, otherwise the theory's bound
 // delta_0 <= (xi/mu) e^-2 (Lemma 3.2) capped at maxDelta0 for the practical
 // schedule (the paper's experiments use 0.05 and 0.005).
-func (s *Solver) firstDelta(xi float64) float64 {
-	if s.opt.Delta0 > 0 {
-		return s.opt.Delta0
+func firstDeltaOf(opt *Options, xi, mu float64) float64 {
+	if opt.Delta0 > 0 {
+		return opt.Delta0
 	}
-	d := xi / s.mu * math.Exp(-2)
-	if s.opt.Schedule == SchedulePractical {
+	d := xi / mu * math.Exp(-2)
+	if opt.Schedule == SchedulePractical {
 		d = min(d, maxDelta0)
 	}
 	return d
