@@ -31,7 +31,7 @@ const (
 	// set is handed to the active-set method for an exact finish (unless
 	// PenaltyOptions.NoPolish).
 	MethodAPG      // accelerated proximal full gradient (Prop. 3.4)
-	MethodSVRG     // proximal SVRG (on sparse rows without rows of A: with lazy updates, no penalty)
+	MethodSVRG     // proximal SVRG (on sparse rows: with lazy updates; rows of A by the penalty, drawn beside them)
 	MethodCatalyst // catalyst-accelerated proximal SVRG (on sparse rows as MethodSVRG)
 	MethodSGD      // stochastic gradient, iterates averaged per stage
 	MethodSGDM     // stochastic gradient with Nesterov momentum

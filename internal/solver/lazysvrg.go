@@ -54,8 +54,9 @@ import (
 // b_k)/delta_t), whose rows of A are m more components of the sum, each a
 // scalar function of a_k'x with slope xi sigmoid(r_k/delta) and
 // smoothness xi ||a_k||^2/(4 delta): they are drawn beside the loss rows
-// in proportion to it (a row of A with probability penP, then by ||a_k||^2
-// within A), and stepped on and caught up exactly as the loss rows. Each
+// in proportion to it (a row of A with probability 1 - lossP, then by
+// ||a_k||^2 within A), and stepped on and caught up exactly as the loss
+// rows. Each
 // snapshot is certified by newtoncg.CertifyPenalty: the gap of the
 // constrained problem with the dual map's multipliers (4.3), which the
 // answer reports, and the gap of F_{xi,delta} itself. A stage ends when
@@ -81,7 +82,7 @@ type lazySVRG struct {
 	ar         *mat.Sparse
 	wt, a2     []float64 // the loss rows' smoothness times l; ||a_k||^2
 	lossL, a2s float64   // the loss rows' summed smoothness (mean of wt); sum of a2
-	penP       float64   // the probability of drawing a row of A
+	lossP      float64   // the probability of drawing a loss row, with rows of A
 	xi, delta  float64   // the stage's penalty
 	xiRaised   bool
 	catalyst   bool
@@ -89,7 +90,7 @@ type lazySVRG struct {
 	stages     int  // stages of the current solve
 	// screening (gap-safe): rows of A proven inactive at x* are dropped
 	// from the draws and take lhat = 0 in the certificate
-	drop              []bool
+	drop, bestDrop    []bool // bestDrop: as at the best certificate
 	dropped           int
 	pen               alias     // A's block of the draws, rebuilt when rows drop
 	a2w               []float64 // its weights: a2, 0 where dropped
@@ -172,7 +173,7 @@ func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options, cat
 		for k := range z.m {
 			z.tab[l+k].y = p.B[k]
 		}
-		z.drop, z.a2w = make([]bool, z.m), make([]float64, z.m)
+		z.drop, z.bestDrop, z.a2w = make([]bool, z.m), make([]bool, z.m), make([]float64, z.m)
 		z.screened, z.outside = make([]int, 0, z.m), make([]int, 0, z.m)
 		z.drawTableA()
 	}
@@ -232,43 +233,51 @@ func (z *lazySVRG) drawTableA() {
 }
 
 // screenRows drops the rows of A that the last certificate, of gap gap
-// at x, proves inactive at x* (the gap-safe rule, screen.GapSafeThreshold:
-// ||x - x*|| <= rho = sqrt(2 gap / ridge), so a_k'x - b_k < -rho ||a_k||
-// gives a_k'x* < b_k), and reports whether any was. Like the gap, the
-// rule assumes xr >= ||lambda*||_inf, which saturated multipliers deny:
-// then it drops nothing. A dropped row is never drawn again in the solve,
+// at x with largest violation viol, proves inactive at x* (the gap-safe
+// rule, screen.GapSafeThreshold: ||x - x*|| <= rho = sqrt(2 gap / ridge),
+// so a_k'x - b_k < -rho ||a_k|| gives a_k'x* < b_k), readmits a dropped
+// row that x violates, and reports whether a row was dropped or
+// readmitted. The ball holds without condition only at a point that meets
+// the rows (F(x) - F* <= gap there); elsewhere it needs xr >= ||lambda*||,
+// which nothing certifies (a point outside, with lambda* = 50 and xi = 1,
+// dropped an active row at its first epoch). So the rule screens only at
+// points whose computed residuals are all <= 0 and whose multipliers do
+// not saturate xi. A dropped row is not drawn again (unless readmitted),
 // and the certificate takes lhat = 0 on it, so the steps and the
 // smoothness (the step) are those of the rows that remain; its violation
 // stays in the certificate. Each row's residual is taken with its
 // rounding, gamma (|a_k|'|x| + |b_k|).
-func (z *lazySVRG) screenRows(x []float64, gap float64) bool {
-	if z.opt.Screen == ScreenNone || z.saturated() {
-		return false
+func (z *lazySVRG) screenRows(x []float64, gap, viol float64) bool {
+	r := z.cert.Residuals()
+	changed := false
+	for k, rk := range r {
+		if z.drop[k] && rk > 0 && z.a2[k] > 0 {
+			z.drop[k], changed = false, true
+			z.dropped--
+		}
 	}
 	thr := screen.GapSafeThreshold(gap, z.ridge0)
-	if math.IsInf(thr, -1) {
-		return false
-	}
-	any := false
-	for k, rk := range z.cert.Residuals() {
-		if z.drop[k] || !(rk < thr*math.Sqrt(z.a2[k])) {
-			continue
-		}
-		idx, val := z.ar.Row(k)
-		size := math.Abs(z.tab[z.l+k].y)
-		for q, j := range idx {
-			size += math.Abs(val[q] * x[j])
-		}
-		if rk+vec.DotErrorBound(len(idx)+1)*size < thr*math.Sqrt(z.a2[k]) {
-			z.drop[k], any = true, true
-			z.dropped++
+	if z.opt.Screen != ScreenNone && viol <= 0 && z.lamMax() < saturated*z.xi && !math.IsInf(thr, -1) {
+		for k, rk := range r {
+			if z.drop[k] || !(rk < thr*math.Sqrt(z.a2[k])) {
+				continue
+			}
+			idx, val := z.ar.Row(k)
+			size := math.Abs(z.tab[z.l+k].y)
+			for q, j := range idx {
+				size += math.Abs(val[q] * x[j])
+			}
+			if rk+vec.DotErrorBound(len(idx)+1)*size < thr*math.Sqrt(z.a2[k]) {
+				z.drop[k], changed = true, true
+				z.dropped++
+			}
 		}
 	}
-	if any {
+	if changed {
 		z.drawTableA()
 		z.setStage(z.xi, z.delta)
 	}
-	return any
+	return changed
 }
 
 // report sorts the dropped rows, at the answer (the point of the last
@@ -299,7 +308,7 @@ func (z *lazySVRG) setStage(xi, delta float64) {
 	z.xi, z.delta = xi, delta
 	penL := xi / (4 * delta) * z.a2s
 	sumL := z.lossL + penL
-	z.penP = penL / sumL
+	z.lossP = z.lossL / sumL
 	for i, w := range z.wt {
 		if w > 0 {
 			z.tab[i].scale = sumL / w
@@ -311,6 +320,21 @@ func (z *lazySVRG) setStage(xi, delta float64) {
 		}
 	}
 	z.setStep(sumL)
+	if !z.cold { // a cold solve draws them after this, once seeded (startDraws)
+		z.redrawAhead()
+	}
+}
+
+// redrawAhead draws again the rows of the steps to come, which were drawn
+// under the last stage's split and tables (startDraws' sequence, from the
+// generator's present state).
+func (z *lazySVRG) redrawAhead() {
+	for s := z.at; s < z.at+lazyAhead; s++ {
+		z.draw(s)
+	}
+	for s := z.at; s < z.at+lazyAhead-1; s++ {
+		z.resolve(s)
+	}
 }
 
 // powA returns a^t: from the table, or beyond it (an epoch longer than
@@ -550,11 +574,12 @@ func (z *lazySVRG) startDraws() {
 
 // draw draws step s's row as alias.sample's first half does (a uniform
 // index, then a uniform number) and prefetches the index's table entry.
-// With rows of A a first uniform number picks the loss rows or A's, each
-// with its own alias table.
+// With rows of A a first uniform number picks the loss rows (with
+// probability lossP: taken this way round, the loss rows keep their share
+// when A's smoothness dwarfs theirs) or A's, each with its own alias table.
 func (z *lazySVRG) draw(s int) {
 	d := &z.ahead[s%lazyRing]
-	if z.m > 0 && z.r.float() < z.penP {
+	if z.m > 0 && z.r.float() >= z.lossP {
 		d.row = z.l + z.r.intn(z.m)
 	} else {
 		d.row = z.r.intn(z.l)
@@ -625,17 +650,6 @@ const lazyMaxEpoch = 1 << 40
 // each epoch's index, the rows evaluated and the least gap so far. It
 // allocates nothing (but for a Farkas certificate's exact sum).
 func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func(epoch int, steps int64, gap float64)) lazyResult {
-	if z.cold {
-		clear(z.w)
-		z.startDraws()
-	} else {
-		copy(z.w, z.best)
-	}
-	for j := range z.w {
-		z.w[j] = z.clip(z.w[j], j)
-	}
-	copy(z.best, z.w) // the answer until a snapshot has a gap
-	z.steps = 0
 	if z.m > 0 {
 		// Every solve screens afresh: updates between solves void the
 		// proofs. An empty row with b >= 0 holds at every x and is
@@ -659,11 +673,23 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 			if xi == 0 {
 				xi = defaultXi
 			}
-			z.xiRaised = false
 			delta = firstDeltaOf(z.opt, xi, z.ridge0) // the dense path's, with the ridge as mu
 		}
+		z.xiRaised = false
 		z.setStage(xi, delta)
 	}
+	// The stage is set first: the rows drawn ahead follow its split.
+	if z.cold {
+		clear(z.w)
+		z.startDraws()
+	} else {
+		copy(z.w, z.best)
+	}
+	for j := range z.w {
+		z.w[j] = z.clip(z.w[j], j)
+	}
+	copy(z.best, z.w) // the answer until a snapshot has a gap
+	z.steps = 0
 	z.cold, z.solved = false, false
 	if z.kappa > 0 {
 		copy(z.zc, z.w)
@@ -673,6 +699,10 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 	res := lazyResult{status: newtoncg.Stalled, x: z.best, gap: math.Inf(1)}
 	since, bestAllow, bestAt, staged := 0, 0.0, 0, 0
 	stageViol, stageEp := 0.0, 0 // the stage's first violation and epoch
+	// the stage's least own gap and when it fell last: a stage's
+	// constrained gap is floored by the penalty's bias, so progress
+	// within it shows in its own gap (without rows of A the two are one)
+	stageInner, innerAt := math.Inf(1), 0
 	bestXi, bestDelta, bestRel := 0.0, 0.0, 0.0
 	mark := math.Inf(1) // the gap when it last halved, since certificates ago
 	for k, ep := 0, 0; ; k++ {
@@ -682,6 +712,13 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 			copy(z.best, z.w)
 			res.gap, res.objective, res.zb, res.viol = gap, f, z.cert.Multipliers(), viol
 			bestAllow, bestAt, bestXi, bestDelta, bestRel = z.cert.Allowance(), k, z.xi, z.delta, rel
+			copy(z.bestDrop, z.drop)
+		}
+		if k == staged {
+			stageInner = math.Inf(1)
+		}
+		if inner < stageInner {
+			stageInner, innerAt = inner, k
 		}
 		if progress != nil {
 			progress(ep, z.steps, res.gap)
@@ -699,17 +736,19 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 			res.status = newtoncg.Stopped
 		case since >= max(lazyStallEpochs, k/2) && res.gap <= 2*bestAllow:
 			res.status = newtoncg.Stalled // at the certificate's floor
-		case k-max(bestAt, staged) >= max(lazyPlateauEpochs, (k-staged)/2):
+		case k-max(bestAt, staged, innerAt) >= max(lazyPlateauEpochs, (k-staged)/2):
 			res.status, res.plateau = newtoncg.Stopped, true
 		default:
 			if k == staged {
 				stageViol, stageEp = viol, ep
 			}
-			if z.m > 0 && z.screenRows(z.w, gap) {
-				continue // certify again, without the rows dropped
+			if z.m > 0 && z.screenRows(z.w, gap, viol) {
+				continue // certify again, with the rows dropped or readmitted
 			}
+			// A stage ends at its own optimum, or saturated near it with a
+			// violation that does not fall (see saturated).
 			if z.m > 0 && (inner <= (gap-inner)/10 || inner <= 2*z.cert.Allowance() ||
-				(ep-stageEp >= lazyStallEpochs && viol > stageViol/2 && z.saturated())) {
+				(ep-stageEp >= lazyStallEpochs && viol > stageViol/2 && inner <= gap-inner && viol > z.delta && z.saturated())) {
 				changed, end := z.nextStage(&res)
 				if end {
 					break
@@ -736,7 +775,11 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 			// start, whose objective is then the answer's.
 			if res.zb == nil {
 				bestXi, bestDelta = z.xi, z.delta
+				copy(z.bestDrop, z.drop)
 			}
+			// The rows dropped as at the answer's certificate, so that
+			// the multipliers reported are those its gap was made with.
+			copy(z.drop, z.bestDrop)
 			f, _, _, viol, _ := z.certify(z.best, bestXi, bestDelta)
 			z.steps += 2 * pass
 			if res.zb == nil {
@@ -748,6 +791,12 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 			res.lambda = z.cert.PenaltySlopes()
 			res.xi = bestXi
 			z.report(res.gap, res.viol)
+		}
+		z.dropped = 0
+		for _, d := range z.drop {
+			if d {
+				z.dropped++
+			}
 		}
 		z.solved = res.status == newtoncg.Solved
 		return res
@@ -816,12 +865,17 @@ func (z *lazySVRG) lamMax() float64 {
 // saturated reports whether the last certificate's multipliers saturate
 // xi (and xi may be raised): a row violated by more than delta ln 99, far
 // beyond what the smoothing explains. A stage whose violation has not
-// halved in lazyStallEpochs epochs with xi saturated ends there, without
-// waiting for its gap: a saturated penalty's worst-case smoothness xi
-// ||a||^2/(4 delta) sets the step, but its curvature there is that of
-// the sigmoid's tail, so the stage's gap falls by a hair an epoch (rows
-// x_0 <= -1, -x_0 <= -1 took up to 200 epochs a stage, and at xi =
-// 2.7e8 did not end one in 1000; now they are proved infeasible in 32).
+// halved in lazyStallEpochs epochs with xi saturated, and whose own gap is
+// at most the constraints' part of the certificate, ends there without
+// waiting for its own gap to reach a tenth of it: a saturated penalty's
+// worst-case smoothness xi ||a||^2/(4 delta) sets the step, but its
+// curvature there is that of the sigmoid's tail, so the stage's gap falls
+// by a hair an epoch (rows x_0 <= -1, -x_0 <= -1 took up to 200 epochs a
+// stage, and at xi = 2.7e8 did not end one in 1000; now they are proved
+// infeasible in 32). Without the second condition the rule raised xi
+// every ten epochs on feasible rows far from their answer: a larger xi
+// does not move a saturated row faster, since the step shrinks with it
+// (300 rows with b = -0.05, lambda* = 1.96: xi reached 1.8e16).
 func (z *lazySVRG) saturated() bool {
 	return !z.opt.FixedXi && z.lamMax() >= saturated*z.xi
 }

@@ -135,7 +135,8 @@ func BenchmarkLazySVRGStep(b *testing.B) {
 			}
 			p := zipfFit(rows, n, 20, 1)
 			z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 1}, false)
-			z.solve(0, func(int64) bool { return true }, nil) // the first snapshot only
+			z.solve(0, func(int64) bool { return true }, nil) // the first certificate only
+			z.snapshot()
 			steps := 0
 			for b.Loop() {
 				z.runEpoch()
@@ -259,5 +260,42 @@ func TestLazyRowsOfAInfeasible(t *testing.T) {
 	}
 	if r.farkas[0] != 1 || r.farkas[1] != 1 {
 		t.Errorf("Farkas vector %v, want [1 1]", r.farkas)
+	}
+}
+
+// TestLazyRowsOfAFarFromFeasible: 300 rows with b = -0.05, infeasible at
+// the cold start and saturated there, with multipliers up to 1.96: xi is
+// raised only while a stage is near its own optimum, so it stays near
+// lambda* (the saturation rule alone raised it every ten epochs, to
+// 1.8e16), and the solve neither claims infeasibility nor stalls
+// saturated within its budget.
+func TestLazyRowsOfAFarFromFeasible(t *testing.T) {
+	p := zipfFitRows(300, 200, 8, 300, 2)
+	p.Ridge = 1e-2
+	for i := range p.B {
+		p.B[i] = -0.05
+	}
+	z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 5}, false)
+	r := z.solve(1e-6, func(steps int64) bool { return steps > 3e6 }, nil)
+	t.Logf("%v after %d epochs, gap %.3g, violation %.3g, xi %g", r.status, r.iterations, r.gap, r.viol, z.xi)
+	if r.status == newtoncg.Infeasible || r.saturated || z.xi > 64 {
+		t.Errorf("status %v (saturated %v), xi %g: the multipliers are at most 1.96", r.status, r.saturated, z.xi)
+	}
+}
+
+// TestLazyRowsOfAScreenOutside: gap-safe screening at a point outside the
+// rows needs xr >= lambda*, which nothing certifies; with lambda* = 150
+// and 50 and xi = 1 an active row was dropped at the first epoch, and the
+// solve never recovered. Screening only at points that meet the rows
+// keeps both rows, and the solve ends solved at newton-cg's multipliers.
+func TestLazyRowsOfAScreenOutside(t *testing.T) {
+	x := &mat.Sparse{Rows: 2, Cols: 2, Ptr: []int{0, 1, 2}, Idx: []int32{0, 1}, Val: []float64{1e-8, 1e-8}}
+	a := &mat.Sparse{Rows: 2, Cols: 2, Ptr: []int{0, 1, 3}, Idx: []int32{0, 0, 1}, Val: []float64{1, -1, 1}}
+	p := newtoncg.Problem{X: x, Y: []float64{0, 0}, Loss: newtoncg.Squared, Ridge: 1000, Q: []float64{-100, -50}, A: a, B: []float64{0, 0}}
+	z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 5, Delta0: 0.05}, false)
+	r := z.solve(1e-9, func(steps int64) bool { return steps > 1e7 }, nil)
+	t.Logf("%v after %d epochs, gap %.3g, lambda %v, dropped %d", r.status, r.iterations, r.gap, r.lambda, z.dropped)
+	if r.status != newtoncg.Solved || z.dropped != 0 || math.Abs(r.lambda[0]-150) > 0.1 || math.Abs(r.lambda[1]-50) > 0.1 {
+		t.Errorf("%v, lambda %v (want 150, 50), %d rows dropped", r.status, r.lambda, z.dropped)
 	}
 }

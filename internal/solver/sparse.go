@@ -233,7 +233,7 @@ func (s *Solver) solveLazy(rn *run, start time.Time) (*Result, error) {
 		res.Status = StatusPrecisionLimit
 		res.Message = fmt.Sprintf("certified gap %.3g is at the floor of its rounding allowance", r.gap)
 		if r.saturated {
-			res.Message = fmt.Sprintf("the multipliers saturate at xi = %.3g with rows still violated and no Farkas certificate that holds; certified gap %.3g", s.sparseSVRG.xi, r.gap)
+			res.Message = fmt.Sprintf("the multipliers saturate at xi = %.3g with rows still violated and no Farkas certificate that holds; certified gap %.3g", r.xi, r.gap)
 		}
 	}
 	res.Time = time.Since(start)
