@@ -651,32 +651,7 @@ const lazyMaxEpoch = 1 << 40
 // allocates nothing (but for a Farkas certificate's exact sum).
 func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func(epoch int, steps int64, gap float64)) lazyResult {
 	if z.m > 0 {
-		// Every solve screens afresh: updates between solves void the
-		// proofs. An empty row with b >= 0 holds at every x and is
-		// dropped at once: its multiplier xi sigmoid(-b/delta) would
-		// otherwise count as a row's (lamMax) and keep xi from falling.
-		clear(z.drop)
-		z.dropped = 0
-		for k, v := range z.a2 {
-			if v == 0 && z.tab[z.l+k].y >= 0 {
-				z.drop[k] = true
-				z.dropped++
-			}
-		}
-		z.drawTableA()
-		z.stages = 1
-		// A warm solve after a solved one goes on from its last stage: its
-		// penalty fitted the answer it starts from.
-		xi, delta := z.xi, z.delta
-		if z.cold || !z.solved {
-			xi = z.opt.Xi
-			if xi == 0 {
-				xi = defaultXi
-			}
-			delta = firstDeltaOf(z.opt, xi, z.ridge0) // the dense path's, with the ridge as mu
-		}
-		z.xiRaised = false
-		z.setStage(xi, delta)
+		z.startRows()
 	}
 	// The stage is set first: the rows drawn ahead follow its split.
 	if z.cold {
@@ -768,39 +743,78 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 			ep++
 			continue
 		}
-		if res.zb == nil || bestAt != k {
-			// Multipliers() is that of the last certificate; recompute it
-			// at the answer when that was an earlier snapshot, or, when no
-			// snapshot had a gap (the certificate overflowed), at the
-			// start, whose objective is then the answer's.
-			if res.zb == nil {
-				bestXi, bestDelta = z.xi, z.delta
-				copy(z.bestDrop, z.drop)
-			}
-			// The rows dropped as at the answer's certificate, so that
-			// the multipliers reported are those its gap was made with.
-			copy(z.drop, z.bestDrop)
-			f, _, _, viol, _ := z.certify(z.best, bestXi, bestDelta)
-			z.steps += 2 * pass
-			if res.zb == nil {
-				res.objective, res.viol = f, viol
-			}
-			res.zb = z.cert.Multipliers()
-		}
-		if z.m > 0 {
-			res.lambda = z.cert.PenaltySlopes()
-			res.xi = bestXi
-			z.report(res.gap, res.viol)
-		}
-		z.dropped = 0
-		for _, d := range z.drop {
-			if d {
-				z.dropped++
-			}
-		}
-		z.solved = res.status == newtoncg.Solved
+		z.finish(&res, bestAt != k, bestXi, bestDelta)
 		return res
 	}
+}
+
+// startRows prepares the rows of A for a solve: every solve screens
+// afresh (updates between solves void the proofs), and its first stage
+// is set before the rows are drawn ahead, which follow its split.
+func (z *lazySVRG) startRows() {
+	// Every solve screens afresh: updates between solves void the
+	// proofs. An empty row with b >= 0 holds at every x and is
+	// dropped at once: its multiplier xi sigmoid(-b/delta) would
+	// otherwise count as a row's (lamMax) and keep xi from falling.
+	clear(z.drop)
+	z.dropped = 0
+	for k, v := range z.a2 {
+		if v == 0 && z.tab[z.l+k].y >= 0 {
+			z.drop[k] = true
+			z.dropped++
+		}
+	}
+	z.drawTableA()
+	z.stages = 1
+	// A warm solve after a solved one goes on from its last stage: its
+	// penalty fitted the answer it starts from.
+	xi, delta := z.xi, z.delta
+	if z.cold || !z.solved {
+		xi = z.opt.Xi
+		if xi == 0 {
+			xi = defaultXi
+		}
+		delta = firstDeltaOf(z.opt, xi, z.ridge0) // the dense path's, with the ridge as mu
+	}
+	z.xiRaised = false
+	z.setStage(xi, delta)
+}
+
+// finish completes res, the answer of a solve: with again (the answer's
+// certificate is not the last one, or no certificate had a gap) it
+// certifies the answer again, at its stage (xi, delta) and with the rows
+// dropped as then, so that the multipliers reported are those its gap
+// was made with; then the rows of A's report.
+func (z *lazySVRG) finish(res *lazyResult, again bool, xi, delta float64) {
+	if res.zb == nil || again {
+		// Multipliers() is that of the last certificate; recompute it at
+		// the answer when that was an earlier snapshot, or, when no
+		// snapshot had a gap (the certificate overflowed), at the start,
+		// whose objective is then the answer's.
+		if res.zb == nil {
+			xi, delta = z.xi, z.delta
+			copy(z.bestDrop, z.drop)
+		}
+		copy(z.drop, z.bestDrop)
+		f, _, _, viol, _ := z.certify(z.best, xi, delta)
+		z.steps += 2 * int64(z.l+z.m)
+		if res.zb == nil {
+			res.objective, res.viol = f, viol
+		}
+		res.zb = z.cert.Multipliers()
+	}
+	if z.m > 0 {
+		res.lambda = z.cert.PenaltySlopes()
+		res.xi = xi
+		z.report(res.gap, res.viol)
+	}
+	z.dropped = 0
+	for _, d := range z.drop {
+		if d {
+			z.dropped++
+		}
+	}
+	z.solved = res.status == newtoncg.Solved
 }
 
 // certify certifies x (newtoncg's Certify, or CertifyPenalty at (xi,
