@@ -77,12 +77,16 @@ type Result struct {
 // Workspace holds the scratch of solves.
 type Workspace struct {
 	g, d, xt, step, kd, dc, rhs []float64
+	ex, ez                      []float64 // SolveInterior's corrected direction
 	free, freeTry               []int32
 	kff                         []float64
 	chol                        mat.Cholesky
 	prevFree                    []int32 // the free set of chol's factor
 	prevTau                     float64
 	alpha                       float64 // the last accepted step's
+	// noCorrectors turns SolveInterior's centrality correctors off (its
+	// tests compare the two).
+	noCorrectors bool
 }
 
 // armijo is the fraction of the first-order decrease g'step a step along
@@ -383,6 +387,7 @@ func (w *Workspace) grow(n int) {
 		return
 	}
 	w.g, w.d, w.xt, w.step, w.kd, w.dc, w.rhs = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	w.ex, w.ez = make([]float64, n), make([]float64, n)
 	w.free, w.freeTry = make([]int32, 0, n), make([]int32, n)
 	w.prevFree = make([]int32, 0, n)
 	w.kff = make([]float64, n*n)

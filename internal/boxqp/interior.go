@@ -115,7 +115,10 @@ func (w *Workspace) SolveInteriorFrom(k *mat.Dense, c, x, z []float64, warm int,
 			res.Status = Stalled
 			return res
 		}
-		w.predictorCorrector(x, z, rd, dx, dz, r, t, gap/float64(n))
+		sigmaMu := w.predictorCorrector(x, z, rd, dx, dz, r, t, gap/float64(n))
+		if !w.noCorrectors {
+			w.centralityCorrectors(x, z, dx, dz, r, t, sigmaMu)
+		}
 		alpha := min(1, 0.995*stepToBound(x, dx, z, dz))
 		if !(alpha >= 1e-10) { // NaN too
 			res.Status = Stalled
@@ -198,8 +201,9 @@ func centredNew(k *mat.Dense, c, x, z, kx []float64, warm int) {
 
 // predictorCorrector sets (dx, dz) to Mehrotra's direction from (x, z),
 // the residual rd = Kx + c - z and mu = x'z/n, with the factor of
-// K + Z X^{-1} in w.chol; r and t are scratch.
-func (w *Workspace) predictorCorrector(x, z, rd, dx, dz, r, t []float64, mu float64) {
+// K + Z X^{-1} in w.chol, and returns sigma mu, the products' target of
+// its corrector; r and t are scratch.
+func (w *Workspace) predictorCorrector(x, z, rd, dx, dz, r, t []float64, mu float64) float64 {
 	// Predictor (affine) step: the Newton step of K x + c - z = 0,
 	// x_i z_i = 0, in dx (dz follows from it).
 	for i := range r {
@@ -225,5 +229,73 @@ func (w *Workspace) predictorCorrector(x, z, rd, dx, dz, r, t []float64, mu floa
 	w.chol.Solve(dx, r)
 	for i := range dz {
 		dz[i] = -z[i] + t[i] - z[i]/x[i]*dx[i]
+	}
+	return sigma * mu
+}
+
+// Gondzio's multiple centrality correctors (J. Gondzio, "Multiple
+// centrality corrections in a primal-dual method for linear programming",
+// Comput. Optim. Appl. 6, 1996; the parameters are those of M. Colombo
+// and J. Gondzio, "Further development of multiple centrality correctors
+// for interior point methods", Comput. Optim. Appl. 41, 2008). Mehrotra's
+// step is often cut short by a few products x_i z_i far from the others,
+// whose pairs reach their bound first. A corrector asks for the change of
+// the products that puts those of the point a longer step would reach
+// back into [betaMin, betaMax] sigma mu, and is kept when it lengthens the
+// step. Each costs one solve with the factor the iteration already made,
+// against a factorisation per iteration. On the restricted duals of the
+// hard-margin SVM's finisher (order ~3000, rows joining between rounds)
+// Mehrotra's steps alone fell to 0.05 and 0.24 after rows joined, and
+// their factorisations varied from 21 to 43 with the order of coordinate
+// descent's rows; with correctors, 16 to 23.
+const (
+	maxCorrectors    = 4
+	correctorBetaMin = 0.1
+	correctorBetaMax = 10
+	correctorReach   = 1.5 // the longer step aimed at: min(1, 1.5 alpha)
+	correctorGain    = 0.1 // a corrector must win this share of the lengthening
+)
+
+// centralityCorrectors improves the direction (dx, dz) by up to
+// maxCorrectors correctors (see above), sigmaMu the products' target of
+// the direction, with the factor of K + Z X^{-1} in w.chol; r and t are
+// scratch. A corrected direction is kept only when its step to the bound
+// is longer by correctorGain of what it aimed at, so the direction is
+// never worse than Mehrotra's.
+func (w *Workspace) centralityCorrectors(x, z, dx, dz, r, t []float64, sigmaMu float64) {
+	n := len(x)
+	ex, ez := w.ex[:n], w.ez[:n]
+	alpha := min(1, stepToBound(x, dx, z, dz))
+	lo, hi := correctorBetaMin*sigmaMu, correctorBetaMax*sigmaMu
+	for k := 0; k < maxCorrectors && alpha < 1; k++ {
+		aim := min(1, correctorReach*alpha)
+		// t: the change of each product that moves the point of the
+		// longer step into [lo, hi] (a large one by at most hi).
+		for i := range x {
+			v := (x[i] + aim*dx[i]) * (z[i] + aim*dz[i])
+			switch {
+			case v < lo:
+				t[i] = lo - v
+			case v > hi:
+				t[i] = max(hi-v, -hi)
+			default:
+				t[i] = 0
+			}
+			r[i] = t[i] / x[i]
+		}
+		// The Newton step of the products alone (K ex - ez = 0,
+		// Z ex + X ez = t), added to the direction.
+		w.chol.Solve(ex, r)
+		for i := range ex {
+			ez[i] = (t[i]-z[i]*ex[i])/x[i] + dz[i]
+			ex[i] += dx[i]
+		}
+		next := min(1, stepToBound(x, ex, z, ez))
+		if next < alpha+correctorGain*(aim-alpha) {
+			return
+		}
+		copy(dx, ex)
+		copy(dz, ez)
+		alpha = next
 	}
 }

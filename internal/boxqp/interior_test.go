@@ -232,3 +232,61 @@ func TestReserve(t *testing.T) {
 		}
 	}
 }
+
+// TestInteriorCorrectors: the finisher's use on a family like its own
+// (K of rank below its order, as nearly dependent rows make it; variables
+// joining in rounds, the tolerance ten times tighter each round). With
+// Gondzio's correctors every solve converges to the answer it reaches
+// without them (projected Newton from either point, 1e-10 relative), and
+// the family takes fewer factorisations in all than Mehrotra's steps
+// alone.
+func TestInteriorCorrectors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	var with, without int
+	for trial := 0; trial < 12; trial++ {
+		n := 60 + 20*trial
+		k, c := gramOf(rng, n, n/2+trial)
+		// c = -K z0 + u with z0, u >= 0: bounded below (f >= -z0'K z0/2),
+		// with some multipliers at 0 at the answer and others not.
+		z0 := make([]float64, n)
+		for i := range z0 {
+			if rng.IntN(2) == 0 {
+				z0[i] = rng.Float64()
+			}
+		}
+		k.MulVec(c, z0)
+		for i := range c {
+			c[i] = -c[i] + 0.1*rng.Float64()
+		}
+		var f [2]float64
+		for v, off := range []bool{false, true} {
+			w := Workspace{noCorrectors: off}
+			x, z := make([]float64, n), make([]float64, n)
+			warm := 0
+			for round, size := range []int{n * 8 / 10, n * 9 / 10, n} {
+				kr := &mat.Dense{Rows: size, Cols: size, Stride: k.Stride, Data: k.Data}
+				res := w.SolveInteriorFrom(kr, c[:size], x[:size], z[:size], warm, Options{Tol: math.Pow(10, -float64(2+3*round))})
+				if res.Status != Converged {
+					t.Fatalf("trial %d, correctors off %v, round %d: status %v after %d factorisations", trial, off, round, res.Status, res.Factorizations)
+				}
+				if off {
+					without += res.Factorizations
+				} else {
+					with += res.Factorizations
+				}
+				warm = size
+			}
+			if res := w.Solve(k, c, x, Options{}); res.Status != Converged {
+				t.Fatalf("trial %d, correctors off %v: Solve from the interior point: %v", trial, off, res.Status)
+			}
+			f[v] = objective(k, c, x)
+		}
+		if math.Abs(f[0]-f[1]) > 1e-10*math.Max(1, math.Abs(f[1])) {
+			t.Fatalf("trial %d: f = %.17g with correctors, %.17g without", trial, f[0], f[1])
+		}
+	}
+	if with >= without {
+		t.Fatalf("%d factorisations with correctors, %d without", with, without)
+	}
+	t.Logf("%d factorisations with correctors, %d without", with, without)
+}
