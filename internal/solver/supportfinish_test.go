@@ -3,6 +3,7 @@ package solver
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/softpen/softpen/mat"
@@ -113,4 +114,81 @@ func TestSupportGramDenseColumns(t *testing.T) {
 	k = g.growGram(rowsN, 300)
 	supportGram(k, a, rows, 300, ridge)
 	check("grown", k, rowsN)
+}
+
+// TestSupportDropSettled: dropSettled keeps the rows whose interior pair
+// has x_i >= z_i, in order, with their x and z; the dropped ones leave
+// f.in with lam 0; the compacted K is, bit for bit, K of the kept rows
+// computed at once, and K grown from it by new rows (the next round) is
+// K of the kept and new rows at once.
+func TestSupportDropSettled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	m, n := 150, 70
+	dense := make([][]float64, m)
+	for i := range dense {
+		dense[i] = make([]float64, n)
+		for j := range dense[i] {
+			if rng.IntN(5) == 0 {
+				dense[i][j] = rng.NormFloat64()
+			}
+		}
+	}
+	a := mat.SparseFromRows(dense, n)
+	perm := rng.Perm(m)
+	const ridge = 0.3
+	for _, ns := range []int{1, 2, 57, 100} {
+		rows := make([]int32, ns)
+		var f supportFinisher
+		f.in = make([]bool, m)
+		lam := make([]float64, m)
+		for p := range rows {
+			rows[p] = int32(perm[p])
+			f.in[rows[p]], lam[rows[p]] = true, 1+rng.Float64()
+		}
+		k := f.growGram(ns, 0)
+		supportGram(k, a, rows, 0, ridge)
+		f.ls, f.z = make([]float64, ns), make([]float64, ns)
+		var want []int32
+		var wantX, wantZ []float64
+		for p := range rows {
+			f.ls[p], f.z[p] = rng.Float64(), rng.Float64()
+			if f.ls[p] >= f.z[p] {
+				want = append(want, rows[p])
+				wantX, wantZ = append(wantX, f.ls[p]), append(wantZ, f.z[p])
+			}
+		}
+		all := append([]int32(nil), rows...)
+		got, q := f.dropSettled(rows, lam)
+		if q != len(want) || len(got) != q || !slices.Equal(got, want) {
+			t.Fatalf("ns %d: kept %v, want %v", ns, got, want)
+		}
+		if !slices.Equal(f.ls[:q], wantX) || !slices.Equal(f.z[:q], wantZ) {
+			t.Fatalf("ns %d: x, z not compacted with the rows", ns)
+		}
+		for _, i := range all {
+			kept := slices.Contains(want, i)
+			if f.in[i] != kept || (lam[i] == 0) == kept {
+				t.Fatalf("ns %d: row %d kept %v, in %v, lam %v", ns, i, kept, f.in[i], lam[i])
+			}
+		}
+		// The next round: the rows kept and ten new ones.
+		next := append(slices.Clone(got), make([]int32, 10)...)
+		for p := q; p < len(next); p++ {
+			next[p] = int32(perm[ns+p-q])
+		}
+		for round, size := range []int{q, len(next)} {
+			var kk *mat.Dense
+			if round == 0 {
+				kk = &mat.Dense{Rows: q, Cols: q, Stride: q, Data: f.gram[:q*q]}
+			} else {
+				kk = f.growGram(size, q)
+				supportGram(kk, a, next, q, ridge)
+			}
+			at := &mat.Dense{Rows: size, Cols: size, Stride: size, Data: make([]float64, size*size)}
+			supportGram(at, a, next[:size], 0, ridge)
+			if !slices.Equal(kk.Data[:size*size], at.Data) {
+				t.Fatalf("ns %d, round %d: K differs from K of its rows at once", ns, round)
+			}
+		}
+	}
 }
