@@ -225,7 +225,7 @@ func (s *Solver) violationPass(exact bool) gapTerms {
 	g := 2 * vec.DotErrorBound(s.n+2)
 	driftErr := g * (1 + xInf)
 	r.Feasible, r.NearlyImplied = true, s.eqNear+s.skipNear
-	s.worstRow = -1
+	s.worstRow, s.ownViolated = -1, false
 	s.exact.reset()
 	s.near.reset()
 	worst := 0.0
@@ -243,11 +243,15 @@ func (s *Solver) violationPass(exact bool) gapTerms {
 		if res > 0 {
 			sum += res
 			v := res * s.ainv[j]
-			if !WithinRounding(v, xn, s.bOrig[j]*s.ainv[j], s.n) {
+			bhat := s.bOrig[j] * s.ainv[j]
+			if !WithinRounding(v, xn, bhat, s.n) {
 				r.Feasible = false
 				if v > worst && !s.rowIn[j] {
 					worst, s.worstRow = v, j
 				}
+			} else if !s.ownViolated && s.ainv[j] > 0 &&
+				!WithinRounding(v, s.absNormalDot(constraint{kindRow, int32(j)}, s.x), bhat, s.n) {
+				s.ownViolated = true
 			}
 		}
 		// A row whose residual is within its evaluation's rounding of

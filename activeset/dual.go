@@ -104,6 +104,15 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) *Result {
 			status = StatusInfeasible
 		}
 	}
+	if status == StatusSolved && s.ownViolated && s.oppositeCertificate() {
+		// A row violated only within the rounding of ||x||, which bounds
+		// the error of a'x - b whatever x's entries, but beyond that of
+		// its own terms |a|'|x|: x may be feasible to rounding or not.
+		// Two opposite rows that contradict each other settle it: with
+		// q pushing x far out, the loop can hold one at equality and see
+		// the other's violation as the rounding of a large x.
+		status = StatusInfeasible
+	}
 	if status == StatusSolved {
 		s.res.NearlyImplied += s.nearlyImpliedRows()
 	}

@@ -114,3 +114,27 @@ func TestOppositeIndex(t *testing.T) {
 		t.Errorf("status %v, want optimal", r.Status)
 	}
 }
+
+// TestOppositeFarOut: min 1e-4/2 ||x||^2 + q1 x_1 with the contradicting
+// pair 1e9 x_0 - 0.2 x_1 <= -1, -1e9 x_0 + 0.2 x_1 <= -0.1. With q1 > 0
+// the loop holds the first row at x_1 = -q1 1e4 and sees the second's
+// violation of 1.1 (4e5 in its terms) as the rounding of ||x|| = 1e6 and
+// more; it answered "solved" with that violation. The answer is
+// infeasible, with the pair's certificate.
+func TestOppositeFarOut(t *testing.T) {
+	for _, q1 := range []float64{0, 100, 417, 1e4} {
+		rows := [][]float64{{1e9, -0.2}, {-1e9, 0.2}}
+		b := []float64{-1, -0.1}
+		p, q := oppositeProblem(rows, b)
+		for i := range p.H.Data {
+			p.H.Data[i] *= 1e-4
+			q.H[i/2][i%2] *= 1e-4
+		}
+		p.C[1], q.C[1] = q1, q1
+		s, err := New(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantOpposite(t, q, s.Solve(ctx), []int{0, 1})
+	}
+}
