@@ -93,3 +93,48 @@ func TestSolveAntipodal(t *testing.T) {
 		t.Errorf("Solve: %v allocations", allocs)
 	}
 }
+
+// TestFarkasHoldsRadius: K documents v + d e_k under one label and v under
+// the other (v: ones on 1000 features, e_k a feature of document k's
+// own), as SVM rows with b = -1. y (1/K on the copies, 1 on v) has
+// A'y = -(d/K) sum_k e_k: columns e_k do not cancel at all, though
+// ||A'y||_1 = d is within the rounding of all the terms (2000) together,
+// and x = -e_0 + (3/d) sum_k e_k separates the data with margins of 1.
+// With d = 1e-12 y proves only ||x|| >= 2e12 and is refused, as with
+// d = 1e-10; with d = 1e-17 (2e17, d below eps times the rows' largest
+// entry) it holds; with d = 0 every column cancels, exactly (K = 64) or
+// to the rounding of weights 1/K not exact in binary (K = 100).
+func TestFarkasHoldsRadius(t *testing.T) {
+	const nv = 1000
+	for _, c := range []struct {
+		k    int
+		d    float64
+		want bool
+	}{{64, 1e-12, false}, {64, 1e-10, false}, {64, 1e-17, true}, {64, 0, true}, {100, 0, true}, {100, 1e-12, false}} {
+		rows := make([][]float64, c.k+1)
+		b := make([]float64, c.k+1)
+		y := make([]float64, c.k+1)
+		for i := range rows {
+			rows[i] = make([]float64, nv+c.k)
+			sign := -1.0 // the copies, label +1: row -a
+			if i == c.k {
+				sign = 1 // v under label -1: row +v
+			}
+			for j := 0; j < nv; j++ {
+				rows[i][j] = sign
+			}
+			if i < c.k {
+				rows[i][nv+i] = -c.d
+				y[i] = 1 / float64(c.k)
+			} else {
+				y[i] = 1
+			}
+			b[i] = -1
+		}
+		a := mat.SparseFromRows(rows, nv+c.k)
+		aty, size := make([]float64, nv+c.k), make([]float64, nv+c.k)
+		if got := FarkasHolds(a, b, y, aty, size); got != c.want {
+			t.Errorf("K %d, d %g: FarkasHolds %v, want %v", c.k, c.d, got, c.want)
+		}
+	}
+}
