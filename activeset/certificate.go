@@ -225,7 +225,8 @@ func (s *Solver) violationPass(exact bool) gapTerms {
 	g := 2 * vec.DotErrorBound(s.n+2)
 	driftErr := g * (1 + xInf)
 	r.Feasible, r.NearlyImplied = true, s.eqNear+s.skipNear
-	s.worstRow, s.ownViolated = -1, false
+	s.worstRow, s.ownViolated, s.ownRow = -1, false, -1
+	ownWorst := 0.0
 	s.exact.reset()
 	s.near.reset()
 	worst := 0.0
@@ -249,9 +250,14 @@ func (s *Solver) violationPass(exact bool) gapTerms {
 				if v > worst && !s.rowIn[j] {
 					worst, s.worstRow = v, j
 				}
-			} else if !s.ownViolated && s.ainv[j] > 0 &&
-				!WithinRounding(v, s.absNormalDot(constraint{kindRow, int32(j)}, s.x), bhat, s.n) {
-				s.ownViolated = true
+			} else if s.ainv[j] > 0 {
+				terms := s.absNormalDot(constraint{kindRow, int32(j)}, s.x) + math.Abs(bhat)
+				if !WithinRounding(v, terms, 0, s.n) {
+					s.ownViolated = true
+					if !s.rowIn[j] && v/terms > ownWorst {
+						ownWorst, s.ownRow = v/terms, j
+					}
+				}
 			}
 		}
 		// A row whose residual is within its evaluation's rounding of
@@ -286,7 +292,12 @@ func (s *Solver) violationPass(exact bool) gapTerms {
 		res = math.Abs(res)
 		viol = max(viol, res)
 		sum += res
-		r.Feasible = r.Feasible && WithinRounding(res*s.eqinv[i], xn, s.beqOrig[i]*s.eqinv[i], s.n)
+		v, bhat := res*s.eqinv[i], s.beqOrig[i]*s.eqinv[i]
+		if !WithinRounding(v, xn, bhat, s.n) {
+			r.Feasible = false
+		} else if s.eqinv[i] > 0 && !WithinRounding(v, s.absNormalDot(constraint{kindEq, int32(i)}, s.x)+math.Abs(bhat), 0, s.n) {
+			s.ownViolated = true
+		}
 	}
 	r.SumViolation = sum
 	bviol, bcomp := s.boundTerms(&terms)

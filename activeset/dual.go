@@ -54,6 +54,14 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) *Result {
 				// on the members.
 				j = s.worstRow
 			}
+		} else if s.ownRow >= 0 && round < maxResumes {
+			// A row violated within the rounding of ||x|| but beyond
+			// that of its own terms: x may be off by its normwise
+			// rounding there, or the row may be part of a contradiction
+			// far out (an equality and a row, three rows summing to 0:
+			// TestOwnTermsViolationAdmitted). Admitted, it is held
+			// exactly, or the loop finds the contradiction.
+			j = s.ownRow
 		} else {
 			// A row violated within rounding, but in exact arithmetic,
 			// whose normal is nearly in the span of the members': its

@@ -1,6 +1,7 @@
 package activeset
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -136,5 +137,42 @@ func TestOppositeFarOut(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantOpposite(t, q, s.Solve(ctx), []int{0, 1})
+	}
+}
+
+// TestOwnTermsViolationAdmitted: contradictions far out that are not two
+// opposite rows (an equality and a row; two rows and a bound; three rows
+// summing to 0 with b summing to -1.25), each with q pushing x to 1e6 or
+// beyond, where the loop's answer violated a row by 1.1 to 1.5 against
+// terms of 4e5 to 2.5e7, within the rounding of ||x|| only, and was
+// answered solved. The row violated beyond its own terms' rounding is
+// admitted, and each ends infeasible with a certificate checked in
+// big.Float.
+func TestOwnTermsViolationAdmitted(t *testing.T) {
+	inf := math.Inf(1)
+	for _, c := range []*qpgen.QP{
+		{N: 2, C: []float64{0, 100}, Aeq: [][]float64{{1e9, -0.2}}, Beq: []float64{-1},
+			A: [][]float64{{-1e9, 0.2}}, B: []float64{-0.1}},
+		{N: 3, C: []float64{0, 100, 100}, A: [][]float64{{1e9, -0.25, 0}, {-1e9, 0.25, 1}}, B: []float64{-1, -0.5},
+			Lower: []float64{-inf, -inf, 0}, Upper: []float64{inf, inf, inf}},
+		{N: 3, C: []float64{0, 0, 1e4}, A: [][]float64{{1e9, -0.25, 0}, {-1e9, 0, 0.25}, {0, 0.25, -0.25}},
+			B: []float64{-1, -0.5, 0.25}},
+	} {
+		c.H = make([][]float64, c.N)
+		for i := range c.H {
+			c.H[i] = make([]float64, c.N)
+			c.H[i][i] = 1e-4
+		}
+		p := &Problem{N: c.N, H: dense(c.H), C: c.C, A: dense(c.A), B: c.B, Lower: c.Lower, Upper: c.Upper}
+		if c.Aeq != nil {
+			p.Aeq, p.Beq = dense(c.Aeq), c.Beq
+		}
+		r := mustNew(t, p).Solve(ctx)
+		if r.Status != StatusInfeasible {
+			t.Fatalf("%v: status %v (violation %.3g), want infeasible", c.A, r.Status, r.MaxViolation)
+		}
+		if ok, why := qpgen.CheckFarkas(c, r.FarkasA, r.FarkasEq); !ok {
+			t.Errorf("%v: certificate refused: %s", c.A, why)
+		}
 	}
 }

@@ -74,9 +74,12 @@ type Solver struct {
 	eqRedund   []bool    // equality i depends on the others consistently
 	infeasible int       // index+1 of a zero row that cannot hold (rows then equalities), 0 if none
 	worstRow   int       // the row violated most beyond rounding at the certified answer (violation), -1 if none
-	// ownViolated: a row of the certified answer is violated within the
-	// rounding of ||x|| but beyond that of its own terms (violation).
+	// ownViolated: a row or equality of the certified answer is violated
+	// within the rounding of ||x|| but beyond that of its own terms
+	// (violation); ownRow is the row outside the working set most so
+	// violated, relative to its terms, -1 if none.
 	ownViolated bool
+	ownRow      int
 	// exact: the rows violated most in exact arithmetic at the certified
 	// answer, most violated first, by how much in eps (||x|| + |bhat|);
 	// near: those that hold exactly but within rounding of zero, nearest
