@@ -176,3 +176,26 @@ func TestOwnTermsViolationAdmitted(t *testing.T) {
 		}
 	}
 }
+
+// TestInconsistentEqualitiesFarOut: the equalities 1e9 x_0 - 0.2 x_1 = -1
+// and -1e9 x_0 + 0.2 x_1 = 0.9 contradict each other by 0.1, which on the
+// unit rows is 1e-10: below the loop's PrimalTol (1 + ||b||), where
+// pushEquality took the second for implied and left it out, and the
+// answer (x_1 pushed to -q1 1e4) was solved with a violation of 0.1 against
+// terms of 4e5, or precision_limit with q1 = 0. A contradiction beyond the
+// rounding of the right-hand sides' own terms is now tried as a
+// certificate: infeasible, checked in big.Float.
+func TestInconsistentEqualitiesFarOut(t *testing.T) {
+	for _, q1 := range []float64{0, 100, 417} {
+		c := &qpgen.QP{N: 2, H: [][]float64{{1e-4, 0}, {0, 1e-4}}, C: []float64{0, q1},
+			Aeq: [][]float64{{1e9, -0.2}, {-1e9, 0.2}}, Beq: []float64{-1, 0.9}}
+		p := &Problem{N: 2, H: dense(c.H), C: c.C, Aeq: dense(c.Aeq), Beq: c.Beq}
+		r := mustNew(t, p).Solve(ctx)
+		if r.Status != StatusInfeasible {
+			t.Fatalf("q1 = %g: status %v (violation %.3g), want infeasible", q1, r.Status, r.MaxViolation)
+		}
+		if ok, why := qpgen.CheckFarkas(c, r.FarkasA, r.FarkasEq); !ok {
+			t.Errorf("q1 = %g: certificate refused: %s", q1, why)
+		}
+	}
+}

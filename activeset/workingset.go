@@ -181,7 +181,11 @@ func (s *Solver) pushEquality(c constraint) {
 	if rate > 0 {
 		vec.Scale(-1, p)
 	}
-	if math.Abs(rate) > s.opt.PrimalTol*(1+size) {
+	// b'p beyond PrimalTol (1 + size), or beyond the rounding of its own
+	// terms: rows of norm 1e9 have right-hand sides of 1e-9 on the unit
+	// scale, and a contradiction of 0.1 between them is 1e-10 there
+	// (TestInconsistentEqualitiesFarOut).
+	if math.Abs(rate) > min(s.opt.PrimalTol*(1+size), 16*vec.DotErrorBound(k+1)*size) {
 		// A contradiction is claimed only with its certificate checked in
 		// the caller's data.
 		s.buildFarkas()
