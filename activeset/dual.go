@@ -44,49 +44,8 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) *Result {
 		if status != StatusSolved || round == maxResumes+s.n {
 			break
 		}
-		j := -1
-		if !s.res.Feasible {
-			if round < maxResumes {
-				// A row violated beyond rounding that the loop's
-				// threshold (PrimalTol) let pass: a row that x* holds at
-				// equality with a zero multiplier (weakly active), which
-				// x misses by its own error, or a row nearly dependent
-				// on the members.
-				j = s.worstRow
-			}
-		} else if s.ownRow >= 0 && round < maxResumes {
-			// A row violated within the rounding of ||x|| but beyond
-			// that of its own terms: x may be off by its normwise
-			// rounding there, or the row may be part of a contradiction
-			// far out (an equality and a row, three rows summing to 0:
-			// TestOwnTermsViolationAdmitted). Admitted, it is held
-			// exactly, or the loop finds the contradiction.
-			j = s.ownRow
-		} else {
-			// A row violated within rounding, but in exact arithmetic,
-			// whose normal is nearly in the span of the members': its
-			// violation is x's distance from x* along their near-null
-			// direction times the gap, and within rounding it can hide
-			// an x off by O(1) (TestRowWedgeAdmitted). It is admitted;
-			// one in the span to rounding cannot be, and is implied by
-			// the members only if its violation is theirs, their
-			// residuals combined by p and rounding; beyond that float64
-			// cannot tell.
-			xn := math.Sqrt(vec.Dot(s.x, s.x))
-			for i, r := range s.exact.row[:s.exact.n] {
-				near, p1, comb := s.nearlyDependentRow(int(r))
-				if near == nearSpan {
-					j = int(r)
-					break
-				}
-				unit := 0x1p-52 * (xn + math.Abs(s.b[r]))
-				if near == inSpan && s.exact.val[i]*unit > comb+impliedUnits*p1*unit {
-					status = s.undecided(StatusPrecisionLimit)
-					break
-				}
-			}
-		}
-		if j < 0 {
+		var j int
+		if j, status = s.rowToAdmit(round, status); j < 0 {
 			break
 		}
 		if s.res.Feasible && j == admitted && s.res.Objective <= objective {
@@ -131,6 +90,54 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) *Result {
 	s.res.Active = len(s.ws)
 	s.budget.ctx = nil // the Solver keeps no caller's context
 	return &s.res
+}
+
+// rowToAdmit chooses the row that the rounds after the loop (SolveFrom)
+// admit after round rounds, or -1 when there is none; it returns the
+// status the solve goes on with (a precision limit when a row float64
+// cannot decide is found).
+func (s *Solver) rowToAdmit(round int, status Status) (int, Status) {
+	if !s.res.Feasible {
+		if round < maxResumes {
+			// A row violated beyond rounding that the loop's
+			// threshold (PrimalTol) let pass: a row that x* holds at
+			// equality with a zero multiplier (weakly active), which
+			// x misses by its own error, or a row nearly dependent
+			// on the members.
+			return s.worstRow, status
+		}
+		return -1, status
+	}
+	if s.ownRow >= 0 && round < maxResumes {
+		// A row violated within the rounding of ||x|| but beyond
+		// that of its own terms: x may be off by its normwise
+		// rounding there, or the row may be part of a contradiction
+		// far out (an equality and a row, three rows summing to 0:
+		// TestOwnTermsViolationAdmitted). Admitted, it is held
+		// exactly, or the loop finds the contradiction.
+		return s.ownRow, status
+	}
+	// A row violated within rounding, but in exact arithmetic,
+	// whose normal is nearly in the span of the members': its
+	// violation is x's distance from x* along their near-null
+	// direction times the gap, and within rounding it can hide
+	// an x off by O(1) (TestRowWedgeAdmitted). It is admitted;
+	// one in the span to rounding cannot be, and is implied by
+	// the members only if its violation is theirs, their
+	// residuals combined by p and rounding; beyond that float64
+	// cannot tell.
+	xn := math.Sqrt(vec.Dot(s.x, s.x))
+	for i, r := range s.exact.row[:s.exact.n] {
+		near, p1, comb := s.nearlyDependentRow(int(r))
+		if near == nearSpan {
+			return int(r), status
+		}
+		unit := 0x1p-52 * (xn + math.Abs(s.b[r]))
+		if near == inSpan && s.exact.val[i]*unit > comb+impliedUnits*p1*unit {
+			return -1, s.undecided(StatusPrecisionLimit)
+		}
+	}
+	return -1, status
 }
 
 // beginSolve readies a solve that started at start under ctx: its budget,
