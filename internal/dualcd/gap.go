@@ -210,14 +210,24 @@ func FarkasHolds(a *mat.Sparse, b, y, aty, size []float64) bool {
 	if !(by < -vec.DotErrorBound(len(y)+1)*byAbs) {
 		return false
 	}
+	// A'y and its terms; nz and scale for the test below, in the same
+	// pass over the rows of y.
 	clear(aty)
 	clear(size)
+	nz := 0
+	scale := 0.0
 	for i, yi := range y {
 		if yi != 0 {
+			nz++
 			idx, val := a.Row(i)
+			amax := 0.0
 			for k, j := range idx {
 				aty[j] += yi * val[k]
 				size[j] += math.Abs(yi * val[k])
+				amax = max(amax, math.Abs(val[k]))
+			}
+			if amax > 0 {
+				scale = max(scale, math.Abs(b[i])/amax)
 			}
 		}
 	}
@@ -234,17 +244,6 @@ func FarkasHolds(a *mat.Sparse, b, y, aty, size []float64) bool {
 	// both labels, each with a feature of its own of 1e-12, on dense rows
 	// of ones, passed with R = 2e12, where an x of that norm separates
 	// them with margins of 1.)
-	nz := 0
-	scale := 0.0
-	for i, v := range y {
-		if v != 0 {
-			nz++
-			_, val := a.Row(i)
-			if amax := maxAbs(val); amax > 0 {
-				scale = max(scale, math.Abs(b[i])/amax)
-			}
-		}
-	}
 	g := vec.DotErrorBound(nz + 1)
 	cancels := true
 	var resid float64
@@ -268,12 +267,3 @@ func FarkasHolds(a *mat.Sparse, b, y, aty, size []float64) bool {
 // uncancelled) proved 4.3e14 times its scale and is refused; one on 10
 // rows, every column cancelled, is found later.
 const farkasRadius = 0x1p52
-
-// maxAbs is max_k |v_k| (0 for none).
-func maxAbs(v []float64) float64 {
-	m := 0.0
-	for _, x := range v {
-		m = max(m, math.Abs(x))
-	}
-	return m
-}
