@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand"
+	"strings"
 	"testing"
 	"time"
 
@@ -982,4 +983,24 @@ func TestPenaltyStageAtFloor(t *testing.T) {
 		t.Errorf("infeasible; the data are separable (x* = %v)", ex.X)
 	}
 	t.Logf("%v after %d steps, %d stages", res.Status, res.Steps, res.Penalty.Stages)
+}
+
+// TestHoldCostNoCertificate: the problem of activeset's
+// TestMemberHoldCostFarOut whose exact optimum is 1.14e17 at x_0 = -3e14,
+// where the engine's point (F = -1.5e12) meets a member row only to the
+// rounding of ||x||: the answer is precision_limit with no certificate (Gap
+// and DistBound +Inf) and a message saying why, never solved.
+func TestHoldCostNoCertificate(t *testing.T) {
+	c, d := 1.25*(1<<44), float64(1<<44)
+	p := &Problem{N: 4, Loss: "none", Ridge: 1e-12, Q: []float64{-81, 2, -9, 67},
+		A: [][]float64{{c, 0, 0, -d}, {0, -1e20, -1e6, 0}, {-c + 0.25, 1e20, 1e20, d}},
+		B: []float64{0, -0.75, 1.5}, Upper: []float64{1e300, 0, 1e300, 1e300}}
+	r, err := Solve(context.Background(), p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != StatusPrecisionLimit || !math.IsInf(r.Gap, 1) || !math.IsInf(r.DistBound, 1) || !strings.Contains(r.Message, "own terms") {
+		t.Errorf("status %v, F %.6g, gap %g, distance bound %g, message %q: want precision_limit without a certificate (F* = 1.14e17)",
+			r.Status, r.Objective, r.Gap, r.DistBound, r.Message)
+	}
 }

@@ -80,6 +80,14 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) *Result {
 		// the other's violation as the rounding of a large x.
 		status = StatusInfeasible
 	}
+	s.res.HoldCost = 0
+	if status == StatusSolved && s.ownViolated && s.holdExceedsGap() {
+		// A member met only to the rounding of ||x||, whose exact hold
+		// would cost F more than the gap of the exact penalty the
+		// multipliers price its violation at: F(x) is no bound on F*
+		// from above, and float64 cannot say where x* is (holdcost.go).
+		status = StatusPrecisionLimit
+	}
 	if status == StatusSolved {
 		s.res.NearlyImplied += s.nearlyImpliedRows()
 	}

@@ -99,6 +99,13 @@ type Result struct {
 	Complementarity, Stationarity float64
 	Steps                         int // working-set changes
 	Active                        int // constraints in the final working set
+	// HoldCost, when positive, is what F would rise by if x held exactly
+	// the members of the working set it meets only to the rounding of
+	// ||x|| and not to that of their own terms (+Inf when no step float64
+	// can trust holds them): more than the exact penalty's gap, it made
+	// the solve StatusPrecisionLimit, as F(x) then bounds F* from above
+	// by nothing (holdcost.go). 0 otherwise.
+	HoldCost float64
 	// FarkasA and FarkasEq (StatusInfeasible) are y >= 0 on the rows of A
 	// and y on Aeq, largest entry 1, with b'y + beq'yeq < min over the box
 	// of (A'y + Aeq'yeq)'x: no x in the box satisfies every row.

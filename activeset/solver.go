@@ -118,6 +118,9 @@ type Solver struct {
 	// allocated on first use.
 	ortho          orthoQR
 	orthoW, orthoY []float64
+	// heldBounds: the bounds memberHoldCost holds beside the members,
+	// allocated on first use.
+	heldBounds []int32
 	// memberRes, keptLam (capacity) and keptX (n): refineCompensated's
 	// members' residuals and the answer it started from, allocated on
 	// first use.

@@ -250,6 +250,9 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 		res.Status = StatusCanceled
 	case r.Status == activeset.StatusMaxSteps:
 		res.Status = StatusMaxSteps
+	case r.Status == activeset.StatusPrecisionLimit && r.HoldCost > 0:
+		res.Status, res.Gap, res.DistBound = StatusPrecisionLimit, math.Inf(1), math.Inf(1)
+		res.Message = holdMessage(r.HoldCost)
 	case r.Status == activeset.StatusPrecisionLimit:
 		res.Status = StatusPrecisionLimit
 		res.Message = fmt.Sprintf("the active-set method stopped after %d working-set changes without settling its working set (cycling on a degenerate vertex, or rows it could neither satisfy nor prove infeasible in float64); the answer is certified to gap %.3g", r.Steps, res.Gap)
@@ -290,4 +293,16 @@ func (s *Solver) polishAnswer(e *activeset.Solver, r *activeset.Result) {
 	if e.Polish() {
 		s.engineAnswer(r)
 	}
+}
+
+// holdMessage is the message of an answer whose working set holds a row
+// only to the rounding of ||x||, and holding it exactly would cost the
+// objective cost (activeset.Result.HoldCost).
+func holdMessage(cost float64) string {
+	const why = "a row of the answer's working set holds only to the rounding of ||x||, not to that of its own terms, and "
+	const end = ": float64 cannot locate the optimum (data of very different scales); no certificate"
+	if math.IsInf(cost, 1) {
+		return why + "no step float64 can trust holds it exactly" + end
+	}
+	return why + fmt.Sprintf("holding it exactly would raise the objective by %.3g, more than the gap", cost) + end
 }
