@@ -259,12 +259,12 @@ func (s *Solver) exactMargin(S []exactMember, y []*big.Rat, inU []bool, sign []i
 // costs O(n k^2) operations on growing rationals, seconds at a support of
 // 50 (an SVM's degenerate rows in the span of 100 support vectors), and
 // the nearly dependent rows that float64 cannot tell from dependent ones
-// make supports of a few members. With an l1 kink it is not decided:
-// false.
+// make supports of a few members. Held l1 kinks are left out of the
+// support (heldKink).
 func (s *Solver) impliedExactly(p []float64, k int, c constraint) bool {
 	support := 0
-	for _, v := range p[:k+1] {
-		if v != 0 {
+	for a, v := range p[:k+1] {
+		if v != 0 && !s.heldKink(a, k) {
 			support++
 		}
 	}
@@ -305,13 +305,24 @@ func (s *Solver) impliedExactly(p []float64, k int, c constraint) bool {
 	return rhs.Sign()*y[last].Sign() >= 0
 }
 
-// supportMembers returns the members of impliedExactly's support, each
-// the caller's row with its right-hand side as one more coordinate, its
-// float multiplier on that row, and the index of c among them; false if a
-// member is an l1 kink.
+// heldKink reports whether member a of p's support (a < k) is a held l1
+// kink. A kink is no constraint of the problem: a row that the
+// constraints among the members imply is implied whatever the kink's
+// float coefficient in p, which is at rounding level where the row
+// repeats a member (a row and its opposite, in another scale, with x_i
+// held at its kink: FuzzTinyQP). A row that needs the kink is not implied,
+// and the exact test of the rest says so.
+func (s *Solver) heldKink(a, k int) bool {
+	return a < k && s.ws[a].kind == kindKink
+}
+
+// supportMembers returns the members of impliedExactly's support, held
+// kinks left out, each the caller's row with its right-hand side as one
+// more coordinate, its float multiplier on that row, and the index of c
+// among them.
 func (s *Solver) supportMembers(p []float64, k int, c constraint) (S []exactMember, last int, ok bool) {
 	for a, v := range p[:k+1] {
-		if v == 0 {
+		if v == 0 || s.heldKink(a, k) {
 			continue
 		}
 		m := c
