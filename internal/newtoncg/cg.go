@@ -20,22 +20,22 @@ import (
 // Hessian products.
 func (w *Workspace) newtonDirection(gnorm, gnorm0 float64) int {
 	d, r, z, pv := w.d, w.r, w.z, w.pv
-	var rz float64
 	for j := range d {
-		d[j], r[j], z[j], pv[j] = 0, 0, 0, 0
+		d[j], r[j] = 0, 0
 		switch {
 		case w.free[j]:
 			r[j] = -w.gp[j]
-			z[j] = r[j] / w.hdiag[j]
-			pv[j] = z[j]
-			rz += r[j] * z[j]
 		case w.lo[j] != w.hi[j]:
 			d[j] = -w.gp[j] / w.hdiag[j]
 		}
 	}
 	if gnorm == 0 {
+		clear(pv)
 		return 0
 	}
+	w.buildPrecond()
+	rz := w.precondition(z, r)
+	copy(pv, z)
 	eta := min(0.1, math.Sqrt(gnorm/gnorm0))
 	tol := eta * gnorm
 	steps := 0
@@ -56,13 +56,7 @@ func (w *Workspace) newtonDirection(gnorm, gnorm0 float64) int {
 		if math.Sqrt(vec.Dot(r, r)) <= tol {
 			break
 		}
-		var rzNew float64
-		for j := range z {
-			if w.free[j] {
-				z[j] = r[j] / w.hdiag[j]
-				rzNew += r[j] * z[j]
-			}
-		}
+		rzNew := w.precondition(z, r)
 		beta := rzNew / rz
 		rz = rzNew
 		for j := range pv {

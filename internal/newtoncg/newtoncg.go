@@ -132,6 +132,7 @@ type Workspace struct {
 	// augmented Lagrangian's multipliers)
 	penXi, penDelta float64
 	penDrop         []bool
+	pre             rowPrecond // the rows' preconditioner (preconditioner.go)
 }
 
 // New returns a workspace for p (see Problem for what it must satisfy;
@@ -230,7 +231,8 @@ func (w *Workspace) upper(j int) float64 {
 }
 
 // Solve minimises F from the previous answer (the projection of 0 onto
-// the bounds when cold). It allocates nothing.
+// the bounds when cold). It allocates nothing but the storage of the
+// rows' preconditioner, the first time it is on (preconditioner.go).
 func (w *Workspace) Solve() *Result {
 	x := w.x
 	for j := range x {
