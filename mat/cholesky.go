@@ -12,23 +12,32 @@ import (
 // positive definite matrix A = L L^T. The zero value is ready for Factor;
 // refactoring a matrix of the same size allocates nothing.
 type Cholesky struct {
-	// Threads is the number of goroutines among which Factor splits each
-	// trailing update above order cholUnblockedMax (0 or 1: the calling
-	// goroutine alone). Each entry of L is computed by the same operations
-	// in the same order whatever the number, so the factor is the same bit
-	// for bit.
+	// Threads is the number of goroutines among which Factor splits the
+	// work of each block column above order cholUnblockedMax (0 or 1: the
+	// calling goroutine alone). Each entry of L is computed by the same
+	// operations in the same order whatever the number, so the factor is
+	// the same bit for bit.
 	Threads int
 
 	n    int
-	l    []float64 // L in the lower triangle, L^T above it (mirror)
+	l    []float64 // L in the lower triangle, L^T above it (mirror, transposeRows)
 	diag bool      // L is diagonal (a was): the solves take O(n)
+	work *cholWork // the blocked factorisation's packed panels and goroutines
 }
 
-// Reserve sizes the factor's storage for order n: a later Factor or
-// FactorShifted of order at most n allocates nothing for it.
+// Reserve sizes the factor's storage and workspace for order n: a later
+// Factor, FactorShifted or FactorLess of order at most n allocates nothing
+// for them (the first one with more Threads than before makes the
+// goroutines' functions).
 func (c *Cholesky) Reserve(n int) {
 	if cap(c.l) < n*n {
 		c.l = make([]float64, n*n)
+	}
+	if n > cholUnblockedMax {
+		if c.work == nil {
+			c.work = new(cholWork)
+		}
+		c.work.reserve(n, 1)
 	}
 }
 
@@ -47,16 +56,18 @@ func (e *NotPDError) Error() string {
 // definite; the receiver is then unusable until the next successful Factor.
 //
 // Up to n = cholUnblockedMax the factor is computed column by column
-// (each entry a dot product over the row before it); above, in panels of
-// cholBlock columns, each panel's product with itself subtracted from the
-// rest of the matrix at once by vec.TileMulAdd on packed panels (a blocked,
-// right-looking factorisation: most of the n^3/3 flops run at the rate of
-// a matrix product instead of that of dot products). Either way each entry
-// of L is an ordered sum of the products that define it, so L L^T is
+// (each entry a dot product over the row before it); above, in block
+// columns of cholBlock columns, each block column's product with itself
+// subtracted from the rest of the matrix at once by vec.TileMulAdd on
+// packed panels, and the block column itself computed by halves whose
+// products are subtracted the same way (a blocked, right-looking
+// factorisation: nearly all of the n^3/3 flops run at the rate of a matrix
+// product instead of that of dot products). Either way each entry of L is
+// a sum, in a fixed order, of the products that define it, so L L^T is
 // within vec.DotErrorBound(n+1) |L| |L^T| of a entrywise; the summation
 // order, and with it the last bits, differ between the two. Above
-// cholUnblockedMax it allocates the packing buffers, about 2 cholBlock n
-// floats, on each call.
+// cholUnblockedMax the first call at an order allocates the packed
+// panels, about 2 cholBlock n floats, which the Cholesky keeps (Reserve).
 func (c *Cholesky) Factor(a *Dense) error {
 	_, err := c.factor(a, 0)
 	return err
@@ -123,36 +134,15 @@ func (c *Cholesky) factorLess(a *Dense, mu, shift float64) (int, error) {
 		mirror(l, n)
 		return shifted, nil
 	}
-	pk := newTrailingPack(n)
-	shifted := 0
-	for k0 := 0; k0 < n; k0 += cholBlock {
-		k1 := min(k0+cholBlock, n)
-		s, err := factorPanel(l, n, k0, k1, k1, shift)
-		shifted += s
-		if err != nil {
-			c.n = 0
-			return shifted, err
-		}
-		if k1 < n {
-			panelBelow(l, n, k0, k1, c.Threads)
-			pk.update(l, n, k0, k1, c.Threads)
-		}
+	if c.work == nil {
+		c.work = new(cholWork)
 	}
-	mirror(l, n)
-	return shifted, nil
+	shifted, err := c.work.factor(l, n, shift, c.Threads)
+	if err != nil {
+		c.n = 0
+	}
+	return shifted, err
 }
-
-// cholBlock is the panel width of the blocked factorisation, and
-// cholUnblockedMax the order up to which Factor is unblocked
-// (BenchmarkCholesky: panels of 32 to 64 columns perform alike, 27 GFLOP/s
-// at n = 1000 and 31 at n = 2000 against 12 unblocked; 96 and 128 are
-// slower at n = 1000; the blocked factor overtakes the unblocked one
-// between n = 200 and 300).
-const (
-	cholBlock        = 64
-	cholUnblockedMax = 256
-	columnGroup      = 8
-)
 
 // factorPanel computes columns k0..k1-1 of L in l (row-major, n x n, lower
 // triangle), rows k0..end-1, from entries from which the products with
@@ -192,145 +182,337 @@ func factorPanel(l []float64, n, k0, k1, end int, shift float64) (int, error) {
 	return shifted, nil
 }
 
-// panelBelow computes columns k0..k1-1 of L in rows k1..n-1, once
-// factorPanel has computed rows k0..k1-1: each row is a triangular solve
-// with the panel's diagonal block, independent of the others, so the rows
-// are split among threads goroutines in groups of four (one Dot4 a column
-// for a group). The groups are fixed from k1 on, so every entry is
-// computed the same way whatever threads is.
-func panelBelow(l []float64, n, k0, k1, threads int) {
-	groups := (n - k1 + 3) / 4
-	const minParallel = 64 // rows a goroutine is worth
-	threads = max(1, min(threads, (n-k1)/minParallel))
-	if threads == 1 {
-		solveRows(l, n, k0, k1, k1, n)
-		return
-	}
-	per := (groups + threads - 1) / threads
-	var wg sync.WaitGroup
-	for t := 1; t < threads; t++ {
-		lo, hi := k1+4*t*per, min(k1+4*(t+1)*per, n)
-		if lo >= hi {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			solveRows(l, n, k0, k1, lo, hi)
-		}()
-	}
-	solveRows(l, n, k0, k1, k1, min(k1+4*per, n))
-	wg.Wait()
-}
-
-// solveRows is panelBelow for rows lo..hi-1 (lo - k1 a multiple of 4).
-func solveRows(l []float64, n, k0, k1, lo, hi int) {
-	row := func(i, j int) []float64 { return l[i*n+k0 : i*n+j] }
+// substitute computes columns c0..c1-1 of L in rows lo..hi-1 (below
+// c1), once rows c0..c1-1 are: row i's entry in column j is
+// (l_ij - l_i,c0 l_j,c0 - ... - l_i,j-1 l_j,j-1) / l_jj, the products
+// subtracted one at a time in order. Four rows are taken at once (four
+// independent chains of operations), each by the same operations as
+// alone.
+func substitute(l []float64, n, c0, c1, lo, hi int) {
 	i := lo
 	for ; i+4 <= hi; i += 4 {
-		for j := k0; j < k1; j++ {
-			d := l[j*n+j]
-			s0, s1, s2, s3 := vec.Dot4(row(j, j), row(i, j), row(i+1, j), row(i+2, j), row(i+3, j))
-			l[i*n+j] = (l[i*n+j] - s0) / d
-			l[(i+1)*n+j] = (l[(i+1)*n+j] - s1) / d
-			l[(i+2)*n+j] = (l[(i+2)*n+j] - s2) / d
-			l[(i+3)*n+j] = (l[(i+3)*n+j] - s3) / d
+		r0 := l[i*n+c0 : i*n+c1]
+		r1 := l[(i+1)*n+c0 : (i+1)*n+c1]
+		r2 := l[(i+2)*n+c0 : (i+2)*n+c1]
+		r3 := l[(i+3)*n+c0 : (i+3)*n+c1]
+		for j := range r0 {
+			lj := l[(c0+j)*n+c0 : (c0+j)*n+c0+j]
+			r0, r1, r2, r3 := r0[:j+1], r1[:j+1], r2[:j+1], r3[:j+1]
+			s0, s1, s2, s3 := r0[j], r1[j], r2[j], r3[j]
+			for p, v := range lj {
+				s0 -= v * r0[p]
+				s1 -= v * r1[p]
+				s2 -= v * r2[p]
+				s3 -= v * r3[p]
+			}
+			d := l[(c0+j)*n+c0+j]
+			r0[j], r1[j], r2[j], r3[j] = s0/d, s1/d, s2/d, s3/d
 		}
 	}
 	for ; i < hi; i++ {
-		for j := k0; j < k1; j++ {
-			l[i*n+j] = (l[i*n+j] - vec.Dot(row(i, j), row(j, j))) / l[j*n+j]
+		r := l[i*n+c0 : i*n+c1]
+		for j := range r {
+			lj := l[(c0+j)*n+c0 : (c0+j)*n+c0+j]
+			s := r[j]
+			for p, v := range lj {
+				s -= v * r[p]
+			}
+			r[j] = s / l[(c0+j)*n+c0+j]
 		}
 	}
 }
 
-// trailingPack holds the packed panels of a trailing update.
-type trailingPack struct {
+// cholWork is the blocked factorisation's workspace: the packed copies of
+// the current block column of L and the goroutines' functions, made once
+// and kept by the Cholesky so that refactoring allocates nothing.
+//
+// The block column k0..k1-1 (k1 - k0 = cholBlock, less in the last one) is
+// packed, as its columns are computed, for vec.TileMulAdd: rows k0, k0+1,
+// ... of L[:, k0:k1] negated into panels of vec.TileA rows (ap) and as they
+// are into panels of vec.TileB rows (bp), each panel cholBlock deep (row p
+// of a panel holds column k0+p) and padded with zero rows past n. Rows
+// p0..p1-1 of a panel are then the panel of columns k0+p0..k0+p1-1.
+type cholWork struct {
 	ap, bp []float64
+
+	// The step in progress, read by every goroutine of a run.
+	l        []float64
+	n        int
+	k0, k1   int // the block column
+	shift    float64
+	trailing bool // the step is the trailing update (else the rows below k1)
+	threads  int  // goroutines of the step
+	start    []func()
+	wg       sync.WaitGroup
 }
 
-func newTrailingPack(n int) *trailingPack {
-	const ta, tb = vec.TileA, vec.TileB
-	return &trailingPack{ap: make([]float64, cholBlock*((n+ta-1)/ta*ta)), bp: make([]float64, cholBlock*((n+tb-1)/tb*tb))}
-}
+// cholBlock is the width of the block columns, the depth of the trailing
+// update's tiles; cholInner the width of the narrowest column blocks into
+// which a block column is halved (see columns), computed by substitution.
+// Both are multiples of vec.TileA, so that a block column's tiles start on
+// panel boundaries. cholRowChunk is the number of rows of the trailing
+// update whose packed panels (cholBlock x cholRowChunk floats) are
+// reused, from the core's cache, by every column block before the next
+// rows. cholUnblockedMax is the order up to which Factor is unblocked.
+// (BenchmarkCholesky.)
+const (
+	cholBlock        = 192
+	cholInner        = 12
+	cholRowChunk     = 256
+	cholUnblockedMax = 256
+	columnGroup      = 8
+	// minParallelRows is the fewest rows a goroutine is given.
+	minParallelRows = 64
+)
 
-// update subtracts L21 L21^T from the lower triangle of the trailing block
-// l[k1:, k1:], L21 = l[k1:, k0:k1] the panel just factored. The m = n-k1
-// rows of L21 are packed, negated, into panels of vec.TileA rows (ap) and
-// as they are into panels of vec.TileB rows (bp), each panel kc = k1-k0
-// deep and padded with zero rows; then TileMulAdd adds -L21_J L21_I^T for
-// each 4-row block J and 12-row block I with J's last row at or below
-// I's first, into rows J, columns I of the trailing block. Blocks that
-// straddle the diagonal also write entries above it, which no reader of
-// the factor looks at; blocks that cross the bottom edge go through a
-// buffer and only their rows inside are added.
-func (pk *trailingPack) update(l []float64, n, k0, k1, threads int) {
+// reserve sizes the panels for order n and makes the functions of threads
+// goroutines.
+func (w *cholWork) reserve(n, threads int) {
 	const ta, tb = vec.TileA, vec.TileB
-	m, kc := n-k1, k1-k0
-	na := (m + ta - 1) / ta * ta
-	nb := (m + tb - 1) / tb * tb
-	ap, bp := pk.ap[:kc*na], pk.bp[:kc*nb]
-	clear(ap[m/ta*ta*kc:])
-	clear(bp[m/tb*tb*kc:])
-	for i := 0; i < m; i++ {
-		src := l[(k1+i)*n+k0 : (k1+i)*n+k1]
-		a := ap[(i/ta)*ta*kc+i%ta:]
-		b := bp[(i/tb)*tb*kc+i%tb:]
-		for p, v := range src {
-			a[p*ta] = -v
-			b[p*tb] = v
-		}
+	if na := (n + ta - 1) / ta * ta * cholBlock; len(w.ap) < na {
+		w.ap = make([]float64, na)
 	}
-	c := l[k1*n+k1:]
-	// The column groups go to the goroutines in turn (group g to
-	// goroutine g mod threads: the work of a column shrinks with its
-	// index, so this shares it out evenly); every tile is written by one
-	// goroutine only.
-	// Below minParallel rows a goroutine costs more than it saves.
-	const minParallel = 64
-	threads = max(1, min(threads, m/minParallel))
-	if threads == 1 {
-		updateColumns(c, n, m, kc, ap, bp, 0, 1)
+	if nb := (n + tb - 1) / tb * tb * cholBlock; len(w.bp) < nb {
+		w.bp = make([]float64, nb)
+	}
+	for t := len(w.start); t < threads; t++ {
+		w.start = append(w.start, func() {
+			w.do(t)
+			w.wg.Done()
+		})
+	}
+}
+
+// factor computes L in l (order n > cholUnblockedMax, lower triangle) by
+// block columns. Each is computed from entries from which the products of
+// the earlier block columns have been subtracted: its diagonal block
+// first, on the calling goroutine, then the rows below it, split among
+// goroutines (columns); then its product with itself is subtracted from
+// the trailing block (updateTrailing).
+func (w *cholWork) factor(l []float64, n int, shift float64, threads int) (int, error) {
+	threads = max(1, threads)
+	w.reserve(n, threads)
+	w.l, w.n, w.shift = l, n, shift
+	defer func() { w.l = nil }()
+	shifted := 0
+	for k0 := 0; k0 < n; k0 += cholBlock {
+		w.k0, w.k1 = k0, min(k0+cholBlock, n)
+		w.clearPadding()
+		s, err := w.columns(w.k0, w.k1, w.k0, w.k1)
+		shifted += s
+		if err != nil {
+			return shifted, err
+		}
+		w.transposeDiagonal()
+		if w.k1 == n {
+			break
+		}
+		m := n - w.k1
+		w.trailing = false
+		w.run(max(1, min(threads, m/minParallelRows)))
+		w.trailing = true
+		w.run(max(1, min(threads, m/minParallelRows)))
+	}
+	return shifted, nil
+}
+
+// run does the step on threads goroutines (the caller's among them).
+func (w *cholWork) run(threads int) {
+	w.threads = threads
+	w.wg.Add(threads - 1)
+	for t := 1; t < threads; t++ {
+		go w.start[t]()
+	}
+	w.do(0)
+	w.wg.Wait()
+}
+
+// do is goroutine t's share of the step: a range of the rows below the
+// block column, or the column groups t, t+threads, ... of the trailing
+// update.
+func (w *cholWork) do(t int) {
+	if w.trailing {
+		w.updateTrailing(t)
 		return
 	}
-	var wg sync.WaitGroup
-	for t := 1; t < threads; t++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			updateColumns(c, n, m, kc, ap, bp, t, threads)
-		}()
+	// Rows k1.. in ranges of whole vec.TileA panels, so that no two
+	// goroutines write one panel row.
+	const ta = vec.TileA
+	per := ((w.n-w.k1+ta-1)/ta + w.threads - 1) / w.threads * ta
+	lo, hi := w.k1+t*per, min(w.k1+(t+1)*per, w.n)
+	// cholRowChunk rows at a time through all the block column's columns:
+	// their part of the panels and of l stays in the core's cache.
+	for ; lo < hi; lo += cholRowChunk {
+		end := min(lo+cholRowChunk, hi)
+		w.columns(w.k0, w.k1, lo, end) // below the diagonal: no pivots
+		w.transposeRows(lo, end)
 	}
-	updateColumns(c, n, m, kc, ap, bp, 0, threads)
-	wg.Wait()
 }
 
-// updateColumns adds the tiles of column groups first, first+stride, ...
-// of the trailing update (see update) into c, the trailing block (row
-// stride n, order m). A group is columnGroup blocks of vec.TileA columns:
-// goroutines writing neighbouring 4-column blocks would share cache lines.
-func updateColumns(c []float64, n, m, kc int, ap, bp []float64, first, stride int) {
-	const ta, tb = vec.TileA, vec.TileB
-	var edge [tb * ta]float64
-	for i0 := 0; i0 < m; i0 += ta {
-		if (i0/(ta*columnGroup))%stride != first {
+// transposeRows writes columns k0..k1-1 of rows lo..hi-1 of L (lo - k0 a
+// multiple of vec.TileB) into rows k0..k1-1 of L^T, the upper triangle of
+// l, from the TileB panels (where each column's TileB entries lie
+// together). Nothing writes those entries of the upper triangle later.
+func (w *cholWork) transposeRows(lo, hi int) {
+	const tb = vec.TileB
+	n, k0, kc := w.n, w.k0, w.k1-w.k0
+	for i := lo; i < hi; i += tb {
+		b := w.bpPanel(i, k0, w.k1)
+		if i+tb > hi {
+			for p := range kc {
+				copy(w.l[(k0+p)*n+i:(k0+p)*n+hi], b[p*tb:])
+			}
 			continue
 		}
-		a := ap[i0*kc : (i0+ta)*kc]
-		for j0 := i0; j0 < m; j0 += tb {
-			b := bp[j0*kc : (j0+tb)*kc]
-			if j0+tb <= m && i0+ta <= m {
-				vec.TileMulAdd(c[j0*n+i0:], n, a, b)
-				continue
+		for p := range kc {
+			d := w.l[(k0+p)*n+i : (k0+p)*n+i+tb : (k0+p)*n+i+tb]
+			s := b[p*tb : p*tb+tb : p*tb+tb]
+			d[0], d[1], d[2], d[3] = s[0], s[1], s[2], s[3]
+		}
+	}
+}
+
+// transposeDiagonal writes the lower triangle of the block column's
+// diagonal block into its upper triangle (L^T), once the block column is
+// done: the tiles of its own updates write there too.
+func (w *cholWork) transposeDiagonal() {
+	n := w.n
+	for i := w.k0; i < w.k1; i++ {
+		for j := w.k0; j < i; j++ {
+			w.l[j*n+i] = w.l[i*n+j]
+		}
+	}
+}
+
+// columns computes columns c0..c1-1 of L in rows lo..hi-1, either the
+// diagonal block's (lo = c0, hi = c1) or rows below it (lo >= c1, once the
+// diagonal block is done), and packs them. Up to cholInner columns: the
+// diagonal block by factorPanel, the rows below it by substitution. Wider:
+// the left half, then its product with itself subtracted from the right
+// half (by tiles: the left half's own panels of depth mid - c0), then the
+// right half. Every entry is thus computed the same way whatever rows lo..hi
+// it was computed with.
+func (w *cholWork) columns(c0, c1, lo, hi int) (int, error) {
+	const ta = vec.TileA
+	if c1-c0 <= cholInner {
+		var s int
+		if lo == c0 {
+			var err error
+			if s, err = factorPanel(w.l, w.n, c0, c1, c1, w.shift); err != nil {
+				return s, err
 			}
-			edge = [tb * ta]float64{}
-			vec.TileMulAdd(edge[:], ta, a, b)
-			for jj := 0; jj < tb && j0+jj < m; jj++ {
-				d := c[(j0+jj)*n+i0:]
-				for ii := 0; ii < ta && i0+ii < m; ii++ {
-					d[ii] += edge[jj*ta+ii]
+		}
+		substitute(w.l, w.n, c0, c1, max(lo, c1), hi)
+		w.pack(c0, c1, lo, hi)
+		return s, nil
+	}
+	mid := c0 + ((c1-c0+ta-1)/ta+1)/2*ta
+	s, err := w.columns(c0, mid, lo, hi)
+	if err != nil {
+		return s, err
+	}
+	lo = max(lo, mid)
+	w.updateColumns(c0, mid, c1, lo, hi)
+	s1, err := w.columns(mid, c1, lo, hi)
+	return s + s1, err
+}
+
+// clearPadding zeroes the padding rows, past n, of the block column's last
+// panels (the panels' other rows are all written before they are read).
+func (w *cholWork) clearPadding() {
+	const ta, tb = vec.TileA, vec.TileB
+	m := w.n - w.k0
+	clear(w.ap[m/ta*ta*cholBlock : (m+ta-1)/ta*ta*cholBlock])
+	clear(w.bp[m/tb*tb*cholBlock : (m+tb-1)/tb*tb*cholBlock])
+}
+
+// apPanel and bpPanel are the packed panels holding row i of L (k0 <= i)
+// in the block column, for its columns c0..c1-1.
+func (w *cholWork) apPanel(i, c0, c1 int) []float64 {
+	const ta = vec.TileA
+	o := (i - w.k0) / ta * ta * cholBlock
+	return w.ap[o+(c0-w.k0)*ta : o+(c1-w.k0)*ta]
+}
+
+func (w *cholWork) bpPanel(i, c0, c1 int) []float64 {
+	const tb = vec.TileB
+	o := (i - w.k0) / tb * tb * cholBlock
+	return w.bp[o+(c0-w.k0)*tb : o+(c1-w.k0)*tb]
+}
+
+// pack copies columns c0..c1-1 of rows lo..hi-1 of L into the panels.
+func (w *cholWork) pack(c0, c1, lo, hi int) {
+	const ta, tb = vec.TileA, vec.TileB
+	n, p0 := w.n, c0-w.k0
+	for i := lo; i < hi; i++ {
+		src := w.l[i*n+c0 : i*n+c1]
+		r := i - w.k0
+		a := w.ap[r/ta*ta*cholBlock+p0*ta+r%ta:]
+		b := w.bp[r/tb*tb*cholBlock+p0*tb+r%tb:]
+		for q, v := range src {
+			a[q*ta] = -v
+			b[q*tb] = v
+		}
+	}
+}
+
+// updateColumns subtracts from rows lo..hi-1, columns mid..c1-1 of l their
+// products with columns c0..mid-1 of L (packed), by tiles of vec.TileB
+// rows from lo, each row's tiles in turn (its panel read once for all).
+// Tiles that straddle the diagonal also write entries above it, which
+// hold nothing the factorisation reads; tiles wholly above it are left out.
+func (w *cholWork) updateColumns(c0, mid, c1, lo, hi int) {
+	const ta, tb = vec.TileA, vec.TileB
+	for i := lo; i < hi; i += tb {
+		b := w.bpPanel(i, c0, mid)
+		for j := mid; j < c1 && j < i+tb; j += ta {
+			addTile(w.l, w.n, i, j, min(tb, hi-i), min(ta, c1-j), w.apPanel(j, c0, mid), b)
+		}
+	}
+}
+
+// updateTrailing is goroutine t's share of the trailing update: it
+// subtracts L21 L21^T, L21 = L[k1:, k0:k1] (packed), from the lower
+// triangle of the trailing block l[k1:, k1:], in the column groups (of
+// columnGroup blocks of vec.TileA columns) t, t+threads, ...: the work of
+// a column shrinks with its index, so this shares it out evenly, and
+// goroutines writing neighbouring columns would share cache lines. Within
+// a range of cholRowChunk rows it takes all its column blocks (each
+// TileB x TileA tile from a TileA panel of L21 and a TileB one) before the
+// next range, so that the range's TileB panels come from the cache.
+func (w *cholWork) updateTrailing(t int) {
+	const ta, tb = vec.TileA, vec.TileB
+	const g = columnGroup * ta
+	n, k0, k1 := w.n, w.k0, w.k1
+	for r0 := k1; r0 < n; r0 += cholRowChunk {
+		r1 := min(r0+cholRowChunk, n)
+		for j0 := k1 + t*g; j0 < r1; j0 += w.threads * g {
+			for j := j0; j < min(j0+g, r1); j += ta {
+				a := w.apPanel(j, k0, k1)
+				for i := max(j, r0); i < r1; i += tb {
+					addTile(w.l, n, i, j, min(tb, n-i), min(ta, n-j), a, w.bpPanel(i, k0, k1))
 				}
 			}
+		}
+	}
+}
+
+// addTile adds vec.TileMulAdd(a, b) into rows i.. and columns j.. of l
+// (row stride n), rows x cols entries of it: a tile that crosses an edge
+// of l goes through a buffer. Both ways each entry is l's plus the
+// kernel's sum, so the bits do not depend on the way.
+func addTile(l []float64, n, i, j, rows, cols int, a, b []float64) {
+	const ta, tb = vec.TileA, vec.TileB
+	if rows == tb && cols == ta {
+		vec.TileMulAdd(l[i*n+j:], n, a, b)
+		return
+	}
+	var edge [tb * ta]float64
+	vec.TileMulAdd(edge[:], ta, a, b)
+	for r := 0; r < rows; r++ {
+		d := l[(i+r)*n+j : (i+r)*n+j+cols]
+		for q := range d {
+			d[q] += edge[r*ta+q]
 		}
 	}
 }

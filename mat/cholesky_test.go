@@ -310,6 +310,89 @@ func TestCholeskyThreads(t *testing.T) {
 	}
 }
 
+// TestCholeskyBlockedResidual: at odd orders spanning one to several
+// block columns (and the trailing update's row ranges), on one, two and
+// three goroutines, L L^T is within twice DotErrorBound(n+1) |L| |L^T| of
+// a entrywise (once for the factor, once for this check's own products),
+// on a matrix whose rows' scales span 2^-3..2^3 (so its entries 2^-6..2^6),
+// and the three factors are the same bits. -short checks the residual on
+// one goroutine only.
+func TestCholeskyBlockedResidual(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 23))
+	for _, n := range []int{257, 300, 511, 777, 1031} {
+		b := seq(n, n, n, func(i, j int) float64 { return (r.Float64() - 0.5) * math.Ldexp(1, i%7-3) })
+		a := NewDense(n, n)
+		b.Gram(a, 1)
+		a.AddDiag(0.25)
+		var first []float64
+		for _, threads := range []int{1, 2, 3} {
+			c := Cholesky{Threads: threads}
+			if err := c.Factor(a); err != nil {
+				t.Fatalf("n=%d threads=%d: %v", n, threads, err)
+			}
+			l := c.l[:n*n]
+			if first == nil {
+				first = slices.Clone(l)
+			} else {
+				for i := 0; i < n; i++ {
+					if !slices.Equal(l[i*n:i*n+i+1], first[i*n:i*n+i+1]) {
+						t.Fatalf("n=%d threads=%d: row %d differs from one goroutine's", n, threads, i)
+					}
+				}
+				if testing.Short() {
+					continue
+				}
+			}
+			if i, j, d, bound := cholResidual(a, l, n); d > bound {
+				t.Fatalf("n=%d threads=%d: (L L^T - A)[%d,%d] = %.3g, bound %.3g", n, threads, i, j, d, bound)
+			}
+		}
+	}
+}
+
+// cholResidual returns the entry (i, j) of L L^T - a (lower triangle) of
+// largest |L L^T - a| / (|L| |L^T|), that difference and its bound
+// 2 DotErrorBound(n+1) (|L| |L^T|)_ij.
+func cholResidual(a *Dense, l []float64, n int) (wi, wj int, wd, wb float64) {
+	bound := 2 * vec.DotErrorBound(n+1)
+	worst := -1.0
+	for i := 0; i < n; i++ {
+		for j := 0; j <= i; j++ {
+			var s, abs float64
+			for p := 0; p <= j; p++ {
+				s += l[i*n+p] * l[j*n+p]
+				abs += math.Abs(l[i*n+p] * l[j*n+p])
+			}
+			d := math.Abs(s - a.Data[i*n+j])
+			if q := d / (bound * abs); q > worst {
+				worst, wi, wj, wd, wb = q, i, j, d, bound*abs
+			}
+		}
+	}
+	return wi, wj, wd, wb
+}
+
+// TestCholeskyAllocs: refactoring at an order already factored allocates
+// nothing, on the unblocked and the blocked path, on one goroutine and on
+// several (the blocked path's panels and goroutines' functions are kept).
+func TestCholeskyAllocs(t *testing.T) {
+	for _, n := range []int{100, cholUnblockedMax + cholBlock + 5} {
+		b := seq(n, n, n, func(i, j int) float64 { return math.Sin(float64(i*n + j + 1)) })
+		a := NewDense(n, n)
+		b.Gram(a, 1)
+		a.AddDiag(1)
+		for _, threads := range []int{1, 2} {
+			c := Cholesky{Threads: threads}
+			if err := c.Factor(a); err != nil {
+				t.Fatal(err)
+			}
+			if allocs := testing.AllocsPerRun(5, func() { c.Factor(a) }); allocs != 0 {
+				t.Errorf("n=%d threads=%d: %v allocations per Factor", n, threads, allocs)
+			}
+		}
+	}
+}
+
 func identity(n int) *Dense {
 	a := NewDense(n, n)
 	for i := 0; i < n; i++ {
