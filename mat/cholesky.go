@@ -474,10 +474,9 @@ func (w *cholWork) updateColumns(c0, mid, c1, lo, hi int) {
 // updateTrailing is goroutine t's share of the trailing update: it
 // subtracts L21 L21^T, L21 = L[k1:, k0:k1] (packed), from the lower
 // triangle of the trailing block l[k1:, k1:], in the column groups (of
-// columnGroup blocks of vec.TileA columns) t, t+threads, ...: the work of
-// a column shrinks with its index, so this shares it out evenly, and
-// goroutines writing neighbouring columns would share cache lines. Within
-// a range of cholRowChunk rows it takes all its column blocks (each
+// columnGroup blocks of vec.TileA columns) that groupOwner deals it
+// (goroutines writing neighbouring columns would share cache lines).
+// Within a range of cholRowChunk rows it takes all its column blocks (each
 // TileB x TileA tile from a TileA panel of L21 and a TileB one) before the
 // next range, so that the range's TileB panels come from the cache.
 func (w *cholWork) updateTrailing(t int) {
@@ -486,7 +485,10 @@ func (w *cholWork) updateTrailing(t int) {
 	n, k0, k1 := w.n, w.k0, w.k1
 	for r0 := k1; r0 < n; r0 += cholRowChunk {
 		r1 := min(r0+cholRowChunk, n)
-		for j0 := k1 + t*g; j0 < r1; j0 += w.threads * g {
+		for q, j0 := 0, k1; j0 < r1; q, j0 = q+1, j0+g {
+			if groupOwner(q, w.threads) != t {
+				continue
+			}
 			for j := j0; j < min(j0+g, r1); j += ta {
 				a := w.apPanel(j, k0, k1)
 				for i := max(j, r0); i < r1; i += tb {
@@ -495,6 +497,20 @@ func (w *cholWork) updateTrailing(t int) {
 			}
 		}
 	}
+}
+
+// groupOwner is the goroutine, of threads, that takes column group q of
+// a trailing update: 0, 1, ..., threads-1, then back from threads-1 to 0,
+// and so on. The work of a group shrinks with q (its columns are shorter),
+// so dealing them round and round would give goroutine 0 the most each
+// round; back and forth, the excess of one round is the deficit of the
+// next.
+func groupOwner(q, threads int) int {
+	r := q % (2 * threads)
+	if r < threads {
+		return r
+	}
+	return 2*threads - 1 - r
 }
 
 // addTile adds vec.TileMulAdd(a, b) into rows i.. and columns j.. of l
