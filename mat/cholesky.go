@@ -3,6 +3,7 @@ package mat
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/softpen/softpen/vec"
@@ -113,19 +114,8 @@ func (c *Cholesky) factorLess(a *Dense, mu, shift float64) (int, error) {
 	c.Reserve(n)
 	c.n = n
 	l := c.l[:n*n]
-	c.diag = true
-	for i := 0; i < n; i++ {
-		copy(l[i*n:i*n+i+1], a.Row(i)[:i+1])
-		for _, v := range l[i*n : i*n+i] {
-			if v != 0 {
-				c.diag = false
-			}
-		}
-		if mu != 0 {
-			l[i*n+i] -= mu
-		}
-	}
 	if n <= cholUnblockedMax {
+		c.diag = !copyLower(l, a, mu, 0, n)
 		shifted, err := factorPanel(l, n, 0, n, n, shift)
 		if err != nil {
 			c.n = 0
@@ -137,11 +127,32 @@ func (c *Cholesky) factorLess(a *Dense, mu, shift float64) (int, error) {
 	if c.work == nil {
 		c.work = new(cholWork)
 	}
-	shifted, err := c.work.factor(l, n, shift, c.Threads)
+	diag, shifted, err := c.work.factor(l, a, mu, shift, c.Threads)
+	c.diag = diag
 	if err != nil {
 		c.n = 0
 	}
 	return shifted, err
+}
+
+// copyLower copies rows lo..hi-1 of the lower triangle of a into l (same
+// order, row-major), with mu subtracted from the diagonal, and reports
+// whether any entry left of the diagonal is nonzero.
+func copyLower(l []float64, a *Dense, mu float64, lo, hi int) bool {
+	n := a.Rows
+	offDiag := false
+	for i := lo; i < hi; i++ {
+		copy(l[i*n:i*n+i+1], a.Row(i)[:i+1])
+		for _, v := range l[i*n : i*n+i] {
+			if v != 0 {
+				offDiag = true
+			}
+		}
+		if mu != 0 {
+			l[i*n+i] -= mu
+		}
+	}
+	return offDiag
 }
 
 // factorPanel computes columns k0..k1-1 of L in l (row-major, n x n, lower
@@ -236,15 +247,25 @@ type cholWork struct {
 	ap, bp []float64
 
 	// The step in progress, read by every goroutine of a run.
-	l        []float64
-	n        int
-	k0, k1   int // the block column
-	shift    float64
-	trailing bool // the step is the trailing update (else the rows below k1)
-	threads  int  // goroutines of the step
-	start    []func()
-	wg       sync.WaitGroup
+	l       []float64
+	n       int
+	k0, k1  int // the block column
+	shift   float64
+	step    int // stepCopy, stepBelow or stepTrailing
+	threads int // goroutines of the step
+	a       *Dense
+	mu      float64
+	offDiag []bool // offDiag[t]: goroutine t's rows of a have a nonzero left of the diagonal
+	start   []func()
+	wg      sync.WaitGroup
 }
+
+// The steps of the blocked factorisation that run on several goroutines.
+const (
+	stepCopy     = iota // copyLower
+	stepBelow           // the rows below a block column's diagonal block
+	stepTrailing        // the trailing update
+)
 
 // cholBlock is the width of the block columns, the depth of the trailing
 // update's tiles; cholInner the width of the narrowest column blocks into
@@ -280,40 +301,45 @@ func (w *cholWork) reserve(n, threads int) {
 			w.do(t)
 			w.wg.Done()
 		})
+		w.offDiag = append(w.offDiag, false)
 	}
 }
 
-// factor computes L in l (order n > cholUnblockedMax, lower triangle) by
-// block columns. Each is computed from entries from which the products of
-// the earlier block columns have been subtracted: its diagonal block
-// first, on the calling goroutine, then the rows below it, split among
-// goroutines (columns); then its product with itself is subtracted from
-// the trailing block (updateTrailing).
-func (w *cholWork) factor(l []float64, n int, shift float64, threads int) (int, error) {
+// factor copies a - mu I (lower triangle) into l and computes L there
+// (order n > cholUnblockedMax), by block columns; diag reports that a is
+// diagonal. Each block column is computed from entries from which the
+// products of the earlier block columns have been subtracted: its
+// diagonal block first, on the calling goroutine, then the rows below it,
+// split among goroutines (columns); then its product with itself is
+// subtracted from the trailing block (updateTrailing).
+func (w *cholWork) factor(l []float64, a *Dense, mu, shift float64, threads int) (diag bool, shifted int, err error) {
+	n := a.Rows
 	threads = max(1, threads)
 	w.reserve(n, threads)
-	w.l, w.n, w.shift = l, n, shift
-	defer func() { w.l = nil }()
-	shifted := 0
+	w.l, w.n, w.shift, w.a, w.mu = l, n, shift, a, mu
+	defer func() { w.l, w.a = nil, nil }()
+	w.step = stepCopy
+	w.run(max(1, min(threads, n/minParallelRows)))
+	diag = !slices.Contains(w.offDiag[:w.threads], true)
 	for k0 := 0; k0 < n; k0 += cholBlock {
 		w.k0, w.k1 = k0, min(k0+cholBlock, n)
 		w.clearPadding()
 		s, err := w.columns(w.k0, w.k1, w.k0, w.k1)
 		shifted += s
 		if err != nil {
-			return shifted, err
+			return diag, shifted, err
 		}
 		w.transposeDiagonal()
 		if w.k1 == n {
 			break
 		}
 		m := n - w.k1
-		w.trailing = false
+		w.step = stepBelow
 		w.run(max(1, min(threads, m/minParallelRows)))
-		w.trailing = true
+		w.step = stepTrailing
 		w.run(max(1, min(threads, m/minParallelRows)))
 	}
-	return shifted, nil
+	return diag, shifted, nil
 }
 
 // run does the step on threads goroutines (the caller's among them).
@@ -327,11 +353,18 @@ func (w *cholWork) run(threads int) {
 	w.wg.Wait()
 }
 
-// do is goroutine t's share of the step: a range of the rows below the
-// block column, or the column groups t, t+threads, ... of the trailing
-// update.
+// do is goroutine t's share of the step: a range of the rows of a to
+// copy, a range of the rows below the block column, or column groups of
+// the trailing update.
 func (w *cholWork) do(t int) {
-	if w.trailing {
+	switch w.step {
+	case stepCopy:
+		// Row i has i+1 entries: rows up to n sqrt(t/threads) hold about
+		// t/threads of the triangle.
+		bound := func(t int) int { return int(float64(w.n) * math.Sqrt(float64(t)/float64(w.threads))) }
+		w.offDiag[t] = copyLower(w.l, w.a, w.mu, bound(t), bound(t+1))
+		return
+	case stepTrailing:
 		w.updateTrailing(t)
 		return
 	}

@@ -94,6 +94,29 @@ func TestCholeskyDiagonal(t *testing.T) {
 	}
 }
 
+// TestCholeskyDiagonalBlocked: above cholUnblockedMax, where goroutines
+// share the copy of a, a diagonal a is still recognised as such (the
+// solves then divide), and one nonzero entry left of the diagonal, in the
+// first row or the last, makes it not so, on one goroutine or three.
+func TestCholeskyDiagonalBlocked(t *testing.T) {
+	n := cholUnblockedMax + cholBlock + 7
+	for _, threads := range []int{1, 3} {
+		a := NewDense(n, n)
+		a.AddDiag(4)
+		c := Cholesky{Threads: threads}
+		if err := c.Factor(a); err != nil || !c.diag {
+			t.Fatalf("threads=%d: diagonal: err %v, diag %v", threads, err, c.diag)
+		}
+		for _, i := range []int{1, n - 1} {
+			a.Data[i*n+i-1] = 0.5
+			if err := c.Factor(a); err != nil || c.diag {
+				t.Fatalf("threads=%d: entry (%d,%d): err %v, diag %v", threads, i, i-1, err, c.diag)
+			}
+			a.Data[i*n+i-1] = 0
+		}
+	}
+}
+
 // TestCholeskyConcurrentSolve: Solve writes only its destination, so
 // goroutines may share one factor (internal/repro's parallel runs do; an
 // internal scratch vector was a data race under -race).
