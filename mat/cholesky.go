@@ -144,8 +144,9 @@ func copyLower(l []float64, a *Dense, mu float64, lo, hi int) bool {
 	for i := lo; i < hi; i++ {
 		copy(l[i*n:i*n+i+1], a.Row(i)[:i+1])
 		for _, v := range l[i*n : i*n+i] {
-			if v != 0 {
-				offDiag = true
+			if offDiag || v != 0 {
+				offDiag = true // and one is enough
+				break
 			}
 		}
 		if mu != 0 {
@@ -194,41 +195,53 @@ func factorPanel(l []float64, n, k0, k1, end int, shift float64) (int, error) {
 }
 
 // substitute computes columns c0..c1-1 of L in rows lo..hi-1 (below
-// c1), once rows c0..c1-1 are: row i's entry in column j is
-// (l_ij - l_i,c0 l_j,c0 - ... - l_i,j-1 l_j,j-1) / l_jj, the products
-// subtracted one at a time in order. Four rows are taken at once (four
-// independent chains of operations), each by the same operations as
-// alone.
+// c1, c1 - c0 <= cholInner), once rows c0..c1-1 are: row i's entry in
+// column j is (l_ij - l_i,c0 l_j,c0 - ... - l_i,j-1 l_j,j-1) / l_jj, the
+// products subtracted one at a time in order. It goes column by column:
+// each entry found is at once multiplied into the entries right of it,
+// whose chains of operations are independent, where a row's own sums
+// would wait on each other (column j's sum for the entry just divided).
+// Four rows are taken at once, each by the same operations as alone.
 func substitute(l []float64, n, c0, c1, lo, hi int) {
+	// lt[j*cholInner+k] = L[c0+k, c0+j], k >= j: the columns of the
+	// diagonal block, contiguous.
+	var lt [cholInner * cholInner]float64
+	w := c1 - c0
+	for k := 0; k < w; k++ {
+		for j := 0; j <= k; j++ {
+			lt[j*cholInner+k] = l[(c0+k)*n+c0+j]
+		}
+	}
 	i := lo
 	for ; i+4 <= hi; i += 4 {
 		r0 := l[i*n+c0 : i*n+c1]
 		r1 := l[(i+1)*n+c0 : (i+1)*n+c1]
 		r2 := l[(i+2)*n+c0 : (i+2)*n+c1]
 		r3 := l[(i+3)*n+c0 : (i+3)*n+c1]
+		r1, r2, r3 = r1[:len(r0)], r2[:len(r0)], r3[:len(r0)]
 		for j := range r0 {
-			lj := l[(c0+j)*n+c0 : (c0+j)*n+c0+j]
-			r0, r1, r2, r3 := r0[:j+1], r1[:j+1], r2[:j+1], r3[:j+1]
-			s0, s1, s2, s3 := r0[j], r1[j], r2[j], r3[j]
-			for p, v := range lj {
-				s0 -= v * r0[p]
-				s1 -= v * r1[p]
-				s2 -= v * r2[p]
-				s3 -= v * r3[p]
+			col := lt[j*cholInner : j*cholInner+len(r0)]
+			d := col[j]
+			x0, x1, x2, x3 := r0[j]/d, r1[j]/d, r2[j]/d, r3[j]/d
+			r0[j], r1[j], r2[j], r3[j] = x0, x1, x2, x3
+			for k := j + 1; k < len(col); k++ {
+				v := col[k]
+				r0[k] -= v * x0
+				r1[k] -= v * x1
+				r2[k] -= v * x2
+				r3[k] -= v * x3
 			}
-			d := l[(c0+j)*n+c0+j]
-			r0[j], r1[j], r2[j], r3[j] = s0/d, s1/d, s2/d, s3/d
 		}
 	}
 	for ; i < hi; i++ {
 		r := l[i*n+c0 : i*n+c1]
 		for j := range r {
-			lj := l[(c0+j)*n+c0 : (c0+j)*n+c0+j]
-			s := r[j]
-			for p, v := range lj {
-				s -= v * r[p]
+			col := lt[j*cholInner : j*cholInner+len(r)]
+			x := r[j] / col[j]
+			r[j] = x
+			for k := j + 1; k < len(col); k++ {
+				r[k] -= col[k] * x
 			}
-			r[j] = s / l[(c0+j)*n+c0+j]
 		}
 	}
 }
