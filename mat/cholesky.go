@@ -124,9 +124,6 @@ func (c *Cholesky) factorLess(a *Dense, mu, shift float64) (int, error) {
 		mirror(l, n)
 		return shifted, nil
 	}
-	if c.work == nil {
-		c.work = new(cholWork)
-	}
 	diag, shifted, err := c.work.factor(l, a, mu, shift, c.Threads)
 	c.diag = diag
 	if err != nil {
@@ -284,15 +281,16 @@ const (
 // update's tiles; cholInner the width of the narrowest column blocks into
 // which a block column is halved (see columns), computed by substitution.
 // Both are multiples of vec.TileA, so that a block column's tiles start on
-// panel boundaries. cholRowChunk is the number of rows of the trailing
-// update whose packed panels (cholBlock x cholRowChunk floats) are
-// reused, from the core's cache, by every column block before the next
-// rows. cholUnblockedMax is the order up to which Factor is unblocked.
+// panel boundaries. cholRowChunk is the number of rows below a block
+// column computed at once, and of the trailing update's rows whose packed
+// panels (cholBlock x cholRowChunk floats) are reused, from the core's
+// cache, by every column block before the next rows; a multiple of
+// vec.TileA too (packA). cholUnblockedMax is the order up to which Factor is unblocked.
 // (BenchmarkCholesky.)
 const (
 	cholBlock        = 192
 	cholInner        = 12
-	cholRowChunk     = 256
+	cholRowChunk     = 252
 	cholUnblockedMax = 256
 	columnGroup      = 8
 	// minParallelRows is the fewest rows a goroutine is given.
@@ -306,7 +304,8 @@ func (w *cholWork) reserve(n, threads int) {
 	if na := (n + ta - 1) / ta * ta * cholBlock; len(w.ap) < na {
 		w.ap = make([]float64, na)
 	}
-	if nb := (n + tb - 1) / tb * tb * cholBlock; len(w.bp) < nb {
+	// The TileB panels are padded to whole TileA panels (packA).
+	if nb := (n + ta - 1) / ta * ta * cholBlock; len(w.bp) < nb {
 		w.bp = make([]float64, nb)
 	}
 	for t := len(w.start); t < threads; t++ {
@@ -392,6 +391,7 @@ func (w *cholWork) do(t int) {
 		end := min(lo+cholRowChunk, hi)
 		w.columns(w.k0, w.k1, lo, end) // below the diagonal: no pivots
 		w.transposeRows(lo, end)
+		w.packA(lo, end)
 	}
 }
 
@@ -469,7 +469,7 @@ func (w *cholWork) clearPadding() {
 	const ta, tb = vec.TileA, vec.TileB
 	m := w.n - w.k0
 	clear(w.ap[m/ta*ta*cholBlock : (m+ta-1)/ta*ta*cholBlock])
-	clear(w.bp[m/tb*tb*cholBlock : (m+tb-1)/tb*tb*cholBlock])
+	clear(w.bp[m/tb*tb*cholBlock : (m+ta-1)/ta*ta*cholBlock])
 }
 
 // apPanel and bpPanel are the packed panels holding row i of L (k0 <= i)
@@ -486,18 +486,48 @@ func (w *cholWork) bpPanel(i, c0, c1 int) []float64 {
 	return w.bp[o+(c0-w.k0)*tb : o+(c1-w.k0)*tb]
 }
 
-// pack copies columns c0..c1-1 of rows lo..hi-1 of L into the panels.
+// pack copies columns c0..c1-1 of rows lo..hi-1 of L into the TileB
+// panels, and into the TileA panels if they are rows of the diagonal
+// block (whose TileA panels the rows below read, in updateColumns). The
+// TileA panels of the rows below are read only by the trailing update:
+// packA makes them from the TileB panels at once, one TileA row (one
+// column of L) at a time, where writing each entry as it is found would
+// write every cache line of them a TileA-th at a time.
 func (w *cholWork) pack(c0, c1, lo, hi int) {
 	const ta, tb = vec.TileA, vec.TileB
 	n, p0 := w.n, c0-w.k0
 	for i := lo; i < hi; i++ {
 		src := w.l[i*n+c0 : i*n+c1]
 		r := i - w.k0
-		a := w.ap[r/ta*ta*cholBlock+p0*ta+r%ta:]
 		b := w.bp[r/tb*tb*cholBlock+p0*tb+r%tb:]
 		for q, v := range src {
-			a[q*ta] = -v
 			b[q*tb] = v
+		}
+		if i < w.k1 {
+			a := w.ap[r/ta*ta*cholBlock+p0*ta+r%ta:]
+			for q, v := range src {
+				a[q*ta] = -v
+			}
+		}
+	}
+}
+
+// packA fills the TileA panels of rows lo..hi-1 (lo - k0 a multiple of
+// TileA) from their TileB panels, negated: row p of a TileA panel is row p
+// of each of the three TileB panels of its rows.
+func (w *cholWork) packA(lo, hi int) {
+	const ta, tb = vec.TileA, vec.TileB
+	for i := lo; i < hi; i += ta {
+		a := w.apPanel(i, w.k0, w.k1)
+		b0, b1, b2 := w.bpPanel(i, w.k0, w.k1), w.bpPanel(i+tb, w.k0, w.k1), w.bpPanel(i+2*tb, w.k0, w.k1)
+		for p := 0; p < len(a)/ta; p++ {
+			d := a[p*ta : p*ta+ta : p*ta+ta]
+			s0 := b0[p*tb : p*tb+tb : p*tb+tb]
+			s1 := b1[p*tb : p*tb+tb : p*tb+tb]
+			s2 := b2[p*tb : p*tb+tb : p*tb+tb]
+			d[0], d[1], d[2], d[3] = -s0[0], -s0[1], -s0[2], -s0[3]
+			d[4], d[5], d[6], d[7] = -s1[0], -s1[1], -s1[2], -s1[3]
+			d[8], d[9], d[10], d[11] = -s2[0], -s2[1], -s2[2], -s2[3]
 		}
 	}
 }
