@@ -115,7 +115,7 @@ func (c *Cholesky) factorLess(a *Dense, mu, shift float64) (int, error) {
 	c.n = n
 	l := c.l[:n*n]
 	if n <= cholUnblockedMax {
-		c.diag = !copyLower(l, a, mu, 0, n)
+		c.diag = !copyLower(l, n, a.Data, a.Stride, mu, 0, n)
 		shifted, err := factorPanel(l, n, 0, n, n, shift)
 		if err != nil {
 			c.n = 0
@@ -132,14 +132,14 @@ func (c *Cholesky) factorLess(a *Dense, mu, shift float64) (int, error) {
 	return shifted, err
 }
 
-// copyLower copies rows lo..hi-1 of the lower triangle of a into l (same
-// order, row-major), with mu subtracted from the diagonal, and reports
-// whether any entry left of the diagonal is nonzero.
-func copyLower(l []float64, a *Dense, mu float64, lo, hi int) bool {
-	n := a.Rows
+// copyLower copies rows lo..hi-1 of the lower triangle of a (order n,
+// row-major in src with row stride stride) into l (row stride n), with mu
+// subtracted from the diagonal, and reports whether any entry left of the
+// diagonal is nonzero.
+func copyLower(l []float64, n int, src []float64, stride int, mu float64, lo, hi int) bool {
 	offDiag := false
 	for i := lo; i < hi; i++ {
-		copy(l[i*n:i*n+i+1], a.Row(i)[:i+1])
+		copy(l[i*n:i*n+i+1], src[i*stride:i*stride+i+1])
 		for _, v := range l[i*n : i*n+i] {
 			if offDiag || v != 0 {
 				offDiag = true // and one is enough
@@ -263,7 +263,10 @@ type cholWork struct {
 	shift   float64
 	step    int // stepCopy, stepBelow or stepTrailing
 	threads int // goroutines of the step
-	a       *Dense
+	// a's entries and row stride, not a: storing a would move it to the
+	// heap in every caller that keeps it on its stack.
+	src     []float64
+	stride  int
 	mu      float64
 	offDiag []bool // offDiag[t]: goroutine t's rows of a have a nonzero left of the diagonal
 	start   []func()
@@ -328,8 +331,8 @@ func (w *cholWork) factor(l []float64, a *Dense, mu, shift float64, threads int)
 	n := a.Rows
 	threads = max(1, threads)
 	w.reserve(n, threads)
-	w.l, w.n, w.shift, w.a, w.mu = l, n, shift, a, mu
-	defer func() { w.l, w.a = nil, nil }()
+	w.l, w.n, w.shift, w.src, w.stride, w.mu = l, n, shift, a.Data, a.Stride, mu
+	defer func() { w.l, w.src = nil, nil }()
 	w.step = stepCopy
 	w.run(max(1, min(threads, n/minParallelRows)))
 	diag = !slices.Contains(w.offDiag[:w.threads], true)
@@ -374,7 +377,7 @@ func (w *cholWork) do(t int) {
 		// Row i has i+1 entries: rows up to n sqrt(t/threads) hold about
 		// t/threads of the triangle.
 		bound := func(t int) int { return int(float64(w.n) * math.Sqrt(float64(t)/float64(w.threads))) }
-		w.offDiag[t] = copyLower(w.l, w.a, w.mu, bound(t), bound(t+1))
+		w.offDiag[t] = copyLower(w.l, w.n, w.src, w.stride, w.mu, bound(t), bound(t+1))
 		return
 	case stepTrailing:
 		w.updateTrailing(t)
