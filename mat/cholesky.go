@@ -58,7 +58,7 @@ func (e *NotPDError) Error() string {
 //
 // Up to n = cholUnblockedMax the factor is computed column by column
 // (each entry a dot product over the row before it); above, in block
-// columns of cholBlock columns, each block column's product with itself
+// columns of up to cholBlock columns, each block column's product with itself
 // subtracted from the rest of the matrix at once by vec.TileMulAdd on
 // packed panels, and the block column itself computed by halves whose
 // products are subtracted the same way (a blocked, right-looking
@@ -68,7 +68,7 @@ func (e *NotPDError) Error() string {
 // within vec.DotErrorBound(n+1) |L| |L^T| of a entrywise; the summation
 // order, and with it the last bits, differ between the two. Above
 // cholUnblockedMax the first call at an order allocates the packed
-// panels, about 2 cholBlock n floats, which the Cholesky keeps (Reserve).
+// panels, at most n^2/4 floats, which the Cholesky keeps (Reserve).
 func (c *Cholesky) Factor(a *Dense) error {
 	_, err := c.factor(a, 0)
 	return err
@@ -247,14 +247,15 @@ func substitute(l []float64, n, c0, c1, lo, hi int) {
 // the current block column of L and the goroutines' functions, made once
 // and kept by the Cholesky so that refactoring allocates nothing.
 //
-// The block column k0..k1-1 (k1 - k0 = cholBlock, less in the last one) is
+// The block column k0..k1-1 (k1 - k0 = nb, less in the last one) is
 // packed, as its columns are computed, for vec.TileMulAdd: rows k0, k0+1,
 // ... of L[:, k0:k1] negated into panels of vec.TileA rows (ap) and as they
-// are into panels of vec.TileB rows (bp), each panel cholBlock deep (row p
+// are into panels of vec.TileB rows (bp), each panel nb deep (row p
 // of a panel holds column k0+p) and padded with zero rows past n. Rows
 // p0..p1-1 of a panel are then the panel of columns k0+p0..k0+p1-1.
 type cholWork struct {
 	ap, bp []float64
+	nb     int // the width of the block columns (blockWidth)
 
 	// The step in progress, read by every goroutine of a run.
 	l       []float64
@@ -280,13 +281,13 @@ const (
 	stepTrailing        // the trailing update
 )
 
-// cholBlock is the width of the block columns, the depth of the trailing
-// update's tiles; cholInner the width of the narrowest column blocks into
+// cholBlock is the widest block column (see blockWidth), the depth of the
+// trailing update's tiles; cholInner the width of the narrowest column blocks into
 // which a block column is halved (see columns), computed by substitution.
 // Both are multiples of vec.TileA, so that a block column's tiles start on
 // panel boundaries. cholRowChunk is the number of rows below a block
 // column computed at once, and of the trailing update's rows whose packed
-// panels (cholBlock x cholRowChunk floats) are reused, from the core's
+// panels (cholBlock x cholRowChunk floats at most) are reused, from the core's
 // cache, by every column block before the next rows; a multiple of
 // vec.TileA too (packA). cholUnblockedMax is the order up to which Factor is unblocked.
 // (BenchmarkCholesky.)
@@ -300,15 +301,26 @@ const (
 	minParallelRows = 64
 )
 
+// blockWidth is the width of the block columns at order n: cholBlock, or
+// less below order 8 cholBlock, so that the two sets of panels, each
+// about n by the width, take at most a quarter of the factor's own n^2
+// floats (the panels of a Cholesky at n = 300 were most of a solver's
+// footprint beyond its matrices, TestNewSolverCopiesOfP); a multiple of
+// cholInner, at least cholInner.
+func blockWidth(n int) int {
+	return min(cholBlock, max(cholInner, n/8/cholInner*cholInner))
+}
+
 // reserve sizes the panels for order n and makes the functions of threads
 // goroutines.
 func (w *cholWork) reserve(n, threads int) {
 	const ta, tb = vec.TileA, vec.TileB
-	if na := (n + ta - 1) / ta * ta * cholBlock; len(w.ap) < na {
+	width := blockWidth(n)
+	if na := (n + ta - 1) / ta * ta * width; len(w.ap) < na {
 		w.ap = make([]float64, na)
 	}
 	// The TileB panels are padded to whole TileA panels (packA).
-	if nb := (n + ta - 1) / ta * ta * cholBlock; len(w.bp) < nb {
+	if nb := (n + ta - 1) / ta * ta * width; len(w.bp) < nb {
 		w.bp = make([]float64, nb)
 	}
 	for t := len(w.start); t < threads; t++ {
@@ -336,8 +348,9 @@ func (w *cholWork) factor(l []float64, a *Dense, mu, shift float64, threads int)
 	w.step = stepCopy
 	w.run(max(1, min(threads, n/minParallelRows)))
 	diag = !slices.Contains(w.offDiag[:w.threads], true)
-	for k0 := 0; k0 < n; k0 += cholBlock {
-		w.k0, w.k1 = k0, min(k0+cholBlock, n)
+	w.nb = blockWidth(n)
+	for k0 := 0; k0 < n; k0 += w.nb {
+		w.k0, w.k1 = k0, min(k0+w.nb, n)
 		w.clearPadding()
 		s, err := w.columns(w.k0, w.k1, w.k0, w.k1)
 		shifted += s
@@ -471,21 +484,21 @@ func (w *cholWork) columns(c0, c1, lo, hi int) (int, error) {
 func (w *cholWork) clearPadding() {
 	const ta, tb = vec.TileA, vec.TileB
 	m := w.n - w.k0
-	clear(w.ap[m/ta*ta*cholBlock : (m+ta-1)/ta*ta*cholBlock])
-	clear(w.bp[m/tb*tb*cholBlock : (m+ta-1)/ta*ta*cholBlock])
+	clear(w.ap[m/ta*ta*w.nb : (m+ta-1)/ta*ta*w.nb])
+	clear(w.bp[m/tb*tb*w.nb : (m+ta-1)/ta*ta*w.nb])
 }
 
 // apPanel and bpPanel are the packed panels holding row i of L (k0 <= i)
 // in the block column, for its columns c0..c1-1.
 func (w *cholWork) apPanel(i, c0, c1 int) []float64 {
 	const ta = vec.TileA
-	o := (i - w.k0) / ta * ta * cholBlock
+	o := (i - w.k0) / ta * ta * w.nb
 	return w.ap[o+(c0-w.k0)*ta : o+(c1-w.k0)*ta]
 }
 
 func (w *cholWork) bpPanel(i, c0, c1 int) []float64 {
 	const tb = vec.TileB
-	o := (i - w.k0) / tb * tb * cholBlock
+	o := (i - w.k0) / tb * tb * w.nb
 	return w.bp[o+(c0-w.k0)*tb : o+(c1-w.k0)*tb]
 }
 
@@ -502,12 +515,12 @@ func (w *cholWork) pack(c0, c1, lo, hi int) {
 	for i := lo; i < hi; i++ {
 		src := w.l[i*n+c0 : i*n+c1]
 		r := i - w.k0
-		b := w.bp[r/tb*tb*cholBlock+p0*tb+r%tb:]
+		b := w.bp[r/tb*tb*w.nb+p0*tb+r%tb:]
 		for q, v := range src {
 			b[q*tb] = v
 		}
 		if i < w.k1 {
-			a := w.ap[r/ta*ta*cholBlock+p0*ta+r%ta:]
+			a := w.ap[r/ta*ta*w.nb+p0*ta+r%ta:]
 			for q, v := range src {
 				a[q*ta] = -v
 			}

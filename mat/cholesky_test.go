@@ -334,15 +334,15 @@ func TestCholeskyThreads(t *testing.T) {
 }
 
 // TestCholeskyBlockedResidual: at odd orders spanning one to several
-// block columns (and the trailing update's row ranges), on one, two and
-// three goroutines, L L^T is within twice DotErrorBound(n+1) |L| |L^T| of
+// block columns (and the trailing update's row ranges; from 1536 the
+// block columns are cholBlock wide), on one, two and three goroutines, L L^T is within twice DotErrorBound(n+1) |L| |L^T| of
 // a entrywise (once for the factor, once for this check's own products),
 // on a matrix whose rows' scales span 2^-3..2^3 (so its entries 2^-6..2^6),
 // and the three factors are the same bits. -short checks the residual on
 // one goroutine only.
 func TestCholeskyBlockedResidual(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 23))
-	for _, n := range []int{257, 300, 511, 777, 1031} {
+	for _, n := range []int{257, 300, 511, 777, 1031, 8*cholBlock + 7} {
 		b := seq(n, n, n, func(i, j int) float64 { return (r.Float64() - 0.5) * math.Ldexp(1, i%7-3) })
 		a := NewDense(n, n)
 		b.Gram(a, 1)
