@@ -281,16 +281,18 @@ const (
 	stepTrailing        // the trailing update
 )
 
-// cholBlock is the widest block column (see blockWidth), the depth of the
-// trailing update's tiles; cholInner the width of the narrowest column blocks into
-// which a block column is halved (see columns), computed by substitution.
-// Both are multiples of vec.TileA, so that a block column's tiles start on
-// panel boundaries. cholRowChunk is the number of rows below a block
-// column computed at once, and of the trailing update's rows whose packed
-// panels (cholBlock x cholRowChunk floats at most) are reused, from the core's
-// cache, by every column block before the next rows; a multiple of
-// vec.TileA too (packA). cholUnblockedMax is the order up to which Factor is unblocked.
-// (BenchmarkCholesky.)
+// cholBlock is the widest block column (see blockWidth), the depth of
+// the trailing update's tiles; cholInner the width of the narrowest column
+// blocks into which a block column is halved (see columns), computed by
+// substitution. Both are multiples of vec.TileA, so that a block column's
+// tiles start on panel boundaries. cholRowChunk is the number of rows
+// below a block column computed at once, and of the trailing update's
+// rows whose packed panels (cholBlock x cholRowChunk floats at most) are
+// reused, from the core's cache, by every column block before the next
+// rows; a multiple of vec.TileA too (packA). cholUnblockedMax is the order
+// up to which Factor is unblocked. (BenchmarkCholesky: block columns of
+// 144 to 288 perform alike from n = 1000 on, and so do chunks of 128 to
+// 512 rows.)
 const (
 	cholBlock        = 192
 	cholInner        = 12
@@ -314,14 +316,15 @@ func blockWidth(n int) int {
 // reserve sizes the panels for order n and makes the functions of threads
 // goroutines.
 func (w *cholWork) reserve(n, threads int) {
-	const ta, tb = vec.TileA, vec.TileB
-	width := blockWidth(n)
-	if na := (n + ta - 1) / ta * ta * width; len(w.ap) < na {
-		w.ap = make([]float64, na)
+	const ta = vec.TileA
+	// Both sets of panels hold n rows padded to whole TileA panels (the
+	// TileB ones for packA).
+	size := (n + ta - 1) / ta * ta * blockWidth(n)
+	if len(w.ap) < size {
+		w.ap = make([]float64, size)
 	}
-	// The TileB panels are padded to whole TileA panels (packA).
-	if nb := (n + ta - 1) / ta * ta * width; len(w.bp) < nb {
-		w.bp = make([]float64, nb)
+	if len(w.bp) < size {
+		w.bp = make([]float64, size)
 	}
 	for t := len(w.start); t < threads; t++ {
 		w.start = append(w.start, func() {
