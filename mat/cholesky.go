@@ -14,8 +14,8 @@ import (
 // refactoring a matrix of the same size allocates nothing.
 type Cholesky struct {
 	// Threads is the number of goroutines among which Factor splits the
-	// work of each block column above order cholUnblockedMax (0 or 1: the
-	// calling goroutine alone). Each entry of L is computed by the same
+	// copy of a and the work of each block column above order
+	// cholUnblockedMax (0 or 1: the calling goroutine alone). Each entry of L is computed by the same
 	// operations in the same order whatever the number, so the factor is
 	// the same bit for bit.
 	Threads int
