@@ -269,7 +269,9 @@ func (w *Workspace) Solve() *Result {
 		if w.opt.Progress != nil {
 			w.opt.Progress(it, w.passes, res.Gap)
 		}
-		if res.Gap <= w.opt.Tol*max(1, math.Abs(f)) && settled {
+		if res.Gap <= w.opt.Tol*max(1, math.Abs(f)) && settled && !math.IsInf(f, 0) {
+			// (An infinite F, a loss that overflows, meets no
+			// tolerance, though Inf <= Inf would say so.)
 			res.Status = Solved
 			w.multipliers()
 			return res

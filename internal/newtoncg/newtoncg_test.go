@@ -194,3 +194,15 @@ func TestThreads(t *testing.T) {
 		t.Errorf("warm Solve on four threads: %v allocations", a)
 	}
 }
+
+// TestOverflowNotSolved: with the squared loss, y = 2e154 and ridge 1e-3,
+// F(0) = y^2/2 overflows to +Inf though F* = 2e305 is finite, and the gap
+// at 0 is +Inf too: Inf <= Tol Inf held, and Solve answered Solved at
+// x = 0, 2e154 from x*. No tolerance is met by an infinite F.
+func TestOverflowNotSolved(t *testing.T) {
+	x := &mat.Sparse{Rows: 1, Cols: 1, Ptr: []int{0, 1}, Idx: []int32{0}, Val: []float64{1}}
+	res := New(Problem{X: x, Y: []float64{2e154}, Loss: Squared, Ridge: 1e-3}, Options{}).Solve()
+	if res.Status == Solved {
+		t.Errorf("solved at x = %v, objective %g, gap %g; x* = %g", res.X, res.Objective, res.Gap, 2e154/1.001)
+	}
+}
