@@ -159,7 +159,7 @@ if $peers; then
     "scripts/peers: mat.Gram against OpenBLAS's dsyrk (lower triangle) and dgemm (A'A in full), one thread; GFLOP/s counts l n (n+1) flops for all three." \
     scripts/peers 3x '^BenchmarkGram$'
   section "Cholesky beside OpenBLAS" \
-    "scripts/peers: mat.Cholesky.Factor against OpenBLAS's dpotrf, one thread, both copying the matrix first; GFLOP/s counts n^3/3 flops." \
+    "scripts/peers: mat.Cholesky.Factor on one goroutine and on two (threads2) against OpenBLAS's dpotrf on one thread, each copying the matrix first; GFLOP/s counts n^3/3 flops." \
     scripts/peers 3x '^BenchmarkCholesky$'
   section "Kernels beside their peers" \
     "scripts/peers: OpenBLAS's ddot and daxpy (one thread), a softplus and a sigmoid made of SLEEF's 1-ulp AVX2 exp and log1p, gonum's assembly; the same inputs as vec's benchmarks." \
