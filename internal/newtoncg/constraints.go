@@ -255,16 +255,31 @@ const farkasMargin = 1e-12
 // augmented Lagrangian (the multipliers of an infeasible system grow
 // without end) makes lhat point along such a y. On success y is in
 // res.Farkas (largest entry 1).
-func (w *Workspace) infeasible() bool {
+func (w *Workspace) infeasible() bool { return w.farkasOf(w.lhat, slopeTries[:]) }
+
+// slopeTries are the thresholds theta infeasible tries, in order, 0 for
+// the vector itself; residualTries are FarkasFrom's, 0 last. A vector
+// from an approximate minimiser (phase one's residuals) carries its error
+// in every entry, where the indicators are exact numbers: a combinatorial
+// contradiction (rows x_0 <= -1, -x_0 <= -1) cancels exactly in them, and
+// in the vector only to its rounding.
+var (
+	slopeTries    = [...]float64{0, 0.5, 1.0 / 16, 1.0 / 128, 1.0 / 1024}
+	residualTries = [...]float64{0.5, 1.0 / 16, 1.0 / 128, 1.0 / 1024, 0}
+)
+
+// farkasOf is infeasible with v >= 0 on the rows of A in lhat's place (v
+// must not alias w.farkas) and the thresholds tries.
+func (w *Workspace) farkasOf(v []float64, tries []float64) bool {
 	var lmax float64
-	for _, l := range w.lhat {
+	for _, l := range v {
 		lmax = max(lmax, l)
 	}
 	if !(lmax > 0) || math.IsInf(lmax, 1) {
 		return false
 	}
-	for _, theta := range [...]float64{0, 0.5, 1.0 / 16, 1.0 / 128, 1.0 / 1024} {
-		for i, l := range w.lhat {
+	for _, theta := range tries {
+		for i, l := range v {
 			switch {
 			case theta == 0:
 				w.farkas[i] = l / lmax

@@ -1,6 +1,10 @@
 package newtoncg
 
-import "github.com/softpen/softpen/softplus"
+import (
+	"math"
+
+	"github.com/softpen/softpen/softplus"
+)
 
 // The certificate of a point of the softplus penalty method (the paper's
 // F_{xi,delta}, whose rows of A enter as xi delta s(r_i/delta), s the
@@ -87,4 +91,72 @@ func (w *Workspace) FarkasFromSlopes() ([]float64, bool) {
 		return nil, false
 	}
 	return w.farkas, true
+}
+
+// FarkasFrom tries v >= 0 on the rows of A (a row's weight, such as its
+// violation at a minimiser of the squared violation; v is not changed) as
+// FarkasFromSlopes tries the multipliers, but the indicators of its large
+// entries first (see residualTries), and before v itself its ratios to
+// its largest entry replaced by the simplest fractions within
+// farkasSnapTols of them: v from an approximate minimiser has
+// A'v = 0 only to the minimisation's error, far above the rounding that
+// checkFarkas allows where a column has no bound (rows x_0 - x_1 <= -1,
+// 2 x_1 - 2 x_0 <= 0 gave v = (1, 0.50000000000153)), while the
+// certificate it approximates often has short entries (1, 1/2). Every
+// candidate is checked as FarkasFromSlopes' are. On success it returns y
+// (largest entry 1; aliases the workspace). It uses PenaltySums' storage
+// as scratch, and allocates only for an exact sum.
+func (w *Workspace) FarkasFrom(v []float64) ([]float64, bool) {
+	if w.p.A == nil {
+		return nil, false
+	}
+	var vmax float64
+	for _, l := range v {
+		vmax = max(vmax, l)
+	}
+	if !(vmax > 0) || math.IsInf(vmax, 1) {
+		return nil, false
+	}
+	if w.farkasOf(v, residualTries[:len(residualTries)-1]) {
+		return w.farkas, true
+	}
+	for _, tol := range farkasSnapTols {
+		for i, l := range v {
+			w.farkas[i] = simplestFraction(max(l, 0)/vmax, tol)
+		}
+		if w.checkFarkas(w.farkas) {
+			return w.farkas, true
+		}
+	}
+	if w.farkasOf(v, residualTries[len(residualTries)-1:]) {
+		return w.farkas, true
+	}
+	return nil, false
+}
+
+// farkasSnapTols are the distances within which FarkasFrom looks for
+// simple fractions: a minimiser's residuals are good to about the rounding
+// of x's terms, and a certificate checked at the coarser one is as sound
+// (checkFarkas decides).
+var farkasSnapTols = [...]float64{1e-9, 1e-6}
+
+// simplestFraction returns the first convergent p/q of t's continued
+// fraction within tol of t (t itself if none is), t >= 0.
+func simplestFraction(t, tol float64) float64 {
+	h0, h1, k0, k1 := 0.0, 1.0, 1.0, 0.0
+	x := t
+	for range 64 {
+		a := math.Floor(x)
+		h0, h1 = h1, a*h1+h0
+		k0, k1 = k1, a*k1+k0
+		if c := h1 / k1; math.Abs(t-c) <= tol {
+			return c
+		}
+		f := x - a
+		if !(f > 0) {
+			break
+		}
+		x = 1 / f
+	}
+	return t
 }

@@ -3,6 +3,8 @@ package newtoncg
 import (
 	"math"
 	"testing"
+
+	"github.com/softpen/softpen/mat"
 )
 
 // TestCertifyPenalty: at points near and far from x* and at penalties
@@ -69,5 +71,32 @@ func TestCertifyPenalty(t *testing.T) {
 				t.Fatalf("%v trial %d: violation %g, want %g", loss, trial, viol, want)
 			}
 		}
+	}
+}
+
+// TestFarkasFrom: rows x_0 - x_1 <= -1 and 2 x_1 - 2 x_0 <= 0, with no
+// bounds, are proved infeasible by y = (1, 1/2). The violations at a
+// computed minimiser of the squared violation, (0.79999999999936,
+// 0.4000000000012), are no certificate as they stand (A'v is 1e-12, far
+// beyond its rounding, and a column without bounds needs it 0), nor are
+// their indicators; FarkasFrom finds (1, 1/2) in them. A v from feasible
+// rows proves nothing.
+func TestFarkasFrom(t *testing.T) {
+	p := randomProblem(20, 2, 1, Squared, 3)
+	p.A = &mat.Sparse{Rows: 2, Cols: 2, Ptr: []int{0, 2, 4}, Idx: []int32{0, 1, 0, 1}, Val: []float64{1, -1, -2, 2}}
+	p.B = []float64{-1, 0}
+	w := New(p, Options{})
+	v := []float64{0.7999999999993861, 0.4000000000012278}
+	if w.checkFarkas([]float64{1, v[1] / v[0]}) {
+		t.Fatal("the raw violations pass as a certificate")
+	}
+	y, ok := w.FarkasFrom(v)
+	if !ok || y[0] != 1 || y[1] != 0.5 {
+		t.Fatalf("FarkasFrom: %v %v, want [1 0.5] true", y, ok)
+	}
+	p.B = []float64{-1, 3} // x_1 - x_0 in [1, 1.5]: feasible
+	w = New(p, Options{})
+	if y, ok := w.FarkasFrom(v); ok {
+		t.Fatalf("FarkasFrom on feasible rows: %v", y)
 	}
 }
