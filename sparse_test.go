@@ -2,7 +2,9 @@ package softpen
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"math/big"
 	"os"
 	"runtime"
 	"slices"
@@ -1269,6 +1271,79 @@ func TestSparseRowsSVRGEmptyRow(t *testing.T) {
 		}
 		if m != MethodNewtonCG && (r.Penalty == nil || r.Penalty.Kept != 1 || len(r.Penalty.Outside) != 1 || r.Penalty.Outside[0] != 0) {
 			t.Errorf("%v: penalty report %+v, want the empty row outside", m, r.Penalty)
+		}
+	}
+}
+
+// TestSparseRowsSVRGInfeasibleFar: rows that contradict each other, with a
+// q that puts the unconstrained minimiser far outside them (q up to 1e6).
+// svrg and catalyst-svrg end infeasible, with no limit reached, and a
+// Farkas certificate that holds in exact arithmetic: y >= 0, A'y = 0,
+// b'y < 0. (They raised xi until its saturated stages stopped ending,
+// and ran on: a saturated penalty moves the iterate by O(delta) a step,
+// so it never reached the point where the rows' multipliers show the
+// contradiction.)
+func TestSparseRowsSVRGInfeasibleFar(t *testing.T) {
+	cases := []struct {
+		name string
+		a    [][]float64
+		b    []float64
+		q    []float64 // times each scale
+	}{
+		// x1 - x0 <= -1 and x0 - x1 <= 0.5 sum to 0 <= -0.5
+		{"two rows", [][]float64{{-1, 1}, {1, -1}}, []float64{-1, 0.5}, []float64{1, -1}},
+		// 2 x0 - x1 <= -1, x1 - x2 <= 0, x2 - 2 x0 <= 0 sum to 0 <= -1
+		{"three rows", [][]float64{{2, -1, 0}, {0, 1, -1}, {-2, 0, 1}}, []float64{-1, 0, 0}, []float64{-1, 1, 1}},
+		// x0 - x1 <= -1 and 2 x1 - 2 x0 <= 0: y = (2, 1), not an indicator
+		{"unequal weights", [][]float64{{1, -1}, {-2, 2}}, []float64{-1, 0}, []float64{-1, 1}},
+	}
+	for _, c := range cases {
+		n := len(c.a[0])
+		for _, scale := range []float64{1, 1e3, 1e6} {
+			for _, m := range []Method{MethodSVRG, MethodCatalyst} {
+				q := make([]float64, n)
+				for j, v := range c.q {
+					q[j] = v * scale
+				}
+				phi := make([]float64, n)
+				phi[0] = 1
+				p := &Problem{N: n, Loss: "squared", PhiSparse: mat.SparseFromRows([][]float64{phi}, n), Y: []float64{0},
+					Ridge: 1, Q: q, ASparse: mat.SparseFromRows(c.a, n), B: c.b}
+				const guard = time.Minute // not meant to be reached
+				r, err := Solve(context.Background(), p, &Options{Method: m, TimeLimit: guard})
+				if err != nil {
+					t.Fatal(err)
+				}
+				label := fmt.Sprintf("%s, q scale %g, %v", c.name, scale, m)
+				t.Logf("%s: %v in %v, %d steps, Farkas %v", label, r.Status, r.Time, r.Steps, r.FarkasA)
+				if r.Status != StatusInfeasible || len(r.FarkasA) != len(c.a) {
+					t.Errorf("%s: %v (%s), Farkas %v; want infeasible", label, r.Status, r.Message, r.FarkasA)
+					continue
+				}
+				by := new(big.Rat)
+				aty := make([]*big.Rat, n)
+				for j := range aty {
+					aty[j] = new(big.Rat)
+				}
+				for k, yk := range r.FarkasA {
+					if !(yk >= 0) || math.IsInf(yk, 0) {
+						t.Fatalf("%s: y[%d] = %g", label, k, yk)
+					}
+					y := new(big.Rat).SetFloat64(yk)
+					by.Add(by, new(big.Rat).Mul(y, new(big.Rat).SetFloat64(c.b[k])))
+					for j, akj := range c.a[k] {
+						aty[j].Add(aty[j], new(big.Rat).Mul(y, new(big.Rat).SetFloat64(akj)))
+					}
+				}
+				for j, v := range aty {
+					if v.Sign() != 0 {
+						t.Errorf("%s: (A'y)_%d = %s, want 0", label, j, v.FloatString(20))
+					}
+				}
+				if by.Sign() >= 0 {
+					t.Errorf("%s: b'y = %s, want < 0", label, by.FloatString(20))
+				}
+			}
 		}
 	}
 }

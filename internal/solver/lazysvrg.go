@@ -63,9 +63,11 @@ import (
 // its own gap is below a tenth of the constraints' part of the
 // certificate (the rule of newtoncg's augmented Lagrangian): then delta
 // shrinks by Options.Eta, or xi grows (xiRaise) if the multipliers
-// saturate it; past xiInfeasible the saturated multipliers are tried as a
-// Farkas certificate. The schedule's constants are those of the dense
-// path (schedule.go); the step follows each stage's smoothness.
+// saturate it; past xiPhaseOne phase one (lazyfeasibility.go) asks
+// whether any x meets the rows, and past xiInfeasible the saturated
+// multipliers are tried as a Farkas certificate. The schedule's constants
+// are those of the dense path (schedule.go); the step follows each
+// stage's smoothness.
 type lazySVRG struct {
 	x    *mat.Sparse
 	loss newtoncg.Loss
@@ -85,6 +87,8 @@ type lazySVRG struct {
 	lossP      float64   // the probability of drawing a loss row, with rows of A
 	xi, delta  float64   // the stage's penalty
 	xiRaised   bool
+	feas       feasibility // what phase one showed in this solve (lazyfeasibility.go)
+	phase      lazyPhase
 	catalyst   bool
 	solved     bool // the last solve ended solved (a warm one keeps its stage)
 	stages     int  // stages of the current solve
@@ -648,7 +652,8 @@ const lazyMaxEpoch = 1 << 40
 // stalls at the certificate's floor (status Stalled, lazyStallEpochs), or
 // on a plateau above it (status Stopped, lazyPlateauEpochs). progress sees
 // each epoch's index, the rows evaluated and the least gap so far. It
-// allocates nothing (but for a Farkas certificate's exact sum).
+// allocates nothing (but for a Farkas certificate's exact sum, and phase
+// one's workspace the first time it runs).
 func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func(epoch int, steps int64, gap float64)) lazyResult {
 	if z.m > 0 {
 		z.startRows()
@@ -724,7 +729,7 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 			// violation that does not fall (see saturated).
 			if z.m > 0 && (inner <= (gap-inner)/10 || inner <= 2*z.cert.Allowance() ||
 				(ep-stageEp >= lazyStallEpochs && viol > stageViol/2 && inner <= gap-inner && viol > z.delta && z.saturated())) {
-				changed, end := z.nextStage(&res)
+				changed, end := z.nextStage(&res, stop)
 				if end {
 					break
 				}
@@ -776,7 +781,7 @@ func (z *lazySVRG) startRows() {
 		}
 		delta = firstDeltaOf(z.opt, xi, z.ridge0) // the dense path's, with the ridge as mu
 	}
-	z.xiRaised = false
+	z.xiRaised, z.feas = false, undecided
 	z.setStage(xi, delta)
 }
 
@@ -835,14 +840,22 @@ func (z *lazySVRG) certify(x []float64, xi, delta float64) (f, inner, gap, viol,
 // within a stage, that rule misreads the multipliers: the point is still
 // that of the larger xi, and its multipliers at the lower one are far
 // below lambda* (500 Zipf rows on mushrooms: xi fell from 1 to 2.4e-4 in
-// two epochs, saturated, and was raised back to 0.25). Past xiInfeasible,
-// saturated multipliers are tried as a Farkas certificate. It reports
-// whether the stage changed, and end when the solve ends here (res's
-// status set: Infeasible, or Stalled at xiMax).
-func (z *lazySVRG) nextStage(res *lazyResult) (changed, end bool) {
+// two epochs, saturated, and was raised back to 0.25). Past xiPhaseOne,
+// before xi is raised, phase one asks whether any x meets the rows
+// (lazyfeasibility.go; stop is the solve's budget), as the dense path's
+// raiseXi; past xiInfeasible, saturated multipliers are tried as a Farkas
+// certificate. It reports whether the stage changed, and end when the
+// solve ends here (res's status set: Infeasible, or Stalled at xiMax).
+func (z *lazySVRG) nextStage(res *lazyResult, stop func(int64) bool) (changed, end bool) {
 	xi, delta := z.xi, z.delta
 	switch {
 	case z.saturated():
+		if xi >= xiPhaseOne && z.feas != feasible {
+			if z.feas = z.phaseOne(res, stop); z.feas == infeasible {
+				res.status = newtoncg.Infeasible
+				return false, true
+			}
+		}
 		if xi >= xiInfeasible {
 			if y, ok := z.cert.FarkasFromSlopes(); ok {
 				res.status, res.farkas = newtoncg.Infeasible, y
