@@ -2,6 +2,7 @@ package activeset
 
 import (
 	"math"
+	"slices"
 
 	"github.com/softpen/softpen/vec"
 )
@@ -95,23 +96,61 @@ func (s *Solver) holdResiduals(y []float64) bool {
 
 // crossedBounds adds to heldBounds the variables that lie on a bound the
 // step x - dx (dx in s.xTry) leaves, and reports whether there were any.
-// A bound or kink among the members is held by the step already. The step
-// is computed to the rounding of its norm (WithinRounding's allowance
-// times ||dx||): an entry within that is noise, and crosses nothing.
+// A bound or kink among the members is held by the step already, and a
+// fixed variable (lo = up) stays where it is: its entry of dx is set to
+// 0. A step computed through the factor carries rounding in every entry,
+// so a crossing counts only beyond the rounding of ||dx|| (WithinRounding)
+// and where it matters (stepMatters): an entry of 1e-25 beside a bound
+// moves no member.
 func (s *Solver) crossedBounds() bool {
 	crossed := false
-	noise := math.Sqrt(vec.Dot(s.xTry, s.xTry))
+	dn := math.Sqrt(vec.Dot(s.xTry, s.xTry))
 	for i, d := range s.xTry {
 		v := s.x[i]
-		if s.boundIn[i] != 0 || (s.kinkIn != nil && s.kinkIn[i]) || WithinRounding(math.Abs(d), noise, 0, s.n) {
+		if s.lo[i] == s.up[i] {
+			s.xTry[i] = 0
 			continue
 		}
-		if (v == s.up[i] && v-d > v) || (v == s.lo[i] && v-d < v) {
+		if s.boundIn[i] != 0 || (s.kinkIn != nil && s.kinkIn[i]) || WithinRounding(math.Abs(d), dn, 0, s.n) {
+			continue
+		}
+		if ((v == s.up[i] && v-d > v) || (v == s.lo[i] && v-d < v)) && s.stepMatters(i, d) {
 			s.heldBounds = append(s.heldBounds, int32(i))
 			crossed = true
 		}
 	}
 	return crossed
+}
+
+// stepMatters reports whether moving x_i by d changes some row or
+// equality of the working set beyond the rounding of its own terms: only
+// then does holding x_i at its bound instead change what the step holds.
+func (s *Solver) stepMatters(i int, d float64) bool {
+	for _, c := range s.ws {
+		if c.kind != kindRow && c.kind != kindEq {
+			continue
+		}
+		move := math.Abs(s.unitCoef(c, i) * d)
+		if !WithinRounding(move, s.absNormalDot(c, s.x)+math.Abs(s.rhs(c)), 0, s.n) {
+			return true
+		}
+	}
+	return false
+}
+
+// unitCoef is entry i of the unit normal of row or equality c.
+func (s *Solver) unitCoef(c constraint, i int) float64 {
+	if c.kind == kindEq {
+		return s.aeq[c.i][i] * s.eqinv[c.i]
+	}
+	if sp := &s.sp; sp.sparse != nil && sp.sparse[c.i] {
+		lo, hi := sp.pos[c.i], sp.pos[c.i+1]
+		if k, ok := slices.BinarySearch(sp.idx[lo:hi], int32(i)); ok {
+			return sp.val[lo+int32(k)] * s.ainv[c.i]
+		}
+		return 0
+	}
+	return s.a[c.i][i] * s.ainv[c.i]
 }
 
 // holdWithBounds sets s.xTry to the step of memberHoldCost that also keeps
