@@ -139,6 +139,7 @@ func (s *Solver) buildFarkas() {
 		}
 	}
 	s.polishScaledFarkas()
+	s.tiltFarkas()
 	s.farkasBuilt = true
 }
 
@@ -236,6 +237,114 @@ func (s *Solver) polishScaledFarkas() {
 			*m.y = keep[a]
 		}
 	}
+}
+
+// tiltFarkas gives the components of w = A'y + Aeq'yeq that are zero only
+// to the rounding of their terms the sign whose bound the box's minimum of
+// w'x pays least for. A row and its exact opposite (or any support whose
+// terms cancel in exact arithmetic) leave such a component after the
+// scaling to the caller's rows, of either sign: on a coordinate in
+// [0, 1e19] a w_c of -8e-20 costs the box's minimum -0.8, which can
+// swamp the certificate's margin, while +8e-20 costs nothing at the
+// lower bound 0. Then the loop took the contradiction for a consistent
+// dependent row and cycled (TestOppositeHugeBoundInfeasible). For each
+// such coordinate where the other sign pays less (the bound it needs
+// finite and smaller in its product), the member whose term of that sign
+// is largest grows (a row's entry stays >= 0) until the exactly summed
+// w_c has that sign. The result is kept only if farkasHolds accepts it:
+// the nudge is rounding-sized, and the check decides. O(m) per moved
+// entry; it allocates only when an entry moves.
+func (s *Solver) tiltFarkas() {
+	if ok, _ := s.farkasHolds(); ok {
+		return
+	}
+	type saved struct {
+		y *float64
+		v float64
+	}
+	var undo []saved // allocated only when an entry moves
+	for c := 0; c < s.n; c++ {
+		// farkasHolds left w_c in s.t and s.xTry (high and low parts)
+		// and the sum of its terms' magnitudes in s.r.
+		wc := s.t[c] + s.xTry[c]
+		if wc == 0 || math.Abs(wc) > farkasTol*s.r[c] {
+			continue
+		}
+		// The box's minimum of w_c x_c per unit of |w_c|: lo_c for a
+		// positive w_c, -up_c for a negative one.
+		pos, neg := s.lo[c], -s.up[c]
+		want := 1.0
+		switch {
+		case math.IsInf(pos, -1) && math.IsInf(neg, -1):
+			continue
+		case neg > pos:
+			want = -1
+		}
+		if want*wc > 0 {
+			continue
+		}
+		y, a := s.tiltMember(c, want)
+		if y == nil {
+			continue
+		}
+		undo = append(undo, saved{y, *y})
+		// Steps of |w_c| / |a|, doubled until the exact sum turns: the
+		// new entry's own rounding is far below the first.
+		step := want * math.Abs(wc) / a
+		for try := 0; try < 8 && want*wc <= 0; try++ {
+			*y += step
+			step *= 2
+			wc = s.farkasComponent(c)
+		}
+	}
+	if len(undo) == 0 {
+		return
+	}
+	if ok, _ := s.farkasHolds(); !ok {
+		for i := len(undo) - 1; i >= 0; i-- {
+			*undo[i].y = undo[i].v
+		}
+	}
+}
+
+// farkasComponent is component c of w = A'y + Aeq'yeq for the certificate
+// in the Result, summed in twice the working precision as farkasHolds
+// sums it.
+func (s *Solver) farkasComponent(c int) float64 {
+	var e vec.ExactSum
+	r := &s.res
+	for j, y := range r.FarkasA {
+		if y != 0 && s.a[j][c] != 0 {
+			e.AddProduct(y, s.a[j][c])
+		}
+	}
+	for j, y := range r.FarkasEq {
+		if y != 0 && s.aeq[j][c] != 0 {
+			e.AddProduct(y, s.aeq[j][c])
+		}
+	}
+	return e.Value()
+}
+
+// tiltMember returns the entry of the certificate in the Result whose
+// term on coordinate c is largest among those that can move w_c towards
+// the sign want (a row's entry only grows: its a_j[c] must have that
+// sign; an equality's moves either way), and its coefficient on c: a
+// change dy of the entry moves w_c by dy a. nil if there is none.
+func (s *Solver) tiltMember(c int, want float64) (y *float64, a float64) {
+	r := &s.res
+	best := 0.0
+	for j, v := range r.FarkasA {
+		if v > 0 && want*s.a[j][c] > 0 && v*math.Abs(s.a[j][c]) > best {
+			y, a, best = &r.FarkasA[j], s.a[j][c], v*math.Abs(s.a[j][c])
+		}
+	}
+	for j, v := range r.FarkasEq {
+		if v != 0 && s.aeq[j][c] != 0 && math.Abs(v*s.aeq[j][c]) > best {
+			y, a, best = &r.FarkasEq[j], s.aeq[j][c], math.Abs(v*s.aeq[j][c])
+		}
+	}
+	return y, a
 }
 
 // farkasTol is the relative size, against the terms it is made of, of a

@@ -1,8 +1,11 @@
 package activeset
 
 import (
+	"fmt"
 	"math"
+	"math/big"
 	"testing"
+	"time"
 
 	"github.com/softpen/softpen/internal/qpgen"
 	"github.com/softpen/softpen/mat"
@@ -181,4 +184,68 @@ func TestFarkasExact(t *testing.T) {
 	if !s.farkasExact() {
 		t.Error("a support above exactFarkasMaxSupport: refused, want it left to the float check")
 	}
+}
+
+// TestOppositeHugeBoundInfeasible: x in [0, 1e19] with rows x >= 0.916
+// and x <= -1.463 (and x <= -0.003) as exact opposites of each other. The
+// null direction of the pair scaled to the caller's rows leaves A'y =
+// -8e-20 from rounding, which the upper bound 1e19 turns into -0.8 of the
+// box's minimum, more than the pair's margin: the loop took each opposite
+// row for a consistent dependent one and cycled between the two until its
+// bound on working-set changes, or, with a large MaxSteps, until the time
+// limit. With A'y tilted to the sign the lower bound 0 pays nothing for
+// (tiltFarkas) the pair is a certificate, and the solve ends at once.
+func TestOppositeHugeBoundInfeasible(t *testing.T) {
+	rows := [][]float64{{-1.004}, {-1.179}, {1.004}, {0.296}, {-0.000981}, {0.296}}
+	b := []float64{1.469, 0.998, -1.469, 0.552, -0.000899, -0.000899}
+	lo, up := []float64{0}, []float64{1e19}
+	for _, ms := range []int{0, 1e9} {
+		p := &Problem{N: 1, H: dense([][]float64{{0.245225}}), C: []float64{2.067},
+			A: dense(rows), B: b, Lower: lo, Upper: up}
+		s, err := New(p, &Options{MaxSteps: ms, TimeLimit: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := s.Solve(ctx)
+		if r.Status != StatusInfeasible || r.Steps > 10 {
+			t.Fatalf("MaxSteps %d: status %v after %d working-set changes, want infeasible at once", ms, r.Status, r.Steps)
+		}
+		if err := exactFarkasBox(rows, b, lo, up, r.FarkasA); err != nil {
+			t.Errorf("MaxSteps %d: certificate %v: %v", ms, r.FarkasA, err)
+		}
+	}
+}
+
+// exactFarkasBox checks y as a Farkas certificate of A x <= b, lo <= x <=
+// up in big.Rat: y >= 0, and b'y below the box's minimum of (A'y)'x.
+func exactFarkasBox(rows [][]float64, b, lo, up, y []float64) error {
+	by, minBox := new(big.Rat), new(big.Rat)
+	rat := func(v float64) *big.Rat { return new(big.Rat).SetFloat64(v) }
+	for j, v := range y {
+		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("y_%d = %v", j, v)
+		}
+		by.Add(by, new(big.Rat).Mul(rat(v), rat(b[j])))
+	}
+	for c := range lo {
+		w := new(big.Rat)
+		for j, v := range y {
+			w.Add(w, new(big.Rat).Mul(rat(v), rat(rows[j][c])))
+		}
+		bound := lo[c]
+		switch w.Sign() {
+		case 0:
+			continue
+		case -1:
+			bound = up[c]
+		}
+		if math.IsInf(bound, 0) {
+			return fmt.Errorf("(A'y)_%d = %v needs the bound %v", c, w.FloatString(30), bound)
+		}
+		minBox.Add(minBox, new(big.Rat).Mul(w, rat(bound)))
+	}
+	if by.Cmp(minBox) >= 0 {
+		return fmt.Errorf("b'y = %v is not below the box's minimum %v of (A'y)'x", by.FloatString(20), minBox.FloatString(20))
+	}
+	return nil
 }

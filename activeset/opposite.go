@@ -218,6 +218,10 @@ func (s *Solver) oppositeCertificate() bool {
 		clear(r.FarkasEq)
 		big := max(s.ainv[i], s.ainv[j])
 		r.FarkasA[i], r.FarkasA[j] = s.ainv[i]/big, s.ainv[j]/big
+		// A'y is zero only to the rounding of 1/||a||: a bound far out
+		// on the coordinate can turn its sign into the certificate's
+		// failure.
+		s.tiltFarkas()
 		if ok, _ := s.farkasHolds(); ok {
 			s.farkasBuilt = true
 			return true
