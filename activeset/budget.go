@@ -61,17 +61,21 @@ func (s *Solver) interrupted() (Status, bool) {
 	return 0, false
 }
 
-// safetySteps is the working-set changes a solve without a budget of the
-// caller's (Options.MaxSteps = 0) may make before it counts as cycling:
-// 50 times the number of constraints that can enter, plus 100.
+// safetySteps is the working-set changes a solve may make before it counts
+// as cycling: 50 times the number of constraints that can enter, plus 100.
 func safetySteps(n, rows int) int { return 50*(n+rows) + 100 }
 
 // stepLimit is the working-set changes a solve may make, and the status it
 // ends with when it has made them all (unless two opposite rows
-// contradict: undecided).
+// contradict: undecided): the caller's Options.MaxSteps with
+// StatusMaxSteps, or the safety bound with StatusPrecisionLimit when
+// there is no MaxSteps or it is larger. A solve past the safety bound is
+// cycling, and a larger budget would only let it cycle until the time
+// limit, or forever without one.
 func (s *Solver) stepLimit() (int, Status) {
-	if s.opt.MaxSteps > 0 {
+	safety := safetySteps(s.n, s.m+s.meq)
+	if s.opt.MaxSteps > 0 && s.opt.MaxSteps <= safety {
 		return s.opt.MaxSteps, StatusMaxSteps
 	}
-	return safetySteps(s.n, s.m+s.meq), StatusPrecisionLimit
+	return safety, StatusPrecisionLimit
 }

@@ -83,3 +83,34 @@ func TestBudgetAllocs(t *testing.T) {
 		t.Errorf("warm re-solve under a context: %v allocations", a)
 	}
 }
+
+// TestSafetyBoundUnderMaxSteps: the safety bound on working-set changes
+// holds whatever the caller's MaxSteps, which replaces it only when
+// smaller. x in [-1e19, 1e19] with rows x >= 0.916 and x <= -1.463, exact
+// opposites whose certificate float64 cannot state there (A'y is -8e-20
+// or so by rounding, which either bound turns into -0.8 of the box's
+// minimum, more than the pair's margin): with MaxSteps 1e9 the loop
+// cycled until the time limit; it must end within the safety bound.
+func TestSafetyBoundUnderMaxSteps(t *testing.T) {
+	rows := [][]float64{{-1.004}, {-1.179}, {1.004}, {0.296}, {-0.000981}, {0.296}}
+	b := []float64{1.469, 0.998, -1.469, 0.552, -0.000899, -0.000899}
+	safety := safetySteps(1, len(rows))
+	for _, c := range []struct {
+		max  int
+		want int
+		st   Status
+	}{{0, safety, StatusPrecisionLimit}, {10, 10, StatusMaxSteps}, {safety, safety, StatusMaxSteps}, {1e9, safety, StatusPrecisionLimit}} {
+		p := &Problem{N: 1, H: dense([][]float64{{0.245225}}), C: []float64{2.067},
+			A: dense(rows), B: b, Lower: []float64{-1e19}, Upper: []float64{1e19}}
+		s, err := New(p, &Options{MaxSteps: c.max, TimeLimit: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, st := s.stepLimit(); got != c.want || st != c.st {
+			t.Errorf("MaxSteps %d: step limit %d (%v), want %d (%v)", c.max, got, st, c.want, c.st)
+		}
+		if r := s.Solve(ctx); r.Steps > c.want+maxResumes+1 || r.Status == StatusTimeLimit {
+			t.Errorf("MaxSteps %d: %v after %d working-set changes, want at most the step limit %d", c.max, r.Status, r.Steps, c.want)
+		}
+	}
+}

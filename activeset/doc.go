@@ -153,10 +153,11 @@
 // (equal violations, equal step ratios) go to the lowest index.
 //
 // A solve ends after Options.MaxSteps working-set changes at the latest,
-// with StatusMaxSteps (without MaxSteps, after its safety bound of
-// 50 (n + m + meq) + 100 changes, with StatusPrecisionLimit), and when its
-// context is canceled (StatusCanceled) or its deadline or Options.TimeLimit
-// passes (StatusTimeLimit), each with the certificate of the point it
+// with StatusMaxSteps (without MaxSteps, or with a larger one, after its
+// safety bound of 50 (n + m + meq) + 100 changes, with
+// StatusPrecisionLimit), and when its context is canceled
+// (StatusCanceled) or its deadline or Options.TimeLimit passes
+// (StatusTimeLimit), each with the certificate of the point it
 // stopped at (or StatusInfeasible, if two opposite rows contradict each
 // other). The clock and the context are looked at every 16 changes
 // (budget.go).

@@ -10,12 +10,13 @@ import (
 type Options struct {
 	// MaxSteps bounds the working-set changes of one solve: a solve that
 	// makes that many ends with StatusMaxSteps and the certificate of its
-	// point. 0 means no budget of the caller's; the solve is then bounded
-	// by a safety bound of 50 (n + m + meq) + 100 changes, which a
-	// positive MaxSteps replaces: every change either raises the dual
+	// point. 0 means no budget of the caller's. Either way the solve is
+	// bounded by a safety bound of 50 (n + m + meq) + 100 changes, which
+	// a smaller MaxSteps replaces: every change either raises the dual
 	// objective or removes a constraint whose multiplier reached zero, so
 	// a solve that has not ended by then is cycling on a degenerate
-	// vertex, and it ends with StatusPrecisionLimit.
+	// vertex, and it ends with StatusPrecisionLimit (a larger MaxSteps
+	// would only let it cycle longer).
 	MaxSteps int
 	// TimeLimit bounds the time of one solve, counted from the start of
 	// Solve (or the instant SolveFrom is given); 0 means none. A solve

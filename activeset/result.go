@@ -25,9 +25,9 @@ const (
 	// StatusCanceled: the context was canceled; the certificate says how
 	// good the point is.
 	StatusCanceled
-	// StatusPrecisionLimit: undecided in float64. Without
-	// Options.MaxSteps, the safety bound on the working-set changes was
-	// reached (cycling on a degenerate vertex); or multipliers grew past
+	// StatusPrecisionLimit: undecided in float64. The safety bound on
+	// the working-set changes was reached before Options.MaxSteps, or
+	// without it (cycling on a degenerate vertex); or multipliers grew past
 	// what float64 follows, or a Farkas direction failed its check in the
 	// caller's data, or the point the loop settled at violates a row or
 	// equality beyond rounding (one that depends on the others to

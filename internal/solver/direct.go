@@ -112,7 +112,8 @@ func (s *Solver) cutShort(start time.Time) *Result {
 }
 
 // directMaxSteps is the direct path's bound on the engine's working-set
-// changes: Options.MaxSteps (0: none but the engine's own safety bound).
+// changes: Options.MaxSteps (0: none). The engine's own safety bound
+// applies where it is smaller.
 func (s *Solver) directMaxSteps() int {
 	return int(min(max(s.opt.MaxSteps, 0), math.MaxInt32))
 }
