@@ -28,7 +28,3 @@ func (c constraint) isEquality() bool { return c.kind == kindEq || c.kind == kin
 // isBound reports whether the constraint's normal is a unit vector e_i
 // (a simple bound or an l1 kink).
 func (c constraint) isBound() bool { return c.kind >= kindUpper }
-
-// noBound is the skipped bound (Solver.skipBound) when none is; never
-// changed.
-var noBound = constraint{kindUpper, -1}

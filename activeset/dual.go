@@ -159,7 +159,8 @@ func (s *Solver) beginSolve(ctx context.Context, start time.Time) {
 	s.solves++
 	s.startBudget(ctx, start)
 	s.res.Steps, s.skipNear = 0, 0
-	s.farkasBuilt, s.skipRow, s.skipBound = false, -1, noBound
+	s.farkasBuilt = false
+	s.clearSkips()
 	s.short.clear()
 	s.rayTrial = rayStart
 	for k := range s.ws {
@@ -295,9 +296,9 @@ func (s *Solver) iterate() Status {
 			continue
 		}
 		s.primal()
-		if (s.skipRow >= 0 || s.skipBound.i >= 0) && s.level() > s.skipLevel*(1+1e-12) {
-			// Progress: the skipped row or bound may come back.
-			s.skipRow, s.skipBound = -1, noBound
+		if s.skips > 0 && s.level() > s.skipLevel*(1+1e-12) {
+			// Progress: the skipped rows and bounds may come back.
+			s.clearSkips()
 		}
 		res, xn := s.memberResidual(), normInf(s.x)
 		if s.resBuilt < 0 {

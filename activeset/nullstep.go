@@ -32,7 +32,10 @@ func (s *Solver) noNullStep() (Status, bool) {
 	// working set changes, it would be admitted again at the same point
 	// and the loop would cycle on the degenerate vertex
 	// (TestConsistentDependentNoCycle). A bound likewise
-	// (TestConsistentDependentBound). One not implied exactly
+	// (TestConsistentDependentBound). So do the rows and bounds skipped
+	// before it at this level: one let back in when the next is skipped
+	// is admitted again, and two such rows alternate
+	// (TestSkippedRowsStaySkipped). One not implied exactly
 	// (impliedExactly) can cut the face at any distance: the answer's
 	// distance to the solution is then unbounded (Result.NearlyImplied).
 	if !s.impliedExactly(s.dir[:k], k-1, last) {
@@ -42,11 +45,15 @@ func (s *Solver) noNullStep() (Status, bool) {
 	if !s.vFresh {
 		s.primalV()
 	}
-	if last.kind == kindRow {
-		s.skipRow = last.i
-	} else {
-		s.skipBound = last
+	switch last.kind {
+	case kindRow:
+		s.rowSkip[last.i] = true
+	case kindUpper:
+		s.boundSkip[last.i] |= skipUpper
+	default:
+		s.boundSkip[last.i] |= skipLower
 	}
+	s.skips++
 	s.skipLevel = s.level()
 	return 0, false
 }
@@ -246,5 +253,22 @@ func (s *Solver) refineNull(p []float64) {
 		}
 		s.fac.solve(d, q)
 		vec.Axpy(1, d, p[:q])
+	}
+}
+
+// The bits of Solver.boundSkip: the upper and the lower bound of x_i
+// skipped.
+const (
+	skipUpper int8 = 1 << iota
+	skipLower
+)
+
+// clearSkips lets every skipped row and bound be admitted again. O(m + n)
+// when any was skipped.
+func (s *Solver) clearSkips() {
+	if s.skips > 0 {
+		clear(s.rowSkip)
+		clear(s.boundSkip)
+		s.skips = 0
 	}
 }

@@ -47,7 +47,8 @@ func TestRefineOrtho(t *testing.T) {
 	p, q := rawSVM(400, 30, 1e-4, 6)
 	s := mustNew(t, p)
 	s.res.Steps = 0
-	s.farkasBuilt, s.skipRow, s.rayTrial = false, -1, rayStart
+	s.farkasBuilt, s.rayTrial = false, rayStart
+	s.clearSkips()
 	if st := s.iterate(); st != StatusSolved {
 		t.Fatalf("loop ended %v", st)
 	}

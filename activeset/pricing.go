@@ -58,10 +58,10 @@ func (s *Solver) mostViolated(res, xn float64) (constraint, bool) {
 		if s.boundIn[i] != 0 {
 			continue
 		}
-		if v := x - s.up[i]; v > worst && s.skipBound != (constraint{kindUpper, int32(i)}) {
+		if v := x - s.up[i]; v > worst && s.boundSkip[i]&skipUpper == 0 {
 			worst, best, found = v, constraint{kindUpper, int32(i)}, true
 		}
-		if v := s.lo[i] - x; v > worst && s.skipBound != (constraint{kindLower, int32(i)}) {
+		if v := s.lo[i] - x; v > worst && s.boundSkip[i]&skipLower == 0 {
 			worst, best, found = v, constraint{kindLower, int32(i)}, true
 		}
 	}
@@ -123,7 +123,7 @@ func (s *Solver) scanRows(lo, hi int, js []int32, worst float64, best constraint
 		}
 		// The bound first: it alone rules out most rows, and a scan then
 		// reads 16 bytes a row from one array.
-		if b := bnd[j]; min(b.p+path, b.a+anchor) <= worst || rowIn[j] || ainv[j] == 0 || j == s.skipRow {
+		if b := bnd[j]; min(b.p+path, b.a+anchor) <= worst || rowIn[j] || ainv[j] == 0 || s.rowSkip[j] {
 			continue
 		}
 		four[k] = j

@@ -43,7 +43,7 @@ func TestCheckRowsFirstLargest(t *testing.T) {
 		}
 		if m > 3 {
 			s.rowIn[1] = true
-			s.skipRow = 2
+			s.rowSkip[2], s.skips = true, 1
 		}
 		s.forgetViolations()
 		_, best, found := s.checkRows(nil, math.Inf(-1), constraint{}, false)
@@ -56,7 +56,7 @@ func TestCheckRowsFirstLargest(t *testing.T) {
 				}
 				continue
 			}
-			if s.rowIn[j] || int32(j) == s.skipRow {
+			if s.rowIn[j] || s.rowSkip[j] {
 				if s.rowBnd[j] != unknownBound {
 					t.Fatalf("trial %d: row %d (skipped) has a bound %v", trial, j, s.rowBnd[j])
 				}

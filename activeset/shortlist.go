@@ -81,7 +81,7 @@ func (s *Solver) fromShortlist(worst float64) (constraint, float64, bool) {
 	k := 0
 	best, found := constraint{}, false
 	for _, j := range l.rows[:l.n] {
-		if s.rowIn[j] || j == s.skipRow {
+		if s.rowIn[j] || s.rowSkip[j] {
 			continue
 		}
 		js[k] = j

@@ -95,12 +95,17 @@ type Solver struct {
 	// skipNear counts the rows and bounds of this solve skipped as
 	// consistent-dependent but not implied exactly (noNullStep).
 	skipNear    int
-	farkasBuilt bool         // the Result holds the certificate of s.dir (this solve)
-	rayTrial    float64      // multipliers above this are checked as a certificate (farkas.go)
-	skipRow     int32        // a row found consistent-dependent, not admitted until the objective rises (skipLevel); -1 none
-	skipBound   constraint   // a bound found so; noBound none
-	skipLevel   float64      // ||v - v_u||^2 (2 f(x) + const) when skipRow or skipBound was set
-	opp         oppositeRows // built when first needed (opposite.go)
+	farkasBuilt bool    // the Result holds the certificate of s.dir (this solve)
+	rayTrial    float64 // multipliers above this are checked as a certificate (farkas.go)
+	// The rows and bounds found consistent-dependent (noNullStep), not
+	// admitted until the objective rises above skipLevel: rowSkip[j] for
+	// row j, boundSkip[i] the bounds of x_i (skipUpper, skipLower);
+	// skips counts them (0: none).
+	rowSkip   []bool
+	boundSkip []int8
+	skips     int
+	skipLevel float64      // ||v - v_u||^2 (2 f(x) + const) when the last was skipped
+	opp       oppositeRows // built when first needed (opposite.go)
 
 	// scratch of length n, n+1 or rows
 	v, x, t, r, xTry []float64
@@ -170,8 +175,8 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 	// int32s, bools and int8s.
 	fl := slab[float64](make([]float64, 18*n+7*capacity+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)))
 	in := slab[int32](make([]int32, normalSetInts(capacity, n)))
-	bl := slab[bool](make([]bool, n+m+meq))
-	i8 := slab[int8](make([]int8, 2*n))
+	bl := slab[bool](make([]bool, n+2*m+meq))
+	i8 := slab[int8](make([]int8, 3*n))
 	s.c = fl.take(n)
 	copy(s.c, p.C)
 	s.l1 = p.L1
@@ -206,6 +211,7 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 	s.normals = newNormalSet(capacity, n, &fl, &in)
 	s.fac = newGramLDL(capacity, &fl)
 	s.rowIn, s.boundIn, s.eqRedund = bl.take(m), i8.take(n), bl.take(meq)
+	s.rowSkip, s.boundSkip = bl.take(m), i8.take(n)
 	s.rowBnd = make([]rowBound, m)
 	s.drift.seen, s.drift.anchor = fl.take(n), fl.take(n)
 	if k := poolSize(n, m); m > k {

@@ -67,7 +67,8 @@ func (s *Solver) Reset() {
 	s.normals.reset()
 	s.fac.k = 0
 	s.basis.on, s.basis.k = false, 0
-	s.fresh, s.lastIndep, s.skipRow, s.skipBound = true, false, -1, noBound
+	s.fresh, s.lastIndep = true, false
+	s.clearSkips()
 	s.resBuilt = -1
 	s.forgetViolations()
 	// The drift bookkeeping as New leaves it: where the stored bounds next
