@@ -87,10 +87,11 @@ func TestBudgetAllocs(t *testing.T) {
 // TestSafetyBoundUnderMaxSteps: the safety bound on working-set changes
 // holds whatever the caller's MaxSteps, which replaces it only when
 // smaller. x in [-1e19, 1e19] with rows x >= 0.916 and x <= -1.463, exact
-// opposites whose certificate float64 cannot state there (A'y is -8e-20
-// or so by rounding, which either bound turns into -0.8 of the box's
-// minimum, more than the pair's margin): with MaxSteps 1e9 the loop
-// cycled until the time limit; it must end within the safety bound.
+// opposites whose null direction leaves A'y at -8e-20 or so by rounding,
+// which either bound turns into -0.8 of the box's minimum, more than the
+// pair's margin: with MaxSteps 1e9 the loop cycled until the time limit
+// (before TestSkippedRowsStaySkipped); it must end within the safety
+// bound.
 func TestSafetyBoundUnderMaxSteps(t *testing.T) {
 	rows := [][]float64{{-1.004}, {-1.179}, {1.004}, {0.296}, {-0.000981}, {0.296}}
 	b := []float64{1.469, 0.998, -1.469, 0.552, -0.000899, -0.000899}

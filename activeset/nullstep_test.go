@@ -114,20 +114,24 @@ func TestDependentRowBesideNearCopies(t *testing.T) {
 }
 
 // TestSkippedRowsStaySkipped: x in [-1e19, 1e19] with row 4 (x >= 0.916)
-// held and rows 2 (x <= -1.463) and 5 (x <= -0.003) its exact opposites,
-// whose contradiction float64 cannot certify there (A'y is zero only to a
-// rounding of 8e-20, which the bounds turn into 0.8 of the box's minimum,
-// more than the margin). Each is found consistent-dependent in turn and
-// skipped; when the skip of row 5 let row 2 back in at the same level, the
-// two alternated until the safety bound. Both stay skipped, and the solve
-// ends after a few changes.
+// held and rows 2 (x <= -1.463) and 5 (x <= -0.003) its exact opposites.
+// The null direction of each pair leaves A'y zero only to a rounding of
+// 8e-20, which the bounds turn into 0.8 of the box's minimum, more than
+// the margin: each is found consistent-dependent in turn and skipped.
+// When the skip of row 5 let row 2 back in at the same level, the two
+// alternated until the safety bound. Both stay skipped, and the solve
+// ends after a few changes (with the pair weighted crosswise as its
+// certificate, oppositeCertificate).
 func TestSkippedRowsStaySkipped(t *testing.T) {
 	rows := [][]float64{{-1.004}, {-1.179}, {1.004}, {0.296}, {-0.000981}, {0.296}}
 	b := []float64{1.469, 0.998, -1.469, 0.552, -0.000899, -0.000899}
 	p := &Problem{N: 1, H: dense([][]float64{{0.245225}}), C: []float64{2.067},
 		A: dense(rows), B: b, Lower: []float64{-1e19}, Upper: []float64{1e19}}
 	r := mustNew(t, p).Solve(ctx)
-	if r.Steps > 50 || r.Status == StatusSolved {
-		t.Errorf("%v after %d working-set changes, want an end (not solved) within 50", r.Status, r.Steps)
+	if r.Steps > 50 || r.Status != StatusInfeasible {
+		t.Errorf("%v after %d working-set changes, want infeasible within 50", r.Status, r.Steps)
+	}
+	if err := exactFarkasBox(rows, b, p.Lower, p.Upper, r.FarkasA); err != nil {
+		t.Errorf("certificate %v: %v", r.FarkasA, err)
 	}
 }

@@ -199,10 +199,12 @@ func (s *Solver) oppositeClasses(keys []directionKey) []oppositeClass {
 // oppositeCertificate looks for two opposite rows whose right-hand sides
 // contradict each other (see oppositeRows). In each class in turn, the
 // row of each side with the smallest bhat (the lowest index on ties) make
-// the pair; the first pair whose certificate holds in the caller's data
-// (farkasHolds) is written into the Result and it returns true. Otherwise
-// the Result's certificate is cleared. O(rows with an opposite) after the
-// index is built; it allocates only to build it.
+// the pair, weighted by their inverse norms or, failing that, by each
+// other's first nonzero; the first pair whose certificate holds in the
+// caller's data (farkasHolds) is written into the Result and it returns
+// true. Otherwise the Result's certificate is cleared. O(rows with an
+// opposite) after the index is built; it allocates only to build it (and
+// tiltFarkas when it moves an entry).
 func (s *Solver) oppositeCertificate() bool {
 	if s.opp.start == nil {
 		s.buildOpposites()
@@ -226,10 +228,31 @@ func (s *Solver) oppositeCertificate() bool {
 			s.farkasBuilt = true
 			return true
 		}
+		// Each row weighted by the other's first nonzero makes A'y
+		// exactly zero where the rows are exact multiples of each other
+		// (any two rows of one column), which no bound can spoil.
+		f := s.firstNonzero(i)
+		yi, yj := math.Abs(s.a[j][f]), math.Abs(s.a[i][f])
+		_, e := math.Frexp(max(yi, yj))
+		clear(r.FarkasA)
+		r.FarkasA[i], r.FarkasA[j] = math.Ldexp(yi, -e), math.Ldexp(yj, -e)
+		if ok, _ := s.farkasHolds(); ok {
+			s.farkasBuilt = true
+			return true
+		}
 	}
 	clear(r.FarkasA)
 	clear(r.FarkasEq)
 	return false
+}
+
+// firstNonzero returns the column of row j's first nonzero entry.
+func (s *Solver) firstNonzero(j int) int {
+	f := 0
+	for f < len(s.a[j])-1 && s.a[j][f] == 0 {
+		f++
+	}
+	return f
 }
 
 // lowestB returns the row of rows with the smallest bhat, the first on
