@@ -1004,3 +1004,69 @@ func TestHoldCostNoCertificate(t *testing.T) {
 			r.Status, r.Objective, r.Gap, r.DistBound, r.Message)
 	}
 }
+
+// TestOneVariableInfeasible: x >= 0 (with x <= 1e19) and rows that, among
+// others, pin x = -1.4631 (rows 0 and 2) and ask x >= 0.916 (row 4). The
+// active-set method held row 4, took row 2 (its exact opposite) for a
+// consistent dependent row, because its certificate with row 4 left
+// A'y = -8e-20 by rounding, which the upper bound 1e19 made -0.8, and
+// cycled between rows 2 and 5: precision_limit after 450 working-set
+// changes, or until the time limit with a large MaxSteps. It must end
+// infeasible at once, with a certificate that holds in big.Rat.
+func TestOneVariableInfeasible(t *testing.T) {
+	for _, ms := range []int64{0, 1e9} {
+		p := &Problem{N: 1, Loss: "none", Ridge: 0.01, Lower: []float64{0}, Upper: []float64{1e19}, P: [][]float64{{0.235225}}, Q: []float64{2.067}, Offset: 1000,
+			A: [][]float64{{-1.004}, {-1.179}, {1.004}, {0.296}, {-0.000981}, {0.296}}, B: []float64{1.469, 0.998, -1.469, 0.552, -0.000899, -0.000899}}
+		res, err := Solve(context.Background(), p, &Options{MaxSteps: ms, TimeLimit: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != StatusInfeasible || res.Info.Steps > 10 {
+			t.Fatalf("MaxSteps %d: %v after %d steps, want infeasible at once", ms, res.Status, res.Info.Steps)
+		}
+		if err := ratFarkasBox(p, res.FarkasA); err != nil {
+			t.Errorf("MaxSteps %d: certificate %v: %v", ms, res.FarkasA, err)
+		}
+	}
+}
+
+// ratFarkasBox checks y as a Farkas certificate of p's rows A x <= B and
+// box Lower <= x <= Upper (bounds of magnitude 1e20 and more are none) in
+// big.Rat: y >= 0, and B'y below the box's minimum of (A'y)'x.
+func ratFarkasBox(p *Problem, y []float64) error {
+	rat := func(v float64) *big.Rat { return new(big.Rat).SetFloat64(v) }
+	by, minBox := new(big.Rat), new(big.Rat)
+	for j, v := range y {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("y_%d = %v", j, v)
+		}
+		by.Add(by, new(big.Rat).Mul(rat(v), rat(p.B[j])))
+	}
+	for c := 0; c < p.N; c++ {
+		w := new(big.Rat)
+		for j, v := range y {
+			w.Add(w, new(big.Rat).Mul(rat(v), rat(p.A[j][c])))
+		}
+		bound := math.Inf(-1)
+		if w.Sign() > 0 && p.Lower != nil && p.Lower[c] > -noBound {
+			bound = p.Lower[c]
+		}
+		if w.Sign() < 0 {
+			bound = math.Inf(1)
+			if p.Upper != nil && p.Upper[c] < noBound {
+				bound = p.Upper[c]
+			}
+		}
+		switch {
+		case w.Sign() == 0:
+			continue
+		case math.IsInf(bound, 0):
+			return fmt.Errorf("(A'y)_%d = %s needs a bound x_%d lacks", c, w.FloatString(30), c)
+		}
+		minBox.Add(minBox, new(big.Rat).Mul(w, rat(bound)))
+	}
+	if by.Cmp(minBox) >= 0 {
+		return fmt.Errorf("B'y = %s is not below the box's minimum %s of (A'y)'x", by.FloatString(20), minBox.FloatString(20))
+	}
+	return nil
+}
