@@ -83,12 +83,20 @@ func (s *Solver) violation(x, g []float64) float64 {
 		}
 	}
 	if s.lower != nil {
-		for i, v := range x {
-			e := max(v-s.upper[i], 0) - max(s.lower[i]-v, 0)
-			h += e * e / 2
-			if g != nil {
-				g[i] += e
-			}
+		h = boxViolation(h, x, s.lower, s.upper, g)
+	}
+	return h
+}
+
+// boxViolation adds to h phase one's part of the bounds, e_i^2 / 2 for
+// each i in turn, e_i x_i's distance outside [lower_i, upper_i] (signed:
+// above positive), and adds its gradient e to g unless g is nil.
+func boxViolation(h float64, x, lower, upper, g []float64) float64 {
+	for i, v := range x {
+		e := max(v-upper[i], 0) - max(lower[i]-v, 0)
+		h += e * e / 2
+		if g != nil {
+			g[i] += e
 		}
 	}
 	return h

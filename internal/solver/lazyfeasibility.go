@@ -121,13 +121,7 @@ func (z *lazySVRG) violation(x, g, r []float64) float64 {
 		}
 	}
 	if z.lower != nil {
-		for j, v := range x {
-			e := max(v-z.upper[j], 0) - max(z.lower[j]-v, 0)
-			h += e * e / 2
-			if g != nil {
-				g[j] += e
-			}
-		}
+		h = boxViolation(h, x, z.lower, z.upper, g)
 	}
 	return h
 }
