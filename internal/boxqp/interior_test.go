@@ -206,7 +206,7 @@ func TestInteriorAllocs(t *testing.T) {
 // either method, allocate none of their storage (less than half a matrix
 // of the order, where growing the workspace takes two; up to the order
 // where mat.Cholesky blocks the factorisation, which then allocates its
-// packing buffers a call).
+// packed panels on its first factor at an order).
 func TestReserve(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, n := range []int{10, 249, 250} {
