@@ -44,10 +44,39 @@ const polishMaxFlops = 1 << 31
 // not it leaves y zero. col numbers the k columns of the rows. stop is
 // asked between the QR's steps (the solve's time limit and context): when
 // it says so, polishFarkas gives up.
+//
+// A projection that is >= 0 but refused is tried once more on its own
+// support: the rows it weighs above polishNoise of its largest entry,
+// from its weights there. The rows the box QP named are often a few more
+// than the conflict's, and the projection leaves those the rounding of
+// its arithmetic (weights of 1e-17..1e-15 beside 0.007..1 on the
+// Go-source set by function); each such row is alone in some column of
+// its own, whose sum is then nothing but that row's term, and FarkasHolds
+// rightly refuses it. On the smaller support the null space is the
+// conflict's and the projection exact to rounding.
 func polishFarkas(a *mat.Sparse, b []float64, rows []int, col []int32, k int, ys, y []float64, stop func() bool) bool {
+	ok, keep, zkeep := polishOnce(a, b, rows, col, k, ys, y, stop)
+	if ok || len(keep) < 2 || len(keep) == len(rows) {
+		return ok
+	}
+	ok, _, _ = polishOnce(a, b, keep, col, k, zkeep, y, stop)
+	return ok
+}
+
+// polishNoise: a polished weight below this fraction of the largest is
+// taken for the projection's rounding (eps times the conditioning of
+// A_S, far below it on the supports of text) and its row dropped before
+// the second try. A certificate whose weights span more than 1/polishNoise
+// is left to the engine.
+const polishNoise = 0x1p-26
+
+// polishOnce is polishFarkas's projection of ys on the rows. When no
+// rank gives a certificate, it returns the rows the first projection >= 0
+// weighs above polishNoise of its largest entry, and their weights.
+func polishOnce(a *mat.Sparse, b []float64, rows []int, col []int32, k int, ys, y []float64, stop func() bool) (ok bool, keep []int, zkeep []float64) {
 	s := len(rows)
 	if s < 2 || float64(s)*float64(s)*float64(k) > polishMaxFlops || s*k > supportMaxEntries {
-		return false
+		return false, nil, nil
 	}
 	// A_S column by column: m[j*s+i] = a_{rows[i], j}.
 	m := make([]float64, k*s)
@@ -61,7 +90,7 @@ func polishFarkas(a *mat.Sparse, b []float64, rows []int, col []int32, k int, ys
 	}
 	vs, diag := pivotedQR(m, s, k, stop)
 	if vs == nil {
-		return false
+		return false, nil, nil
 	}
 	aty, size := make([]float64, a.Cols), make([]float64, a.Cols)
 	z := make([]float64, s)
@@ -100,13 +129,17 @@ func polishFarkas(a *mat.Sparse, b []float64, rows []int, col []int32, k int, ys
 			y[r] = z[p] / zmax
 		}
 		if dualcd.FarkasHolds(a, b, y, aty, size) {
-			return true
+			return true, nil, nil
 		}
-		for _, r := range rows {
+		first := keep == nil // the first projection >= 0, whose largest entry is kept at least
+		for p, r := range rows {
 			y[r] = 0
+			if first && z[p] > polishNoise*zmax {
+				keep, zkeep = append(keep, r), append(zkeep, z[p])
+			}
 		}
 	}
-	return false
+	return false, keep, zkeep
 }
 
 // householder is a reflection I - tau v v' acting on entries from..len-1

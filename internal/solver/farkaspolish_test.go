@@ -110,3 +110,51 @@ func TestPolishFarkas(t *testing.T) {
 		}
 	}
 }
+
+// TestPolishFarkasExtraRows: the rows reduceSupport names may be a few
+// more than the conflict's. Here two rows out of it, each with a column of
+// its own, come with weights of the certificate's size; the projection
+// leaves them rounding-level weights whose own columns FarkasHolds rightly
+// refuses, and polishFarkas must find the certificate on the conflict's
+// rows alone, with exact zeros on the others.
+func TestPolishFarkasExtraRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 50 {
+		s, k := 3+rng.IntN(40), 60+rng.IntN(200)
+		a, b, w := conflictRows(rng, s, k)
+		// Rows s and s+1 get columns k and k+1 of their own.
+		own := &mat.Sparse{Rows: a.Rows, Cols: k + 2, Ptr: []int{0}}
+		for i := range a.Rows {
+			idx, val := a.Row(i)
+			own.Idx, own.Val = append(own.Idx, idx...), append(own.Val, val...)
+			if i >= s {
+				own.Idx, own.Val = append(own.Idx, int32(k+i-s)), append(own.Val, float64(1+rng.IntN(4)))
+			}
+			own.Ptr = append(own.Ptr, len(own.Idx))
+		}
+		rows := make([]int, s+2)
+		col := make([]int32, k+2)
+		for i := range rows {
+			rows[i] = i
+		}
+		for j := range col {
+			col[j] = int32(j)
+		}
+		ys := make([]float64, s+2)
+		for i := range ys {
+			ys[i] = w[i] * (1 + 1e-6*rng.NormFloat64())
+		}
+		ys[s], ys[s+1] = 0.5+rng.Float64(), 0.5+rng.Float64()
+		y := make([]float64, own.Rows)
+		if !polishFarkas(own, b, rows, col, k+2, ys, y, nil) {
+			t.Fatalf("trial %d (%d rows, %d columns): no certificate from weights near one", trial, s, k)
+		}
+		aty, size := make([]float64, k+2), make([]float64, k+2)
+		if !dualcd.FarkasHolds(own, b, y, aty, size) {
+			t.Fatalf("trial %d: polishFarkas reports a certificate FarkasHolds rejects", trial)
+		}
+		if y[s] != 0 || y[s+1] != 0 {
+			t.Fatalf("trial %d: rows out of the conflict weigh %g and %g", trial, y[s], y[s+1])
+		}
+	}
+}
