@@ -316,6 +316,55 @@ func (s *Solver) heldKink(a, k int) bool {
 	return a < k && s.ws[a].kind == kindKink
 }
 
+// apartFromConstraints reports whether c, whose unit normal lies in the
+// span of the members' normals to rounding along p (as impliedExactly
+// takes p and k), lies there only through held l1 kinks: whether its
+// normal is at least sqrt(nearPivot) from the span of the other members.
+// A kink is no constraint: the feasible set near x is cut by the other
+// members, and a row that far from their span is an ordinary row of it
+// that meets the kinks' face where x lies (a'x + t x_i <= b beside the
+// member a'x <= b with x_i held at its kink, FuzzTinyQP; a row on held
+// kinks alone), not one that cuts the members' face at a distance
+// rounding decides.
+//
+// With y the entries of p on the kinks (over p[k], zero elsewhere) and G
+// the Gram matrix of the members' normals, the squared distance is at
+// least y'S y, S the Schur complement of the other members in G, whose
+// inverse is G^{-1} on the kinks; by Cauchy-Schwarz, y'S y >= ||y||^4 /
+// y'G^{-1}y: one solve with G's factor, O(k^2). It is decided only where
+// every pivot of the factor is at least basisPivot, where the solve's
+// error is far below the margin between rounding and sqrt(nearPivot);
+// false otherwise.
+func (s *Solver) apartFromConstraints(p []float64, k int) bool {
+	if p[k] == 0 || k > s.fac.k {
+		return false
+	}
+	var yy float64
+	for a, v := range p[:k] {
+		if v != 0 && s.heldKink(a, k) {
+			yy += (v / p[k]) * (v / p[k])
+		}
+	}
+	if yy == 0 {
+		return false
+	}
+	for _, d := range s.fac.d[:k] {
+		if !(d >= basisPivot) {
+			return false
+		}
+	}
+	y := make([]float64, k)
+	for a, v := range p[:k] {
+		if v != 0 && s.heldKink(a, k) {
+			y[a] = v / p[k]
+		}
+	}
+	w := append([]float64(nil), y...)
+	s.fac.solve(w, k)
+	q := vec.Dot(y, w) // y'G^{-1}y > 0; anything else decides nothing
+	return q > 0 && yy*yy >= nearPivot*q
+}
+
 // supportMembers returns the members of impliedExactly's support, held
 // kinks left out, each the caller's row with its right-hand side as one
 // more coordinate, its float multiplier on that row, and the index of c
@@ -380,7 +429,8 @@ func repeatImplied(S []exactMember, last int, eq bool) (implied, ok bool) {
 // rounding of zero at the answer (violation's exact and near lists: the
 // exactly violated ones it let pass, and those that hold), whose unit
 // normals lie in the members' span to rounding, and which are not
-// implied by the members exactly (impliedExactly). The members' residuals
+// implied by the members exactly (impliedExactly) nor lie in the span only
+// through held l1 kinks (apartFromConstraints). The members' residuals
 // are not zero in exact arithmetic, and such a row can be violated at the
 // exact point of the members' face nearest x; it then cuts the face at a
 // distance float64 cannot resolve (a row 1e-16 from the span of two
@@ -407,7 +457,7 @@ func (s *Solver) nearlyImpliedRows() int {
 				p[i] = -y
 			}
 			p[k] = 1
-			if !s.impliedExactly(p, k, constraint{kindRow, j}) {
+			if !s.impliedExactly(p, k, constraint{kindRow, j}) && !s.apartFromConstraints(p, k) {
 				count++
 			}
 		}

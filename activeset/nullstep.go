@@ -37,8 +37,10 @@ func (s *Solver) noNullStep() (Status, bool) {
 	// is admitted again, and two such rows alternate
 	// (TestSkippedRowsStaySkipped). One not implied exactly
 	// (impliedExactly) can cut the face at any distance: the answer's
-	// distance to the solution is then unbounded (Result.NearlyImplied).
-	if !s.impliedExactly(s.dir[:k], k-1, last) {
+	// distance to the solution is then unbounded (Result.NearlyImplied),
+	// unless it depends on the others only through held l1 kinks, which
+	// are no constraints (apartFromConstraints).
+	if !s.impliedExactly(s.dir[:k], k-1, last) && !s.apartFromConstraints(s.dir[:k], k-1) {
 		s.skipNear++
 	}
 	s.pop(k - 1)
