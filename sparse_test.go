@@ -1347,3 +1347,50 @@ func TestSparseRowsSVRGInfeasibleFar(t *testing.T) {
 		}
 	}
 }
+
+// TestNewtonCGRowsBeyondRounding: x0 - x1 >= 1 and x0 - x1 <= c with q =
+// (-1e7, 0), by newton-cg with the rows given densely and sparsely. The
+// answer lies at |x| = 3.3e6, where each row's relative test (Tol of its
+// terms) passes a violation of 1.41. With c = 0.75 the rows contradict
+// each other (their sum is 0 <= -0.25): newton-cg once answered solved
+// there; it must answer infeasible with a certificate that holds in exact
+// arithmetic. With c = 1.25 (a slab) and c = 1 (the line x0 - x1 = 1) the
+// rows are feasible: solved, near x1* = (1e7 - c)/3, x0* = x1* + c, as
+// the active-set engine finds.
+func TestNewtonCGRowsBeyondRounding(t *testing.T) {
+	for _, c := range []float64{0.75, 1.25, 1} {
+		p := &Problem{N: 2, Loss: "squared", Phi: [][]float64{{0, 1}}, Y: []float64{0}, Ridge: 1,
+			Q: []float64{-1e7, 0}, A: [][]float64{{-1, 1}, {1, -1}}, B: []float64{-1, c}}
+		sp := *p
+		sp.A, sp.ASparse = nil, mat.SparseFromRows(p.A, p.N)
+		sp.Phi, sp.PhiSparse = nil, mat.SparseFromRows(p.Phi, p.N)
+		for _, q := range []*Problem{p, &sp} {
+			label := fmt.Sprintf("c = %g, sparse rows %v", c, q.ASparse != nil)
+			r, err := Solve(context.Background(), q, &Options{Method: MethodNewtonCG, TimeLimit: time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: %v x %v Farkas %v", label, r, r.X, r.FarkasA)
+			if c < 1 {
+				if r.Status != StatusInfeasible {
+					t.Fatalf("%s: %v (%s); want infeasible", label, r.Status, r.Message)
+				}
+				if err := ratFarkasBox(p, r.FarkasA); err != nil {
+					t.Fatalf("%s: certificate %v: %v", label, r.FarkasA, err)
+				}
+				continue
+			}
+			x1 := (1e7 - c) / 3
+			x0 := x1 + c
+			dist := math.Hypot(r.X[0]-x0, r.X[1]-x1)
+			if r.Status != StatusSolved || dist > math.Sqrt(2*r.Gap/p.Ridge) || r.MaxViolation > 1e-6*(2*x0+c) {
+				t.Errorf("%s: %v (%s), x %v at %.3g from x* = (%v, %v), violation %.3g; want solved",
+					label, r.Status, r.Message, r.X, dist, x0, x1, r.MaxViolation)
+			}
+			if ref, err := Solve(context.Background(), p, nil); err != nil || ref.Status != StatusSolved ||
+				math.Hypot(ref.X[0]-x0, ref.X[1]-x1) > 1e-6*x0 {
+				t.Errorf("%s: the engine's answer %v (%v), x* = (%v, %v)", label, ref, err, x0, x1)
+			}
+		}
+	}
+}

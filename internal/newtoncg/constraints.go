@@ -43,7 +43,10 @@ import (
 // b = 0 can be met, and rows with b = 0 over small weights do not ask
 // for far more than the gap does. Taken relative to the largest row's
 // terms instead, as OSQP does, a row of scale 1e9 would loosen every
-// other row's test as much). Their difference is
+// other row's test as much). The relative test also passes rows that no
+// x meets, once x is large: where it passes rows violated beyond
+// rounding, Solved further asks phase one for a point that meets them to
+// rounding (feasibility.go). Their difference is
 //
 //	gap = gapTerms(x) + sum_i (xi (r_i)_+ - lhat_i r_i),
 //

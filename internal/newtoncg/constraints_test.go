@@ -2,6 +2,7 @@ package newtoncg
 
 import (
 	"math"
+	"math/big"
 	"testing"
 
 	"github.com/softpen/softpen/mat"
@@ -282,6 +283,55 @@ func TestFarkasToRounding(t *testing.T) {
 		}
 		if res := New(p, Options{Tol: 1e-9, MaxIter: 200}).Solve(); res.Status != Infeasible {
 			t.Errorf("rows %v: %v after %d iterations, want infeasible", c.rows, res.Status, res.Iterations)
+		}
+	}
+}
+
+// TestRowsBeyondRoundingNotSolved: x0 - x1 >= 1 and x0 - x1 <= c with q =
+// (-1e7, 0) take the answer to |x| = 3.3e6, where the relative test of
+// the rows (Tol of their terms, 6.7e6) passes a violation of 1.41. With c
+// = 0.75 no x meets both rows (their sum is 0 <= -0.25): Solve once
+// called that answer solved, with only the second row's multiplier
+// nonzero; phase one now proves it infeasible, with y = (1, 1) checked
+// here in exact arithmetic. With c = 1.25 (a slab) and c = 1 (the line x0
+// - x1 = 1) the rows are feasible and the answer stays solved, near x1* =
+// (1e7 - c)/3, x0* = x1* + c.
+func TestRowsBeyondRoundingNotSolved(t *testing.T) {
+	rows := [][]float64{{-1, 1}, {1, -1}}
+	for _, c := range []float64{0.75, 1.25, 1} {
+		b := []float64{-1, c}
+		p := Problem{X: mat.SparseFromRows([][]float64{{0, 1}}, 2), Y: []float64{0}, Loss: Squared, Ridge: 1,
+			Q: []float64{-1e7, 0}, A: mat.SparseFromRows(rows, 2), B: b}
+		res := New(p, Options{Tol: 1e-6}).Solve()
+		t.Logf("c = %g: status %v, x %v, violation %.3g, phase one %d passes, Farkas %v",
+			c, res.Status, res.X, res.MaxViolation, res.PhaseOnePasses, res.Farkas)
+		if c < 1 {
+			if res.Status != Infeasible {
+				t.Fatalf("c = %g: status %v, want infeasible", c, res.Status)
+			}
+			by := new(big.Rat)
+			aty := []*big.Rat{new(big.Rat), new(big.Rat)}
+			for i, y := range res.Farkas {
+				if !(y >= 0) || math.IsInf(y, 1) {
+					t.Fatalf("c = %g: y[%d] = %g", c, i, y)
+				}
+				yr := new(big.Rat).SetFloat64(y)
+				by.Add(by, new(big.Rat).Mul(yr, new(big.Rat).SetFloat64(b[i])))
+				for j, a := range rows[i] {
+					aty[j].Add(aty[j], new(big.Rat).Mul(yr, new(big.Rat).SetFloat64(a)))
+				}
+			}
+			if aty[0].Sign() != 0 || aty[1].Sign() != 0 || by.Sign() >= 0 {
+				t.Fatalf("c = %g: A'y = (%s, %s), b'y = %s; want 0 and < 0", c, aty[0], aty[1], by)
+			}
+			continue
+		}
+		x1 := (1e7 - c) / 3
+		x0 := x1 + c
+		dist := math.Hypot(res.X[0]-x0, res.X[1]-x1)
+		if res.Status != Solved || dist > math.Sqrt(2*res.Gap/p.Ridge) || res.MaxViolation > 1e-6*(2*x0+c) {
+			t.Errorf("c = %g: status %v, x %v at %.3g from x* = (%v, %v) (gap %.3g), violation %.3g; want solved",
+				c, res.Status, res.X, dist, x0, x1, res.Gap, res.MaxViolation)
 		}
 	}
 }

@@ -19,9 +19,11 @@
 // orthant box, the free set and the projected line search), cg.go
 // (preconditioned conjugate gradients and the Hessian product), gap.go
 // (the certificate), constraints.go (rows of A by the augmented
-// Lagrangian), penalty.go (the certificate of a point of the softplus
-// penalty, for another method's solve), loss.go (the losses). A Workspace allocates
-// everything in New; Solve allocates nothing.
+// Lagrangian), feasibility.go (phase one, before an answer with rows
+// violated beyond rounding is called solved), penalty.go (the certificate
+// of a point of the softplus penalty, for another method's solve),
+// loss.go (the losses). A Workspace allocates everything in New; Solve
+// allocates nothing (but see Solve).
 package newtoncg
 
 import (
@@ -61,6 +63,11 @@ const (
 	Stopped                  // Options.Stop said so (budget, time, context)
 	Stalled                  // no step decreases F in float64, gap above Tol
 	Infeasible               // no x in the bounds satisfies A x <= b: Result.Farkas proves it
+	// Undecided: the answer meets Tol, but violates rows beyond the
+	// rounding of their residuals, and phase one found neither a point
+	// that meets them to rounding nor a Farkas certificate
+	// (feasibility.go): the rows may have no solution.
+	Undecided
 )
 
 // Options are a solve's choices; zero values mean the defaults.
@@ -99,6 +106,10 @@ type Result struct {
 	Iterations int     // Newton iterations
 	CGSteps    int     // Hessian-vector products
 	Passes     int64   // passes over the rows (each touches every nonzero once)
+	// PhaseOnePasses counts the passes over the rows of A of the phase one
+	// that decides feasibility before an answer violating rows beyond
+	// rounding is called solved (feasibility.go); 0 when it did not run.
+	PhaseOnePasses int64
 }
 
 // Workspace holds a problem and every vector a solve needs.
@@ -133,6 +144,10 @@ type Workspace struct {
 	penXi, penDelta float64
 	penDrop         []bool
 	pre             rowPrecond // the rows' preconditioner (preconditioner.go)
+	// phase one before a solved answer with rows violated beyond rounding
+	// (feasibility.go), allocated on first use
+	phase       phaseWork
+	phasePasses int64
 }
 
 // New returns a workspace for p (see Problem for what it must satisfy;
@@ -232,13 +247,15 @@ func (w *Workspace) upper(j int) float64 {
 
 // Solve minimises F from the previous answer (the projection of 0 onto
 // the bounds when cold). It allocates nothing but the storage of the
-// rows' preconditioner, the first time it is on (preconditioner.go).
+// rows' preconditioner, the first time it is on (preconditioner.go), and
+// of phase one, the first time an answer violates rows beyond rounding
+// (feasibility.go).
 func (w *Workspace) Solve() *Result {
 	x := w.x
 	for j := range x {
 		x[j] = min(max(x[j], w.lower(j)), w.upper(j))
 	}
-	w.passes = 0
+	w.passes, w.phasePasses = 0, 0
 	res := &w.res
 	*res = Result{X: x, Z: w.zb, Lambda: w.lhat, Gap: math.Inf(1), Status: Stalled}
 	w.team.MulVec(w.t, x)
@@ -273,6 +290,20 @@ func (w *Workspace) Solve() *Result {
 			// (An infinite F, a loss that overflows, meets no
 			// tolerance, though Inf <= Inf would say so.)
 			res.Status = Solved
+			// Rows violated beyond rounding are called solved only once
+			// phase one has found a point that meets them to rounding
+			// (feasibility.go).
+			if w.p.A != nil && res.MaxViolation > 0 && !w.withinRounding(x, w.rA) {
+				switch w.phaseOne(x, w.rA) {
+				case feasInfeasible:
+					res.Status, res.Farkas = Infeasible, w.farkas
+				case feasStopped:
+					res.Status = Stopped
+				case feasUndecided:
+					res.Status = Undecided
+				}
+				res.PhaseOnePasses = w.phasePasses
+			}
 			w.multipliers()
 			return res
 		}

@@ -164,6 +164,11 @@ func (s *Solver) solveSparse(ctx context.Context, start time.Time) (*Result, err
 		copy(res.Farkas, r.Farkas)
 	case newtoncg.Stopped:
 		res.Status = statusOf(rn.stopped) // MaxSteps also for the iteration limit
+	case newtoncg.Undecided:
+		res.Status = StatusPrecisionLimit
+		res.DistBound = math.Inf(1)
+		res.Message = fmt.Sprintf("the rows hold to the tolerance relative to their terms (largest violation %.3g), "+
+			"but phase one found neither a point that meets them to rounding nor a Farkas certificate: they may have no solution", r.MaxViolation)
 	default:
 		res.Status = StatusPrecisionLimit
 		res.Message = fmt.Sprintf("no Newton step lowers the objective in float64; certified gap %.3g", res.Gap)
