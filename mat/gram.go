@@ -1,6 +1,10 @@
 package mat
 
-import "github.com/softpen/softpen/vec"
+import (
+	"sync"
+
+	"github.com/softpen/softpen/vec"
+)
 
 // Gram sets dst = scale * A^T A (Cols x Cols, exactly symmetric); see
 // GramRows.
@@ -31,6 +35,16 @@ func GramRows(dst *Dense, rows [][]float64, scale float64) {
 	gram("GramRows", dst, len(rows), dst.Cols, func(i int) []float64 { return rows[i] }, nil, scale)
 }
 
+// GramRowsThreads is GramRows on up to threads goroutines (threads <= 1:
+// GramRows itself). Each goroutine computes its own tiles of the upper
+// triangle over all rows, in the order GramRows does, so the result is the
+// same bit for bit whatever threads is. Only the blocked product (dense
+// rows, more than gramSplitMin multiply-adds and at least gramSplitCols
+// columns) is split; each goroutine allocates packing buffers of its own.
+func GramRowsThreads(dst *Dense, rows [][]float64, scale float64, threads int) {
+	gramThreads(dst, rows, scale, threads)
+}
+
 // GramWeighted sets dst = scale * A^T diag(w) A, the Hessian Phi'D Phi of
 // a Newton step, for the matrix A whose rows are rows (each of length
 // dst.Cols), len(w) = len(rows): GramRows with row k's products weighted
@@ -46,6 +60,36 @@ func GramWeighted(dst *Dense, rows [][]float64, w []float64, scale float64) {
 // gram is Gram, GramRows and GramWeighted (w nil: all weights one) for the
 // l x n matrix whose row i is row(i).
 func gram(fn string, dst *Dense, l, n int, row func(int) []float64, w []float64, scale float64) {
+	if gramPrepare(fn, dst, l, n, row) {
+		gramDense(dst, l, n, row, w)
+	} else {
+		gramSparse(dst, l, row, w)
+	}
+	gramFinish(dst, n, scale)
+}
+
+// gramThreads is GramRowsThreads. (It passes the rows, not a function
+// of them, to the goroutines, which would make every caller of gram
+// allocate its row function.)
+func gramThreads(dst *Dense, rows [][]float64, scale float64, threads int) {
+	n := dst.Cols
+	row := func(i int) []float64 { return rows[i] }
+	l := len(rows)
+	switch dense := gramPrepare("GramRows", dst, l, n, row); {
+	case dense && threads > 1 && n >= gramSplitCols && float64(l)*float64(n)*float64(n) > 2*gramSplitMin:
+		gramDenseSplit(dst, rows, threads)
+	case dense:
+		gramDense(dst, l, n, row, nil)
+	default:
+		gramSparse(dst, l, row, nil)
+	}
+	gramFinish(dst, n, scale)
+}
+
+// gramPrepare checks the shapes, clears dst's n x n block, and reports
+// whether the product takes the dense path: at least a quarter of the
+// entries nonzero (and l > 0).
+func gramPrepare(fn string, dst *Dense, l, n int, row func(int) []float64) bool {
 	check(fn, dst.Rows, n, "dst rows")
 	check(fn, dst.Cols, n, "dst cols")
 	nz := 0 // nonzeros counted until there are enough for the dense path
@@ -63,12 +107,11 @@ func gram(fn string, dst *Dense, l, n int, row func(int) []float64, w []float64,
 	for j := 0; j < n; j++ {
 		clear(dst.Row(j))
 	}
-	if 4*nz >= l*n && l > 0 {
-		gramDense(dst, l, n, row, w)
-	} else {
-		gramSparse(dst, l, row, w)
-	}
-	// dst holds the unscaled upper triangle; scale it and copy it down.
+	return 4*nz >= l*n && l > 0
+}
+
+// gramFinish scales the unscaled upper triangle in dst and copies it down.
+func gramFinish(dst *Dense, n int, scale float64) {
 	for j := 0; j < n; j++ {
 		r := dst.Row(j)
 		for i := j; i < n; i++ {
@@ -165,42 +208,7 @@ func gramDense(dst *Dense, l, n int, row func(int) []float64, w []float64) {
 	if pad {
 		out, ldc = padded[:na*nb], na
 	}
-	var edge [tb * ta]float64
-	for k0 := 0; k0 < l; k0 += depth {
-		kc := min(depth, l-k0)
-		ap := buf[:kc*na]
-		bp := buf[kc*na : kc*(na+nb)]
-		for p := 0; p < kc; p++ {
-			r := row(k0 + p)
-			wp := 1.0
-			if w != nil {
-				wp = w[k0+p]
-			}
-			packA(ap, r, p, kc, wp)
-			packB(bp, r, p, kc)
-		}
-		for jc := 0; jc < n; jc += gramNC {
-			jend := min(jc+gramNC, n)
-			for i0 := jc / ta * ta; i0 < n; i0 += ta {
-				a := ap[i0*kc : (i0+ta)*kc]
-				for j0 := jc; j0 < jend && j0 <= i0+ta-1; j0 += tb {
-					b := bp[j0*kc : (j0+tb)*kc]
-					if pad || i0+ta <= n && j0+tb <= n {
-						vec.TileMulAdd(out[j0*ldc+i0:], ldc, a, b)
-						continue
-					}
-					edge = [tb * ta]float64{}
-					vec.TileMulAdd(edge[:], ta, a, b)
-					for jj := 0; jj < tb && j0+jj < n; jj++ {
-						d := dst.Row(j0 + jj)[i0:]
-						for ii := 0; ii < ta && i0+ii < n; ii++ {
-							d[ii] += edge[jj*ta+ii]
-						}
-					}
-				}
-			}
-		}
-	}
+	gramBlocks(dst, out, ldc, pad, buf, depth, l, n, row, w, 0, na)
 	if pad {
 		for j := 0; j < n; j++ {
 			copy(dst.Row(j)[j:n], out[j*na+j:j*na+n])
@@ -255,4 +263,112 @@ func packB(pk, r []float64, p, kc int) {
 	if c0 < len(r) {
 		packTail(pk[c0*kc+p*wd:c0*kc+(p+1)*wd], r[c0:], 1) // times 1: the same bits
 	}
+}
+
+// gramBlocks is gramDense's product for the 12-panels of A from column
+// i0lo up to i0hi (multiples of vec.TileA): for each block of depth rows,
+// the block is packed into buf and each tile of those panels on or above
+// the diagonal is added to out (stride ldc; dst's own storage unless pad,
+// the padded block of few columns).
+func gramBlocks(dst *Dense, out []float64, ldc int, pad bool, buf []float64, depth, l, n int, row func(int) []float64, w []float64, i0lo, i0hi int) {
+	const ta, tb = vec.TileA, vec.TileB
+	na := (n + ta - 1) / ta * ta
+	nb := (n + tb - 1) / tb * tb
+	var edge [tb * ta]float64
+	for k0 := 0; k0 < l; k0 += depth {
+		kc := min(depth, l-k0)
+		ap := buf[:kc*na]
+		bp := buf[kc*na : kc*(na+nb)]
+		for p := 0; p < kc; p++ {
+			r := row(k0 + p)
+			wp := 1.0
+			if w != nil {
+				wp = w[k0+p]
+			}
+			packA(ap, r, p, kc, wp)
+			packB(bp, r, p, kc)
+		}
+		for jc := 0; jc < min(n, i0hi); jc += gramNC {
+			jend := min(jc+gramNC, n)
+			for i0 := max(i0lo, jc/ta*ta); i0 < min(n, i0hi); i0 += ta {
+				a := ap[i0*kc : (i0+ta)*kc]
+				for j0 := jc; j0 < jend && j0 <= i0+ta-1; j0 += tb {
+					b := bp[j0*kc : (j0+tb)*kc]
+					if pad || i0+ta <= n && j0+tb <= n {
+						vec.TileMulAdd(out[j0*ldc+i0:], ldc, a, b)
+						continue
+					}
+					edge = [tb * ta]float64{}
+					vec.TileMulAdd(edge[:], ta, a, b)
+					for jj := 0; jj < tb && j0+jj < n; jj++ {
+						d := dst.Row(j0 + jj)[i0:]
+						for ii := 0; ii < ta && i0+ii < n; ii++ {
+							d[ii] += edge[jj*ta+ii]
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// gramSplitMin is the multiply-adds, l n^2 / 2, below which a Gram matrix
+// is formed on one goroutine, and gramSplitCols the fewest columns split:
+// the goroutines' start, their packing of every row (each packs the
+// whole of each block) and their buffers cost more than they save below.
+const (
+	gramSplitMin  = 1 << 22
+	gramSplitCols = 64
+)
+
+// gramDenseSplit is gramDense (unweighted) on up to threads goroutines:
+// the 12-panels of A are split into contiguous ranges of about equal work
+// (panel i0 reaches (i0 + 12) / 4 tiles of the upper triangle), and each
+// goroutine runs gramBlocks on its range with buffers of its own. Every
+// tile is summed over the row blocks in the same order as by gramDense,
+// so the bits do not depend on threads.
+func gramDenseSplit(dst *Dense, rows [][]float64, threads int) {
+	const ta, tb = vec.TileA, vec.TileB
+	l, n := len(rows), dst.Cols
+	na := (n + ta - 1) / ta * ta
+	nb := (n + tb - 1) / tb * tb
+	panels := na / ta
+	threads = min(threads, panels)
+	work := func(q int) int { return (q*ta + ta + tb - 1) / tb } // tiles of panel q
+	total := 0
+	for q := range panels {
+		total += work(q)
+	}
+	depth := gramKC
+	kmax := min(l, depth)
+	var wg sync.WaitGroup
+	q, done := 0, 0
+	for t := range threads {
+		lo := q
+		// Panels until this goroutine's share of what is left.
+		share := (total - done) / (threads - t)
+		got := 0
+		for q < panels && (got < share || q == lo) {
+			got += work(q)
+			q++
+		}
+		if t == threads-1 {
+			for ; q < panels; q++ {
+				got += work(q)
+			}
+		}
+		done += got
+		i0lo, i0hi := lo*ta, q*ta
+		if i0lo >= i0hi {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]float64, kmax*(na+nb))
+			row := func(i int) []float64 { return rows[i] }
+			gramBlocks(dst, dst.Data, dst.Stride, false, buf, depth, l, n, row, nil, i0lo, i0hi)
+		}()
+	}
+	wg.Wait()
 }

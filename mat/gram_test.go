@@ -198,6 +198,49 @@ func TestGramExactEveryShape(t *testing.T) {
 	}
 }
 
+// TestGramSplitSameBits: the product split over goroutines
+// (gramDenseSplit, called directly so that small shapes are split too)
+// gives the bits of gramDense on shapes of one and several row and column
+// blocks, for 2 to 7 goroutines (more than the panels at
+// the smallest), and writes nothing outside dst's n x n block; GramRowsThreads
+// above its size threshold equals GramRows.
+func TestGramSplitSameBits(t *testing.T) {
+	shapes := [][2]int{{1, 13}, {5, 24}, {40, 25}, {257, 64}, {300, 97}, {513, 141}, {77, 200}, {600, 259}}
+	for _, sh := range shapes {
+		l, n := sh[0], sh[1]
+		in := newGramInput(l, n, func(k, j int) float64 { return math.Sin(float64(k*n + j + 1)) })
+		want := NewDense(n, n)
+		gramDense(want, l, n, func(i int) []float64 { return in.rows[i] }, nil)
+		for threads := 2; threads <= 7; threads++ {
+			what := fmt.Sprintf("%dx%d threads %d", l, n, threads)
+			d, chk := guardedDst(n)
+			for j := range n {
+				clear(d.Row(j)[:n])
+			}
+			gramDenseSplit(d, in.rows, threads)
+			chk(t, what)
+			for i := range n {
+				for j := i; j < n; j++ { // the upper triangle, all gramDense guarantees
+					if math.Float64bits(d.Data[i*d.Stride+j]) != math.Float64bits(want.Data[i*n+j]) {
+						t.Fatalf("%s: [%d][%d] = %v, gramDense %v", what, i, j, d.Data[i*d.Stride+j], want.Data[i*n+j])
+					}
+				}
+			}
+		}
+	}
+	l, n := 2000, 100 // l n^2 / 2 above gramSplitMin
+	in := newGramInput(l, n, gramInt)
+	want, got := NewDense(n, n), NewDense(n, n)
+	GramRows(want, in.rows, 0.5)
+	GramRowsThreads(got, in.rows, 0.5, 2)
+	for i := range want.Data {
+		if math.Float64bits(got.Data[i]) != math.Float64bits(want.Data[i]) {
+			t.Fatalf("GramRowsThreads differs from GramRows at %d: %v, %v", i, got.Data[i], want.Data[i])
+		}
+	}
+	checkGramExact(t, "GramRowsThreads", got, in, nil, 0.5)
+}
+
 // TestGramOverwrites: whatever dst held before (NaN here) does not leak
 // into the result, on both paths.
 func TestGramOverwrites(t *testing.T) {
@@ -374,8 +417,18 @@ func gramDot4(dst *Dense, a *Dense, scale float64) {
 	}
 }
 
+// rowsOf returns a's rows as slices of its storage.
+func rowsOf(a *Dense) [][]float64 {
+	rows := make([][]float64, a.Rows)
+	for i := range rows {
+		rows[i] = a.Row(i)
+	}
+	return rows
+}
+
 // BenchmarkGram: scale * A'A for dense l x n A, the blocked kernel
-// (impl=tiled, Gram) against Dot4 over copied columns (impl=dot4), in
+// (impl=tiled, Gram; impl=tiled-threads=2, GramRowsThreads on two
+// goroutines) against Dot4 over copied columns (impl=dot4), in
 // GFLOP/s counting l*n*(n+1) flops (the symmetric half). Under -short the
 // largest size is l = 4e4 instead of 2e5.
 func BenchmarkGram(b *testing.B) {
@@ -390,12 +443,14 @@ func BenchmarkGram(b *testing.B) {
 			a.Data[i] = math.Sin(float64(i + 1))
 		}
 		g := NewDense(n, n)
+		rows := rowsOf(a)
 		for _, impl := range []struct {
 			name string
 			f    func()
 		}{
 			{"dot4", func() { gramDot4(g, a, 1) }},
 			{"tiled", func() { a.Gram(g, 1) }},
+			{"tiled-threads=2", func() { GramRowsThreads(g, rows, 1, 2) }},
 		} {
 			b.Run(fmt.Sprintf("l=%d/n=%d/impl=%s", l, n, impl.name), func(b *testing.B) {
 				for b.Loop() {
