@@ -159,6 +159,31 @@ func BenchmarkLargeQPThreads(b *testing.B) {
 	}
 }
 
+// BenchmarkDenseLeastSquares: a constrained least-squares problem with
+// many dense objective terms, the large-QP family at l = 2e5 terms of
+// n = 400 features and m = 2000 rows (640 MB of phi), by MethodAuto (the
+// exact path: H = phi'phi/l formed, then the active-set method) with
+// Options.Threads 1 and 2; "gram-share" is the fraction of the time spent
+// forming H (measured once, outside the timed loop, by mat.GramRowsThreads
+// alone). Run it with -benchtime 3x on an otherwise idle machine.
+func BenchmarkDenseLeastSquares(b *testing.B) {
+	p := largeQP(200000, 2000, 400)
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			var res *Result
+			var err error
+			for b.Loop() {
+				res, err = Solve(context.Background(), p, &Options{Threads: threads})
+			}
+			reportSolved(b, res, err)
+			h := mat.NewDense(p.N, p.N)
+			start := time.Now()
+			mat.GramRowsThreads(h, p.Phi, 1/float64(len(p.Phi)), threads)
+			b.ReportMetric(time.Since(start).Seconds()*float64(b.N)/b.Elapsed().Seconds(), "gram-share")
+		})
+	}
+}
+
 // largeQP is the large-QP family's first instance (seed 1).
 func largeQP(l, m, n int) *Problem { return largeQPSeed(l, m, n, 1) }
 

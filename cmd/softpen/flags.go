@@ -43,7 +43,7 @@ func (f *solveFlags) register(fs *flag.FlagSet) {
 	fs.Int64Var(&f.maxSteps, "max-steps", 0, "budget of the method's steps: component gradients of a penalty method or newton, working-set changes of activeset (0: none)")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "wall-time limit, e.g. 500ms or 2m (0: none)")
 	fs.BoolVar(&f.progress, "progress", false, "on standard error: a line per stage or Newton step, a line at least every second while the solve runs, and a summary at the end")
-	fs.IntVar(&f.threads, "threads", 0, "cores the command uses: the LIBSVM reader, the passes over all rows (newton-cg, the active-set method) and dual-cd's exact steps (0: GOMAXPROCS, every core the process may use)")
+	fs.IntVar(&f.threads, "threads", 0, "cores the command uses: the LIBSVM reader, the passes over all rows (newton-cg, the active-set method), dual-cd's exact steps and the forming of phi'phi (0: GOMAXPROCS, every core the process may use)")
 	fs.BoolVar(&f.noPolish, "no-polish", false, "a penalty method's stages answer alone, without the exact finish by the active-set method")
 	f.maxMemory = byteSize(softpen.DefaultMemoryLimit)
 	fs.Var(&f.maxMemory, "max-memory", "refuse a problem whose estimated solver memory (Problem.MemoryEstimate) exceeds this `size`, e.g. 512MiB, 16GiB (0: no limit)")

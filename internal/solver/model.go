@@ -100,7 +100,7 @@ func (s *Solver) buildModel(sharpMu bool) error {
 			s.h = mat.NewDense(n, n)
 		}
 		if s.l > 0 {
-			mat.GramRows(s.h, s.phiRows, 1/float64(s.l))
+			mat.GramRowsThreads(s.h, s.phiRows, 1/float64(s.l), s.threads())
 			for i, r := range s.phiRows {
 				if s.y[i] != 0 {
 					vec.Axpy(s.y[i], r, s.c)
