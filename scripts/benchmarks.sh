@@ -121,6 +121,9 @@ section "Many rows: the exact method with its sampled start" \
 section "Many rows on one goroutine and on two" \
   "LargeQPThreads: the large QP with Options.Threads 1 and 2 (the rows' norms in New and the pricing scans over all rows split in two)." \
   . 5x '^BenchmarkLargeQPThreads$'
+section "Many dense objective terms: constrained least squares" \
+  "DenseLeastSquares: the large-QP family at l = 2e5 terms, n = 400, m = 2000 rows, solved exactly with Options.Threads 1 and 2; gram-share is the part of the time spent forming phi'phi/l." \
+  . 3x '^BenchmarkDenseLeastSquares$'
 section "Every method on three problems, to a certified 1e-6" \
   "The penalty methods with their exact finish against the default; solved is 1 when the answer was certified to the tolerance." \
   . 3x '^BenchmarkMethods$'
@@ -149,7 +152,7 @@ section "Sparse rows: the penalty method with rows of A" \
   "Logistic loss, ridge 1/l, on mushrooms with 20 sparse Zipf rows A x <= b (15 active), to a certified 1e-4 and 1e-6: newton-cg's augmented Lagrangian (its Newton steps) beside svrg and catalyst-svrg with the rows as the softplus penalty (their epochs), and svrg without gap-safe screening (svrg-noscreen)." \
   . 1x '^BenchmarkSparseSVRGRows$'
 section "Gram matrix A'A" \
-  "mat.Gram, the blocked kernel (tiled) beside Dot4 over A's columns (dot4); GFLOP/s counts l n (n+1) flops, the symmetric half." \
+  "mat.Gram, the blocked kernel (tiled; tiled-threads=2: GramRowsThreads on two goroutines, the same bits) beside Dot4 over A's columns (dot4); GFLOP/s counts l n (n+1) flops, the symmetric half." \
   ./mat 3x '^BenchmarkGram$'
 section "Cholesky factor" \
   "mat.Cholesky.Factor (blocked above n = 256) beside the column-by-column factor (unblocked) of B'B + I; GFLOP/s counts n^3/3 flops." \
