@@ -67,8 +67,11 @@ const (
 	feasStopped                // Options.Stop said so
 )
 
-// phaseWork is phase one's workspace, allocated on first use (a solve
-// whose answers meet their rows to rounding never allocates it).
+// phaseWork is phase one's workspace: its vectors of length n are the
+// Newton iterations' scratch (xNew, gp, d, lo, hi, r, pv, hp: the solve
+// has ended when phase one runs, and the next solve sets each before it
+// reads it), those of length m are allocated on first use (a solve whose
+// answers meet their rows to rounding never allocates them).
 type phaseWork struct {
 	x, g, d, xt, xc, r, p, hp []float64 // length n
 	res, resT, y, norm        []float64 // length m (norm: ||a_i||)
@@ -121,10 +124,13 @@ func (w *Workspace) withinRounding(x, r []float64) bool {
 // certificate.
 func (w *Workspace) phaseOne(x, r []float64) feasibility {
 	ph := &w.phase
-	if ph.x == nil {
-		n, m := len(w.x), len(w.lam)
+	// The solve's iterations are over: their scratch vectors of length n
+	// serve phase one (on the 1e6-feature Zipf set eight more of them
+	// raised the process's peak memory by 60 MB).
+	ph.x, ph.g, ph.d, ph.xt, ph.xc, ph.r, ph.p, ph.hp = w.xNew, w.gp, w.d, w.lo, w.hi, w.r, w.pv, w.hp
+	if ph.res == nil {
+		m := len(w.lam)
 		f := func(k int) []float64 { return make([]float64, k) }
-		ph.x, ph.g, ph.d, ph.xt, ph.xc, ph.r, ph.p, ph.hp = f(n), f(n), f(n), f(n), f(n), f(n), f(n), f(n)
 		ph.res, ph.resT, ph.y, ph.norm = f(m), f(m), f(m), f(m)
 		for i := range ph.norm {
 			_, val := w.p.A.Row(i)
