@@ -146,7 +146,13 @@ func BenchmarkLargeQP(b *testing.B) {
 // more on an otherwise idle machine: the rows stream from memory, and the
 // ratio is one of memory bandwidth.
 func BenchmarkLargeQPThreads(b *testing.B) {
-	p := largeQP(2000, 100000, 100)
+	solveOnThreads(b, largeQP(2000, 100000, 100), nil)
+}
+
+// solveOnThreads runs p's solve as the sub-benchmarks threads=1 and
+// threads=2 (Options.Threads), each reporting its answer (reportSolved)
+// and then, when report is not nil, what report adds.
+func solveOnThreads(b *testing.B, p *Problem, report func(b *testing.B, threads int)) {
 	for _, threads := range []int{1, 2} {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
 			var res *Result
@@ -155,6 +161,9 @@ func BenchmarkLargeQPThreads(b *testing.B) {
 				res, err = Solve(context.Background(), p, &Options{Threads: threads})
 			}
 			reportSolved(b, res, err)
+			if report != nil {
+				report(b, threads)
+			}
 		})
 	}
 }
@@ -168,20 +177,12 @@ func BenchmarkLargeQPThreads(b *testing.B) {
 // alone). Run it with -benchtime 3x on an otherwise idle machine.
 func BenchmarkDenseLeastSquares(b *testing.B) {
 	p := largeQP(200000, 2000, 400)
-	for _, threads := range []int{1, 2} {
-		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
-			var res *Result
-			var err error
-			for b.Loop() {
-				res, err = Solve(context.Background(), p, &Options{Threads: threads})
-			}
-			reportSolved(b, res, err)
-			h := mat.NewDense(p.N, p.N)
-			start := time.Now()
-			mat.GramRowsThreads(h, p.Phi, 1/float64(len(p.Phi)), threads)
-			b.ReportMetric(time.Since(start).Seconds()*float64(b.N)/b.Elapsed().Seconds(), "gram-share")
-		})
-	}
+	solveOnThreads(b, p, func(b *testing.B, threads int) {
+		h := mat.NewDense(p.N, p.N)
+		start := time.Now()
+		mat.GramRowsThreads(h, p.Phi, 1/float64(len(p.Phi)), threads)
+		b.ReportMetric(time.Since(start).Seconds()*float64(b.N)/b.Elapsed().Seconds(), "gram-share")
+	})
 }
 
 // largeQP is the large-QP family's first instance (seed 1).

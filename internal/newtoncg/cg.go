@@ -87,3 +87,39 @@ func (w *Workspace) hessian(hp, v []float64) {
 		}
 	}
 }
+
+// ConjugateGradient sets d to an approximate solution of H d = g by at
+// most maxIter steps of plain conjugate gradients from d = 0, ending when
+// ||r||^2 falls below 1e-20 ||g||^2 or a step finds p'Hp <= 0 (H
+// positive semidefinite but singular along p). hess must set hp = H p for
+// the p and hp given here; r, p and hp (length len(g)) are scratch. It
+// reports whether every entry of d is finite. It allocates nothing
+// (given a hess that does not). Phase one's steps (feasibility.go, and
+// the solver's lazy SVRG) use it.
+func ConjugateGradient(g, d, r, p, hp []float64, maxIter int, hess func(hp, p []float64)) bool {
+	clear(d)
+	copy(r, g)
+	copy(p, g)
+	rr := vec.Dot(r, r)
+	tol := 1e-20 * rr
+	for it := 0; it < maxIter && rr > tol; it++ {
+		hess(hp, p)
+		pHp := vec.Dot(p, hp)
+		if !(pHp > 0) {
+			break
+		}
+		alpha := rr / pHp
+		vec.Axpy(alpha, p, d)
+		vec.Axpy(-alpha, hp, r)
+		rrNew := vec.Dot(r, r)
+		vec.Scale(rrNew/rr, p)
+		vec.Axpy(1, r, p)
+		rr = rrNew
+	}
+	for _, v := range d {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}

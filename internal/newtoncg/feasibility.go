@@ -280,31 +280,7 @@ func (w *Workspace) phaseDirection(ph *phaseWork, shift float64) bool {
 		}
 	}
 	reg := phaseReg * max(diag, 1)
-	clear(ph.d)
-	copy(ph.r, ph.g)
-	copy(ph.p, ph.g)
-	rr := vec.Dot(ph.r, ph.r)
-	tol := 1e-20 * rr
-	for it := 0; it < phaseCG && rr > tol; it++ {
-		w.phaseHessian(ph, reg, shift)
-		pHp := vec.Dot(ph.p, ph.hp)
-		if !(pHp > 0) {
-			break
-		}
-		alpha := rr / pHp
-		vec.Axpy(alpha, ph.p, ph.d)
-		vec.Axpy(-alpha, ph.hp, ph.r)
-		rrNew := vec.Dot(ph.r, ph.r)
-		vec.Scale(rrNew/rr, ph.p)
-		vec.Axpy(1, ph.r, ph.p)
-		rr = rrNew
-	}
-	for _, v := range ph.d {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
+	return ConjugateGradient(ph.g, ph.d, ph.r, ph.p, ph.hp, phaseCG, func(_, _ []float64) { w.phaseHessian(ph, reg, shift) })
 }
 
 // phaseHessian sets hp = H p (phaseDirection's H at ph.x), over the rows

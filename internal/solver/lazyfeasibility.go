@@ -1,8 +1,7 @@
 package solver
 
 import (
-	"math"
-
+	"github.com/softpen/softpen/internal/newtoncg"
 	"github.com/softpen/softpen/vec"
 )
 
@@ -139,31 +138,7 @@ func (z *lazySVRG) phaseDirection(x []float64, ph *lazyPhase) bool {
 		}
 	}
 	reg := phaseOneRegRel * max(diag, 1)
-	clear(ph.d)
-	copy(ph.r, ph.g)
-	copy(ph.p, ph.g)
-	rr := vec.Dot(ph.r, ph.r)
-	tol := 1e-20 * rr
-	for it := 0; it < lazyPhaseCG && rr > tol; it++ {
-		z.phaseHessian(x, ph, reg)
-		pHp := vec.Dot(ph.p, ph.hp)
-		if !(pHp > 0) {
-			break
-		}
-		alpha := rr / pHp
-		vec.Axpy(alpha, ph.p, ph.d)
-		vec.Axpy(-alpha, ph.hp, ph.r)
-		rrNew := vec.Dot(ph.r, ph.r)
-		vec.Scale(rrNew/rr, ph.p)
-		vec.Axpy(1, ph.r, ph.p)
-		rr = rrNew
-	}
-	for _, v := range ph.d {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
+	return newtoncg.ConjugateGradient(ph.g, ph.d, ph.r, ph.p, ph.hp, lazyPhaseCG, func(_, _ []float64) { z.phaseHessian(x, ph, reg) })
 }
 
 // phaseHessian sets hp = H p (phaseDirection's H at x).
