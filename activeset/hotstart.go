@@ -55,18 +55,31 @@ func (s *Solver) HotStart(rowsIn []int, upper, lower []bool) {
 //
 // From a sample's answer on many rows, the rows' violations at x spare the
 // solve's first full scans, which cost more than the one pass at x
-// (BenchmarkLargeQP).
+// (BenchmarkLargeQP). The pass runs on the team's goroutines
+// (Options.Threads), each row's violation computed alone: the same bits on
+// any number.
 func (s *Solver) HotStartAt(x []float64, rowsIn []int, upper, lower []bool) {
 	s.HotStart(rowsIn, upper, lower)
 	x = x[:s.n]
-	for j, r := range s.a {
+	if s.team == nil {
+		s.seedRows(x, 0, s.m)
+	} else {
+		s.seedAt = x
+		s.team.do(s.seedJob)
+		s.seedAt = nil
+	}
+	s.seeded(x)
+}
+
+// seedRows stores the violations at x of rows lo..hi-1 (HotStartAt).
+func (s *Solver) seedRows(x []float64, lo, hi int) {
+	for j := lo; j < hi; j++ {
 		dense := 0.0
 		if s.ainv[j] != 0 && (s.sp.sparse == nil || !s.sp.sparse[j]) {
-			_, dense = vec.SumSqDot(r, x)
+			_, dense = vec.SumSqDot(s.a[j], x)
 		}
 		s.seedRow(j, guessDot(s.ainv[j], &s.sp, j, x, dense))
 	}
-	s.seeded(x)
 }
 
 // NewAt is New followed by HotStartAt(x, rowsIn, upper, lower), with the

@@ -138,7 +138,11 @@ type Solver struct {
 	// (Options.Threads; nil: one), scan is its pricing scan's storage.
 	team *rowTeam
 	scan parallelScan
-	res  Result
+	// seedJob is HotStartAt's pass on the team (made once: a closure made
+	// at each call would allocate), seedAt its x during the pass.
+	seedJob func(k, lo, hi int)
+	seedAt  []float64
+	res     Result
 }
 
 // New checks and factors p. It returns an *InputError for malformed data
@@ -169,6 +173,7 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 	capacity := n + 1
 	if s.team = newRowTeam(m, n, s.opt.Threads); s.team != nil {
 		s.newParallelScan()
+		s.seedJob = func(_, lo, hi int) { s.seedRows(s.seedAt, lo, hi) }
 	}
 	// The solver's vectors come from one allocation per element type
 	// (the cold set-up of a small problem is mostly allocation): floats,

@@ -120,3 +120,43 @@ func TestThreadsWarmAllocs(t *testing.T) {
 		t.Fatalf("%v allocations a re-solve", a)
 	}
 }
+
+// TestHotStartAtThreads: HotStartAt's pass on several goroutines stores
+// the bits one goroutine stores (every row's violation at x, the pool),
+// and allocates nothing.
+func TestHotStartAtThreads(t *testing.T) {
+	p := teamProblem(9000, 64)
+	rng := rand.New(rand.NewPCG(5, 6))
+	x := make([]float64, p.N)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	rows := []int{4, 40, 400}
+	one, err := New(p, &Options{Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one.HotStartAt(x, rows, nil, nil)
+	for _, threads := range []int{2, 3} {
+		s, err := New(p, &Options{Threads: threads})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.team == nil {
+			t.Fatalf("threads %d: no team", threads)
+		}
+		s.HotStartAt(x, rows, nil, nil)
+		for j := range s.rowBnd {
+			a, b := s.rowBnd[j], one.rowBnd[j]
+			if math.Float64bits(a.p) != math.Float64bits(b.p) || math.Float64bits(a.a) != math.Float64bits(b.a) {
+				t.Fatalf("threads %d: row %d stored %v, one goroutine %v", threads, j, a, b)
+			}
+		}
+		if !slices.Equal(s.pool, one.pool) || s.poolOK != one.poolOK {
+			t.Fatalf("threads %d: pools differ", threads)
+		}
+		if a := testing.AllocsPerRun(5, func() { s.HotStartAt(x, rows, nil, nil) }); a != 0 {
+			t.Errorf("threads %d: HotStartAt allocates %v times", threads, a)
+		}
+	}
+}
