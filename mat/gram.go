@@ -40,7 +40,10 @@ func GramRows(dst *Dense, rows [][]float64, scale float64) {
 // triangle over all rows, in the order GramRows does, so the result is the
 // same bit for bit whatever threads is. Only the blocked product (dense
 // rows, more than gramSplitMin multiply-adds and at least gramSplitCols
-// columns) is split; each goroutine allocates packing buffers of its own.
+// columns) is split; each goroutine allocates packing buffers of its own,
+// gramKC = 256 rows of its own columns of A and of the columns before
+// them (at most 2*256*Cols floats, 12 MB at 3000 columns; the goroutine
+// with the first columns packs the fewest).
 func GramRowsThreads(dst *Dense, rows [][]float64, scale float64, threads int) {
 	gramThreads(dst, rows, scale, threads)
 }
@@ -267,31 +270,33 @@ func packB(pk, r []float64, p, kc int) {
 
 // gramBlocks is gramDense's product for the 12-panels of A from column
 // i0lo up to i0hi (multiples of vec.TileA): for each block of depth rows,
-// the block is packed into buf and each tile of those panels on or above
-// the diagonal is added to out (stride ldc; dst's own storage unless pad,
-// the padded block of few columns).
+// the block's columns i0lo..i0hi-1 are packed into 12-panels and its
+// columns 0..i0hi-1, the ones the tiles of those panels on or above the
+// diagonal reach, into 4-panels (buf holds depth * gramBuf(n, i0lo, i0hi)
+// floats), and each such tile is added to out (stride ldc; dst's own
+// storage unless pad, the padded block of few columns).
 func gramBlocks(dst *Dense, out []float64, ldc int, pad bool, buf []float64, depth, l, n int, row func(int) []float64, w []float64, i0lo, i0hi int) {
 	const ta, tb = vec.TileA, vec.TileB
-	na := (n + ta - 1) / ta * ta
-	nb := (n + tb - 1) / tb * tb
+	end := min(i0hi, n) // the last column packed, plus one
+	na := i0hi - i0lo
 	var edge [tb * ta]float64
 	for k0 := 0; k0 < l; k0 += depth {
 		kc := min(depth, l-k0)
 		ap := buf[:kc*na]
-		bp := buf[kc*na : kc*(na+nb)]
+		bp := buf[kc*na : kc*gramBuf(n, i0lo, i0hi)]
 		for p := 0; p < kc; p++ {
 			r := row(k0 + p)
 			wp := 1.0
 			if w != nil {
 				wp = w[k0+p]
 			}
-			packA(ap, r, p, kc, wp)
-			packB(bp, r, p, kc)
+			packA(ap, r[i0lo:end], p, kc, wp)
+			packB(bp, r[:end], p, kc)
 		}
 		for jc := 0; jc < min(n, i0hi); jc += gramNC {
 			jend := min(jc+gramNC, n)
 			for i0 := max(i0lo, jc/ta*ta); i0 < min(n, i0hi); i0 += ta {
-				a := ap[i0*kc : (i0+ta)*kc]
+				a := ap[(i0-i0lo)*kc : (i0-i0lo+ta)*kc]
 				for j0 := jc; j0 < jend && j0 <= i0+ta-1; j0 += tb {
 					b := bp[j0*kc : (j0+tb)*kc]
 					if pad || i0+ta <= n && j0+tb <= n {
@@ -312,10 +317,19 @@ func gramBlocks(dst *Dense, out []float64, ldc int, pad bool, buf []float64, dep
 	}
 }
 
+// gramBuf is the floats a row of a block takes in gramBlocks' packed
+// panels for the 12-panels from column i0lo to i0hi: i0hi - i0lo of
+// them, and the 4-panels of columns 0..min(i0hi, n)-1.
+func gramBuf(n, i0lo, i0hi int) int {
+	const tb = vec.TileB
+	return i0hi - i0lo + (min(i0hi, n)+tb-1)/tb*tb
+}
+
 // gramSplitMin is the multiply-adds, l n^2 / 2, below which a Gram matrix
 // is formed on one goroutine, and gramSplitCols the fewest columns split:
-// the goroutines' start, their packing of every row (each packs the
-// whole of each block) and their buffers cost more than they save below.
+// the goroutines' start, their packing (the columns before each one's own
+// are packed by every later one) and their buffers cost more than they
+// save below.
 const (
 	gramSplitMin  = 1 << 22
 	gramSplitCols = 64
@@ -330,9 +344,7 @@ const (
 func gramDenseSplit(dst *Dense, rows [][]float64, threads int) {
 	const ta, tb = vec.TileA, vec.TileB
 	l, n := len(rows), dst.Cols
-	na := (n + ta - 1) / ta * ta
-	nb := (n + tb - 1) / tb * tb
-	panels := na / ta
+	panels := (n + ta - 1) / ta
 	threads = min(threads, panels)
 	work := func(q int) int { return (q*ta + ta + tb - 1) / tb } // tiles of panel q
 	total := 0
@@ -365,7 +377,7 @@ func gramDenseSplit(dst *Dense, rows [][]float64, threads int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf := make([]float64, kmax*(na+nb))
+			buf := make([]float64, kmax*gramBuf(n, i0lo, i0hi))
 			row := func(i int) []float64 { return rows[i] }
 			gramBlocks(dst, dst.Data, dst.Stride, false, buf, depth, l, n, row, nil, i0lo, i0hi)
 		}()
