@@ -319,7 +319,8 @@ func (s *Solver) heldKink(a, k int) bool {
 // apartFromConstraints reports whether c, whose unit normal lies in the
 // span of the members' normals to rounding along p (as impliedExactly
 // takes p and k), lies there only through held l1 kinks: whether its
-// normal is at least sqrt(nearPivot) from the span of the other members.
+// normal is at least sqrt(nearPivot) from the span of the members that
+// are not held kinks.
 // A kink is no constraint: the feasible set near x is cut by the other
 // members, and a row that far from their span is an ordinary row of it
 // that meets the kinks' face where x lies (a'x + t x_i <= b beside the
@@ -353,15 +354,23 @@ func (s *Solver) apartFromConstraints(p []float64, k int) bool {
 			return false
 		}
 	}
-	y := make([]float64, k)
+	// w = G^{-1} y in s.lamTry, scratch here: the callers have read it
+	// (nearlyImpliedRows copied it into p) or do not use it
+	// (noNullStep); a Solve allocates nothing.
+	w := s.lamTry[:k]
 	for a, v := range p[:k] {
+		w[a] = 0
 		if v != 0 && s.heldKink(a, k) {
-			y[a] = v / p[k]
+			w[a] = v / p[k]
 		}
 	}
-	w := append([]float64(nil), y...)
 	s.fac.solve(w, k)
-	q := vec.Dot(y, w) // y'G^{-1}y > 0; anything else decides nothing
+	var q float64 // y'G^{-1}y > 0; anything else decides nothing
+	for a, v := range p[:k] {
+		if v != 0 && s.heldKink(a, k) {
+			q += v / p[k] * w[a]
+		}
+	}
 	return q > 0 && yy*yy >= nearPivot*q
 }
 

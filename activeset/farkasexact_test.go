@@ -123,3 +123,25 @@ func TestNearlyImpliedKinks(t *testing.T) {
 		}
 	}
 }
+
+// TestNearlyImpliedKinksAllocs: a warm re-solve whose answer has a row on
+// held kinks alone (apartFromConstraints) allocates nothing.
+func TestNearlyImpliedKinksAllocs(t *testing.T) {
+	h := mat.NewDense(3, 3)
+	h.AddDiag(1)
+	a := mat.NewDense(1, 3)
+	copy(a.Row(0), []float64{1, 1, 0})
+	p := &Problem{N: 3, H: h, C: []float64{-0.5, -0.5, -2}, L1: 1, A: a, B: []float64{0}}
+	s, err := New(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	s.Solve(ctx)
+	if n := testing.AllocsPerRun(5, func() { s.Reset(); s.Solve(ctx) }); n != 0 {
+		t.Errorf("Reset + Solve allocates %v times", n)
+	}
+	if n := testing.AllocsPerRun(5, func() { s.SetB(p.B); s.Solve(ctx) }); n != 0 {
+		t.Errorf("SetB + Solve allocates %v times", n)
+	}
+}
