@@ -40,12 +40,11 @@ import (
 // The augmented Lagrangian's answer usually violates its active rows by
 // about Tol of their terms, far above rounding, so phase one runs on most
 // solves with rows; aimed inside the rows (phaseOne), it meets them in a
-// Newton step or two from there: on the 58 solves of this module's tests
-// that ran it (of 67 solved with rows) it made 1 to 3 passes over the
-// rows of A, 77 in all, against the solves' own 12000 or more over A and
-// 16500 over Phi; and 1 on 3000 Zipf rows over 20000 features with 760
-// rows violated at the answer, where plain Newton steps on h took 41. Where every
-// row holds to rounding, the check reads the violated rows alone.
+// Newton step or two from there, typically 1 to 3 passes over the rows
+// of A and none over Phi (1 on 3000 Zipf rows over 20000 features with
+// 760 rows violated at the answer, where plain Newton steps on h took
+// 41). Where every row holds to rounding, the check reads the violated
+// rows alone.
 
 // Phase one's limits: Newton steps, and conjugate-gradient steps a Newton
 // step (h is piecewise quadratic, so a truncated step still descends).
@@ -178,7 +177,7 @@ func (w *Workspace) phaseStage(ph *phaseWork, shift float64, iters int) feasibil
 		if it >= iters || !(h > 0) {
 			return feasUndecided
 		}
-		if w.opt.Stop != nil && w.opt.Stop(w.passes) {
+		if w.opt.Stop != nil && w.opt.Stop(w.passes+w.phaseAsPasses()) {
 			return feasStopped
 		}
 		if !w.phaseDirection(ph, shift) {
@@ -204,6 +203,14 @@ func (w *Workspace) phaseStage(ph *phaseWork, shift float64, iters int) feasibil
 		ph.res, ph.resT = ph.resT, ph.res
 		h = w.phaseGradient(ph.x, ph.res, ph.g, shift)
 	}
+}
+
+// phaseAsPasses is phase one's passes over the rows of A counted as
+// passes over the rows of Phi (m/l of one each, rounded up), for
+// Options.Stop.
+func (w *Workspace) phaseAsPasses() int64 {
+	l := int64(max(1, w.p.X.Rows))
+	return (w.phasePasses*int64(w.p.A.Rows) + l - 1) / l
 }
 
 // phaseMeets reports whether x projected onto the bounds meets every row

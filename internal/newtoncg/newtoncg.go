@@ -72,9 +72,12 @@ const (
 
 // Options are a solve's choices; zero values mean the defaults.
 type Options struct {
-	Tol      float64 // relative certified gap to reach (default 1e-9)
-	MaxIter  int     // Newton iterations (default 1000)
-	MaxCG    int     // conjugate-gradient steps an iteration (default 500)
+	Tol     float64 // relative certified gap to reach (default 1e-9)
+	MaxIter int     // Newton iterations (default 1000)
+	MaxCG   int     // conjugate-gradient steps an iteration (default 500)
+	// Stop is asked once an iteration whether to end (Stopped); passes
+	// counts the passes over the rows of Phi so far, phase one's over the
+	// rows of A (feasibility.go) as m/l of one each.
 	Stop     func(passes int64) bool
 	Progress func(iter int, passes int64, gap float64)
 	// Threads is the goroutines the passes over the rows run on

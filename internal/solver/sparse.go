@@ -152,7 +152,8 @@ func (s *Solver) solveSparse(ctx context.Context, start time.Time) (*Result, err
 	if r.MaxViolation <= 0 {
 		res.DistBound = math.Sqrt(2 * res.Gap / s.ridge)
 	}
-	res.Steps = r.Passes * int64(s.l)
+	// Rows evaluated: l a pass over phi, m a pass of phase one over A.
+	res.Steps = r.Passes*int64(s.l) + r.PhaseOnePasses*int64(len(s.b))
 	res.Iterations = r.Iterations
 	res.Message = ""
 	switch r.Status {
