@@ -228,7 +228,7 @@ func TestGramSplitSameBits(t *testing.T) {
 			}
 		}
 	}
-	l, n := 2000, 100 // l n^2 / 2 above gramSplitMin
+	l, n := 4000, 100 // l n^2 / 2 above gramSplitMin
 	in := newGramInput(l, n, gramInt)
 	want, got := NewDense(n, n), NewDense(n, n)
 	GramRows(want, in.rows, 0.5)
