@@ -149,7 +149,9 @@
 // allocates its workspace (k n for k members, grown when a later one has
 // more), the first compensated refinement its own (n + 2k), and the first
 // nearly dependent member the QR factor of the working set ((n+1)(2n+1)
-// floats, basis.go). Results are deterministic bit for bit on a given kernel path. Ties
+// floats, basis.go); and a row whose normal lies in the members' span to
+// rounding is tested in exact rational arithmetic, which allocates its
+// sums (impliedExactly, farkasexact.go). Results are deterministic bit for bit on a given kernel path. Ties
 // (equal violations, equal step ratios) go to the lowest index.
 //
 // A solve ends after Options.MaxSteps working-set changes at the latest,
