@@ -292,21 +292,7 @@ func (w *Workspace) Solve() *Result {
 		if res.Gap <= w.opt.Tol*max(1, math.Abs(f)) && settled && !math.IsInf(f, 0) {
 			// (An infinite F, a loss that overflows, meets no
 			// tolerance, though Inf <= Inf would say so.)
-			res.Status = Solved
-			// Rows violated beyond rounding are called solved only once
-			// phase one has found a point that meets them to rounding
-			// (feasibility.go).
-			if w.p.A != nil && res.MaxViolation > 0 && !w.withinRounding(x, w.rA) {
-				switch w.phaseOne(x, w.rA) {
-				case feasInfeasible:
-					res.Status, res.Farkas = Infeasible, w.farkas
-				case feasStopped:
-					res.Status = Stopped
-				case feasUndecided:
-					res.Status = Undecided
-				}
-				res.PhaseOnePasses = w.phasePasses
-			}
+			res.Status = w.solvedStatus(res.MaxViolation)
 			w.multipliers()
 			return res
 		}
@@ -354,6 +340,28 @@ func (w *Workspace) Solve() *Result {
 		w.rA, w.rANew = w.rANew, w.rA
 		f, fIn = fNew, fInNew
 	}
+}
+
+// solvedStatus is the status of an answer at w.x that meets the
+// tolerance, maxViol its largest row violation: Solved, unless rows are
+// violated beyond rounding and phase one (feasibility.go) finds no point
+// that meets them to rounding; then Infeasible (w.res.Farkas set),
+// Stopped or Undecided. It sets w.res.PhaseOnePasses.
+func (w *Workspace) solvedStatus(maxViol float64) Status {
+	if w.p.A == nil || maxViol <= 0 || w.withinRounding(w.x, w.rA) {
+		return Solved
+	}
+	st := Solved
+	switch w.phaseOne(w.x, w.rA) {
+	case feasInfeasible:
+		st, w.res.Farkas = Infeasible, w.farkas
+	case feasStopped:
+		st = Stopped
+	case feasUndecided:
+		st = Undecided
+	}
+	w.res.PhaseOnePasses = w.phasePasses
+	return st
 }
 
 // derivatives sets slope_i = f_i'(t_i), curv_i = f_i”(t_i)/l, and in one
