@@ -60,6 +60,7 @@ func (w *Workspace) initConstraints() {
 		return
 	}
 	m, n := a.Rows, a.Cols
+	w.pre.maxRows = precondMaxRows
 	fm := func() []float64 { return make([]float64, m) }
 	w.lam, w.lhat, w.rA, w.rANew, w.curvA, w.uA, w.farkas = fm(), fm(), fm(), fm(), fm(), fm(), fm()
 	w.sA, w.sAbsA = make([]float64, n), make([]float64, n)

@@ -27,34 +27,37 @@ import (
 // positive definite preconditioner; the method only decides how fast CG
 // converges, never what it converges to.
 
-// precondMaxRows bounds |J|: S and its factor take 2 |J|^2 floats (16 MB
-// at 1024 rows), allocated the first time they are used. With more rows
-// with curvature the preconditioner is diag(H), as without rows: on the
-// Zipf set of 1e6 x 1e6 with 1e4 rows about 5000 have curvature, where S
-// and its factor would take 400 MB beside the data's 608; a Woodbury step
-// over the 1024 rows weighing most against the diagonal, the rest left in
-// D, made 888 passes over the data against 903 with diag(H).
+// precondMaxRows bounds the |J| at which S is formed and factored: S and
+// its factor take 2 |J|^2 floats (16 MB at 1024 rows), allocated the first
+// time they are used. With more rows with curvature S is never formed,
+// and S v = u is solved by conjugate gradients (schurcg.go): on the Zipf
+// set of 1e6 x 1e6 with 1e4 rows about 5000 have curvature, where S and
+// its factor would take 400 MB beside the data's 608.
 const precondMaxRows = 1024
 
 // rowPrecond is the preconditioner's state.
 type rowPrecond struct {
-	on   bool
-	off  bool       // diag(H) only, for the tests' comparison
-	rows []int      // J
-	dinv []float64  // 1/D_j on the free variables, 0 elsewhere (length n)
-	spot []float64  // scratch of length n, zero between uses
-	s    *mat.Dense // S
-	chol mat.Cholesky
-	u, v []float64 // length |J|
+	on        bool
+	off       bool       // diag(H) only, for the tests' comparison
+	iterative bool       // S v = u by conjugate gradients (|J| > maxRows)
+	maxRows   int        // the largest |J| with S formed (precondMaxRows; tests lower it)
+	rows      []int      // J (capacity m)
+	dinv      []float64  // 1/D_j on the free variables, 0 elsewhere (length n)
+	spot      []float64  // scratch of length n, zero between uses
+	s         *mat.Dense // S, when formed
+	chol      mat.Cholesky
+	u, v      []float64 // length m
+	cg        schurCG   // the conjugate gradients' state (schurcg.go)
 }
 
 // buildPrecond sets up the preconditioner for the current free set, hdiag
 // and rows' curvatures, and reports whether it is on: some rows have
-// curvature, at most precondMaxRows, and S factors. It allocates the
-// preconditioner's storage the first time it is on.
+// curvature and, when at most maxRows do, S factors. It allocates the
+// preconditioner's storage the first time it is on: S's when it is
+// formed, the conjugate gradients' the first time they run.
 func (w *Workspace) buildPrecond() bool {
 	pc := &w.pre
-	pc.on = false
+	pc.on, pc.iterative = false, false
 	if w.p.A == nil || pc.off {
 		return false
 	}
@@ -64,16 +67,19 @@ func (w *Workspace) buildPrecond() bool {
 			k++
 		}
 	}
-	if k == 0 || k > precondMaxRows {
+	if k == 0 {
 		return false
 	}
-	if pc.s == nil {
-		n, size := w.p.A.Cols, min(w.p.A.Rows, precondMaxRows)
-		pc.rows = make([]int, 0, size)
+	m, n := w.p.A.Rows, w.p.A.Cols
+	if pc.rows == nil {
+		pc.rows = make([]int, 0, m)
 		pc.dinv, pc.spot = make([]float64, n), make([]float64, n)
+		pc.u, pc.v = make([]float64, m), make([]float64, m)
+	}
+	if k <= pc.maxRows && pc.s == nil {
+		size := min(m, pc.maxRows)
 		pc.s = mat.NewDense(size, size)
 		pc.chol.Reserve(size)
-		pc.u, pc.v = make([]float64, size), make([]float64, size)
 	}
 	pc.rows = pc.rows[:0]
 	for i, c := range w.curvA {
@@ -101,6 +107,11 @@ func (w *Workspace) buildPrecond() bool {
 			pc.dinv[j] = 1 / dj
 		}
 		d[j] = 0
+	}
+	if k > pc.maxRows {
+		w.buildSchurCG()
+		pc.on, pc.iterative = true, true
+		return true
 	}
 	// S, row by row: row i of A_J scaled by D^{-1} scattered into spot,
 	// then its dot with each row before it (and itself).
@@ -136,7 +147,8 @@ func (w *Workspace) buildPrecond() bool {
 
 // precondition sets z = M^{-1} r on the free variables (0 elsewhere) and
 // returns r'z: M = diag(hdiag) without the rows' preconditioner, D + A_J'
-// C A_J with it.
+// C A_J with it (to the conjugate gradients' tolerance on S when S is not
+// formed; r'z > 0 all the same, see schurcg.go).
 func (w *Workspace) precondition(z, r []float64) float64 {
 	pc := &w.pre
 	if !pc.on {
@@ -164,7 +176,11 @@ func (w *Workspace) precondition(z, r []float64) float64 {
 		}
 		u[p] = sum
 	}
-	pc.chol.Solve(v, u)
+	if pc.iterative {
+		w.solveSchurCG(v, u)
+	} else {
+		pc.chol.Solve(v, u)
+	}
 	for p, i := range pc.rows {
 		idx, val := a.Row(i)
 		for q, j := range idx {

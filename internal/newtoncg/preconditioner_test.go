@@ -8,11 +8,24 @@ import (
 // TestRowPrecondInverse: precondition returns z = M^{-1} r for M = D +
 // A_J' C A_J on the free variables, D = hdiag less the chosen rows'
 // diagonal part, C = diag(curvA_J): M z is computed here from the rows
-// directly and must give back r. It allocates nothing once built.
+// directly and must give back r, to rounding with S factored and to
+// schurTol's accuracy with S solved by conjugate gradients (maxRows 3).
+// It allocates nothing once built.
 func TestRowPrecondInverse(t *testing.T) {
+	for _, maxRows := range []int{precondMaxRows, 3} {
+		testRowPrecondInverse(t, maxRows)
+	}
+}
+
+func testRowPrecondInverse(t *testing.T, maxRows int) {
 	p := withRows(randomProblem(200, 30, 0.3, Logistic, 3), 24, 0.3, 5)
+	tol := 1e-12
+	if maxRows < p.A.Rows {
+		tol = 1e3 * schurTol
+	}
 	for _, seed := range []uint64{1, 2} {
 		w := New(p, Options{})
+		w.pre.maxRows = maxRows
 		g := lcg(seed)
 		n, m := p.X.Cols, p.A.Rows
 		for i := 0; i < m; i++ {
@@ -28,6 +41,9 @@ func TestRowPrecondInverse(t *testing.T) {
 		w.sumsA() // the rows' diagonal part into hdiag, as derivativesA does
 		if !w.buildPrecond() {
 			t.Fatalf("seed %d: preconditioner off", seed)
+		}
+		if w.pre.iterative != (maxRows < p.A.Rows) {
+			t.Fatalf("seed %d, maxRows %d: S solved iteratively %v", seed, maxRows, w.pre.iterative)
 		}
 		if a := testing.AllocsPerRun(3, func() { w.buildPrecond() }); a != 0 {
 			t.Errorf("seed %d: buildPrecond allocates %g times", seed, a)
@@ -53,6 +69,10 @@ func TestRowPrecondInverse(t *testing.T) {
 		}
 		z := make([]float64, n)
 		rz := w.precondition(z, r)
+		z2 := make([]float64, n)
+		if a := testing.AllocsPerRun(3, func() { w.precondition(z2, r) }); a != 0 {
+			t.Errorf("seed %d, maxRows %d: precondition allocates %g times", seed, maxRows, a)
+		}
 		mz := make([]float64, n)
 		for j := range mz {
 			if w.free[j] {
@@ -79,8 +99,8 @@ func TestRowPrecondInverse(t *testing.T) {
 		var dot float64
 		for j := range r {
 			dot += r[j] * z[j]
-			if e := math.Abs(mz[j] - r[j]); e > 1e-12 {
-				t.Errorf("seed %d: (M z)_%d = %.17g, r_%d = %.17g", seed, j, mz[j], j, r[j])
+			if e := math.Abs(mz[j] - r[j]); e > tol {
+				t.Errorf("seed %d, maxRows %d: (M z)_%d = %.17g, r_%d = %.17g", seed, maxRows, j, mz[j], j, r[j])
 			}
 		}
 		if math.Abs(rz-dot) > 1e-14*math.Abs(dot) || !(rz > 0) {
@@ -91,22 +111,32 @@ func TestRowPrecondInverse(t *testing.T) {
 
 // TestRowPrecondFewerCGSteps: on logistic problems with rows of A, half
 // of them active at the answer, the rows' preconditioner reaches the same
-// certified answer with fewer Hessian products than diag(H) alone.
+// certified answer with fewer Hessian products than diag(H) alone, with S
+// factored and with S solved by conjugate gradients (maxRows 3).
 func TestRowPrecondFewerCGSteps(t *testing.T) {
+	for _, maxRows := range []int{precondMaxRows, 3} {
+		testRowPrecondFewerCGSteps(t, maxRows)
+	}
+}
+
+func testRowPrecondFewerCGSteps(t *testing.T, maxRows int) {
 	for _, seed := range []uint64{7, 11} {
 		p := withRows(randomProblem(400, 60, 0.2, Logistic, seed), 40, 0.3, seed+1)
 		var steps [2]int
 		var x [2][]float64
 		for k, off := range []bool{true, false} {
 			w := New(p, Options{Tol: 1e-10})
-			w.pre.off = off
+			w.pre.off, w.pre.maxRows = off, maxRows
 			res := w.Solve()
 			if res.Status != Solved {
 				t.Fatalf("seed %d, off %v: status %v, gap %g", seed, off, res.Status, res.Gap)
 			}
 			steps[k], x[k] = res.CGSteps, append([]float64(nil), res.X...)
+			if iter := w.pre.cg.steps > 0; !off && iter != (maxRows < p.A.Rows) {
+				t.Fatalf("seed %d, maxRows %d: S solved iteratively %v", seed, maxRows, iter)
+			}
 		}
-		t.Logf("seed %d: %d Hessian products with diag(H), %d with the rows' preconditioner", seed, steps[0], steps[1])
+		t.Logf("seed %d, maxRows %d: %d Hessian products with diag(H), %d with the rows' preconditioner", seed, maxRows, steps[0], steps[1])
 		if 4*steps[1] > 3*steps[0] {
 			t.Errorf("seed %d: %d Hessian products against %d with diag(H) alone", seed, steps[1], steps[0])
 		}
