@@ -50,3 +50,18 @@ func powerIteration(iters int, v, w []float64, apply func(dst, x []float64)) flo
 	}
 	return ev
 }
+
+// NormEstimate estimates ||M||_2 of the sparse M as Dense.NormEstimate
+// does (from below; iters power iterations on M'M, two passes over the
+// nonzeros each). v and w need Cols entries and r needs Rows; nothing is
+// allocated.
+func (m *Sparse) NormEstimate(iters int, v, w, r []float64) float64 {
+	check("Sparse.NormEstimate", len(v), m.Cols, "v")
+	check("Sparse.NormEstimate", len(w), m.Cols, "w")
+	check("Sparse.NormEstimate", len(r), m.Rows, "r")
+	return math.Sqrt(powerIteration(iters, v, w, func(dst, x []float64) {
+		m.MulVec(r, x)
+		clear(dst)
+		m.MulTransVecAdd(dst, r)
+	}))
+}

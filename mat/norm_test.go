@@ -23,4 +23,11 @@ func TestNormEstimates(t *testing.T) {
 	if a := testing.AllocsPerRun(5, func() { a.NormEstimate(10, v, w, r) }); a != 0 {
 		t.Errorf("%v allocations", a)
 	}
+	sp := SparseFromRows([][]float64{a.Row(0), a.Row(1), a.Row(2)}, 3)
+	if got := sp.NormEstimate(100, v, w, r); math.Abs(got-3) > 1e-12 {
+		t.Errorf("Sparse.NormEstimate = %v, want 3", got)
+	}
+	if a := testing.AllocsPerRun(5, func() { sp.NormEstimate(10, v, w, r) }); a != 0 {
+		t.Errorf("Sparse: %v allocations", a)
+	}
 }
