@@ -656,14 +656,14 @@ func fitSets(b *testing.B) []fitSet {
 // Lagrangian: logistic loss with ridge 1/l on mushrooms (sparse) with 20
 // Zipf rows A x <= b (zipfRows, 15 of them active), to a certified 1e-4
 // and 1e-6; svrg and catalyst-svrg report their epochs (also without
-// screening: svrg-noscreen), newton-cg its Newton steps.
+// screening: svrg-noscreen), apg its steps, newton-cg its Newton steps.
 func BenchmarkSparseSVRGRows(b *testing.B) {
 	_, s := mushroomsSparse(b)
 	n := s.X.Cols
 	a, rhs := zipfRows(20, n, 8, 1)
 	p := &Problem{N: n, Loss: "logistic", PhiSparse: s.X, Y: s.Labels, Ridge: 1 / float64(s.X.Rows), ASparse: a, B: rhs}
 	for _, tol := range []float64{1e-4, 1e-6} {
-		for _, m := range []Method{MethodNewtonCG, MethodSVRG, MethodCatalyst} {
+		for _, m := range []Method{MethodNewtonCG, MethodSVRG, MethodCatalyst, MethodAPG} {
 			b.Run(fmt.Sprintf("tol=%g/%v", tol, m), func(b *testing.B) { benchFitTol(b, p, m, tol, ScreenGapSafe, "iterations") })
 		}
 		b.Run(fmt.Sprintf("tol=%g/svrg-noscreen", tol), func(b *testing.B) { benchFitTol(b, p, MethodSVRG, tol, ScreenNone, "iterations") })
@@ -738,8 +738,8 @@ func syntheticSparse(l, n, nnz int, seed uint64) sparseSet {
 // against newton-cg, the logistic loss with ridge 1/l on mushrooms and on
 // the wide synthetic set of BenchmarkFitMethods, with and without bounds
 // and l1, each to a certified relative gap of 1e-9; "epochs" are SVRG's
-// (Newton steps for newton-cg). -short leaves out svrg on the wide set
-// (seconds).
+// (APG's steps, Newton steps for newton-cg). -short leaves out svrg and
+// apg on the wide set (seconds).
 func BenchmarkSparseSVRG(b *testing.B) {
 	for _, set := range fitSets(b) {
 		n := set.x.Cols
@@ -748,8 +748,8 @@ func BenchmarkSparseSVRG(b *testing.B) {
 			l1     float64
 			lo, hi []float64
 		}{{"ridge", 0, nil, nil}, {"box+l1", 1e-4, filled(n, -0.5), filled(n, 0.5)}} {
-			for _, m := range []Method{MethodNewtonCG, MethodSVRG} {
-				if testing.Short() && m == MethodSVRG && set.name == "wide" {
+			for _, m := range []Method{MethodNewtonCG, MethodSVRG, MethodAPG} {
+				if testing.Short() && m != MethodNewtonCG && set.name == "wide" {
 					continue
 				}
 				p := &Problem{N: n, Loss: "logistic", PhiSparse: set.x, Y: set.y, Ridge: 1 / float64(set.x.Rows), L1: reg.l1, Lower: reg.lo, Upper: reg.hi}

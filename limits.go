@@ -135,7 +135,7 @@ func (p *Problem) memoryEstimate(method Method) int64 {
 	n := float64(max(p.N, 0))
 	l, m, meq := float64(p.lossRows()), float64(p.rowsOfA()), float64(len(p.Aeq))
 	if dualCD := p.dualCDPath(method); dualCD || p.sparsePath(method) {
-		return saturate(8 * p.sparseWords(dualCD, method == MethodSVRG || method == MethodCatalyst, n))
+		return saturate(8 * p.sparseWords(dualCD, lazyMethod(method), n))
 	}
 	mw := m + 2*meq
 	words := 16*n + l*n + meq*n + mw*n + 12*mw + 4*l
@@ -209,9 +209,11 @@ func (p *Problem) sparsePath(method Method) bool {
 	if method == MethodNewtonCG {
 		return true
 	}
-	if method == MethodSVRG || method == MethodCatalyst {
-		// Proximal SVRG with lazy updates: O(nnz(phi_i)) (or O(nnz(a_k)))
-		// a step where the dense penalty method's steps are O(n).
+	if lazyMethod(method) {
+		// Proximal SVRG and SGD with lazy updates: O(nnz(phi_i)) (or
+		// O(nnz(a_k))) a step where the dense penalty method's steps are
+		// O(n); APG's full gradients are O(nnz) passes, where the dense
+		// ones are O(l n).
 		return p.PhiSparse != nil
 	}
 	if method != MethodAuto {
@@ -249,7 +251,8 @@ func (p *Problem) sparseWords(dualCD, svrg bool, n float64) float64 {
 		// shrink over an epoch (at most 2l + 1), kept; while it is built,
 		// the rows' weights and the alias construction's six vectors of
 		// length l; the iterate, the best snapshot and four words a
-		// coordinate of epoch state (nine with catalyst's three). With
+		// coordinate of epoch state (nine with catalyst's three, seven
+		// with APG's last step or SGD's average). With
 		// rows of A, their table entries, norms, weights and screening
 		// marks, the answer's lists of screened rows, and their alias
 		// table with its construction's vectors, kept for rebuilds.
@@ -265,6 +268,13 @@ func (p *Problem) sparseWords(dualCD, svrg bool, n float64) float64 {
 		}
 	}
 	return words
+}
+
+// lazyMethod reports whether method runs on sparse rows in the solver's
+// lazy SVRG (internal/solver/lazysvrg.go): svrg, catalyst-svrg, apg and
+// sgd (sgdm has no lazy form and takes the rows densely).
+func lazyMethod(method Method) bool {
+	return method == MethodSVRG || method == MethodCatalyst || method == MethodAPG || method == MethodSGD
 }
 
 // sparseRowsDenseMax is the most entries (m n) up to which MethodAuto

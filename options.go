@@ -30,11 +30,11 @@ const (
 	// with the named inner method. For a quadratic objective their working
 	// set is handed to the active-set method for an exact finish (unless
 	// PenaltyOptions.NoPolish).
-	MethodAPG      // accelerated proximal full gradient (Prop. 3.4)
+	MethodAPG      // accelerated proximal full gradient (Prop. 3.4; on sparse rows: each gradient a pass over the nonzeros, which certifies its point)
 	MethodSVRG     // proximal SVRG (on sparse rows: with lazy updates; rows of A by the penalty, drawn beside them)
 	MethodCatalyst // catalyst-accelerated proximal SVRG (on sparse rows as MethodSVRG)
-	MethodSGD      // stochastic gradient, iterates averaged per stage
-	MethodSGDM     // stochastic gradient with Nesterov momentum
+	MethodSGD      // stochastic gradient, iterates averaged per stage (on sparse rows: lazy updates as MethodSVRG, averaged once a pass)
+	MethodSGDM     // stochastic gradient with Nesterov momentum (sparse rows are made dense for it: its momentum has no lazy form)
 	// MethodNewtonCG is projected Newton with conjugate gradients on
 	// Hessian products over sparse rows, for the fitting model (a loss,
 	// ridge > 0, q, l1 and bounds; no A, Aeq or P): what MethodAuto runs

@@ -60,6 +60,10 @@
 //	lazysvrg.go     SVRG and catalyst-SVRG on those rows, O(nnz(phi_i)) a
 //	                step: the untouched coordinates caught up in closed form;
 //	                rows of A by the softplus penalty and its schedule
+//	lazyapg.go      APG in lazysvrg.go's solve: a full step an epoch, its
+//	                gradient the certificate's passes
+//	lazysgd.go      SGD in lazysvrg.go's solve: its steps without the
+//	                control variate, averaged once a pass
 //	sparserows.go   sparse rows of A: a ridge objective with b < 0 (the SVM)
 //	                handed to package dualcd
 //	supportfarkas.go  dualcd's Farkas hook: among the rows whose

@@ -90,6 +90,9 @@ type lazySVRG struct {
 	feas       feasibility // what phase one showed in this solve (lazyfeasibility.go)
 	phase      lazyPhase
 	catalyst   bool
+	kind       lazyKind // svrg (with catalyst or not), apg or sgd
+	apg        lazyAPGState
+	sgd        lazySGDState
 	solved     bool // the last solve ended solved (a warm one keeps its stage)
 	stages     int  // stages of the current solve
 	// screening (gap-safe): rows of A proven inactive at x* are dropped
@@ -127,22 +130,25 @@ type lazySVRG struct {
 // plateaus for tens of epochs on ill-conditioned problems before it falls.
 const lazyStallEpochs = 10
 
-// newLazySVRG prepares the method (with catalyst when asked and kappa >
-// 0) for the problem of cert, which it uses as its certificate, with the
+// newLazySVRG prepares method (MethodSVRG, MethodCatalyst, with catalyst
+// when kappa > 0, MethodAPG (lazyapg.go) or MethodSGD (lazysgd.go)) for
+// the problem of cert, which it uses as its certificate, with the
 // options' seed and epoch; p's Lower and Upper are both nil or both of
 // length n (as are later updates of lower and upper). It allocates
 // everything a solve needs.
-func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options, catalyst bool) *lazySVRG {
+func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options, method Method) *lazySVRG {
 	l, n := p.X.Rows, p.X.Cols
 	z := &lazySVRG{x: p.X, loss: p.Loss, cert: cert, ridge: p.Ridge, ridge0: p.Ridge, l1: p.L1,
 		lower: p.Lower, upper: p.Upper, q: p.Q, seed: opt.Seed, cold: true, opt: opt,
-		l: l, ar: p.A, catalyst: catalyst}
+		l: l, ar: p.A, catalyst: method == MethodCatalyst, kind: kindOf(method)}
 	if p.A != nil {
 		z.m = p.A.Rows
 	}
 	comps := l + z.m // components of the sum
 	z.epoch = svrgEpochComps * comps
-	if opt.SVRGEpoch > 0 {
+	if z.kind == lazySGD {
+		z.epoch = comps // as the dense SGD's check, once a pass
+	} else if opt.SVRGEpoch > 0 {
 		z.epoch = max(int(min(opt.SVRGEpoch*float64(comps), lazyMaxEpoch)), 1)
 	}
 	wt := make([]float64, l)
@@ -181,7 +187,7 @@ func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options, cat
 		z.screened, z.outside = make([]int, 0, z.m), make([]int, 0, z.m)
 		z.drawTableA()
 	}
-	if catalyst {
+	if z.catalyst {
 		z.zc, z.xPrev, z.qk = make([]float64, n), make([]float64, n), make([]float64, n)
 	}
 	z.w, z.best = make([]float64, n), make([]float64, n)
@@ -190,6 +196,13 @@ func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options, cat
 		z.st[j].last = -1
 	}
 	z.pow = make([]float64, min(z.epoch, 2*comps)+1)
+	switch z.kind {
+	case lazyAPG:
+		z.pow = z.pow[:1] // its steps are full: no closed forms
+		z.newAPG(rows.mean)
+	case lazySGD:
+		z.newSGD(wt)
+	}
 	z.setStep(z.lossL)
 	return z
 }
@@ -199,6 +212,11 @@ func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options, cat
 func (z *lazySVRG) setStep(sumL float64) {
 	z.mean = sumL
 	switch {
+	case z.kind == lazyAPG:
+		z.setStepAPG(sumL)
+		return
+	case z.kind == lazySGD:
+		z.eta = z.sgdStep()
 	case z.opt.StepScale > 0: // as the dense SVRG's (Options.StepScale)
 		z.eta = z.opt.StepScale / (sumL + z.ridge0)
 	case sumL > 0:
@@ -225,6 +243,9 @@ func (z *lazySVRG) drawTableA() {
 	z.a2s = 0
 	for k, v := range z.a2 {
 		z.a2w[k] = v
+		if z.kind == lazySGD && v > 0 {
+			z.a2w[k] = 1 // SGD draws uniformly, as the dense one (sampler)
+		}
 		if z.drop[k] {
 			z.a2w[k] = 0
 		}
@@ -310,6 +331,24 @@ func (z *lazySVRG) report(gap, viol float64) {
 // and the step follow the stage's smoothness.
 func (z *lazySVRG) setStage(xi, delta float64) {
 	z.xi, z.delta = xi, delta
+	switch z.kind {
+	case lazyAPG:
+		z.setStageAPG()
+		return
+	case lazySGD:
+		z.setStageSGD()
+	default:
+		z.setStageSVRG()
+	}
+	if !z.cold { // a cold solve draws them after this, once seeded (startDraws)
+		z.redrawAhead()
+	}
+}
+
+// setStageSVRG is setStage's split, weights and step for SVRG: in
+// proportion to the components' smoothness.
+func (z *lazySVRG) setStageSVRG() {
+	xi, delta := z.xi, z.delta
 	penL := xi / (4 * delta) * z.a2s
 	sumL := z.lossL + penL
 	z.lossP = z.lossL / sumL
@@ -324,9 +363,6 @@ func (z *lazySVRG) setStage(xi, delta float64) {
 		}
 	}
 	z.setStep(sumL)
-	if !z.cold { // a cold solve draws them after this, once seeded (startDraws)
-		z.redrawAhead()
-	}
 }
 
 // redrawAhead draws again the rows of the steps to come, which were drawn
@@ -658,23 +694,7 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 	if z.m > 0 {
 		z.startRows()
 	}
-	// The stage is set first: the rows drawn ahead follow its split.
-	if z.cold {
-		clear(z.w)
-		z.startDraws()
-	} else {
-		copy(z.w, z.best)
-	}
-	for j := range z.w {
-		z.w[j] = z.clip(z.w[j], j)
-	}
-	copy(z.best, z.w) // the answer until a snapshot has a gap
-	z.steps = 0
-	z.cold, z.solved = false, false
-	if z.kappa > 0 {
-		copy(z.zc, z.w)
-		copy(z.xPrev, z.w)
-	}
+	z.start()
 	pass := int64(z.l + z.m) // the rows of a certificate's pass
 	res := lazyResult{status: newtoncg.Stalled, x: z.best, gap: math.Inf(1)}
 	since, bestAllow, bestAt, staged := 0, 0.0, 0, 0
@@ -686,10 +706,11 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 	bestXi, bestDelta, bestRel := 0.0, 0.0, 0.0
 	mark := math.Inf(1) // the gap when it last halved, since certificates ago
 	for k, ep := 0, 0; ; k++ {
-		f, inner, gap, viol, rel := z.certify(z.w, z.xi, z.delta)
+		at := z.answer()
+		f, inner, gap, viol, rel := z.certify(at, z.xi, z.delta)
 		z.steps += 2 * pass // the certificate's two passes
 		if gap < res.gap {
-			copy(z.best, z.w)
+			copy(z.best, at)
 			res.gap, res.objective, res.zb, res.viol = gap, f, z.cert.Multipliers(), viol
 			bestAllow, bestAt, bestXi, bestDelta, bestRel = z.cert.Allowance(), k, z.xi, z.delta, rel
 			copy(z.bestDrop, z.drop)
@@ -722,7 +743,7 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 			if k == staged {
 				stageViol, stageEp = viol, ep
 			}
-			if z.m > 0 && z.screenRows(z.w, gap, viol) {
+			if z.m > 0 && z.screenRows(at, gap, viol) {
 				continue // certify again, with the rows dropped or readmitted
 			}
 			// A stage ends at its own optimum, or saturated near it with a
@@ -744,13 +765,61 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 				}
 			}
 			z.snapshot()
-			z.runEpoch()
+			z.step()
 			ep++
 			continue
 		}
 		z.finish(&res, bestAt != k, bestXi, bestDelta)
 		return res
 	}
+}
+
+// start sets the solve's first point: 0 when cold (the generator seeded
+// and the first rows drawn), else the last answer, in the bounds; and the
+// state of catalyst, APG and SGD that follows it. The stage is set
+// before it: the rows drawn ahead follow its split.
+func (z *lazySVRG) start() {
+	if z.cold {
+		clear(z.w)
+		z.startDraws()
+	} else {
+		copy(z.w, z.best)
+	}
+	for j := range z.w {
+		z.w[j] = z.clip(z.w[j], j)
+	}
+	copy(z.best, z.w) // the answer until a snapshot has a gap
+	z.steps = 0
+	z.cold, z.solved = false, false
+	if z.kappa > 0 {
+		copy(z.zc, z.w)
+		copy(z.xPrev, z.w)
+	}
+	z.apg.restart = true
+	z.sgd.navg, z.sgd.done = 0, 0
+}
+
+// step takes the method's steps between two certificates, from the
+// snapshot: an epoch of SVRG, an APG step, or a pass of SGD.
+func (z *lazySVRG) step() {
+	switch z.kind {
+	case lazyAPG:
+		z.apgStep()
+	case lazySGD:
+		z.runEpoch()
+		z.sgdAverage()
+	default:
+		z.runEpoch()
+	}
+}
+
+// answer is the point the next certificate is taken at: the iterate, or
+// with SGD the stage's average once it has begun.
+func (z *lazySVRG) answer() []float64 {
+	if z.kind == lazySGD && z.sgd.navg > 0 {
+		return z.sgd.avg
+	}
+	return z.w
 }
 
 // startRows prepares the rows of A for a solve: every solve screens
@@ -919,6 +988,10 @@ func (z *lazySVRG) shrink() float64 {
 // snapshot: its slopes (and the rows of A's), and c = mu + q (mu + q - kappa zc with catalyst,
 // whose centre moves first if (C2) holds there).
 func (z *lazySVRG) snapshot() {
+	if z.kind == lazySGD {
+		z.snapshotSGD()
+		return
+	}
 	for i, a := range z.cert.Slopes() {
 		z.tab[i].snap = a
 	}
@@ -991,3 +1064,23 @@ func (z *lazySVRG) setB(b []float64) {
 
 // reset makes the next solve start cold.
 func (z *lazySVRG) reset() { z.cold = true }
+
+// lazyKind is the method lazySVRG runs between its certificates.
+type lazyKind int
+
+const (
+	lazySVRGKind lazyKind = iota // proximal SVRG, with catalyst or not
+	lazyAPG                      // accelerated proximal gradient (lazyapg.go)
+	lazySGD                      // proximal SGD, averaged (lazysgd.go)
+)
+
+// kindOf is the lazyKind that runs method.
+func kindOf(method Method) lazyKind {
+	switch method {
+	case MethodAPG:
+		return lazyAPG
+	case MethodSGD:
+		return lazySGD
+	}
+	return lazySVRGKind
+}

@@ -55,27 +55,35 @@ func zipfFit(l, n, k int, seed uint64) newtoncg.Problem {
 	return newtoncg.Problem{X: x, Y: set.Labels, Loss: newtoncg.Logistic, Ridge: 1 / float64(l)}
 }
 
-// TestLazyEpochAllocs: an epoch of steps and a whole solve allocate
-// nothing, and the same seed gives the same iterates bit for bit.
+// TestLazyEpochAllocs: an epoch of steps (of SVRG, an APG step, a pass
+// of SGD) and a whole solve allocate nothing, and the same seed gives the
+// same iterates bit for bit.
 func TestLazyEpochAllocs(t *testing.T) {
 	p := zipfFit(2000, 5000, 10, 1)
 	p.L1 = 1e-4
-	run := func() *lazySVRG {
-		z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 7}, false)
-		z.solve(1e-6, nil, nil)
-		return z
-	}
-	a, b := run(), run()
-	for j := range a.best {
-		if math.Float64bits(a.best[j]) != math.Float64bits(b.best[j]) {
-			t.Fatalf("x[%d]: %g and %g from the same seed", j, a.best[j], b.best[j])
+	for _, c := range []struct {
+		m     Method
+		tol   float64
+		steps int64 // a budget: SGD's average stalls above 1e-6
+	}{{MethodSVRG, 1e-6, 1 << 62}, {MethodAPG, 1e-6, 1 << 62}, {MethodSGD, 1e-6, 2e6}} {
+		stop := func(steps int64) bool { return steps > c.steps }
+		run := func() *lazySVRG {
+			z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 7}, c.m)
+			z.solve(c.tol, stop, nil)
+			return z
 		}
-	}
-	if allocs := testing.AllocsPerRun(3, func() { a.runEpoch() }); allocs != 0 {
-		t.Errorf("an epoch allocates %v times", allocs)
-	}
-	if allocs := testing.AllocsPerRun(3, func() { a.solve(1e-6, nil, nil) }); allocs != 0 {
-		t.Errorf("a warm solve allocates %v times", allocs)
+		a, b := run(), run()
+		for j := range a.best {
+			if math.Float64bits(a.best[j]) != math.Float64bits(b.best[j]) {
+				t.Fatalf("%v: x[%d]: %g and %g from the same seed", c.m, j, a.best[j], b.best[j])
+			}
+		}
+		if allocs := testing.AllocsPerRun(3, func() { a.step() }); allocs != 0 {
+			t.Errorf("%v: an epoch allocates %v times", c.m, allocs)
+		}
+		if allocs := testing.AllocsPerRun(3, func() { a.solve(c.tol, stop, nil) }); allocs != 0 {
+			t.Errorf("%v: a warm solve allocates %v times", c.m, allocs)
+		}
 	}
 }
 
@@ -95,7 +103,7 @@ func TestLazyDrawsAhead(t *testing.T) {
 		wt[i] = x.Val[i] * x.Val[i]
 	}
 	p := newtoncg.Problem{X: x, Y: y, Loss: newtoncg.Logistic, Ridge: 1.0 / l}
-	z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 11, SVRGEpoch: 0.75}, false)
+	z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 11, SVRGEpoch: 0.75}, MethodSVRG)
 	var rows alias
 	rows.build(wt)
 	for restart := range 2 {
@@ -134,7 +142,7 @@ func BenchmarkLazySVRGStep(b *testing.B) {
 				rows = 10000
 			}
 			p := zipfFit(rows, n, 20, 1)
-			z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 1}, false)
+			z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 1}, MethodSVRG)
 			z.solve(0, func(int64) bool { return true }, nil) // the first certificate only
 			z.snapshot()
 			steps := 0
@@ -183,19 +191,19 @@ func TestLazyRowsOfA(t *testing.T) {
 	if active == 0 {
 		t.Fatal("no row of A is active at the answer: the test tests nothing")
 	}
-	for _, catalyst := range []bool{false, true} {
+	for _, m := range []Method{MethodSVRG, MethodCatalyst, MethodAPG} {
 		run := func() (*lazySVRG, lazyResult) {
-			z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 5}, catalyst)
+			z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 5}, m)
 			return z, z.solve(tol, func(steps int64) bool { return steps > 2e8 }, nil)
 		}
 		z, r := run()
-		t.Logf("catalyst %v: %v after %d epochs, %d steps, gap %.3g, viol %.3g, xi %g, delta %g; %d rows active",
-			catalyst, r.status, r.iterations, z.steps, r.gap, r.viol, z.xi, z.delta, active)
+		t.Logf("%v: %v after %d epochs, %d steps, gap %.3g, viol %.3g, xi %g, delta %g; %d rows active",
+			m, r.status, r.iterations, z.steps, r.gap, r.viol, z.xi, z.delta, active)
 		if r.status != newtoncg.Solved || !(r.gap <= tol*max(1, math.Abs(r.objective))) {
-			t.Fatalf("catalyst %v: status %v, gap %.3g", catalyst, r.status, r.gap)
+			t.Fatalf("%v: status %v, gap %.3g", m, r.status, r.gap)
 		}
 		if d := math.Abs(r.objective - ref.Objective); d > 2*r.gap+1e-12*math.Abs(ref.Objective) {
-			t.Errorf("catalyst %v: F(x) = %.15g, F* = %.15g: %.3g apart, beyond twice the gap %.3g", catalyst, r.objective, ref.Objective, d, r.gap)
+			t.Errorf("%v: F(x) = %.15g, F* = %.15g: %.3g apart, beyond twice the gap %.3g", m, r.objective, ref.Objective, d, r.gap)
 		}
 		ax := make([]float64, p.A.Rows)
 		p.A.MulVec(ax, r.x)
@@ -206,25 +214,25 @@ func TestLazyRowsOfA(t *testing.T) {
 				size += math.Abs(val[q]) * max(math.Abs(r.x[j]), 1)
 			}
 			if v-p.B[i] > tol*size {
-				t.Errorf("catalyst %v: row %d violated by %.3g, terms %.3g", catalyst, i, v-p.B[i], size)
+				t.Errorf("%v: row %d violated by %.3g, terms %.3g", m, i, v-p.B[i], size)
 			}
 			if !(r.lambda[i] >= 0) {
-				t.Errorf("catalyst %v: lambda[%d] = %g", catalyst, i, r.lambda[i])
+				t.Errorf("%v: lambda[%d] = %g", m, i, r.lambda[i])
 			}
 		}
 		// The rows screened out are inactive at x*: they hold strictly at
 		// newton-cg's answer, with multiplier 0.
 		if z.dropped == 0 {
-			t.Errorf("catalyst %v: no row screened, of %d inactive", catalyst, p.A.Rows-active)
+			t.Errorf("%v: no row screened, of %d inactive", m, p.A.Rows-active)
 		}
 		p.A.MulVec(ax, ref.X)
 		for k, d := range z.drop {
 			if d && !(ax[k] < p.B[k] && ref.Lambda[k] == 0) {
-				t.Errorf("catalyst %v: row %d screened, but at x* its residual is %g and its multiplier %g", catalyst, k, ax[k]-p.B[k], ref.Lambda[k])
+				t.Errorf("%v: row %d screened, but at x* its residual is %g and its multiplier %g", m, k, ax[k]-p.B[k], ref.Lambda[k])
 			}
 		}
-		if !catalyst { // without screening: the same answer, to the gaps
-			zn := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 5, Screen: ScreenNone}, false)
+		if m == MethodSVRG { // without screening: the same answer, to the gaps
+			zn := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 5, Screen: ScreenNone}, MethodSVRG)
 			rn := zn.solve(tol, func(steps int64) bool { return steps > 2e8 }, nil)
 			t.Logf("without screening: %v after %d epochs, gap %.3g", rn.status, rn.iterations, rn.gap)
 			if rn.status != newtoncg.Solved || zn.dropped != 0 || math.Abs(rn.objective-ref.Objective) > 2*rn.gap+1e-12 {
@@ -234,14 +242,14 @@ func TestLazyRowsOfA(t *testing.T) {
 		_, r2 := run()
 		for j := range r.x {
 			if math.Float64bits(r.x[j]) != math.Float64bits(r2.x[j]) {
-				t.Fatalf("catalyst %v: x[%d]: %g and %g from the same seed", catalyst, j, r.x[j], r2.x[j])
+				t.Fatalf("%v: x[%d]: %g and %g from the same seed", m, j, r.x[j], r2.x[j])
 			}
 		}
-		if allocs := testing.AllocsPerRun(2, func() { z.runEpoch() }); allocs != 0 {
-			t.Errorf("catalyst %v: an epoch allocates %v times", catalyst, allocs)
+		if allocs := testing.AllocsPerRun(2, func() { z.step() }); allocs != 0 {
+			t.Errorf("%v: an epoch allocates %v times", m, allocs)
 		}
 		if allocs := testing.AllocsPerRun(1, func() { z.solve(tol, func(steps int64) bool { return steps > 2e8 }, nil) }); allocs != 0 {
-			t.Errorf("catalyst %v: a warm solve allocates %v times", catalyst, allocs)
+			t.Errorf("%v: a warm solve allocates %v times", m, allocs)
 		}
 	}
 }
@@ -253,7 +261,7 @@ func TestLazyRowsOfAInfeasible(t *testing.T) {
 	p := zipfFit(50, 20, 4, 3)
 	p.A = &mat.Sparse{Rows: 2, Cols: 20, Ptr: []int{0, 1, 2}, Idx: []int32{0, 0}, Val: []float64{1, -1}}
 	p.B = []float64{-1, -1}
-	z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 1}, false)
+	z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 1}, MethodSVRG)
 	r := z.solve(1e-8, func(steps int64) bool { return steps > 1e8 }, nil)
 	if r.status != newtoncg.Infeasible {
 		t.Fatalf("status %v after %d epochs (xi %g), want infeasible", r.status, r.iterations, z.xi)
@@ -275,7 +283,7 @@ func TestLazyRowsOfAFarFromFeasible(t *testing.T) {
 	for i := range p.B {
 		p.B[i] = -0.05
 	}
-	z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 5}, false)
+	z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 5}, MethodSVRG)
 	r := z.solve(1e-6, func(steps int64) bool { return steps > 3e6 }, nil)
 	t.Logf("%v after %d epochs, gap %.3g, violation %.3g, xi %g", r.status, r.iterations, r.gap, r.viol, z.xi)
 	if r.status == newtoncg.Infeasible || r.saturated || z.xi > 64 {
@@ -292,7 +300,7 @@ func TestLazyRowsOfAScreenOutside(t *testing.T) {
 	x := &mat.Sparse{Rows: 2, Cols: 2, Ptr: []int{0, 1, 2}, Idx: []int32{0, 1}, Val: []float64{1e-8, 1e-8}}
 	a := &mat.Sparse{Rows: 2, Cols: 2, Ptr: []int{0, 1, 3}, Idx: []int32{0, 0, 1}, Val: []float64{1, -1, 1}}
 	p := newtoncg.Problem{X: x, Y: []float64{0, 0}, Loss: newtoncg.Squared, Ridge: 1000, Q: []float64{-100, -50}, A: a, B: []float64{0, 0}}
-	z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 5, Delta0: 0.05}, false)
+	z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 5, Delta0: 0.05}, MethodSVRG)
 	r := z.solve(1e-9, func(steps int64) bool { return steps > 1e7 }, nil)
 	t.Logf("%v after %d epochs, gap %.3g, lambda %v, dropped %d", r.status, r.iterations, r.gap, r.lambda, z.dropped)
 	if r.status != newtoncg.Solved || z.dropped != 0 || math.Abs(r.lambda[0]-150) > 0.1 || math.Abs(r.lambda[1]-50) > 0.1 {

@@ -14,8 +14,9 @@ import (
 
 // The path for a loss over sparse rows (Problem.PhiSparse): Newton-CG of
 // package newtoncg, with no n x n matrix and every pass O(nnz), or, when
-// asked for, SVRG or catalyst-SVRG on the rows (lazysvrg.go; rows of A by
-// the softplus penalty), certified by newtoncg's gap. It takes the fitting model,
+// asked for, SVRG, catalyst-SVRG or SGD on the rows with lazy updates, or
+// APG on passes over them (lazysvrg.go, lazyapg.go, lazysgd.go; rows of A
+// by the softplus penalty), certified by newtoncg's gap. It takes the fitting model,
 // the loss with ridge > 0, q, l1 and bounds, and rows A x <= b given
 // sparsely (ASparse; newtoncg's augmented Lagrangian): Aeq, dense rows of
 // A, or P, with sparse Phi are the caller's to densify or compress
@@ -25,6 +26,13 @@ import (
 // does not take.
 var errSparseModel = errors.New("solver: sparse rows of Phi take no Aeq, P or dense A (sparse rows of A only), and need ridge > 0")
 
+// errSparseSGDM is New's error for MethodSGDM on sparse rows: a step on
+// one row moves the momentum of every coordinate, and a coordinate's
+// momentum and value through the steps that do not touch it follow a
+// two-term recurrence that the l1 and box prox cut at unknown steps, with
+// no closed form like SGD's (lazySVRG.advance), so a step would be O(n).
+var errSparseSGDM = errors.New("options: method sgdm does not run on sparse rows (its momentum has no closed form for the coordinates a step does not touch; sgd, svrg, catalyst-svrg, apg or newton-cg do)")
+
 // newSparse is New for a problem with PhiSparse.
 func newSparse(p *Problem, opt *Options) (*Solver, error) {
 	_, meq := p.rows()
@@ -32,8 +40,13 @@ func newSparse(p *Problem, opt *Options) (*Solver, error) {
 		return nil, errSparseModel
 	}
 	method := MethodNewtonCG
-	if opt != nil && (opt.Method == MethodSVRG || opt.Method == MethodCatalyst) {
-		method = opt.Method
+	if opt != nil {
+		switch opt.Method {
+		case MethodSVRG, MethodCatalyst, MethodAPG, MethodSGD:
+			method = opt.Method
+		case MethodSGDM:
+			return nil, errSparseSGDM
+		}
 	}
 	s, err := newSparseBase(p, opt, method)
 	if err != nil {
@@ -78,7 +91,7 @@ func newSparse(p *Problem, opt *Options) (*Solver, error) {
 	s.sparse.SetOptions(o)
 	if method != MethodNewtonCG {
 		s.sparseSVRG = newLazySVRG(newtoncg.Problem{X: p.PhiSparse, Y: s.y, Loss: loss, Ridge: s.ridge, L1: s.l1,
-			Q: s.q, Lower: s.lower, Upper: s.upper, A: p.ASparse, B: s.b}, s.sparse, &s.opt, method == MethodCatalyst)
+			Q: s.q, Lower: s.lower, Upper: s.upper, A: p.ASparse, B: s.b}, s.sparse, &s.opt, method)
 	}
 	s.mu = s.ridge
 	s.res = Result{X: make([]float64, s.n), Z: make([]float64, s.n), Lambda: make([]float64, s.m),
