@@ -12,12 +12,18 @@ import (
 // or cap it (by the Frobenius norm, say). v and w need Cols entries and r
 // needs Rows; nothing is allocated.
 func (m *Dense) NormEstimate(iters int, v, w, r []float64) float64 {
-	check("NormEstimate", len(v), m.Cols, "v")
-	check("NormEstimate", len(w), m.Cols, "w")
-	check("NormEstimate", len(r), m.Rows, "r")
+	return normEstimate("NormEstimate", m.Rows, m.Cols, iters, v, w, r, m.MulVec, m.MulTransVec)
+}
+
+// normEstimate is NormEstimate for the rows x cols operator of mul (dst =
+// M x) and mulT (dst = M'y, dst overwritten), with its lengths checked.
+func normEstimate(name string, rows, cols, iters int, v, w, r []float64, mul, mulT func(dst, x []float64)) float64 {
+	check(name, len(v), cols, "v")
+	check(name, len(w), cols, "w")
+	check(name, len(r), rows, "r")
 	return math.Sqrt(powerIteration(iters, v, w, func(dst, x []float64) {
-		m.MulVec(r, x)
-		m.MulTransVec(dst, r)
+		mul(r, x)
+		mulT(dst, r)
 	}))
 }
 
@@ -56,12 +62,8 @@ func powerIteration(iters int, v, w []float64, apply func(dst, x []float64)) flo
 // nonzeros each). v and w need Cols entries and r needs Rows; nothing is
 // allocated.
 func (m *Sparse) NormEstimate(iters int, v, w, r []float64) float64 {
-	check("Sparse.NormEstimate", len(v), m.Cols, "v")
-	check("Sparse.NormEstimate", len(w), m.Cols, "w")
-	check("Sparse.NormEstimate", len(r), m.Rows, "r")
-	return math.Sqrt(powerIteration(iters, v, w, func(dst, x []float64) {
-		m.MulVec(r, x)
+	return normEstimate("Sparse.NormEstimate", m.Rows, m.Cols, iters, v, w, r, m.MulVec, func(dst, y []float64) {
 		clear(dst)
-		m.MulTransVecAdd(dst, r)
-	}))
+		m.MulTransVecAdd(dst, y)
+	})
 }

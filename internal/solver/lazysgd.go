@@ -15,10 +15,10 @@ package solver
 // or N xi ||a_k||^2/(4 delta); a stage ends after sgdStageMixings mixing
 // times 1/(eta ridge) (or at the penalty's change of stage), and its
 // answer is the average of its iterates from half a mixing time on
-// (Polyak-Ruppert; Options.LastIterate: none). An epoch is a pass, N
-// steps, after which every coordinate is current and the average takes
-// the iterate: one in N steps, where the dense SGD takes one in
-// sgdAverageEvery; each epoch's certificate is taken at the average once
+// (Polyak-Ruppert; Options.LastIterate: none), one in sgdAverageEvery
+// steps as the dense SGD's, or one in n/(mean nonzeros of a row) where
+// that is more: each takes every coordinate brought up to date, O(n). An
+// epoch is a pass, N steps; its certificate is taken at the average once
 // it has begun. Options.StageMult is not read here.
 
 // lazySGDState is SGD's state beyond lazySVRG's.
@@ -27,6 +27,7 @@ type lazySGDState struct {
 	navg        int       // iterates in it
 	done        int64     // the stage's steps
 	from, limit int64     // the step the average starts at, the stage's last
+	every       int       // the steps between two iterates averaged
 	wMax, a2Max float64   // the largest f''max ||phi_i||^2 and ||a_k||^2
 }
 
@@ -42,6 +43,12 @@ func (z *lazySVRG) newSGD(wt []float64) {
 	for _, v := range z.a2 {
 		z.sgd.a2Max = max(z.sgd.a2Max, v)
 	}
+	nnz := z.x.NNZ()
+	if z.ar != nil {
+		nnz += z.ar.NNZ()
+	}
+	perRow := max(nnz/(z.l+z.m), 1)
+	z.sgd.every = max(sgdAverageEvery, (len(z.w)+perRow-1)/perRow)
 }
 
 // setStageSGD is setStage for SGD: the split l/N of the draws, the
@@ -90,21 +97,41 @@ func (z *lazySVRG) snapshotSGD() {
 	}
 }
 
-// sgdAverage counts an epoch's steps into the stage, takes its last
-// iterate into the average once averaging has begun, and ends the stage
-// at its step limit.
-func (z *lazySVRG) sgdAverage() {
+// sgdEpoch takes a pass of steps (runSteps), averaging the iterate, once
+// averaging has begun, every sgd.every steps and at the pass's end, and
+// ends the stage at its step limit. Bringing every coordinate up to date
+// for the average costs O(n); every is at least n over the mean nonzeros
+// of a row, so that it costs no more than the steps between.
+func (z *lazySVRG) sgdEpoch() {
 	g := &z.sgd
-	g.done += int64(z.epoch)
-	if !z.opt.LastIterate && g.done >= g.from {
-		g.navg++
-		t := 1 / float64(g.navg)
-		for j, v := range z.w {
-			g.avg[j] += t * (v - g.avg[j])
+	e0 := z.at
+	for done := 0; done < z.epoch; {
+		k := min(g.every, z.epoch-done)
+		z.runSteps(e0, k)
+		done += k
+		g.done += int64(k)
+		if done < z.epoch && !z.opt.LastIterate && g.done >= g.from {
+			z.catchUp(e0, true)
+			z.sgdAverage()
 		}
+	}
+	z.catchUp(e0, false)
+	z.steps += int64(z.epoch)
+	if !z.opt.LastIterate && g.done >= g.from {
+		z.sgdAverage()
 	}
 	if g.done >= g.limit {
 		z.sgdRestart()
+	}
+}
+
+// sgdAverage takes the iterate w into the stage's average.
+func (z *lazySVRG) sgdAverage() {
+	g := &z.sgd
+	g.navg++
+	t := 1 / float64(g.navg)
+	for j, v := range z.w {
+		g.avg[j] += t * (v - g.avg[j])
 	}
 }
 

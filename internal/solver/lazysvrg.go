@@ -477,7 +477,14 @@ func (z *lazySVRG) clip(x float64, j int) float64 {
 // drawing each row at its own step; only the time of the draws moves.
 func (z *lazySVRG) runEpoch() {
 	e0 := z.at
-	for range z.epoch {
+	z.runSteps(e0, z.epoch)
+	z.catchUp(e0, false)
+	z.steps += int64(z.epoch)
+}
+
+// runSteps takes count steps of the epoch whose first step was e0.
+func (z *lazySVRG) runSteps(e0, count int) {
+	for range count {
 		s := z.at
 		z.at++
 		z.draw(s + lazyAhead)
@@ -514,15 +521,25 @@ func (z *lazySVRG) runEpoch() {
 			st.last = s
 		}
 	}
+}
+
+// catchUp brings every coordinate up to date through the last step taken
+// (of the epoch whose first step was e0), in st and in w. Within an
+// epoch (mid) it marks them current there (last); at its end the next
+// epoch's first step says so, and last keeps the step of the last row
+// that moved the coordinate.
+func (z *lazySVRG) catchUp(e0 int, mid bool) {
 	end := z.at - 1
 	for j := range z.st {
 		st := &z.st[j]
 		if d := end - max(st.last, e0-1); d > 0 {
 			st.w = z.advance(st.w, st, j, d)
+			if mid {
+				st.last = end
+			}
 		}
 		z.w[j] = st.w
 	}
-	z.steps += int64(z.epoch)
 }
 
 // lazyCoord is what a step reads and writes of a coordinate, in one place
@@ -532,7 +549,7 @@ type lazyCoord struct {
 	w    float64 // the iterate's coordinate, current through step max(last, the epoch's first - 1)
 	c    float64 // mu_j + q_j at the epoch's snapshot (mu + qk with catalyst)
 	fix  float64 // -c / ridge: without l1, the fixed point of the untouched steps
-	last int     // the step (counted since the seed) at which a row last moved w
+	last int     // the step (counted since the seed) at which a row last moved w (or SGD brought it current within an epoch: catchUp)
 }
 
 // source returns the matrix that holds component i (a row of Phi, or
@@ -806,8 +823,7 @@ func (z *lazySVRG) step() {
 	case lazyAPG:
 		z.apgStep()
 	case lazySGD:
-		z.runEpoch()
-		z.sgdAverage()
+		z.sgdEpoch()
 	default:
 		z.runEpoch()
 	}
