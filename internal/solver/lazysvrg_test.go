@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -305,5 +306,20 @@ func TestLazyRowsOfAScreenOutside(t *testing.T) {
 	t.Logf("%v after %d epochs, gap %.3g, lambda %v, dropped %d", r.status, r.iterations, r.gap, r.lambda, z.dropped)
 	if r.status != newtoncg.Solved || z.dropped != 0 || math.Abs(r.lambda[0]-150) > 0.1 || math.Abs(r.lambda[1]-50) > 0.1 {
 		t.Errorf("%v, lambda %v (want 150, 50), %d rows dropped", r.status, r.lambda, z.dropped)
+	}
+}
+
+// TestLazySGDMRefused: sgdm on sparse rows is refused with the reason (no
+// lazy form), where apg and sgd are taken.
+func TestLazySGDMRefused(t *testing.T) {
+	p := zipfFit(50, 40, 4, 1)
+	sp := &Problem{N: 40, Loss: LossLogistic, PhiSparse: p.X, Y: p.Y, Ridge: 1e-2}
+	if _, err := New(sp, &Options{Method: MethodSGDM}); !errors.Is(err, errSparseSGDM) {
+		t.Errorf("sgdm: %v, want %v", err, errSparseSGDM)
+	}
+	for _, m := range []Method{MethodAPG, MethodSGD} {
+		if s, err := New(sp, &Options{Method: m}); err != nil || s.sparseSVRG == nil || s.sparseSVRG.kind != kindOf(m) {
+			t.Errorf("%v: %v", m, err)
+		}
 	}
 }
