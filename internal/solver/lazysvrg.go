@@ -68,6 +68,10 @@ import (
 // multipliers are tried as a Farkas certificate. The schedule's constants
 // are those of the dense path (schedule.go); the step follows each
 // stage's smoothness.
+//
+// The same solve, with its certificates, schedule, screening and
+// statuses, runs APG (lazyapg.go: a full proximal gradient step an epoch)
+// or SGD (lazysgd.go: these steps without the control variate) by kind.
 type lazySVRG struct {
 	x    *mat.Sparse
 	loss newtoncg.Loss
