@@ -1306,6 +1306,39 @@ func TestSparseRowsSVRGEmptyRow(t *testing.T) {
 	}
 }
 
+// TestSparseRowsSVRGFeasibleFar: feasible rows 1 <= x_0 - x_1 <= 1.25
+// with q = (-Q, 0) pull the unconstrained minimiser (Q, 0) far out of
+// them. The penalty's saturated multipliers bring such an iterate in by
+// O(delta) a step, so before Newton-CG finished these solves svrg ran
+// into its time limit from Q = 1e3 on (12M steps) and catalyst-svrg and
+// sgd ended on their plateau. Each method must now answer solved within
+// 1e6 rows evaluated, at the closed-form optimum x* = (Q - lambda,
+// lambda/2), lambda = (Q - 1.25)/1.5, to 1e-3 of Q.
+func TestSparseRowsSVRGFeasibleFar(t *testing.T) {
+	for _, scale := range []float64{1e3, 1e5, 1e7} {
+		for _, m := range []Method{MethodSVRG, MethodCatalyst, MethodAPG, MethodSGD} {
+			p := &Problem{N: 2, Loss: "squared", PhiSparse: mat.SparseFromRows([][]float64{{0, 1}}, 2), Y: []float64{0},
+				Ridge: 1, Q: []float64{-scale, 0}, ASparse: mat.SparseFromRows([][]float64{{1, -1}, {-1, 1}}, 2), B: []float64{1.25, -1}}
+			r, err := Solve(context.Background(), p, &Options{Method: m, MaxSteps: 1e6, TimeLimit: time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
+			label := fmt.Sprintf("q scale %g, %v", scale, m)
+			if r.Status != StatusSolved {
+				t.Errorf("%s: %v (%s) after %d steps, x %v", label, r.Status, r.Message, r.Steps, r.X)
+				continue
+			}
+			lam := (scale - 1.25) / 1.5
+			want := []float64{scale - lam, lam / 2}
+			for j, v := range r.X {
+				if math.Abs(v-want[j]) > 1e-3*scale {
+					t.Errorf("%s: x_%d = %.17g, want %.17g", label, j, v, want[j])
+				}
+			}
+		}
+	}
+}
+
 // TestSparseRowsSVRGInfeasibleFar: rows that contradict each other, with a
 // q that puts the unconstrained minimiser far outside them (q up to 1e6).
 // svrg and catalyst-svrg end infeasible, with no limit reached, and a

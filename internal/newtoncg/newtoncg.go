@@ -226,6 +226,11 @@ func (w *Workspace) SetQ(q []float64) { w.p.Q = q }
 // on that side); the workspace reads them in place.
 func (w *Workspace) SetBounds(lower, upper []float64) { w.p.Lower, w.p.Upper = lower, upper }
 
+// SetStart makes the next Solve start from x (projected onto the
+// bounds), keeping the multipliers and penalty of rows of A as they are;
+// x is copied. It allocates nothing.
+func (w *Workspace) SetStart(x []float64) { copy(w.x, x) }
+
 // Reset makes the next Solve start cold: x = 0 (projected), and with rows
 // of A, zero multipliers and the first penalty.
 func (w *Workspace) Reset() {

@@ -685,6 +685,7 @@ type lazyResult struct {
 	iterations int     // epochs
 	plateau    bool    // status Stopped: no smaller gap for lazyPlateauEpochs
 	saturated  bool    // status Stalled: the multipliers saturate xi at xiMax
+	handover   bool    // Newton-CG is to finish from x (see nextStage)
 }
 
 // lazyPlateauEpochs is the least number of epochs without any smaller
@@ -696,7 +697,8 @@ type lazyResult struct {
 // beta = 0.88) and F's gap rises and falls over hundreds of epochs (a
 // window of 100 ended such a solve, which certifies after 286). With rows
 // of A the epochs count from the last change of the penalty's stage: a
-// larger xi raises the gap.
+// larger xi raises the gap. Newton-CG then finishes from the best point
+// (res.handover; unless Options.NoPolish).
 const lazyPlateauEpochs = 1000
 
 // lazyMaxEpoch caps an epoch's steps (Options.SVRGEpoch times l).
@@ -760,6 +762,7 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 			res.status = newtoncg.Stalled // at the certificate's floor
 		case k-max(bestAt, staged, innerAt) >= max(lazyPlateauEpochs, (k-staged)/2):
 			res.status, res.plateau = newtoncg.Stopped, true
+			res.handover = !z.opt.NoPolish
 		default:
 			if k == staged {
 				stageViol, stageEp = viol, ep
@@ -932,9 +935,17 @@ func (z *lazySVRG) certify(x []float64, xi, delta float64) (f, inner, gap, viol,
 // two epochs, saturated, and was raised back to 0.25). Past xiPhaseOne,
 // before xi is raised, phase one asks whether any x meets the rows
 // (lazyfeasibility.go; stop is the solve's budget), as the dense path's
-// raiseXi; past xiInfeasible, saturated multipliers are tried as a Farkas
-// certificate. It reports whether the stage changed, and end when the
-// solve ends here (res's status set: Infeasible, or Stalled at xiMax).
+// raiseXi. Unless it proves them infeasible (or Options.NoPolish), the
+// solve then ends for Newton-CG to finish from the best point
+// (res.handover), as the dense path's stages end in the exact engine:
+// multipliers saturated past xiPhaseOne mean an iterate far out, which
+// the penalty brings in by O(delta) a step (lazyfeasibility.go; rows 1 <=
+// x_0 - x_1 <= 1.25 with q = (-1e3, 0) took 4500 epochs at xi = 4096 to
+// come from 957 out to 148, and q = -1e5 never came in within 12M
+// steps). With NoPolish, xi is raised on; past xiInfeasible,
+// saturated multipliers are tried as a Farkas certificate. It reports
+// whether the stage changed, and end when the solve ends here (res's
+// status set: Infeasible, Stopped for the handover, or Stalled at xiMax).
 func (z *lazySVRG) nextStage(res *lazyResult, stop func(int64) bool) (changed, end bool) {
 	xi, delta := z.xi, z.delta
 	switch {
@@ -944,6 +955,10 @@ func (z *lazySVRG) nextStage(res *lazyResult, stop func(int64) bool) (changed, e
 				res.status = newtoncg.Infeasible
 				return false, true
 			}
+		}
+		if xi >= xiPhaseOne && !z.opt.NoPolish {
+			res.status, res.handover = newtoncg.Stopped, true
+			return false, true
 		}
 		if xi >= xiInfeasible {
 			if y, ok := z.cert.FarkasFromSlopes(); ok {

@@ -114,6 +114,7 @@ type Solver struct {
 	sparse     *newtoncg.Workspace // the sparse-rows path (sparse.go), or nil
 	sparseSVRG *lazySVRG           // SVRG on it (lazysvrg.go), or nil: Newton-CG
 	sparseRun  run                 // the sparse path's current solve: its budget
+	sparseBase int64               // rows a sparse solve evaluated before Newton-CG took over (handover)
 	cd         *dualcd.Workspace   // the sparse-rows path of a ridge objective with rows (sparserows.go), or nil
 	finisher   supportFinisher     // dual-cd's finisher's storage (supportfinish.go)
 }

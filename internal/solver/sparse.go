@@ -80,12 +80,12 @@ func newSparse(p *Problem, opt *Options) (*Solver, error) {
 	// they read the run of the current solve from s.sparseRun.
 	o := s.sparse.Options()
 	o.Stop = func(passes int64) bool {
-		s.steps = passes * int64(s.l)
+		s.steps = s.sparseBase + passes*int64(s.l)
 		return s.over(&s.sparseRun)
 	}
 	if s.opt.Progress != nil {
 		o.Progress = func(it int, passes int64, gap float64) {
-			s.opt.Progress(Stage{Method: MethodNewtonCG, Index: it, Steps: passes * int64(s.l), Gap: gap})
+			s.opt.Progress(Stage{Method: MethodNewtonCG, Index: it, Steps: s.sparseBase + passes*int64(s.l), Gap: gap})
 		}
 	}
 	s.sparse.SetOptions(o)
@@ -145,12 +145,20 @@ func (s *Solver) startSparseRun(ctx context.Context, start time.Time) *run {
 // once an iteration.
 func (s *Solver) solveSparse(ctx context.Context, start time.Time) (*Result, error) {
 	rn := s.startSparseRun(ctx, start)
+	s.sparseBase = 0
 	if s.sparseSVRG != nil {
 		return s.solveLazy(rn, start)
 	}
+	return s.solveNewtonCG(rn, start), nil
+}
+
+// solveNewtonCG runs newton-cg from its workspace's point and reports its
+// answer; the rows evaluated before it (s.sparseBase: a lazy solve's,
+// before a handover) count towards MaxSteps and Steps.
+func (s *Solver) solveNewtonCG(rn *run, start time.Time) *Result {
 	r := s.sparse.Solve()
 	if s.opt.Observe != nil {
-		s.opt.Observe(r.Passes*int64(s.l), r.X)
+		s.opt.Observe(s.sparseBase+r.Passes*int64(s.l), r.X)
 	}
 	res := &s.res
 	copy(res.X, r.X)
@@ -166,8 +174,10 @@ func (s *Solver) solveSparse(ctx context.Context, start time.Time) (*Result, err
 		res.DistBound = math.Sqrt(2 * res.Gap / s.ridge)
 	}
 	// Rows evaluated: l a pass over phi, m a pass of phase one over A.
-	res.Steps = r.Passes*int64(s.l) + r.PhaseOnePasses*int64(len(s.b))
+	res.Steps = s.sparseBase + r.Passes*int64(s.l) + r.PhaseOnePasses*int64(len(s.b))
 	res.Iterations = r.Iterations
+	res.Stages, res.Xi, res.Kept = 0, 0, 0
+	res.Screened, res.Outside = res.Screened[:0], res.Outside[:0]
 	res.Message = ""
 	switch r.Status {
 	case newtoncg.Solved:
@@ -188,7 +198,7 @@ func (s *Solver) solveSparse(ctx context.Context, start time.Time) (*Result, err
 		res.Message = fmt.Sprintf("no Newton step lowers the objective in float64; certified gap %.3g", res.Gap)
 	}
 	res.Time = time.Since(start)
-	return res, nil
+	return res
 }
 
 // certifiedGap is a gap as Result reports it: +Inf where the certificate
@@ -214,6 +224,13 @@ func (s *Solver) solveLazy(rn *run, start time.Time) (*Result, error) {
 		}
 	}
 	r := s.sparseSVRG.solve(s.opt.Tol, stop, progress)
+	if r.handover {
+		// The stochastic method stalled far from the rows or on a
+		// plateau (lazysvrg.go): Newton-CG finishes from its best point.
+		s.sparse.SetStart(r.x)
+		s.sparseBase = s.sparseSVRG.steps
+		return s.solveNewtonCG(rn, start), nil
+	}
 	if s.opt.Observe != nil {
 		s.opt.Observe(s.sparseSVRG.steps, r.x)
 	}
