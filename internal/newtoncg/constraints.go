@@ -257,9 +257,18 @@ const farkasMargin = 1e-12
 //
 // a contradiction with y'(A x) <= y'b for any feasible x. A diverging
 // augmented Lagrangian (the multipliers of an infeasible system grow
-// without end) makes lhat point along such a y. On success y is in
-// res.Farkas (largest entry 1).
-func (w *Workspace) infeasible() bool { return w.farkasOf(w.lhat, slopeTries[:]) }
+// without end) makes lhat point along such a y, but only to rounding: its
+// ratios are then snapped to simple fractions as FarkasFrom does (rows
+// x_0 - x_1 <= -1, 2 x_1 - 2 x_0 <= 0 need y = (1, 1/2) exactly, and ran
+// to the iteration limit without). On success y is in res.Farkas
+// (largest entry 1).
+func (w *Workspace) infeasible() bool {
+	if w.farkasOf(w.lhat, slopeTries[:]) {
+		return true
+	}
+	_, ok := w.FarkasFrom(w.lhat)
+	return ok
+}
 
 // slopeTries are the thresholds theta infeasible tries, in order, 0 for
 // the vector itself; residualTries are FarkasFrom's, 0 last. A vector
