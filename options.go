@@ -134,8 +134,9 @@ type Options struct {
 	// on the support (the hard-margin SVM), the exact active-set method's
 	// passes over every row of A (the rows' norms when the solver is
 	// built, the violations at a hot start's guess, the pricing scans over
-	// all rows), and the forming of phi'phi for a quadratic objective with
-	// dense rows of phi (the same bits on any number). 0 means
+	// all rows: the same bits on any number), and the forming of phi'phi
+	// for a quadratic objective with dense rows of phi (the same bits on
+	// any number). 0 means
 	// runtime.GOMAXPROCS(0), 1 the calling goroutine alone; data with fewer
 	// than 2^16 nonzeros (dense A: 2^17 entries) a goroutine get fewer. A
 	// given Threads gives the same bits on every run; different ones differ

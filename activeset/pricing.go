@@ -53,6 +53,7 @@ func (s *Solver) mostViolated(res, xn float64) (constraint, bool) {
 			s.rebuildPool()
 		}
 		s.short.filling, s.short.max = false, worst
+		s.short.sort()
 	}
 	for i, x := range s.x {
 		if s.boundIn[i] != 0 {
@@ -89,22 +90,18 @@ func (s *Solver) forgetViolations() {
 	s.short.clear()
 }
 
-// checkRows computes the violation of each row of js (nil: every row, on
-// the goroutines of s.team when there is one: checkAllRows) unless
-// it is in the working set, zero, or provably below worst (its stored
-// violation plus the drift since), and makes the first largest above worst
-// the best so far. The rows to compute are taken four at a time
-// (violations): a scan's rows come from memory, and four dense rows in one
-// vec.Dot4 overlap their loads and read x once (BenchmarkLargeQP,
-// BenchmarkDot4). A row chosen while
-// worst was lower than it becomes before the four are computed is computed
-// for nothing, never skipped wrongly.
+// checkRows computes the violation of each row of js (nil: every row,
+// checkAllRows) unless it is in the working set, zero, or provably below
+// worst (its stored violation plus the drift since), and makes the first
+// largest above worst the best so far. The rows to compute are taken four
+// at a time (violations): a scan's rows come from memory, and four dense
+// rows in one vec.Dot4 overlap their loads and read x once
+// (BenchmarkLargeQP, BenchmarkDot4). A row chosen while worst was lower
+// than it becomes before the four are computed is computed for nothing,
+// never skipped wrongly.
 func (s *Solver) checkRows(js []int32, worst float64, best constraint, found bool) (float64, constraint, bool) {
 	if js == nil {
-		if s.team != nil {
-			return s.checkAllRows(worst, best, found)
-		}
-		return s.scanRows(0, s.m, nil, worst, best, found, &s.short)
+		return s.checkAllRows(worst, best, found)
 	}
 	return s.scanRows(0, len(js), js, worst, best, found, &s.short)
 }
@@ -135,11 +132,43 @@ func (s *Solver) scanRows(lo, hi int, js []int32, worst float64, best constraint
 	return s.violations(four[:k], worst, best, found, short)
 }
 
-// checkAllRows is checkRows over every row on the team's goroutines: each
-// chunk scans from the incoming worst with a shortlist of its own (chunk
-// 0 with s.short), and the chunks' most violated rows and shortlists are
-// combined in chunk order, the first largest winning as in one scan.
+// scanBlockEntries is the entries of A in a block of a scan of every row
+// (scanBlocks): small enough that the blocks, whole ones to a goroutine,
+// balance the team's goroutines, large enough that the rows a block
+// computes before its running maximum rises are few against its rows.
+const scanBlockEntries = 1 << 16
+
+// scanBlockRows is the rows of a block of a scan of every row of n entries.
+func scanBlockRows(n int) int { return max(1, scanBlockEntries/max(n, 1)) }
+
+// scanBlocks scans rows lo..hi-1 (lo a multiple of s.block) block by
+// block: each block of s.block rows from worst with a running maximum of
+// its own, its violated rows offered to short, and the blocks' most
+// violated rows combined in block order, the first largest winning. What
+// a scan of every row computes, stores and finds is thus the same bit
+// for bit however the blocks are shared among goroutines.
+func (s *Solver) scanBlocks(lo, hi int, worst float64, short *shortlist) scanResult {
+	r := scanResult{worst: worst}
+	for b := lo; b < hi; b += s.block {
+		if w, c, f := s.scanRows(b, min(b+s.block, hi), nil, worst, constraint{}, false, short); f && w > r.worst {
+			r = scanResult{w, c, true}
+		}
+	}
+	return r
+}
+
+// checkAllRows is checkRows over every row by scanBlocks, on the team's
+// goroutines when there is one: each chunk (whole blocks) with a
+// shortlist of its own (chunk 0 with s.short), and the chunks' most
+// violated rows and shortlists combined in chunk order.
 func (s *Solver) checkAllRows(worst float64, best constraint, found bool) (float64, constraint, bool) {
+	if s.team == nil {
+		r := s.scanBlocks(0, s.m, worst, &s.short)
+		if r.found {
+			return r.worst, r.best, true
+		}
+		return worst, best, found
+	}
 	sc := &s.scan
 	sc.worst = worst
 	for k := 1; k < len(sc.short); k++ {
@@ -170,7 +199,7 @@ type parallelScan struct {
 	job   func(k, lo, hi int)
 }
 
-// scanResult is a chunk's most violated row above the incoming worst.
+// scanResult is the most violated row above a scan's incoming worst.
 type scanResult struct {
 	worst float64
 	best  constraint
@@ -186,8 +215,7 @@ func (s *Solver) newParallelScan() {
 		if k > 0 {
 			short = &s.scan.short[k]
 		}
-		w, b, f := s.scanRows(lo, hi, nil, s.scan.worst, constraint{}, false, short)
-		s.scan.res[k] = scanResult{w, b, f}
+		s.scan.res[k] = s.scanBlocks(lo, hi, s.scan.worst, short)
 	}
 }
 

@@ -31,12 +31,16 @@ const shortlistSize = 16
 const shortlistRatio = 0.5
 
 // shortlist is the last scan's most violated rows (violation > 0), at most
-// shortlistSize, in no order, and the largest violation that scan found.
+// shortlistSize, and the largest violation that scan found. Which rows it
+// keeps depends only on the rows offered, not on their order: the most
+// violated, of equal violations the lowest rows (add). A scan split among
+// goroutines (checkAllRows) thus keeps the rows one goroutine keeps, and
+// sort puts them in one order, the rows' own.
 type shortlist struct {
 	rows    [shortlistSize]int32
 	viol    [shortlistSize]float64
 	n       int
-	lowest  int     // the entry with the smallest violation, when n == shortlistSize
+	lowest  int     // the entry add replaces first (below), when n == shortlistSize
 	max     float64 // the largest violation of the scan that filled the list
 	filling bool    // a scan is running: violations adds the rows it computes
 }
@@ -45,7 +49,9 @@ type shortlist struct {
 func (l *shortlist) clear() { l.n, l.filling = 0, false }
 
 // add offers row j, violated by v > 0: it goes in while the list has room,
-// or in place of the least violated entry if v is larger.
+// or in place of the entry that ranks last (the least violated, of equal
+// violations the highest row) if it ranks above that entry. The list
+// holds no row twice: a scan offers each row once.
 func (l *shortlist) add(j int32, v float64) {
 	if l.n < shortlistSize {
 		l.rows[l.n], l.viol[l.n] = j, v
@@ -55,18 +61,34 @@ func (l *shortlist) add(j int32, v float64) {
 		}
 		return
 	}
-	if v > l.viol[l.lowest] {
-		l.rows[l.lowest], l.viol[l.lowest] = j, v
+	if e := l.lowest; v > l.viol[e] || v == l.viol[e] && j < l.rows[e] {
+		l.rows[e], l.viol[e] = j, v
 		l.findLowest()
 	}
 }
 
+// findLowest sets lowest to the entry that ranks last.
 func (l *shortlist) findLowest() {
 	l.lowest = 0
 	for i, v := range l.viol[:l.n] {
-		if v < l.viol[l.lowest] {
+		if e := l.lowest; v < l.viol[e] || v == l.viol[e] && l.rows[i] > l.rows[e] {
 			l.lowest = i
 		}
+	}
+}
+
+// sort orders the entries by row (an insertion sort: there are at most
+// shortlistSize), so that fromShortlist's ties and groups of four do not
+// depend on the order in which a scan offered the rows.
+func (l *shortlist) sort() {
+	for i := 1; i < l.n; i++ {
+		for k := i; k > 0 && l.rows[k] < l.rows[k-1]; k-- {
+			l.rows[k], l.rows[k-1] = l.rows[k-1], l.rows[k]
+			l.viol[k], l.viol[k-1] = l.viol[k-1], l.viol[k]
+		}
+	}
+	if l.n == shortlistSize {
+		l.findLowest()
 	}
 }
 

@@ -60,3 +60,30 @@ func TestShortlistGoesStale(t *testing.T) {
 		t.Fatalf("stale list admitted (ok %v) or kept (%d rows)", ok, s.short.n)
 	}
 }
+
+// TestShortlistOrderFree: the rows a list keeps, and their order once
+// sorted, do not depend on the order of the offers (a scan split among
+// goroutines offers its rows in another), ties included.
+func TestShortlistOrderFree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 200; trial++ {
+		count := rng.IntN(3 * shortlistSize)
+		viol := make([]float64, count)
+		for j := range viol {
+			viol[j] = float64(1 + rng.IntN(4)) // many ties
+		}
+		var want shortlist
+		for j, v := range viol {
+			want.add(int32(j), v)
+		}
+		want.sort()
+		var l shortlist
+		for _, j := range rng.Perm(count) {
+			l.add(int32(j), viol[j])
+		}
+		l.sort()
+		if l.n != want.n || l.rows != want.rows || l.viol != want.viol {
+			t.Fatalf("trial %d: kept %v %v in offer order, %v %v shuffled", trial, want.rows[:want.n], want.viol[:want.n], l.rows[:l.n], l.viol[:l.n])
+		}
+	}
+}

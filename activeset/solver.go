@@ -136,8 +136,9 @@ type Solver struct {
 	reducedChol mat.Cholesky
 	// team runs the passes over every row on several goroutines
 	// (Options.Threads; nil: one), scan is its pricing scan's storage.
-	team *rowTeam
-	scan parallelScan
+	team  *rowTeam
+	scan  parallelScan
+	block int // the rows of a block of a scan of every row (scanBlocks)
 	// seedJob is HotStartAt's pass on the team (made once: a closure made
 	// at each call would allocate), seedAt its x during the pass.
 	seedJob func(k, lo, hi int)
@@ -171,7 +172,8 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 		return nil, err
 	}
 	capacity := n + 1
-	if s.team = newRowTeam(m, n, s.opt.Threads); s.team != nil {
+	s.block = scanBlockRows(n)
+	if s.team = newRowTeam(m, n, s.block, s.opt.Threads); s.team != nil {
 		s.newParallelScan()
 		s.seedJob = func(_, lo, hi int) { s.seedRows(s.seedAt, lo, hi) }
 	}

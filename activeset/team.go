@@ -3,12 +3,11 @@ package activeset
 import "sync"
 
 // rowTeam runs the passes over every row of A on several goroutines: the
-// rows are cut once into contiguous chunks of about equal size, chunk k
-// goes to goroutine k (chunk 0 to the caller's), and what the chunks find
-// is combined in the order of the chunks. A pass thus gives the same bits
-// on every run for a given number of chunks; the number decides which
-// rows a pricing scan computes (each chunk skips rows by its own running
-// maximum), not the answer's certificate.
+// rows are cut once into contiguous chunks of about equal size, whole
+// blocks of a scan of every row (scanBlocks), chunk k goes to goroutine k
+// (chunk 0 to the caller's), and what the chunks find is combined in the
+// order of the chunks. Every pass gives the bits of one goroutine's pass
+// over the same blocks, whatever the number of chunks.
 //
 // The goroutines' functions are made once, in newRowTeam: a pass
 // allocates nothing and leaves no goroutine behind.
@@ -25,15 +24,17 @@ type rowTeam struct {
 const minChunkEntries = 1 << 17
 
 // newRowTeam returns a team for m rows of n entries with up to threads
-// chunks, or nil when one chunk is all the rows are worth.
-func newRowTeam(m, n, threads int) *rowTeam {
-	chunks := min(threads, m*max(n, 1)/minChunkEntries)
+// chunks, or nil when one chunk is all the rows are worth. Each chunk is
+// whole blocks of block rows (scanBlocks), the last block perhaps short.
+func newRowTeam(m, n, block, threads int) *rowTeam {
+	blocks := (m + block - 1) / block
+	chunks := min(threads, m*max(n, 1)/minChunkEntries, blocks)
 	if chunks < 2 {
 		return nil
 	}
 	t := &rowTeam{bounds: make([]int, chunks+1), start: make([]func(), chunks)}
 	for k := 0; k <= chunks; k++ {
-		t.bounds[k] = k * m / chunks
+		t.bounds[k] = min(m, k*blocks/chunks*block)
 	}
 	for k := 1; k < chunks; k++ {
 		t.start[k] = func() {
