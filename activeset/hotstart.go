@@ -88,7 +88,8 @@ func (s *Solver) seedRows(x []float64, lo, hi int) {
 // cache a pass is most of the cost (BenchmarkLargeQP). The Solver is the
 // one New and HotStartAt give, bit for bit (both take the products by
 // guessDot). x must have length n and finite entries, or NewAt returns an
-// *InputError.
+// *InputError. The violations are stored on the team's goroutines when
+// there are many rows (splits), each row's alone: the same bits.
 func NewAt(p *Problem, opt *Options, x []float64, rowsIn []int, upper, lower []bool) (*Solver, error) {
 	if err := checkVec("x", x, p.N, false); err != nil {
 		return nil, err
@@ -96,14 +97,21 @@ func NewAt(p *Problem, opt *Options, x []float64, rowsIn []int, upper, lower []b
 	if x == nil && p.N > 0 {
 		return nil, &InputError{"x", -1, "missing"}
 	}
-	at := guess{x: x, dots: make([]float64, p.rowsA())}
-	s, err := newSolver(p, opt, at)
+	at := guess{x: x}
+	s, err := newSolver(p, opt, &at)
 	if err != nil {
 		return nil, err
 	}
 	s.HotStart(rowsIn, upper, lower)
-	for j, v := range at.dots {
-		s.seedRow(j, v)
+	seed := func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			s.seedRow(j, at.dots[j])
+		}
+	}
+	if s.split.rows {
+		s.team.do(seed)
+	} else {
+		seed(0, 0, s.m)
 	}
 	s.seeded(x)
 	return s, nil

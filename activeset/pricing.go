@@ -6,15 +6,6 @@ import (
 	"github.com/softpen/softpen/vec"
 )
 
-// poolSize is the number of rows scanned first (rebuildPool): enough for
-// the rows a solve admits (at most n are active) and those it drops, and
-// 4 sqrt(m), which balances the pool's scan at every working-set change
-// against the full scans that follow once no pool row is violated: a pool
-// too small for m (a fixed 512 at m = 1e6) makes a hot-started separable
-// SVM scan every row many times more often (BenchmarkSeparableSVM), while
-// the large QP is indifferent to the pool's size (BenchmarkLargeQP).
-func poolSize(n, m int) int { return max(512, 8*n, 4*int(math.Sqrt(float64(m)))) }
-
 // mostViolated returns, given the working set's residual res (memberResidual
 // at s.x) and ||s.x||_inf, the constraint outside the working set with the
 // largest violation of the unit rows and bounds at x, if one exceeds both
@@ -90,24 +81,37 @@ func (s *Solver) forgetViolations() {
 	s.short.clear()
 }
 
-// checkRows computes the violation of each row of js (nil: every row,
-// checkAllRows) unless it is in the working set, zero, or provably below
-// worst (its stored violation plus the drift since), and makes the first
-// largest above worst the best so far. The rows to compute are taken four
-// at a time (violations): a scan's rows come from memory, and four dense
-// rows in one vec.Dot4 overlap their loads and read x once
-// (BenchmarkLargeQP, BenchmarkDot4). A row chosen while worst was lower
-// than it becomes before the four are computed is computed for nothing,
-// never skipped wrongly.
+// checkRows computes the violation of each row of js (nil: every row)
+// unless it is in the working set, zero, or provably below worst (its
+// stored violation plus the drift since), and makes the first largest
+// above worst the best so far. The rows to compute are taken four at a
+// time (violations): a scan's rows come from memory, and four dense rows
+// in one vec.Dot4 overlap their loads and read x once (BenchmarkLargeQP,
+// BenchmarkDot4). A row chosen while worst was lower than it becomes
+// before the four are computed is computed for nothing, never skipped
+// wrongly.
+//
+// The rows are scanned in spans fixed by js and A's shape (span), each
+// from worst with a running maximum of its own, the spans' most violated
+// rows combined in span order, the first largest winning: on the team's
+// goroutines when there is one, whole spans to a goroutine, with the
+// same bits (scanSpans), when the scan is long enough to pay for it
+// (split).
 func (s *Solver) checkRows(js []int32, worst float64, best constraint, found bool) (float64, constraint, bool) {
-	if js == nil {
-		return s.checkAllRows(worst, best, found)
+	var r scanResult
+	if js == nil && s.split.rows || js != nil && s.split.pool {
+		r = s.scanOnTeam(js, worst)
+	} else {
+		r = s.scanSpans(js, 0, s.spans(js), worst, &s.short)
 	}
-	return s.scanRows(0, len(js), js, worst, best, found, &s.short)
+	if r.found {
+		return r.worst, r.best, true
+	}
+	return worst, best, found
 }
 
 // scanRows is checkRows for the rows js[lo:hi] (rows lo..hi-1 when js is
-// nil), the violated ones offered to short.
+// nil) in one span, the violated ones offered to short.
 func (s *Solver) scanRows(lo, hi int, js []int32, worst float64, best constraint, found bool, short *shortlist) (float64, constraint, bool) {
 	rowIn, ainv, bnd := s.rowIn, s.ainv, s.rowBnd
 	path, anchor := s.drift.offsets()
@@ -132,53 +136,73 @@ func (s *Solver) scanRows(lo, hi int, js []int32, worst float64, best constraint
 	return s.violations(four[:k], worst, best, found, short)
 }
 
-// scanBlockEntries is the entries of A in a block of a scan of every row
-// (scanBlocks): small enough that the blocks, whole ones to a goroutine,
-// balance the team's goroutines, large enough that the rows a block
-// computes before its running maximum rises are few against its rows.
+// scanBlockEntries is the entries of A in a span of a scan of every row:
+// small enough that the spans, whole ones to a goroutine, balance the
+// team's goroutines, large enough that the rows a span computes before
+// its running maximum rises are few against its rows.
 const scanBlockEntries = 1 << 16
 
-// scanBlockRows is the rows of a block of a scan of every row of n entries.
+// scanBlockRows is the rows of a span of a scan of every row of n entries.
 func scanBlockRows(n int) int { return max(1, scanBlockEntries/max(n, 1)) }
 
-// scanBlocks scans rows lo..hi-1 (lo a multiple of s.block) block by
-// block: each block of s.block rows from worst with a running maximum of
-// its own, its violated rows offered to short, and the blocks' most
-// violated rows combined in block order, the first largest winning. What
-// a scan of every row computes, stores and finds is thus the same bit
-// for bit however the blocks are shared among goroutines.
-func (s *Solver) scanBlocks(lo, hi int, worst float64, short *shortlist) scanResult {
+// poolSpans is the number of spans of a scan of the pool, a list of rows
+// of cap(s.pool) >= 512 (poolSize): the rows of the pool's scans are as
+// many as those of the scans of every row, and the spans' own running
+// maxima make them compute about as many rows as one running maximum
+// (BenchmarkLargeQP).
+const poolSpans = 8
+
+// spans is the number of spans of a scan of the rows js (nil: every row).
+func (s *Solver) spans(js []int32) int {
+	if js == nil {
+		return (s.m + s.block - 1) / s.block
+	}
+	return poolSpans
+}
+
+// span is span i of a scan of the rows js (nil: every row): js[lo:hi]
+// (rows lo..hi-1).
+func (s *Solver) span(js []int32, i int) (lo, hi int) {
+	if js == nil {
+		return i * s.block, min((i+1)*s.block, s.m)
+	}
+	return i * len(js) / poolSpans, (i + 1) * len(js) / poolSpans
+}
+
+// scanSpans scans spans first..end-1 of the rows js (nil: every row), each
+// from worst with a running maximum of its own, its violated rows offered
+// to short, and returns the spans' most violated row above worst, the
+// first largest in span order. What a scan computes, stores and finds is
+// thus the same bit for bit however the spans are shared among
+// goroutines.
+func (s *Solver) scanSpans(js []int32, first, end int, worst float64, short *shortlist) scanResult {
 	r := scanResult{worst: worst}
-	for b := lo; b < hi; b += s.block {
-		if w, c, f := s.scanRows(b, min(b+s.block, hi), nil, worst, constraint{}, false, short); f && w > r.worst {
+	for i := first; i < end; i++ {
+		lo, hi := s.span(js, i)
+		if w, c, f := s.scanRows(lo, hi, js, worst, constraint{}, false, short); f && w > r.worst {
 			r = scanResult{w, c, true}
 		}
 	}
 	return r
 }
 
-// checkAllRows is checkRows over every row by scanBlocks, on the team's
-// goroutines when there is one: each chunk (whole blocks) with a
-// shortlist of its own (chunk 0 with s.short), and the chunks' most
-// violated rows and shortlists combined in chunk order.
-func (s *Solver) checkAllRows(worst float64, best constraint, found bool) (float64, constraint, bool) {
-	if s.team == nil {
-		r := s.scanBlocks(0, s.m, worst, &s.short)
-		if r.found {
-			return r.worst, r.best, true
-		}
-		return worst, best, found
-	}
+// scanOnTeam is scanSpans over every span of the rows js (nil: every row)
+// on the team's goroutines: chunk k takes spans k S/c .. (k+1) S/c - 1 of
+// S with a shortlist of its own (chunk 0 with s.short), and the chunks'
+// most violated rows and shortlists are combined in chunk order.
+func (s *Solver) scanOnTeam(js []int32, worst float64) scanResult {
 	sc := &s.scan
-	sc.worst = worst
+	sc.worst, sc.js = worst, js
 	for k := 1; k < len(sc.short); k++ {
 		sc.short[k].clear()
 		sc.short[k].filling = s.short.filling
 	}
 	s.team.do(sc.job)
-	for k, r := range sc.res {
-		if r.found && r.worst > worst {
-			worst, best, found = r.worst, r.best, true
+	sc.js = nil
+	r := scanResult{worst: worst}
+	for k, c := range sc.res {
+		if c.found && c.worst > r.worst {
+			r = c
 		}
 		if k > 0 && s.short.filling {
 			l := &sc.short[k]
@@ -187,12 +211,14 @@ func (s *Solver) checkAllRows(worst float64, best constraint, found bool) (float
 			}
 		}
 	}
-	return worst, best, found
+	return r
 }
 
-// parallelScan is the storage of checkAllRows: the chunks' shortlists
-// (chunk 0 uses s.short) and results, and the team's job, made once.
+// parallelScan is the storage of scanOnTeam: the scan's rows and
+// threshold, the chunks' shortlists (chunk 0 uses s.short) and results,
+// and the team's job, made once.
 type parallelScan struct {
+	js    []int32
 	worst float64
 	short []shortlist
 	res   []scanResult
@@ -210,12 +236,14 @@ type scanResult struct {
 func (s *Solver) newParallelScan() {
 	c := s.team.chunks()
 	s.scan = parallelScan{short: make([]shortlist, c), res: make([]scanResult, c)}
-	s.scan.job = func(k, lo, hi int) {
+	s.scan.job = func(k, _, _ int) {
 		short := &s.short
 		if k > 0 {
 			short = &s.scan.short[k]
 		}
-		s.scan.res[k] = s.scanBlocks(lo, hi, s.scan.worst, short)
+		js := s.scan.js
+		n := s.spans(js)
+		s.scan.res[k] = s.scanSpans(js, k*n/c, (k+1)*n/c, s.scan.worst, short)
 	}
 }
 
@@ -268,83 +296,3 @@ func (s *Solver) violationBound(j int) float64 {
 	path, anchor := s.drift.offsets()
 	return s.rowBnd[j].at(path, anchor)
 }
-
-// rebuildPool keeps in the pool the cap(s.pool) rows outside the working
-// set whose violation bound (stored violation plus drift) is largest: the
-// rows the next iterations are likely to admit. The pool only orders the
-// scan, so any choice is correct.
-//
-// The k-th largest bound of all rows is estimated first as the
-// (k/poolStride)-th largest of every poolStride-th row; only the rows at or
-// above that estimate are then ranked (up to 4k of them, else all rows
-// are). A selection over all m bounds would be half the cost of a
-// rebuild, and a solve on many rows rebuilds after each of its full scans
-// (BenchmarkLargeQP).
-func (s *Solver) rebuildPool() {
-	k := cap(s.pool)
-	if k == 0 || s.m <= k {
-		s.poolOK = false
-		return
-	}
-	path, anchor := s.drift.offsets()
-	bnd := s.rowBnd
-	bound := func(j int) float64 { return min(bnd[j].p+path, bnd[j].a+anchor) } // violationBound, inlined
-	score := s.poolScore[:0]
-	for j := 0; j < s.m; j += poolStride {
-		if !s.rowIn[j] && s.ainv[j] != 0 {
-			score = append(score, bound(j))
-		}
-	}
-	if len(score) <= k/poolStride {
-		s.poolOK = false // nearly every row is in the working set or zero
-		return
-	}
-	cut := vec.SelectLargest(score, k/poolStride)
-	// The rows at or above the estimated cut, and their bounds.
-	cand, score := s.poolCand[:0], s.poolScore[:0]
-	all := false // too many of them (ties after forgetViolations): rank all rows
-	for j := 0; j < s.m && !all; j++ {
-		if v := bound(j); v >= cut && !s.rowIn[j] && s.ainv[j] != 0 {
-			if all = len(cand) == cap(cand); !all {
-				cand, score = append(cand, int32(j)), append(score, v)
-			}
-		}
-	}
-	if all {
-		score = s.poolScore[:0]
-		for j := 0; j < s.m; j++ {
-			if !s.rowIn[j] && s.ainv[j] != 0 {
-				score = append(score, bound(j))
-			}
-		}
-	}
-	s.pool = s.pool[:0]
-	if !all && len(cand) <= k {
-		s.pool = append(s.pool, cand...)
-		s.poolOK = true
-		return
-	}
-	if len(score) <= k {
-		s.poolOK = false
-		return
-	}
-	cut = vec.SelectLargest(score, k)
-	if !all {
-		for _, j := range cand {
-			if len(s.pool) < k && bound(int(j)) >= cut {
-				s.pool = append(s.pool, j)
-			}
-		}
-	} else {
-		for j := 0; j < s.m && len(s.pool) < k; j++ {
-			if !s.rowIn[j] && s.ainv[j] != 0 && bound(j) >= cut {
-				s.pool = append(s.pool, int32(j))
-			}
-		}
-	}
-	s.poolOK = true
-}
-
-// poolStride is the spacing of the rows whose bounds estimate the pool's
-// cut (rebuildPool).
-const poolStride = 8

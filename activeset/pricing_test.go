@@ -124,3 +124,61 @@ func TestRebuildPoolTopRows(t *testing.T) {
 		t.Fatalf("after forgetViolations: pool ok %v with %d rows, want %d", s.poolOK, len(s.pool), k)
 	}
 }
+
+// TestRebuildPoolThreads: rebuildPool's passes on 2 and 3 goroutines keep
+// the pool one goroutine keeps, from bounds of every size, with candidates
+// too many for the list in one chunk alone, and after forgetViolations.
+func TestRebuildPoolThreads(t *testing.T) {
+	p := separable(60000, 10, 3)
+	var solvers []*Solver
+	for _, threads := range []int{1, 2, 3} {
+		s, err := New(p, &Options{Threads: threads})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if threads > 1 && (s.team == nil || s.team.chunks() != threads) {
+			t.Fatalf("threads %d: no team of %d", threads, threads)
+		}
+		if threads > 1 {
+			s.split = splits{true, true, true} // every pass on the team, however short
+		}
+		solvers = append(solvers, s)
+	}
+	rng := rand.New(rand.NewPCG(9, 1))
+	sampled := make([][]float64, len(solvers))
+	for trial := 0; trial < 8; trial++ {
+		bnd, in := make([]rowBound, len(p.B)), make([]bool, len(p.B))
+		for j := range in {
+			v := rng.NormFloat64() * math.Exp2(float64(rng.IntN(20)-10))
+			if trial%2 == 1 && j >= 40000 {
+				// More candidates than the list holds (bounds about
+				// 1e9, the sampled cut), all in the last chunk, and
+				// beyond the list's room more than a pool's worth of
+				// larger bounds, none of them sampled.
+				v = 1e9
+				if j >= 55000 && j%poolStride != 0 {
+					v = 2e9
+				}
+			}
+			bnd[j] = computedBound(v, rng.Float64(), rng.Float64())
+			in[j] = rng.IntN(50) == 0
+		}
+		for i, s := range solvers {
+			copy(s.rowBnd, bnd)
+			copy(s.rowIn, in)
+			s.drift.path, s.drift.chain = 1, 0.5
+			if trial == 7 {
+				clear(s.rowIn)
+				s.forgetViolations()
+			}
+			sampled[i] = append(sampled[i][:0], s.sampledBounds()...)
+			s.rebuildPool()
+			if !slices.Equal(sampled[i], sampled[0]) {
+				t.Fatalf("trial %d, threads %d: sampled bounds differ from one goroutine's", trial, i+1)
+			}
+			if one := solvers[0]; !slices.Equal(s.pool, one.pool) || s.poolOK != one.poolOK {
+				t.Fatalf("trial %d, threads %d: pool of %d rows (ok %v), one goroutine's %d (ok %v)", trial, i+1, len(s.pool), s.poolOK, len(one.pool), one.poolOK)
+			}
+		}
+	}
+}

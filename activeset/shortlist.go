@@ -34,7 +34,7 @@ const shortlistRatio = 0.5
 // shortlistSize, and the largest violation that scan found. Which rows it
 // keeps depends only on the rows offered, not on their order: the most
 // violated, of equal violations the lowest rows (add). A scan split among
-// goroutines (checkAllRows) thus keeps the rows one goroutine keeps, and
+// goroutines (scanOnTeam) thus keeps the rows one goroutine keeps, and
 // sort puts them in one order, the rows' own.
 type shortlist struct {
 	rows    [shortlistSize]int32

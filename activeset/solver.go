@@ -68,6 +68,7 @@ type Solver struct {
 	poolCand   []int32
 	poolScore  []float64
 	poolOK     bool
+	poolTeam   poolTeam  // rebuildPool's passes on the team
 	short      shortlist // the last scan's most violated rows (shortlist.go)
 	kinkIn     []bool    // the kink of x_i is in ws (l1 only)
 	boundIn    []int8    // +1 upper, -1 lower, 2 fixed, 0 none in ws
@@ -138,7 +139,8 @@ type Solver struct {
 	// (Options.Threads; nil: one), scan is its pricing scan's storage.
 	team  *rowTeam
 	scan  parallelScan
-	block int // the rows of a block of a scan of every row (scanBlocks)
+	block int    // the rows of a span of a scan of every row (checkRows)
+	split splits // which of the passes run on the team
 	// seedJob is HotStartAt's pass on the team (made once: a closure made
 	// at each call would allocate), seedAt its x during the pass.
 	seedJob func(k, lo, hi int)
@@ -148,14 +150,15 @@ type Solver struct {
 
 // New checks and factors p. It returns an *InputError for malformed data
 // and a *mat.NotPDError when H is not numerically positive definite.
-func New(p *Problem, opt *Options) (*Solver, error) { return newSolver(p, opt, guess{}) }
+func New(p *Problem, opt *Options) (*Solver, error) { return newSolver(p, opt, &guess{}) }
 
-// guess is NewAt's x and the scratch for the rows' products with it.
+// guess is NewAt's x and the scratch for the rows' products with it
+// (newPool).
 type guess struct{ x, dots []float64 }
 
 // newSolver is New; with at.x set it also leaves every row's product with
-// at.x in at.dots, computed in the same pass as the rows' norms.
-func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
+// at.x in at.dots (newPool), computed in the same pass as the rows' norms.
+func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
 	diagH, err := p.check()
 	if err != nil {
 		return nil, err
@@ -177,6 +180,7 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 		s.newParallelScan()
 		s.seedJob = func(_, lo, hi int) { s.seedRows(s.seedAt, lo, hi) }
 	}
+	s.newPool(at)
 	// The solver's vectors come from one allocation per element type
 	// (the cold set-up of a small problem is mostly allocation): floats,
 	// int32s, bools and int8s.
@@ -191,7 +195,7 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 	s.a, s.aeq = denseRows(p.A, p.ARows), denseRows(p.Aeq, nil)
 	sb := newSparseBuilder(m, n)
 	s.ainv, s.eqinv = fl.take(m), fl.take(meq)
-	if err = s.rowNorms(p.A == nil, sb, at); err != nil {
+	if err = s.rowNorms(p.A == nil, sb, *at); err != nil {
 		return nil, err
 	}
 	if err = inverseNorms(s.eqinv, "Aeq", 0, s.aeq, false, nil, nil, nil); err != nil {
@@ -221,9 +225,6 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 	s.rowSkip, s.boundSkip = bl.take(m), i8.take(n)
 	s.rowBnd = make([]rowBound, m)
 	s.drift.seen, s.drift.anchor = fl.take(n), fl.take(n)
-	if k := poolSize(n, m); m > k {
-		s.pool, s.poolCand, s.poolScore = make([]int32, 0, k), make([]int32, 0, 4*k), make([]float64, 0, m)
-	}
 	s.v, s.x, s.t, s.r, s.xTry = fl.take(n), fl.take(n), fl.take(n), fl.take(n), fl.take(n)
 	s.hx, s.chol.rowNorm = fl.take(n), fl.take(n)
 	s.g, s.lamStar, s.dir, s.lamTry = fl.take(capacity), fl.take(capacity), fl.take(capacity), fl.take(capacity)
@@ -234,8 +235,32 @@ func newSolver(p *Problem, opt *Options, at guess) (*Solver, error) {
 	}
 	s.vu = fl.take(n)
 	s.setRHS()
-	s.Reset()
+	if at.x == nil {
+		s.Reset() // NewAt's HotStart resets
+	}
 	return s, nil
+}
+
+// newPool allocates the pool and its scratch, and with at.x set points
+// at.dots at scratch for the rows' products with it: the pool's
+// (poolScore, m floats), which no rebuild uses before NewAt's products
+// are stored, where there is a pool.
+func (s *Solver) newPool(at *guess) {
+	n, m := s.n, s.m
+	if k := poolSize(n, m); m > k {
+		s.pool, s.poolCand, s.poolScore = make([]int32, 0, k), make([]int32, 0, 4*k), make([]float64, 0, m)
+		if s.team != nil {
+			s.newPoolTeam()
+		}
+	}
+	if s.team != nil {
+		s.split = newSplits(m, n, cap(s.pool))
+	}
+	if at.x != nil {
+		if at.dots = s.poolScore[:cap(s.poolScore)]; len(at.dots) < m {
+			at.dots = make([]float64, m)
+		}
+	}
 }
 
 // slab hands out consecutive pieces of one allocation.

@@ -4,10 +4,10 @@ import "sync"
 
 // rowTeam runs the passes over every row of A on several goroutines: the
 // rows are cut once into contiguous chunks of about equal size, whole
-// blocks of a scan of every row (scanBlocks), chunk k goes to goroutine k
+// spans of a scan of every row (checkRows), chunk k goes to goroutine k
 // (chunk 0 to the caller's), and what the chunks find is combined in the
-// order of the chunks. Every pass gives the bits of one goroutine's pass
-// over the same blocks, whatever the number of chunks.
+// order of the chunks. Every pass gives the bits of one goroutine's,
+// whatever the number of chunks.
 //
 // The goroutines' functions are made once, in newRowTeam: a pass
 // allocates nothing and leaves no goroutine behind.
@@ -25,7 +25,8 @@ const minChunkEntries = 1 << 17
 
 // newRowTeam returns a team for m rows of n entries with up to threads
 // chunks, or nil when one chunk is all the rows are worth. Each chunk is
-// whole blocks of block rows (scanBlocks), the last block perhaps short.
+// whole spans of block rows of a scan of every row (checkRows), the last
+// perhaps short.
 func newRowTeam(m, n, block, threads int) *rowTeam {
 	blocks := (m + block - 1) / block
 	chunks := min(threads, m*max(n, 1)/minChunkEntries, blocks)
@@ -43,6 +44,32 @@ func newRowTeam(m, n, block, threads int) *rowTeam {
 		}
 	}
 	return t
+}
+
+// splits says which passes, besides those over every row's entries (the
+// rows' norms, the products with a hot start's guess), run on the team:
+// those whose work is several times the cost of a pass on the team, that
+// of waking and joining the other goroutines (BenchmarkTeamDo, rows=2).
+// Each pass gives the same bits either way.
+type splits struct {
+	rows   bool // the scans of every row and the candidates of the pool's rebuilds
+	sample bool // the sampled rows of the pool's rebuilds (rebuildPool)
+	pool   bool // the scans of the pool
+}
+
+// minSplitRows is the fewest rows whose violation bounds a pass on the
+// team checks: about 2 ns a row (BenchmarkTeamDo).
+const minSplitRows = 1 << 14
+
+// minSplitPool is the fewest entries, pool rows times n, of a scan of the
+// pool on the team: about half of its rows are computed, each read from
+// memory (BenchmarkLargeQP).
+const minSplitPool = 1 << 16
+
+// newSplits is the splits of a team on m rows of n entries and a pool of
+// k rows.
+func newSplits(m, n, k int) splits {
+	return splits{rows: m >= minSplitRows, sample: m/poolStride >= minSplitRows, pool: k > 0 && k*n >= minSplitPool}
 }
 
 // chunks is the number of chunks.

@@ -3,6 +3,7 @@ package activeset
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -51,6 +52,9 @@ func TestThreadsSameAnswer(t *testing.T) {
 		}
 		if threads > 1 && (s.team == nil || s.team.chunks() != threads) {
 			t.Fatalf("threads %d: team %v, want %d chunks", threads, s.team, threads)
+		}
+		if threads > 1 {
+			s.split = splits{true, true, true} // every pass on the team, however short
 		}
 		r := s.Solve(context.Background())
 		if r.Status != StatusSolved {
@@ -102,13 +106,14 @@ func TestThreadsFirstBadRow(t *testing.T) {
 }
 
 // TestThreadsWarmAllocs: a re-solve after SetB allocates nothing with the
-// rows on several goroutines.
+// passes on several goroutines.
 func TestThreadsWarmAllocs(t *testing.T) {
 	p := teamProblem(9000, 64)
 	s, err := New(p, &Options{Threads: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.split = splits{true, true, true} // every pass on the team
 	s.Solve(context.Background())
 	b2 := slices.Clone(p.B)
 	for j := range b2 {
@@ -165,6 +170,36 @@ func TestHotStartAtThreads(t *testing.T) {
 		}
 		if a := testing.AllocsPerRun(5, func() { s.HotStartAt(x, rows, nil, nil) }); a != 0 {
 			t.Errorf("threads %d: HotStartAt allocates %v times", threads, a)
+		}
+	}
+}
+
+// BenchmarkTeamDo: the cost of a pass on the team beyond its work: a
+// pass over k rows' violation bounds (rows=k, as a scan checks them) on
+// one goroutine (a plain call) and on a team of two. rows=2 is the cost
+// alone; a pass is worth splitting when its work is several times it.
+func BenchmarkTeamDo(b *testing.B) {
+	for _, rows := range []int{2, 4096, 16384, 65536} {
+		bnd := make([]rowBound, rows)
+		for threads := 1; threads <= 2; threads++ {
+			b.Run(fmt.Sprintf("rows=%d/threads=%d", rows, threads), func(b *testing.B) {
+				t := newRowTeam(rows, minChunkEntries, 1, threads)
+				sums := make([]float64, 2)
+				job := func(k, lo, hi int) {
+					s := 0.0
+					for _, r := range bnd[lo:hi] {
+						s += r.at(0.5, 0.25)
+					}
+					sums[k] = s
+				}
+				for b.Loop() {
+					if t == nil {
+						job(0, 0, rows)
+					} else {
+						t.do(job)
+					}
+				}
+			})
 		}
 	}
 }
