@@ -90,7 +90,12 @@
 // row's violation at a guess of the answer (hotstart.go; softpen's solver
 // passes the answer on a sample of the rows), so that the solve's first scans
 // skip most rows; NewAt does the same within New's pass over the rows, one
-// pass fewer.
+// pass fewer. With Options.Threads the passes over every row run on a team
+// of goroutines (team.go): a scan in spans fixed by the rows (each span
+// from the scan's threshold, the spans' findings combined in span order,
+// the shortlist kept whatever the order of its offers), the pool's rebuild
+// in chunks joined in row order, so that the answer is the same bit for
+// bit on any number of goroutines.
 //
 // # The l1 term
 //
@@ -178,7 +183,9 @@
 //	hotstart.go     HotStart, HotStartAt, NewAt: a working set from a guess
 //	objective.go    SetObjective: a new H and c for the same constraints
 //	constraint.go   the kinds of constraint a working set holds
-//	pricing.go      the search for the most violated row: scan and pool
+//	pricing.go      the search for the most violated row: the scans, in spans
+//	pool.go         the pool: the rows scanned first, rebuilt after full scans
+//	team.go         the goroutines of the passes over every row (Options.Threads)
 //	shortlist.go    the last scan's most violated rows, searched first
 //	drift.go        bounds on how far the rows' violations have moved
 //	sparse.go       rows with few nonzeros, held as lists
