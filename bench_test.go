@@ -142,10 +142,10 @@ func BenchmarkLargeQP(b *testing.B) {
 
 // BenchmarkLargeQPThreads is BenchmarkLargeQP with Options.Threads 1 and
 // 2: the passes over its 1e5 rows (their norms in New, the pricing scans
-// of every row and of the pool, the pool's rebuilds) on one goroutine or
-// two, with the same bits. Run it with -benchtime 5x or more on an
-// otherwise idle machine: the rows stream from memory, and the ratio is
-// one of memory bandwidth.
+// over all rows, the pool's rebuilds) on one goroutine or two, with the
+// same bits. Run it with -benchtime 5x or more on an otherwise idle
+// machine: the rows stream from memory, and the ratio is one of memory
+// bandwidth.
 func BenchmarkLargeQPThreads(b *testing.B) {
 	solveOnThreads(b, largeQP(2000, 100000, 100), nil)
 }

@@ -36,11 +36,12 @@ type Options struct {
 	// reported as 0.
 	DualTol float64
 	// Threads is the goroutines of the passes over every row of A (the
-	// rows' norms in New, the pricing scans, the pool's rebuilds) when A
-	// has at least 2^17 entries a goroutine; 0 or 1 means the calling
-	// goroutine alone. The answer is the same bit for bit whatever the
-	// number: a scan runs in spans fixed by A's shape, each from the
-	// scan's threshold, whole spans to a goroutine (checkRows).
+	// rows' norms in New, the scans of every row, the pool's rebuilds)
+	// when A has at least 2^17 entries a goroutine; 0 or 1 means the
+	// calling goroutine alone. The answer is the same bit for bit
+	// whatever the number: a scan of every row runs in spans fixed by A's
+	// shape, each from the scan's threshold, whole spans to a goroutine
+	// (checkRows).
 	Threads int
 	// Mu is a lower bound on the smallest eigenvalue of H, if the caller
 	// has one; 0 means none. With it the certificate sums the Lagrangian's

@@ -91,18 +91,24 @@ func (s *Solver) forgetViolations() {
 // before the four are computed is computed for nothing, never skipped
 // wrongly.
 //
-// The rows are scanned in spans fixed by js and A's shape (span), each
-// from worst with a running maximum of its own, the spans' most violated
-// rows combined in span order, the first largest winning: on the team's
-// goroutines when there is one, whole spans to a goroutine, with the
-// same bits (scanSpans), when the scan is long enough to pay for it
-// (split).
+// Every row is scanned in spans fixed by A's shape (span), each from
+// worst with a running maximum of its own, the spans' most violated rows
+// combined in span order, the first largest winning: on the team's
+// goroutines, whole spans to a goroutine, when there are enough rows to
+// pay for it (splits), with the same bits (scanSpans). The pool is
+// scanned as one span: its rows are few, and spans of it, each from
+// worst, offer the shortlist rows that one running maximum skips, which
+// makes later admissions worse (BenchmarkSeparableSVM at m = 1e4: a
+// fifth more working-set changes with eight spans).
 func (s *Solver) checkRows(js []int32, worst float64, best constraint, found bool) (float64, constraint, bool) {
+	if js != nil {
+		return s.scanRows(0, len(js), js, worst, best, found, &s.short)
+	}
 	var r scanResult
-	if js == nil && s.split.rows || js != nil && s.split.pool {
-		r = s.scanOnTeam(js, worst)
+	if s.split.rows {
+		r = s.scanOnTeam(worst)
 	} else {
-		r = s.scanSpans(js, 0, s.spans(js), worst, &s.short)
+		r = s.scanSpans(0, s.spans(), worst, &s.short)
 	}
 	if r.found {
 		return r.worst, r.best, true
@@ -145,60 +151,38 @@ const scanBlockEntries = 1 << 16
 // scanBlockRows is the rows of a span of a scan of every row of n entries.
 func scanBlockRows(n int) int { return max(1, scanBlockEntries/max(n, 1)) }
 
-// poolSpans is the number of spans of a scan of the pool, a list of rows
-// of cap(s.pool) >= 512 (poolSize): the rows of the pool's scans are as
-// many as those of the scans of every row, and the spans' own running
-// maxima make them compute about as many rows as one running maximum
-// (BenchmarkLargeQP).
-const poolSpans = 8
+// spans is the number of spans of a scan of every row.
+func (s *Solver) spans() int { return (s.m + s.block - 1) / s.block }
 
-// spans is the number of spans of a scan of the rows js (nil: every row).
-func (s *Solver) spans(js []int32) int {
-	if js == nil {
-		return (s.m + s.block - 1) / s.block
-	}
-	return poolSpans
-}
-
-// span is span i of a scan of the rows js (nil: every row): js[lo:hi]
-// (rows lo..hi-1).
-func (s *Solver) span(js []int32, i int) (lo, hi int) {
-	if js == nil {
-		return i * s.block, min((i+1)*s.block, s.m)
-	}
-	return i * len(js) / poolSpans, (i + 1) * len(js) / poolSpans
-}
-
-// scanSpans scans spans first..end-1 of the rows js (nil: every row), each
-// from worst with a running maximum of its own, its violated rows offered
-// to short, and returns the spans' most violated row above worst, the
-// first largest in span order. What a scan computes, stores and finds is
-// thus the same bit for bit however the spans are shared among
-// goroutines.
-func (s *Solver) scanSpans(js []int32, first, end int, worst float64, short *shortlist) scanResult {
+// scanSpans scans spans first..end-1 of every row (span i is rows
+// i s.block .. (i+1) s.block - 1), each from worst with a running maximum
+// of its own, its violated rows offered to short, and returns the spans'
+// most violated row above worst, the first largest in span order. What a
+// scan computes, stores and finds is thus the same bit for bit however
+// the spans are shared among goroutines.
+func (s *Solver) scanSpans(first, end int, worst float64, short *shortlist) scanResult {
 	r := scanResult{worst: worst}
 	for i := first; i < end; i++ {
-		lo, hi := s.span(js, i)
-		if w, c, f := s.scanRows(lo, hi, js, worst, constraint{}, false, short); f && w > r.worst {
+		lo, hi := i*s.block, min((i+1)*s.block, s.m)
+		if w, c, f := s.scanRows(lo, hi, nil, worst, constraint{}, false, short); f && w > r.worst {
 			r = scanResult{w, c, true}
 		}
 	}
 	return r
 }
 
-// scanOnTeam is scanSpans over every span of the rows js (nil: every row)
-// on the team's goroutines: chunk k takes spans k S/c .. (k+1) S/c - 1 of
-// S with a shortlist of its own (chunk 0 with s.short), and the chunks'
-// most violated rows and shortlists are combined in chunk order.
-func (s *Solver) scanOnTeam(js []int32, worst float64) scanResult {
+// scanOnTeam is scanSpans over every span on the team's goroutines: chunk
+// k takes its rows' spans with a shortlist of its own (chunk 0 with
+// s.short), and the chunks' most violated rows and shortlists are
+// combined in chunk order.
+func (s *Solver) scanOnTeam(worst float64) scanResult {
 	sc := &s.scan
-	sc.worst, sc.js = worst, js
+	sc.worst = worst
 	for k := 1; k < len(sc.short); k++ {
 		sc.short[k].clear()
 		sc.short[k].filling = s.short.filling
 	}
 	s.team.do(sc.job)
-	sc.js = nil
 	r := scanResult{worst: worst}
 	for k, c := range sc.res {
 		if c.found && c.worst > r.worst {
@@ -214,11 +198,10 @@ func (s *Solver) scanOnTeam(js []int32, worst float64) scanResult {
 	return r
 }
 
-// parallelScan is the storage of scanOnTeam: the scan's rows and
-// threshold, the chunks' shortlists (chunk 0 uses s.short) and results,
-// and the team's job, made once.
+// parallelScan is the storage of scanOnTeam: the scan's threshold, the
+// chunks' shortlists (chunk 0 uses s.short) and results, and the team's
+// job, made once.
 type parallelScan struct {
-	js    []int32
 	worst float64
 	short []shortlist
 	res   []scanResult
@@ -236,14 +219,13 @@ type scanResult struct {
 func (s *Solver) newParallelScan() {
 	c := s.team.chunks()
 	s.scan = parallelScan{short: make([]shortlist, c), res: make([]scanResult, c)}
-	s.scan.job = func(k, _, _ int) {
+	s.scan.job = func(k, lo, hi int) {
 		short := &s.short
 		if k > 0 {
 			short = &s.scan.short[k]
 		}
-		js := s.scan.js
-		n := s.spans(js)
-		s.scan.res[k] = s.scanSpans(js, k*n/c, (k+1)*n/c, s.scan.worst, short)
+		// The team's chunks are whole spans (newRowTeam).
+		s.scan.res[k] = s.scanSpans(lo/s.block, (hi+s.block-1)/s.block, s.scan.worst, short)
 	}
 }
 

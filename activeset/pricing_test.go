@@ -140,7 +140,7 @@ func TestRebuildPoolThreads(t *testing.T) {
 			t.Fatalf("threads %d: no team of %d", threads, threads)
 		}
 		if threads > 1 {
-			s.split = splits{true, true, true} // every pass on the team, however short
+			s.split = splits{true, true} // every pass on the team, however short
 		}
 		solvers = append(solvers, s)
 	}

@@ -254,7 +254,7 @@ func (s *Solver) newPool(at *guess) {
 		}
 	}
 	if s.team != nil {
-		s.split = newSplits(m, n, cap(s.pool))
+		s.split = newSplits(m)
 	}
 	if at.x != nil {
 		if at.dots = s.poolScore[:cap(s.poolScore)]; len(at.dots) < m {

@@ -1,22 +1,38 @@
 package activeset
 
-import "sync"
+import "sync/atomic"
 
 // rowTeam runs the passes over every row of A on several goroutines: the
 // rows are cut once into contiguous chunks of about equal size, whole
 // spans of a scan of every row (checkRows), chunk k goes to goroutine k
 // (chunk 0 to the caller's), and what the chunks find is combined in the
 // order of the chunks. Every pass gives the bits of one goroutine's,
-// whatever the number of chunks.
+// whatever the number of chunks, and whichever goroutine runs a chunk: the
+// caller, done with chunk 0, runs every chunk whose goroutine has not yet
+// taken it (do), so that a pass never waits for a goroutine that a busy
+// machine has not yet scheduled.
 //
 // The goroutines' functions are made once, in newRowTeam: a pass
-// allocates nothing and leaves no goroutine behind.
+// allocates nothing. A goroutine that starts after its pass has ended
+// takes its chunk of the pass then running, if free, or returns; while it
+// is pending no other is started for its chunk, so that the goroutines of
+// a busy machine do not pile up (a new goroutine allocates).
 type rowTeam struct {
-	bounds []int    // chunk k is rows bounds[k]:bounds[k+1]
-	start  []func() // start[k] runs chunk k of job (k >= 1)
-	wg     sync.WaitGroup
+	bounds []int          // chunk k is rows bounds[k]:bounds[k+1]
+	start  []func()       // start[k] runs chunk k of job unless it is taken (k >= 1)
+	state  []atomic.Int32 // chunk k's: chunkFree, chunkTaken or chunkDone
+	alive  []atomic.Bool  // chunk k's goroutine has been started and not returned
+	done   chan struct{}  // a goroutine has run a chunk it took
 	job    func(k, lo, hi int)
 }
+
+// The states of a chunk: free until a goroutine takes it in a pass, done
+// between passes.
+const (
+	chunkFree int32 = iota
+	chunkTaken
+	chunkDone
+)
 
 // minChunkEntries is the fewest entries of A a chunk is given: a pass over
 // 2^17 entries (1 MiB) takes about 100 µs, against a few µs to start and
@@ -33,14 +49,20 @@ func newRowTeam(m, n, block, threads int) *rowTeam {
 	if chunks < 2 {
 		return nil
 	}
-	t := &rowTeam{bounds: make([]int, chunks+1), start: make([]func(), chunks)}
+	t := &rowTeam{bounds: make([]int, chunks+1), start: make([]func(), chunks),
+		state: make([]atomic.Int32, chunks), alive: make([]atomic.Bool, chunks), done: make(chan struct{}, chunks)}
 	for k := 0; k <= chunks; k++ {
 		t.bounds[k] = min(m, k*blocks/chunks*block)
 	}
 	for k := 1; k < chunks; k++ {
+		t.state[k].Store(chunkDone)
 		t.start[k] = func() {
-			t.job(k, t.bounds[k], t.bounds[k+1])
-			t.wg.Done()
+			if t.state[k].CompareAndSwap(chunkFree, chunkTaken) {
+				t.job(k, t.bounds[k], t.bounds[k+1])
+				t.state[k].Store(chunkDone)
+				t.done <- struct{}{}
+			}
+			t.alive[k].Store(false)
 		}
 	}
 	return t
@@ -54,22 +76,15 @@ func newRowTeam(m, n, block, threads int) *rowTeam {
 type splits struct {
 	rows   bool // the scans of every row and the candidates of the pool's rebuilds
 	sample bool // the sampled rows of the pool's rebuilds (rebuildPool)
-	pool   bool // the scans of the pool
 }
 
 // minSplitRows is the fewest rows whose violation bounds a pass on the
 // team checks: about 2 ns a row (BenchmarkTeamDo).
 const minSplitRows = 1 << 14
 
-// minSplitPool is the fewest entries, pool rows times n, of a scan of the
-// pool on the team: about half of its rows are computed, each read from
-// memory (BenchmarkLargeQP).
-const minSplitPool = 1 << 16
-
-// newSplits is the splits of a team on m rows of n entries and a pool of
-// k rows.
-func newSplits(m, n, k int) splits {
-	return splits{rows: m >= minSplitRows, sample: m/poolStride >= minSplitRows, pool: k > 0 && k*n >= minSplitPool}
+// newSplits is the splits of a team on m rows.
+func newSplits(m int) splits {
+	return splits{rows: m >= minSplitRows, sample: m/poolStride >= minSplitRows}
 }
 
 // chunks is the number of chunks.
@@ -77,13 +92,31 @@ func (t *rowTeam) chunks() int { return len(t.start) }
 
 // do runs job(k, lo, hi) for every chunk, chunk 0 on the calling goroutine,
 // and returns when all are done.
+//
+// The job is set before the chunks are freed, and read by a goroutine
+// only once it has taken a chunk of this pass; each chunk taken by a
+// goroutine sends on done once it has run, and the caller waits for
+// exactly those.
 func (t *rowTeam) do(job func(k, lo, hi int)) {
 	t.job = job
-	t.wg.Add(len(t.start) - 1)
-	for _, f := range t.start[1:] {
-		go f()
+	for k := 1; k < len(t.start); k++ {
+		t.state[k].Store(chunkFree)
+		if t.alive[k].CompareAndSwap(false, true) {
+			go t.start[k]()
+		}
 	}
 	job(0, t.bounds[0], t.bounds[1])
-	t.wg.Wait()
+	taken := 0
+	for k := 1; k < len(t.start); k++ {
+		if t.state[k].CompareAndSwap(chunkFree, chunkTaken) {
+			job(k, t.bounds[k], t.bounds[k+1])
+			t.state[k].Store(chunkDone)
+		} else {
+			taken++
+		}
+	}
+	for ; taken > 0; taken-- {
+		<-t.done
+	}
 	t.job = nil
 }

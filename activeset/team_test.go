@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/softpen/softpen/mat"
 )
@@ -54,7 +57,7 @@ func TestThreadsSameAnswer(t *testing.T) {
 			t.Fatalf("threads %d: team %v, want %d chunks", threads, s.team, threads)
 		}
 		if threads > 1 {
-			s.split = splits{true, true, true} // every pass on the team, however short
+			s.split = splits{true, true} // every pass on the team, however short
 		}
 		r := s.Solve(context.Background())
 		if r.Status != StatusSolved {
@@ -113,7 +116,7 @@ func TestThreadsWarmAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.split = splits{true, true, true} // every pass on the team
+	s.split = splits{true, true} // every pass on the team
 	s.Solve(context.Background())
 	b2 := slices.Clone(p.B)
 	for j := range b2 {
@@ -171,6 +174,41 @@ func TestHotStartAtThreads(t *testing.T) {
 		if a := testing.AllocsPerRun(5, func() { s.HotStartAt(x, rows, nil, nil) }); a != 0 {
 			t.Errorf("threads %d: HotStartAt allocates %v times", threads, a)
 		}
+	}
+}
+
+// TestTeamEveryChunkOnce: every pass runs each chunk once, on its rows,
+// whether the goroutines take their chunks or the caller does (one
+// processor: the goroutines start after the caller has taken every
+// chunk), and a goroutine that starts after its pass runs nothing of the
+// next.
+func TestTeamEveryChunkOnce(t *testing.T) {
+	for _, procs := range []int{1, runtime.GOMAXPROCS(0)} {
+		old := runtime.GOMAXPROCS(procs)
+		team := newRowTeam(3000, minChunkEntries, 100, 3)
+		runs := make([]atomic.Int64, team.chunks())
+		for pass := int64(1); pass <= 300; pass++ {
+			team.do(func(k, lo, hi int) {
+				if lo != team.bounds[k] || hi != team.bounds[k+1] {
+					t.Errorf("chunk %d on rows %d:%d, want %d:%d", k, lo, hi, team.bounds[k], team.bounds[k+1])
+				}
+				// Chunk 0 gives the goroutines time to take theirs;
+				// chunk 2 outlasts it, so that a pass that did not
+				// wait for the goroutines' chunks would show.
+				if k == 0 {
+					time.Sleep(20 * time.Microsecond)
+				} else if k == 2 {
+					time.Sleep(100 * time.Microsecond)
+				}
+				runs[k].Add(1)
+			})
+			for k := range runs {
+				if n := runs[k].Load(); n != pass {
+					t.Fatalf("GOMAXPROCS %d, pass %d: chunk %d run %d times in all", procs, pass, k, n)
+				}
+			}
+		}
+		runtime.GOMAXPROCS(old)
 	}
 }
 
