@@ -91,11 +91,11 @@
 // passes the answer on a sample of the rows), so that the solve's first scans
 // skip most rows; NewAt does the same within New's pass over the rows, one
 // pass fewer. With Options.Threads the passes over every row run on a team
-// of goroutines (team.go): a scan in spans fixed by the rows (each span
-// from the scan's threshold, the spans' findings combined in span order,
-// the shortlist kept whatever the order of its offers), the pool's rebuild
-// in chunks joined in row order, so that the answer is the same bit for
-// bit on any number of goroutines.
+// of goroutines (team.go): a scan of every row in spans fixed by A's shape
+// (each span from the scan's threshold, the spans' findings combined in
+// span order, the shortlist kept whatever the order of its offers), the
+// pool's rebuild in chunks joined in row order, so that the answer is the
+// same bit for bit on any number of goroutines.
 //
 // # The l1 term
 //
