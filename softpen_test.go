@@ -243,11 +243,15 @@ func TestWarmResolveNoAllocs(t *testing.T) {
 }
 
 // TestColdSetupAllocations: NewSolver on a small MPC QP (the double
-// integrator over 10 steps: n = 10, 40 rows, a box) makes at most 33
-// allocations. A small problem's cold set-up is mostly allocation and the
-// garbage collection it brings (BenchmarkDAQPCold in scripts/peers), so
-// the count may only go down.
+// integrator over 10 steps: n = 10, 40 rows, a box) makes at most
+// coldNewSolverAllocs allocations, and the one-shot Solve (set-up and
+// solve) at most coldSolveAllocs. A small problem's cold set-up is mostly
+// allocation and the garbage collection it brings (BenchmarkMPC,
+// BenchmarkDAQPCold in scripts/peers), so the counts may only go down.
 func TestColdSetupAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's allocations are not the program's own")
+	}
 	run, err := testqp.MPCSequence("double-integrator", 10, 2, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -259,10 +263,28 @@ func TestColdSetupAllocations(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	if allocs > 33 {
-		t.Errorf("NewSolver allocates %v times, want at most 33", allocs)
+	if allocs > coldNewSolverAllocs {
+		t.Errorf("NewSolver allocates %v times, want at most %d", allocs, coldNewSolverAllocs)
+	}
+	allocs = testing.AllocsPerRun(10, func() {
+		res, err := Solve(context.Background(), p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != StatusSolved {
+			t.Fatalf("status %v", res.Status)
+		}
+	})
+	if allocs > coldSolveAllocs {
+		t.Errorf("Solve allocates %v times, want at most %d", allocs, coldSolveAllocs)
 	}
 }
+
+// The bounds of TestColdSetupAllocations.
+const (
+	coldNewSolverAllocs = 28
+	coldSolveAllocs     = 25
+)
 
 // TestSetBReachesEveryPath: after SetB every method answers the new
 // problem: the same x, to 1e-12, as a fresh exact solve with the new b.

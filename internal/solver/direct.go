@@ -136,22 +136,25 @@ func (s *Solver) engineProblem(p *Problem, h *mat.Dense, c []float64, f *mat.Cho
 // shared) and the caller's rows, which it reads in place, with at most
 // maxSteps working-set changes a solve (0: the engine's safety bound).
 func (s *Solver) newEngine(p *Problem, maxSteps int) (*activeset.Solver, error) {
-	return engineOrError(activeset.New(s.engineProblem(p, s.h, s.c, &s.chol), s.engineOptions(maxSteps)))
+	o := s.engineOptions(maxSteps)
+	return engineOrError(activeset.New(s.engineProblem(p, s.h, s.c, &s.chol), &o))
 }
 
 // newEngineAt is the direct path's engine hot-started at x from the rows
 // rowsIn and the bounds upper, lower (activeset.NewAt).
 func (s *Solver) newEngineAt(p *Problem, x []float64, rowsIn []int, upper, lower []bool) (*activeset.Solver, error) {
-	return engineOrError(activeset.NewAt(s.engineProblem(p, s.h, s.c, &s.chol), s.engineOptions(s.directMaxSteps()), x, rowsIn, upper, lower))
+	o := s.engineOptions(s.directMaxSteps())
+	return engineOrError(activeset.NewAt(s.engineProblem(p, s.h, s.c, &s.chol), &o, x, rowsIn, upper, lower))
 }
 
 // engineOptions are the options of every engine a Solver builds: the
 // solver's time limit, which each engine solve counts from the start of
 // the Solve it is part of (SolveFrom), and at most maxSteps working-set
 // changes (0: the engine's safety bound), and the certified mu where it
-// is positive (the engine takes no other).
-func (s *Solver) engineOptions(maxSteps int) *activeset.Options {
-	o := &activeset.Options{MaxSteps: maxSteps, TimeLimit: s.opt.TimeLimit, Threads: s.threads(), OneShot: s.opt.OneShot}
+// is positive (the engine takes no other). A value, not a pointer: the
+// engines copy their options, and the caller's copy stays off the heap.
+func (s *Solver) engineOptions(maxSteps int) activeset.Options {
+	o := activeset.Options{MaxSteps: maxSteps, TimeLimit: s.opt.TimeLimit, Threads: s.threads(), OneShot: s.opt.OneShot}
 	if s.mu > 0 && !math.IsInf(s.mu, 1) {
 		o.Mu = s.mu
 	}

@@ -15,7 +15,8 @@ import (
 // copyObjective copies the objective's data that the solver keeps, except
 // Phi: s.phiRows are the caller's rows until New has decided on the path
 // (the direct path reads them only to form the model; the others copy them
-// into s.phi).
+// into s.phi). It sets s.quad, and on the quadratic model makes the
+// model's c and cLoss (zero) for buildModel.
 func (s *Solver) copyObjective(p *Problem) {
 	n := p.N
 	s.loss = p.Loss
@@ -31,9 +32,27 @@ func (s *Solver) copyObjective(p *Problem) {
 		s.y = append([]float64(nil), p.Y...)
 	}
 	s.ridge, s.l1, s.offset = p.Ridge, p.L1, p.Offset
-	if p.Lower != nil || p.Upper != nil {
-		s.lower = make([]float64, n)
-		s.upper = make([]float64, n)
+	s.quad = s.loss != LossLogistic && n <= maxDenseHessian
+	// The vectors of length n kept here and by buildModel (the model's c
+	// and cLoss) are pieces of one allocation: a small problem's set-up
+	// is mostly allocation.
+	box := p.Lower != nil || p.Upper != nil
+	k := 0
+	if box {
+		k += 2
+	}
+	if p.Q != nil {
+		k++
+	}
+	if s.quad {
+		k += 2
+	}
+	fl := floats(make([]float64, k*n))
+	if s.quad {
+		s.c, s.cLoss = fl.take(n), fl.take(n)
+	}
+	if box {
+		s.lower, s.upper = fl.take(n), fl.take(n)
 		for i := range s.lower {
 			s.lower[i], s.upper[i] = math.Inf(-1), math.Inf(1)
 		}
@@ -51,8 +70,20 @@ func (s *Solver) copyObjective(p *Problem) {
 		}
 	}
 	if p.Q != nil {
-		s.q = append([]float64(nil), p.Q...)
+		s.q = fl.take(n)
+		copy(s.q, p.Q)
 	}
+}
+
+// floats hands out consecutive pieces of one allocation.
+type floats []float64
+
+// take returns the next k entries (capacity k, so that an append cannot
+// reach the next piece).
+func (f *floats) take(k int) []float64 {
+	v := (*f)[:k:k]
+	*f = (*f)[k:]
+	return v
 }
 
 // cloneDense returns a compact copy of m.
@@ -91,7 +122,6 @@ func (s *Solver) buildModel(sharpMu bool) error {
 	if s.quad {
 		// H = phi^T phi / l + P + ridge I,  c = -phi^T y / l + q,
 		// c0 = ||y||^2 / (2l) + offset.
-		s.c = make([]float64, n)
 		if s.l == 0 && s.ridge == 0 && s.pm != nil {
 			// H = P: the same matrix, not a copy (nothing writes
 			// either after this).
@@ -117,7 +147,7 @@ func (s *Solver) buildModel(sharpMu bool) error {
 				s.h.Data[i*n+i] += s.ridge
 			}
 		}
-		s.cLoss = append([]float64(nil), s.c...)
+		copy(s.cLoss, s.c)
 		if s.q != nil {
 			vec.Axpy(1, s.q, s.c)
 		}

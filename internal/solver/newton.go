@@ -90,7 +90,8 @@ func (s *Solver) newNewton(p *Problem) {
 	if nw.chol.Factor(ident) != nil {
 		return
 	}
-	eng, err := activeset.New(s.engineProblem(p, ident, make([]float64, n), &nw.chol), s.engineOptions(0))
+	o := s.engineOptions(0)
+	eng, err := activeset.New(s.engineProblem(p, ident, make([]float64, n), &nw.chol), &o)
 	if err != nil {
 		return
 	}

@@ -86,7 +86,7 @@ func (s *Solver) newSampledStart(p *Problem) (sampledStart, error) {
 		// cold: it keeps nothing for re-solves.
 		o := s.engineOptions(0)
 		o.OneShot = true
-		eng, err := engineOrError(activeset.New(s.engineProblem(&sp, s.h, s.c, &s.chol), o))
+		eng, err := engineOrError(activeset.New(s.engineProblem(&sp, s.h, s.c, &s.chol), &o))
 		if err != nil {
 			// The samples are read before the engine on all rows:
 			// a bad row is named by its index in A.

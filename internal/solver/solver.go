@@ -113,10 +113,14 @@ type Solver struct {
 	newton     *newtonWork         // Newton steps for a logistic loss (newton.go), or nil
 	sparse     *newtoncg.Workspace // the sparse-rows path (sparse.go), or nil
 	sparseSVRG *lazySVRG           // SVRG on it (lazysvrg.go), or nil: Newton-CG
-	sparseRun  run                 // the sparse path's current solve: its budget
-	sparseBase int64               // rows a sparse solve evaluated before Newton-CG took over (handover)
-	cd         *dualcd.Workspace   // the sparse-rows path of a ridge objective with rows (sparserows.go), or nil
-	finisher   supportFinisher     // dual-cd's finisher's storage (supportfinish.go)
+	// sparseRun is the sparse path's current solve, its budget, and
+	// finisher dual-cd's finisher's storage (supportfinish.go): both
+	// made by newSparseBase only, nil on the dense paths, whose set-up of
+	// a small problem is mostly allocation (the Solver's size counts).
+	sparseRun  *run
+	sparseBase int64             // rows a sparse solve evaluated before Newton-CG took over (handover)
+	cd         *dualcd.Workspace // the sparse-rows path of a ridge objective with rows (sparserows.go), or nil
+	finisher   *supportFinisher
 }
 
 // New copies and normalises the data of p, which must be valid (see
@@ -147,7 +151,6 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	}
 	s.copyObjective(p)
 	s.m, s.meq = p.rows()
-	s.quad = s.loss != LossLogistic && s.n <= maxDenseHessian
 	direct, err := s.useDirect()
 	if err != nil {
 		return nil, err
@@ -212,16 +215,11 @@ func (s *Solver) allocResult(direct bool) {
 	if direct {
 		tmp = s.n // state.tmp, for objective
 	}
-	fl := make([]float64, 2*s.n+2*(s.m+s.meq)+tmp)
-	piece := func(k int) []float64 {
-		v := fl[:k:k]
-		fl = fl[k:]
-		return v
-	}
-	s.res.X, s.res.Z = piece(s.n), piece(s.n)
-	s.res.Lambda, s.res.Nu, s.res.Farkas = piece(s.m), piece(s.meq), piece(s.m+s.meq)
+	fl := floats(make([]float64, 2*s.n+2*(s.m+s.meq)+tmp))
+	s.res.X, s.res.Z = fl.take(s.n), fl.take(s.n)
+	s.res.Lambda, s.res.Nu, s.res.Farkas = fl.take(s.m), fl.take(s.meq), fl.take(s.m+s.meq)
 	if direct {
-		s.state.tmp = piece(s.n)
+		s.state.tmp = fl.take(s.n)
 	}
 	// Only the penalty method (and its finisher) lists rows as Screened
 	// or Outside; the direct path leaves both empty, and its m rows of

@@ -81,7 +81,7 @@ func newSparse(p *Problem, opt *Options) (*Solver, error) {
 	o := s.sparse.Options()
 	o.Stop = func(passes int64) bool {
 		s.steps = s.sparseBase + passes*int64(s.l)
-		return s.over(&s.sparseRun)
+		return s.over(s.sparseRun)
 	}
 	if s.opt.Progress != nil {
 		o.Progress = func(it int, passes int64, gap float64) {
@@ -104,7 +104,7 @@ func newSparse(p *Problem, opt *Options) (*Solver, error) {
 // checked, with the path's method (the only one besides MethodAuto it
 // takes) and the default tolerance.
 func newSparseBase(p *Problem, opt *Options, method Method) (*Solver, error) {
-	s := &Solver{n: p.N, infeasibleRow: noRow}
+	s := &Solver{n: p.N, infeasibleRow: noRow, sparseRun: new(run), finisher: new(supportFinisher)}
 	if opt != nil {
 		s.opt = *opt
 	}
@@ -132,7 +132,7 @@ func (s *Solver) threads() int {
 // startSparseRun starts the budget of a sparse path's solve (MaxSteps,
 // the time limit, the context), which its Stop callback reads.
 func (s *Solver) startSparseRun(ctx context.Context, start time.Time) *run {
-	rn := &s.sparseRun
+	rn := s.sparseRun
 	rn.budget = budget{ctx: ctx, start: start, maxSteps: s.opt.MaxSteps}
 	if s.opt.TimeLimit > 0 {
 		rn.deadline = start.Add(s.opt.TimeLimit)

@@ -52,7 +52,7 @@ func newSparseRows(p *Problem, opt *Options) (*Solver, error) {
 	a := p.ASparse
 	s.cd.SetOptions(func(rows int64) bool {
 		s.steps = rows
-		return s.over(&s.sparseRun)
+		return s.over(s.sparseRun)
 	}, progress, func(lam, y []float64) bool { return s.supportFarkas(a, s.b, lam, y) },
 		func(lam []float64) bool { return s.supportFinish(a, s.b, lam) })
 	s.mu = s.ridge

@@ -83,7 +83,7 @@ func (s *Solver) supportFarkas(a *mat.Sparse, b, lam, y []float64) bool {
 			continue
 		}
 		k = numberColumns(a, few, pos, neg, col)
-		if polishFarkas(a, b, few, col, k, fy, y, func() bool { return s.over(&s.sparseRun) }) {
+		if polishFarkas(a, b, few, col, k, fy, y, func() bool { return s.over(s.sparseRun) }) {
 			return true
 		}
 		if (len(few)+k)*k <= supportMaxEntries && s.solveSupport(a, b, few, col, k, y) {
@@ -127,7 +127,7 @@ func numberColumns(a *mat.Sparse, rows []int, pos, neg, col []int32) int {
 // than their columns, most rows stay. The rows returned are peeled
 // (peelSupport, which leaves pos and neg set).
 func (s *Solver) reduceSupport(a *mat.Sparse, b []float64, rows []int, pos, neg []int32) ([]int, []float64) {
-	f := &s.finisher
+	f := s.finisher
 	ns := len(rows)
 	f.rows = f.rows[:0]
 	for _, i := range rows {
@@ -151,7 +151,7 @@ func (s *Solver) reduceSupport(a *mat.Sparse, b []float64, rows []int, pos, neg 
 		}
 	}
 	f.qp.Solve(k, f.c, f.ls, boxqp.Options{MaxIter: finishMaxIter, MaxFactorizations: finishMaxFactorizations,
-		Threads: s.threads(), Stop: func() bool { return s.over(&s.sparseRun) }})
+		Threads: s.threads(), Stop: func() bool { return s.over(s.sparseRun) }})
 	var few []int
 	weight := map[int]float64{}
 	for p, v := range f.ls {
@@ -248,7 +248,7 @@ func (s *Solver) solveSupport(a *mat.Sparse, b []float64, rows []int, col []int3
 	}
 	// The engine's time limit counts from the solve's start, as the
 	// handover's does (handover.go): it ends when the whole solve would.
-	rn := &s.sparseRun
+	rn := s.sparseRun
 	eng, err := activeset.New(&activeset.Problem{N: k, H: h, C: make([]float64, k), A: ad, B: bs},
 		&activeset.Options{TimeLimit: s.opt.TimeLimit, MaxSteps: supportMaxSteps(len(rows), k), OneShot: true})
 	if err != nil {

@@ -100,7 +100,7 @@ func resized[T any](s []T, n int) []T {
 // large or the rows of the support are infeasible (the restricted dual is
 // unbounded: dualcd's Farkas search is the way to that answer).
 func (s *Solver) supportFinish(a *mat.Sparse, b, lam []float64) bool {
-	f := &s.finisher
+	f := s.finisher
 	m, n := a.Rows, a.Cols
 	if f.x == nil {
 		f.x, f.v, f.in = make([]float64, n), make([]float64, m), make([]bool, m)
@@ -137,7 +137,7 @@ func (s *Solver) supportFinish(a *mat.Sparse, b, lam []float64) bool {
 				f.ls[p] = lam[i]
 			}
 		}
-		stop := func() bool { return s.over(&s.sparseRun) }
+		stop := func() bool { return s.over(s.sparseRun) }
 		res := f.qp.SolveInteriorFrom(k, f.c, f.ls, f.z, warm, boxqp.Options{Tol: tol, MaxFactorizations: budget,
 			Threads: s.threads(), Stop: stop})
 		budget -= res.Factorizations
