@@ -282,8 +282,8 @@ func TestColdSetupAllocations(t *testing.T) {
 
 // The bounds of TestColdSetupAllocations.
 const (
-	coldNewSolverAllocs = 28
-	coldSolveAllocs     = 25
+	coldNewSolverAllocs = 23
+	coldSolveAllocs     = 20
 )
 
 // TestSetBReachesEveryPath: after SetB every method answers the new

@@ -102,7 +102,7 @@ func (s *Solver) setRowFromR(i int) {
 			first = min(first, j)
 		}
 	}
-	f.first[i] = first
+	f.first[i] = int32(first)
 	f.d[i] = r[i] * r[i]
 	f.k = i + 1
 }

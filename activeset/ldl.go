@@ -14,16 +14,19 @@ package activeset
 type gramLDL struct {
 	k     int
 	l, d  []float64
-	first []int
+	first []int32
 }
 
-// gramLDLFloats is the float64s newGramLDL takes from its slab.
+// gramLDLFloats and gramLDLInts are the float64s and int32s newGramLDL
+// takes from its slabs.
 func gramLDLFloats(capacity int) int { return capacity*(capacity-1)/2 + capacity }
+func gramLDLInts(capacity int) int   { return capacity }
 
-// newGramLDL returns a factor of room capacity, its floats taken from fl.
-func newGramLDL(capacity int, fl *slab[float64]) gramLDL {
+// newGramLDL returns a factor of room capacity, its storage taken from fl
+// and in.
+func newGramLDL(capacity int, fl *slab[float64], in *slab[int32]) gramLDL {
 	return gramLDL{l: fl.take(capacity * (capacity - 1) / 2), d: fl.take(capacity),
-		first: make([]int, capacity)}
+		first: in.take(capacity)}
 }
 
 // off is where row i starts in l.
@@ -33,7 +36,7 @@ func (f *gramLDL) row(i int) []float64 { return f.l[off(i) : off(i)+i] }
 
 // span is row i of L from first[i] on, and first[i].
 func (f *gramLDL) span(i int) (int, []float64) {
-	lo := f.first[i]
+	lo := int(f.first[i])
 	return lo, f.l[off(i)+lo : off(i)+i]
 }
 
@@ -68,7 +71,7 @@ func (f *gramLDL) add(g []float64, gkk float64) float64 {
 	for g0 < k && r[g0] == 0 {
 		g0++
 	}
-	f.first[k] = g0
+	f.first[k] = int32(g0)
 	f.d[k] = dk
 	f.k++
 	return dk
@@ -103,7 +106,7 @@ func (f *gramLDL) remove(p int) {
 		alpha *= f.d[j] / dj
 		f.d[j] = dj
 		for i := j + 1; i < k; i++ {
-			if f.first[i] > j {
+			if int(f.first[i]) > j {
 				continue // ri[p] and ri[j] are zero: nothing changes
 			}
 			ri := f.row(i)
@@ -121,7 +124,7 @@ func (f *gramLDL) remove(p int) {
 		// p work entry stays zero until then), so first[i] stays a bound,
 		// shifted with the columns after p.
 		fi := f.first[i]
-		if fi > p {
+		if int(fi) > p {
 			fi--
 		}
 		f.first[i-1] = fi

@@ -184,16 +184,18 @@ func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
 	// The solver's vectors come from one allocation per element type
 	// (the cold set-up of a small problem is mostly allocation): floats,
 	// int32s, bools and int8s.
-	fl := slab[float64](make([]float64, 18*n+7*capacity+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)))
-	in := slab[int32](make([]int32, normalSetInts(capacity, n)))
-	bl := slab[bool](make([]bool, n+2*m+meq))
+	spInts, spFloats, spBools := sparseBuilderSlab(m, n)
+	fl := slab[float64](make([]float64, 18*n+7*capacity+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)+spFloats))
+	in := slab[int32](make([]int32, normalSetInts(capacity, n)+gramLDLInts(capacity)+spInts))
+	bl := slab[bool](make([]bool, n+2*m+meq+spBools))
 	i8 := slab[int8](make([]int8, 3*n))
 	s.c = fl.take(n)
 	copy(s.c, p.C)
 	s.l1 = p.L1
 	s.capSign, s.cEff, s.kinkIn = i8.take(n), fl.take(n), bl.take(n)
 	s.a, s.aeq = denseRows(p.A, p.ARows), denseRows(p.Aeq, nil)
-	sb := newSparseBuilder(m, n)
+	var sbv sparseBuilder
+	sb := newSparseBuilder(&sbv, m, n, &in, &fl, &bl)
 	s.ainv, s.eqinv = fl.take(m), fl.take(meq)
 	if err = s.rowNorms(p.A == nil, sb, *at); err != nil {
 		return nil, err
@@ -220,7 +222,7 @@ func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
 	s.ws, s.wsPrev = wsBoth[:0:capacity], wsBoth[capacity:capacity:2*capacity]
 	s.lam, s.sigma, s.beta = fl.take(capacity), fl.take(capacity), fl.take(capacity)
 	s.normals = newNormalSet(capacity, n, &fl, &in)
-	s.fac = newGramLDL(capacity, &fl)
+	s.fac = newGramLDL(capacity, &fl, &in)
 	s.rowIn, s.boundIn, s.eqRedund = bl.take(m), i8.take(n), bl.take(meq)
 	s.rowSkip, s.boundSkip = bl.take(m), i8.take(n)
 	s.rowBnd = make([]rowBound, m)

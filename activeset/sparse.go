@@ -35,19 +35,41 @@ type sparseBuilder struct {
 	rowLen   int // the entries of the last row listed
 }
 
-// newSparseBuilder prepares for m rows of length n; nil when no row can be
-// held sparse (n < 8) or there are none.
-func newSparseBuilder(m, n int) *sparseBuilder {
-	limit := sparseLimit(n)
-	if limit == 0 || m == 0 {
+// sparseListRoom is the room the lists of m rows of length n start with:
+// half the limit per row (at most 4096 entries), enough for rows that are
+// really sparse (a row's entries are listed until it has more than limit,
+// then dropped again); 0 when no row can be held sparse (n < 8) or there
+// are none.
+func sparseListRoom(m, n int) int {
+	if sparseLimit(n) == 0 || m == 0 {
+		return 0
+	}
+	return min(m*sparseLimit(n)/2, 4096)
+}
+
+// sparseBuilderSlab is what newSparseBuilder takes from its slabs: int32s,
+// float64s and bools.
+func sparseBuilderSlab(m, n int) (ints, floats, bools int) {
+	room := sparseListRoom(m, n)
+	if room == 0 {
+		return 0, 0, 0
+	}
+	return m + 1 + room, room, m
+}
+
+// newSparseBuilder prepares b for m rows of length n, its storage taken
+// from the slabs (sparseBuilderSlab: New's set-up of a small problem is
+// mostly allocation), and returns it; nil when no row can be held sparse
+// (n < 8) or there are none. The lists grow past their room by
+// allocations of their own (take caps each piece).
+func newSparseBuilder(b *sparseBuilder, m, n int, in *slab[int32], fl *slab[float64], bl *slab[bool]) *sparseBuilder {
+	room := sparseListRoom(m, n)
+	if room == 0 {
 		return nil
 	}
-	// A row's entries are listed until it has more than limit, then
-	// dropped again. The lists start with room for half the limit per row
-	// (at most 4096 entries), enough for rows that are really sparse.
-	size := min(m*limit/2, 4096)
-	return &sparseBuilder{limit: limit, pos: make([]int32, m+1), isSparse: make([]bool, m),
-		idx: make([]int32, 0, size), val: make([]float64, 0, size)}
+	*b = sparseBuilder{limit: sparseLimit(n), pos: in.take(m + 1), isSparse: bl.take(m),
+		idx: in.take(room)[:0], val: fl.take(room)[:0]}
+	return b
 }
 
 // add lists row j (rows are added in order 0, 1, ...) if it is sparse.
