@@ -45,7 +45,9 @@ type separable struct {
 // row of Phi, A or Aeq only while some variable is still unseen, and then
 // only at those, so that on dense rows it stops after the first.
 func separableVars(p *Problem) []int32 {
-	unseen := make([]int32, 0, p.N)
+	// unseen is made at the first variable that P does not couple: with
+	// a dense P (most small QPs) there is none, and nothing to allocate.
+	var unseen []int32
 	for j := 0; j < p.N; j++ {
 		coupled := false
 		if p.P != nil {
@@ -57,6 +59,9 @@ func separableVars(p *Problem) []int32 {
 			}
 		}
 		if !coupled {
+			if unseen == nil {
+				unseen = make([]int32, 0, p.N-j)
+			}
 			unseen = append(unseen, int32(j))
 		}
 	}

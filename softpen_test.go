@@ -282,8 +282,8 @@ func TestColdSetupAllocations(t *testing.T) {
 
 // The bounds of TestColdSetupAllocations.
 const (
-	coldNewSolverAllocs = 23
-	coldSolveAllocs     = 20
+	coldNewSolverAllocs = 22
+	coldSolveAllocs     = 19
 )
 
 // TestSetBReachesEveryPath: after SetB every method answers the new
