@@ -139,7 +139,7 @@ func worthSeparating(p *Problem, opt *Options, own bool, free []int32, sparse, d
 				entries += float64(len(x.Idx))
 			}
 		}
-		svrg := lazyMethod(method)
+		svrg := p.lazyMethod(method)
 		apart := 8*p.sparseWords(dualCD, svrg, kept) + 4*entries + 8*rows*kept + setAside
 		return apart < 8*p.sparseWords(dualCD, svrg, n)
 	}

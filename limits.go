@@ -2,6 +2,8 @@ package softpen
 
 import (
 	"strconv"
+
+	"github.com/softpen/softpen/internal/solver"
 )
 
 // DefaultMemoryLimit is the memory Solve and NewSolver let a problem take
@@ -135,7 +137,7 @@ func (p *Problem) memoryEstimate(method Method) int64 {
 	n := float64(max(p.N, 0))
 	l, m, meq := float64(p.lossRows()), float64(p.rowsOfA()), float64(len(p.Aeq))
 	if dualCD := p.dualCDPath(method); dualCD || p.sparsePath(method) {
-		return saturate(8 * p.sparseWords(dualCD, lazyMethod(method), n))
+		return saturate(8 * p.sparseWords(dualCD, p.lazyMethod(method), n))
 	}
 	mw := m + 2*meq
 	words := 16*n + l*n + meq*n + mw*n + 12*mw + 4*l
@@ -209,7 +211,7 @@ func (p *Problem) sparsePath(method Method) bool {
 	if method == MethodNewtonCG {
 		return true
 	}
-	if lazyMethod(method) {
+	if p.lazyMethod(method) {
 		// Proximal SVRG and SGD with lazy updates: O(nnz(phi_i)) (or
 		// O(nnz(a_k))) a step where the dense penalty method's steps are
 		// O(n); APG's full gradients are O(nnz) passes, where the dense
@@ -252,7 +254,8 @@ func (p *Problem) sparseWords(dualCD, svrg bool, n float64) float64 {
 		// the rows' weights and the alias construction's six vectors of
 		// length l; the iterate, the best snapshot and four words a
 		// coordinate of epoch state (nine with catalyst's three, seven
-		// with APG's last step or SGD's average). With
+		// with APG's last step or SGD's average, eight with SGDM's
+		// average and momentum). With
 		// rows of A, their table entries, norms, weights and screening
 		// marks, the answer's lists of screened rows, and their alias
 		// table with its construction's vectors, kept for rebuilds.
@@ -270,11 +273,19 @@ func (p *Problem) sparseWords(dualCD, svrg bool, n float64) float64 {
 	return words
 }
 
-// lazyMethod reports whether method runs on sparse rows in the solver's
-// lazy SVRG (internal/solver/lazysvrg.go): svrg, catalyst-svrg, apg and
-// sgd (sgdm has no lazy form and takes the rows densely).
-func lazyMethod(method Method) bool {
-	return method == MethodSVRG || method == MethodCatalyst || method == MethodAPG || method == MethodSGD
+// lazyMethod reports whether method runs on p's sparse rows in the
+// solver's lazy SVRG (internal/solver/lazysvrg.go): svrg, catalyst-svrg,
+// apg and sgd, and sgdm without l1 and finite bounds (with them its
+// momentum has no closed form through the prox, and it takes the rows
+// densely).
+func (p *Problem) lazyMethod(method Method) bool {
+	switch method {
+	case MethodSVRG, MethodCatalyst, MethodAPG, MethodSGD:
+		return true
+	case MethodSGDM:
+		return solver.SGDMLazy(p.L1, p.Lower, p.Upper)
+	}
+	return false
 }
 
 // sparseRowsDenseMax is the most entries (m n) up to which MethodAuto

@@ -34,7 +34,7 @@ const (
 	MethodSVRG     // proximal SVRG (on sparse rows: with lazy updates; rows of A by the penalty, drawn beside them)
 	MethodCatalyst // catalyst-accelerated proximal SVRG (on sparse rows as MethodSVRG)
 	MethodSGD      // stochastic gradient, iterates averaged per stage (on sparse rows: lazy updates as MethodSVRG, averaged once a pass)
-	MethodSGDM     // stochastic gradient with Nesterov momentum (sparse rows are made dense for it: its momentum has no lazy form)
+	MethodSGDM     // stochastic gradient with Nesterov momentum (on sparse rows without L1 and bounds: lazy updates as MethodSGD, an untouched coordinate's value and momentum by powers of their linear map; with either, the rows are made dense for it, as the prox cuts that map)
 	// MethodNewtonCG is projected Newton with conjugate gradients on
 	// Hessian products over sparse rows, for the fitting model (a loss,
 	// ridge > 0, q, l1 and bounds; no A, Aeq or P): what MethodAuto runs

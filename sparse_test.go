@@ -886,20 +886,22 @@ func TestSparseSeparatesWhenItPays(t *testing.T) {
 
 // sparseLazyMethods are the penalty method's inner methods on sparse rows
 // (the solver's lazySVRG) and the tolerance each certifies in the tests:
-// SGD's constant step leaves its average at a noise floor (on mushrooms
-// with ridge 1e-3 a certified gap of about 1e-2), which the dense SGD does
-// not reach either.
+// SGD's and SGDM's constant steps leave their averages at a noise floor
+// (on mushrooms with ridge 1e-3 a certified gap of about 1e-2), which the
+// dense SGD does not reach either. SGDM has its lazy form without l1 and
+// bounds; with them it takes the rows densely.
 var sparseLazyMethods = []struct {
 	m   Method
 	tol float64
-}{{MethodSVRG, 1e-9}, {MethodCatalyst, 1e-9}, {MethodAPG, 1e-9}, {MethodSGD, 5e-2}}
+}{{MethodSVRG, 1e-9}, {MethodCatalyst, 1e-9}, {MethodAPG, 1e-9}, {MethodSGD, 5e-2}, {MethodSGDM, 5e-2}}
 
 // TestSparseSVRG: the lazy methods on sparse rows (proximal SVRG with lazy
-// updates, catalyst, APG on O(nnz) full gradients, averaged SGD) certify
-// their tolerance (sparseLazyMethods) on mushrooms for each loss, with
-// bounds and l1 or without, and their answers agree with Newton-CG's at
-// 1e-13 within the certified gaps and distance bounds; the same seed gives
-// the same bits.
+// updates, catalyst, APG on O(nnz) full gradients, averaged SGD and SGDM)
+// certify their tolerance (sparseLazyMethods) on mushrooms for each loss,
+// with bounds and l1 or without, and their answers agree with Newton-CG's
+// at 1e-13 within the certified gaps and distance bounds, and APG's and
+// SGDM's with the dense penalty method's on the dense rows within the two
+// gaps; the same seed gives the same bits.
 func TestSparseSVRG(t *testing.T) {
 	d, s := mushroomsSparse(t)
 	n := s.X.Cols
@@ -920,6 +922,9 @@ func TestSparseSVRG(t *testing.T) {
 			}
 			for _, mt := range sparseLazyMethods {
 				m := mt.m
+				if !p.lazyMethod(m) {
+					continue // sgdm with l1 or bounds: the dense penalty method's, tested there
+				}
 				opt := &Options{Method: m, Tol: mt.tol, Seed: 3}
 				r, err := Solve(context.Background(), p, opt)
 				if err != nil {
@@ -932,7 +937,7 @@ func TestSparseSVRG(t *testing.T) {
 				if diff := r.Objective - ref.Objective; diff < -(ref.Gap+1e-15) || diff > r.Gap+1e-15 {
 					t.Errorf("%s %s %v: F - F_ref = %.3g, outside [-%.2g, %.2g]", loss, c.name, m, diff, ref.Gap, r.Gap)
 				}
-				if m == MethodAPG { // the dense form, by the dense penalty method's APG
+				if m == MethodAPG || m == MethodSGDM { // the dense form, by the dense penalty method's
 					pd := *p
 					pd.PhiSparse, pd.Phi = nil, d.Rows
 					rd, err := Solve(context.Background(), &pd, opt)
@@ -962,11 +967,18 @@ func TestSparseSVRG(t *testing.T) {
 			}
 		}
 	}
-	// sgdm has no lazy form: it takes the rows densely at the root, and the
-	// solver refuses it on sparse rows.
-	if r, err := Solve(context.Background(), &Problem{N: n, Loss: "logistic", PhiSparse: s.X, Y: s.Labels, Ridge: 1e-3},
-		&Options{Method: MethodSGDM, MaxSteps: 1}); err != nil || r.Method != MethodSGDM {
-		t.Errorf("sgdm on sparse rows: %v, %v", r, err)
+	// sgdm runs on the sparse rows without l1 and bounds; with either its
+	// momentum has no closed form through the prox, and it takes the rows
+	// densely.
+	for _, c := range []struct {
+		l1   float64
+		lo   []float64
+		lazy bool
+	}{{0, nil, true}, {0, filled(n, math.Inf(-1)), true}, {1e-3, nil, false}, {0, filled(n, -1), false}} {
+		p := &Problem{N: n, Loss: "logistic", PhiSparse: s.X, Y: s.Labels, Ridge: 1e-3, L1: c.l1, Lower: c.lo}
+		if p.sparsePath(MethodSGDM) != c.lazy {
+			t.Errorf("sgdm, l1 %g, bounds %v: on the sparse rows %v, want %v", c.l1, c.lo != nil, !c.lazy, c.lazy)
+		}
 	}
 	// With rows of A, svrg is the dense penalty method on the rows made
 	// dense (they fit here).

@@ -64,6 +64,9 @@
 //	                gradient the certificate's passes
 //	lazysgd.go      SGD in lazysvrg.go's solve: its steps without the
 //	                control variate, averaged once a pass
+//	lazysgdm.go     SGDM in lazysgd.go's passes, without l1 and bounds: an
+//	                untouched coordinate's value and momentum caught up by
+//	                binary powers of their 2x2 map
 //	sparserows.go   sparse rows of A: a ridge objective with b < 0 (the SVM)
 //	                handed to package dualcd
 //	supportfarkas.go  dualcd's Farkas hook: among the rows whose

@@ -67,19 +67,20 @@ func (z *lazySVRG) setStageSGD() {
 	z.sgdRestart()
 }
 
-// sgdStep returns SGD's step, and sets the stage's averaging start and
-// step limit from its mixing time (as the dense sgdSteps and sgdLimit).
+// sgdStep returns SGD's step (SGDM's: 1 - beta times it, unless
+// StepScale), and sets the stage's averaging start and step limit from
+// its mixing time (as the dense sgdSteps and sgdLimit).
 func (z *lazySVRG) sgdStep() float64 {
 	lc := z.sgd.wMax / z.lossP
 	if z.m > 0 && z.a2s > 0 && z.delta > 0 { // delta is 0 until the first stage
 		lc = max(lc, (float64(z.l)+z.a2s)*z.xi/(4*z.delta)*z.sgd.a2Max)
 	}
-	scale := 1.0
+	scale := 1 - z.sgdm.beta // 1 for SGD; SGDM's effective step is SGD's (sgdSteps)
 	if z.opt.StepScale > 0 {
 		scale = z.opt.StepScale
 	}
 	eta := scale / (lc + z.ridge0)
-	mixing := min(1/(eta*z.ridge0), 1<<52)
+	mixing := min((1-z.sgdm.beta)/(eta*z.ridge0), 1<<52)
 	z.sgd.limit = max(int64(sgdStageMixings*mixing), int64(z.epoch))
 	z.sgd.from = min(z.sgd.limit, int64(mixing)) / 2
 	return eta
@@ -136,11 +137,12 @@ func (z *lazySVRG) sgdAverage() {
 }
 
 // sgdRestart starts a stage from the last one's answer (its average, if
-// any).
+// any), with SGDM's momentum 0.
 func (z *lazySVRG) sgdRestart() {
 	g := &z.sgd
 	if g.navg > 0 {
 		copy(z.w, g.avg)
 	}
 	g.navg, g.done = 0, 0
+	clear(z.sgdm.mom)
 }

@@ -70,8 +70,10 @@ import (
 // stage's smoothness.
 //
 // The same solve, with its certificates, schedule, screening and
-// statuses, runs APG (lazyapg.go: a full proximal gradient step an epoch)
-// or SGD (lazysgd.go: these steps without the control variate) by kind.
+// statuses, runs APG (lazyapg.go: a full proximal gradient step an epoch),
+// SGD (lazysgd.go: these steps without the control variate) or, without
+// l1 and bounds, SGDM (lazysgdm.go: SGD's passes with Nesterov momentum)
+// by kind.
 type lazySVRG struct {
 	x    *mat.Sparse
 	loss newtoncg.Loss
@@ -94,9 +96,10 @@ type lazySVRG struct {
 	feas       feasibility // what phase one showed in this solve (lazyfeasibility.go)
 	phase      lazyPhase
 	catalyst   bool
-	kind       lazyKind // svrg (with catalyst or not), apg or sgd
+	kind       lazyKind // svrg (with catalyst or not), apg, sgd or sgdm
 	apg        lazyAPGState
 	sgd        lazySGDState
+	sgdm       lazySGDMState
 	solved     bool // the last solve ended solved (a warm one keeps its stage)
 	stages     int  // stages of the current solve
 	// screening (gap-safe): rows of A proven inactive at x* are dropped
@@ -135,7 +138,8 @@ type lazySVRG struct {
 const lazyStallEpochs = 10
 
 // newLazySVRG prepares method (MethodSVRG, MethodCatalyst, with catalyst
-// when kappa > 0, MethodAPG (lazyapg.go) or MethodSGD (lazysgd.go)) for
+// when kappa > 0, MethodAPG (lazyapg.go), MethodSGD (lazysgd.go) or,
+// without l1 and bounds, MethodSGDM (lazysgdm.go)) for
 // the problem of cert, which it uses as its certificate, with the
 // options' seed and epoch; p's Lower and Upper are both nil or both of
 // length n (as are later updates of lower and upper). It allocates
@@ -150,7 +154,7 @@ func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options, met
 	}
 	comps := l + z.m // components of the sum
 	z.epoch = svrgEpochComps * comps
-	if z.kind == lazySGD {
+	if z.sgdLike() {
 		z.epoch = comps // as the dense SGD's check, once a pass
 	} else if opt.SVRGEpoch > 0 {
 		z.epoch = max(int(min(opt.SVRGEpoch*float64(comps), lazyMaxEpoch)), 1)
@@ -206,6 +210,9 @@ func newLazySVRG(p newtoncg.Problem, cert *newtoncg.Workspace, opt *Options, met
 		z.newAPG(rows.mean)
 	case lazySGD:
 		z.newSGD(wt)
+	case lazySGDM:
+		z.newSGD(wt)
+		z.newSGDM()
 	}
 	z.setStep(z.lossL)
 	return z
@@ -219,7 +226,7 @@ func (z *lazySVRG) setStep(sumL float64) {
 	case z.kind == lazyAPG:
 		z.setStepAPG(sumL)
 		return
-	case z.kind == lazySGD:
+	case z.sgdLike():
 		z.eta = z.sgdStep()
 	case z.opt.StepScale > 0: // as the dense SVRG's (Options.StepScale)
 		z.eta = z.opt.StepScale / (sumL + z.ridge0)
@@ -239,6 +246,9 @@ func (z *lazySVRG) setStep(sumL float64) {
 	for t := 1; t < len(z.pow); t++ {
 		z.pow[t] = z.pow[t-1] * z.a
 	}
+	if z.kind == lazySGDM {
+		z.setMomPowers()
+	}
 }
 
 // drawTableA builds the rows of A's block of the draws over the rows not
@@ -247,7 +257,7 @@ func (z *lazySVRG) drawTableA() {
 	z.a2s = 0
 	for k, v := range z.a2 {
 		z.a2w[k] = v
-		if z.kind == lazySGD && v > 0 {
+		if z.sgdLike() && v > 0 {
 			z.a2w[k] = 1 // SGD draws uniformly, as the dense one (sampler)
 		}
 		if z.drop[k] {
@@ -339,7 +349,7 @@ func (z *lazySVRG) setStage(xi, delta float64) {
 	case lazyAPG:
 		z.setStageAPG()
 		return
-	case lazySGD:
+	case lazySGD, lazySGDM:
 		z.setStageSGD()
 	default:
 		z.setStageSVRG()
@@ -486,7 +496,8 @@ func (z *lazySVRG) runEpoch() {
 	z.steps += int64(z.epoch)
 }
 
-// runSteps takes count steps of the epoch whose first step was e0.
+// runSteps takes count steps of the epoch whose first step was e0
+// (SGDM's rows by sgdmRow).
 func (z *lazySVRG) runSteps(e0, count int) {
 	for range count {
 		s := z.at
@@ -499,7 +510,10 @@ func (z *lazySVRG) runSteps(e0, count int) {
 		}
 
 		i := z.ahead[s%lazyRing].row
-		row := &z.tab[i]
+		if z.kind == lazySGDM {
+			z.sgdmRow(s, e0, i)
+			continue
+		}
 		idx, val := z.row(i)
 		var t float64
 		for q, jj := range idx {
@@ -512,12 +526,7 @@ func (z *lazySVRG) runSteps(e0, count int) {
 			}
 			t += val[q] * st.w
 		}
-		var g float64
-		if i < z.l {
-			g = (z.loss.Slope(t, row.y) - row.snap) * row.scale
-		} else { // a row of A, with b_k in y
-			g = (z.xi*softplus.Sigmoid((t-row.y)/z.delta) - row.snap) * row.scale
-		}
+		g := z.slope(i, t)
 		for q, jj := range idx {
 			j := int(jj)
 			st := &z.st[j]
@@ -527,6 +536,18 @@ func (z *lazySVRG) runSteps(e0, count int) {
 	}
 }
 
+// slope is component i's scalar of the step's estimate at phi_i'x = t
+// (its row's coefficient): less the snapshot's, times the estimator's
+// weight.
+func (z *lazySVRG) slope(i int, t float64) float64 {
+	row := &z.tab[i]
+	if i < z.l {
+		return (z.loss.Slope(t, row.y) - row.snap) * row.scale
+	}
+	// a row of A, with b_k in y
+	return (z.xi*softplus.Sigmoid((t-row.y)/z.delta) - row.snap) * row.scale
+}
+
 // catchUp brings every coordinate up to date through the last step taken
 // (of the epoch whose first step was e0), in st and in w. Within an
 // epoch (mid) it marks them current there (last); at its end the next
@@ -534,10 +555,15 @@ func (z *lazySVRG) runSteps(e0, count int) {
 // that moved the coordinate.
 func (z *lazySVRG) catchUp(e0 int, mid bool) {
 	end := z.at - 1
+	mom := z.sgdm.mom // SGDM's: its catch-up takes the momentum along
 	for j := range z.st {
 		st := &z.st[j]
 		if d := end - max(st.last, e0-1); d > 0 {
-			st.w = z.advance(st.w, st, j, d)
+			if mom != nil {
+				st.w, mom[j] = z.advanceMom(st.w, mom[j], st.fix, d)
+			} else {
+				st.w = z.advance(st.w, st, j, d)
+			}
 			if mid {
 				st.last = end
 			}
@@ -590,6 +616,11 @@ func (z *lazySVRG) prefetchCoords(s int) {
 	idx, _ := z.row(z.ahead[s%lazyRing].row)
 	for _, j := range idx {
 		vec.Prefetch(z.st, int(j))
+	}
+	if mom := z.sgdm.mom; mom != nil {
+		for _, j := range idx {
+			vec.Prefetch(mom, int(j))
+		}
 	}
 }
 
@@ -821,6 +852,7 @@ func (z *lazySVRG) start() {
 	}
 	z.apg.restart = true
 	z.sgd.navg, z.sgd.done = 0, 0
+	clear(z.sgdm.mom)
 }
 
 // step takes the method's steps between two certificates, from the
@@ -829,7 +861,7 @@ func (z *lazySVRG) step() {
 	switch z.kind {
 	case lazyAPG:
 		z.apgStep()
-	case lazySGD:
+	case lazySGD, lazySGDM:
 		z.sgdEpoch()
 	default:
 		z.runEpoch()
@@ -839,7 +871,7 @@ func (z *lazySVRG) step() {
 // answer is the point the next certificate is taken at: the iterate, or
 // with SGD the stage's average once it has begun.
 func (z *lazySVRG) answer() []float64 {
-	if z.kind == lazySGD && z.sgd.navg > 0 {
+	if z.sgdLike() && z.sgd.navg > 0 {
 		return z.sgd.avg
 	}
 	return z.w
@@ -1023,7 +1055,7 @@ func (z *lazySVRG) shrink() float64 {
 // snapshot: its slopes (and the rows of A's), and c = mu + q (mu + q - kappa zc with catalyst,
 // whose centre moves first if (C2) holds there).
 func (z *lazySVRG) snapshot() {
-	if z.kind == lazySGD {
+	if z.sgdLike() {
 		z.snapshotSGD()
 		return
 	}
@@ -1107,7 +1139,12 @@ const (
 	lazySVRGKind lazyKind = iota // proximal SVRG, with catalyst or not
 	lazyAPG                      // accelerated proximal gradient (lazyapg.go)
 	lazySGD                      // proximal SGD, averaged (lazysgd.go)
+	lazySGDM                     // SGD with Nesterov momentum, averaged (lazysgdm.go)
 )
+
+// sgdLike reports whether the kind runs SGD's passes, stages and
+// averages (lazysgd.go): SGD and SGDM.
+func (z *lazySVRG) sgdLike() bool { return z.kind == lazySGD || z.kind == lazySGDM }
 
 // kindOf is the lazyKind that runs method.
 func kindOf(method Method) lazyKind {
@@ -1116,6 +1153,8 @@ func kindOf(method Method) lazyKind {
 		return lazyAPG
 	case MethodSGD:
 		return lazySGD
+	case MethodSGDM:
+		return lazySGDM
 	}
 	return lazySVRGKind
 }

@@ -61,12 +61,13 @@ func zipfFit(l, n, k int, seed uint64) newtoncg.Problem {
 // same iterates bit for bit.
 func TestLazyEpochAllocs(t *testing.T) {
 	p := zipfFit(2000, 5000, 10, 1)
-	p.L1 = 1e-4
 	for _, c := range []struct {
 		m     Method
 		tol   float64
 		steps int64 // a budget: SGD's average stalls above 1e-6
-	}{{MethodSVRG, 1e-6, 1 << 62}, {MethodAPG, 1e-6, 1 << 62}, {MethodSGD, 1e-6, 2e6}} {
+		l1    float64
+	}{{MethodSVRG, 1e-6, 1 << 62, 1e-4}, {MethodAPG, 1e-6, 1 << 62, 1e-4}, {MethodSGD, 1e-6, 2e6, 1e-4}, {MethodSGDM, 1e-6, 2e6, 0}} {
+		p.L1 = c.l1 // sgdm's lazy form takes none
 		stop := func(steps int64) bool { return steps > c.steps }
 		run := func() *lazySVRG {
 			z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 7}, c.m)
@@ -135,7 +136,18 @@ func TestLazyDrawsAhead(t *testing.T) {
 // (l = 1e5 Zipf rows; 1e4 under -short) as n grows from 1e3 to 1e6: lazy
 // updates keep it independent of n, up to the caches' share of the
 // n-vectors.
-func BenchmarkLazySVRGStep(b *testing.B) {
+func BenchmarkLazySVRGStep(b *testing.B) { benchLazyStep(b, MethodSVRG) }
+
+// BenchmarkLazySGDMStep is BenchmarkLazySVRGStep for SGDM (passes of l
+// steps, its catch-ups by advanceMom) beside SGD's.
+func BenchmarkLazySGDMStep(b *testing.B) {
+	for _, m := range []Method{MethodSGD, MethodSGDM} {
+		b.Run(m.String(), func(b *testing.B) { benchLazyStep(b, m) })
+	}
+}
+
+// benchLazyStep times the steps of method, as BenchmarkLazySVRGStep says.
+func benchLazyStep(b *testing.B, method Method) {
 	for _, n := range []int{1000, 10000, 100000, 1000000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			rows := 100000
@@ -143,7 +155,7 @@ func BenchmarkLazySVRGStep(b *testing.B) {
 				rows = 10000
 			}
 			p := zipfFit(rows, n, 20, 1)
-			z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 1}, MethodSVRG)
+			z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 1}, method)
 			z.solve(0, func(int64) bool { return true }, nil) // the first certificate only
 			z.snapshot()
 			steps := 0
@@ -309,17 +321,170 @@ func TestLazyRowsOfAScreenOutside(t *testing.T) {
 	}
 }
 
-// TestLazySGDMRefused: sgdm on sparse rows is refused with the reason (no
-// lazy form), where apg and sgd are taken.
+// TestLazySGDMRefused: sgdm on sparse rows is refused with the reason
+// (no closed form of its momentum through the prox) with l1 or finite
+// bounds, given to New or later to SetBounds, and taken in its lazy form
+// without them (infinite bounds are none), as apg and sgd are.
 func TestLazySGDMRefused(t *testing.T) {
 	p := zipfFit(50, 40, 4, 1)
-	sp := &Problem{N: 40, Loss: LossLogistic, PhiSparse: p.X, Y: p.Y, Ridge: 1e-2}
-	if _, err := New(sp, &Options{Method: MethodSGDM}); !errors.Is(err, errSparseSGDM) {
-		t.Errorf("sgdm: %v, want %v", err, errSparseSGDM)
+	sp := func(l1, lo float64) *Problem {
+		q := &Problem{N: 40, Loss: LossLogistic, PhiSparse: p.X, Y: p.Y, Ridge: 1e-2, L1: l1}
+		if lo != 0 {
+			q.Lower = make([]float64, 40)
+			for j := range q.Lower {
+				q.Lower[j] = math.Inf(-1)
+			}
+			q.Lower[3] = lo
+		}
+		return q
 	}
-	for _, m := range []Method{MethodAPG, MethodSGD} {
-		if s, err := New(sp, &Options{Method: m}); err != nil || s.sparseSVRG == nil || s.sparseSVRG.kind != kindOf(m) {
-			t.Errorf("%v: %v", m, err)
+	for _, c := range []struct{ l1, lo float64 }{{1e-3, 0}, {0, -1}} {
+		if _, err := New(sp(c.l1, c.lo), &Options{Method: MethodSGDM}); !errors.Is(err, errSparseSGDM) {
+			t.Errorf("sgdm, l1 %g, lower[3] %g: %v, want %v", c.l1, c.lo, err, errSparseSGDM)
+		}
+	}
+	for _, m := range []Method{MethodAPG, MethodSGD, MethodSGDM} {
+		s, err := New(sp(0, math.Inf(-1)), &Options{Method: m})
+		if err != nil || s.sparseSVRG == nil || s.sparseSVRG.kind != kindOf(m) {
+			t.Fatalf("%v: %v", m, err)
+		}
+		lo := make([]float64, 40)
+		err = s.SetBounds(lo, nil)
+		if m == MethodSGDM && !errors.Is(err, errSparseSGDM) || m != MethodSGDM && err != nil {
+			t.Errorf("%v: SetBounds: %v", m, err)
+		}
+	}
+}
+
+// TestLazyMomAdvance: advanceMom's binary powers of the untouched steps'
+// map give the d steps taken one by one (y = x + beta mom, mom <- beta
+// mom - alpha (ridge y + q), x <- x + mom), to rounding, for d = 0..100
+// and a d of a million and some, over momenta, steps and q. The large d's
+// steps are taken about the map's fixed point (-q/ridge, 0) in twice the
+// precision: in float64 as written, x stops moving once alpha ridge |x -
+// x*| is below half an ulp of x, up to 1e-10 relative away from where the
+// map goes (and about the fixed point a million roundings add up).
+func TestLazyMomAdvance(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	const big = 1<<20 + 12345
+	worst := 0.0
+	for trial := range 200 {
+		beta := []float64{0, 0.5, 0.9, 0.99}[trial%4]
+		ridge := math.Exp(2 * rng.NormFloat64())
+		// alpha ridge up to 1 - beta, as the default step's (1 - beta)/(Lc + ridge)
+		alpha := (1 - beta) * math.Exp(-12*rng.Float64()) / ridge
+		z := &lazySVRG{eta: alpha, ridge: ridge, sgdm: lazySGDMState{beta: beta}}
+		z.setMomPowers()
+		c := 4 * rng.NormFloat64()
+		fix := -c / ridge
+		x0, m0 := 10*rng.NormFloat64(), rng.NormFloat64()
+		scale := math.Abs(x0) + math.Abs(m0) + math.Abs(fix)
+		check := func(d int, x, m float64) {
+			gx, gm := z.advanceMom(x0, m0, fix, d)
+			err := max(math.Abs(gx-x), math.Abs(gm-m)) / scale
+			worst = max(worst, err)
+			if err > 1e-12 {
+				t.Fatalf("trial %d: beta %g alpha %g ridge %g c %g d %d: advanceMom (%.17g, %.17g), steps (%.17g, %.17g)", trial, beta, alpha, ridge, c, d, gx, gm, x, m)
+			}
+		}
+		x, m := x0, m0
+		for d := range 101 {
+			check(d, x, m)
+			y := x + beta*m
+			m = beta*m - alpha*ridge*y - alpha*c
+			x += m
+		}
+		if trial%10 != 0 { // the large d on a tenth of the trials
+			continue
+		}
+		// mom <- beta (1 - ar) mom - ar u, u <- u + mom, in double-double
+		f, ar := ddMul(dd{beta, 0}, ddAdd(dd{1, 0}, dd{-alpha * ridge, 0})), dd{alpha * ridge, 0}
+		u, mm := ddAdd(dd{x0, 0}, dd{-fix, 0}), dd{m0, 0}
+		for range big {
+			mm = ddAdd(ddMul(f, mm), ddMul(dd{-ar.hi, 0}, u))
+			u = ddAdd(u, mm)
+		}
+		check(big, fix+u.hi+u.lo, mm.hi+mm.lo)
+	}
+	t.Logf("largest error relative to |x| + |mom| + |q|/ridge: %.3g", worst)
+}
+
+// dd is a double-double number hi + lo, |lo| <= ulp(hi)/2.
+type dd struct{ hi, lo float64 }
+
+// ddAdd returns a + b to about 2^-104 relative.
+func ddAdd(a, b dd) dd {
+	s := a.hi + b.hi
+	v := s - a.hi
+	e := (a.hi - (s - v)) + (b.hi - v) + a.lo + b.lo
+	hi := s + e
+	return dd{hi, e - (hi - s)}
+}
+
+// ddMul returns a b to about 2^-104 relative.
+func ddMul(a, b dd) dd {
+	p := a.hi * b.hi
+	e := math.FMA(a.hi, b.hi, -p) + a.hi*b.lo + a.lo*b.hi
+	hi := p + e
+	return dd{hi, e - (hi - p)}
+}
+
+// TestLazySGDMSteps: lazy SGDM's steps on sparse rows (the coordinates a
+// row does not touch caught up by advanceMom when next read, and all at a
+// pass's end) give the iterates and momenta of the dense sgdmStep's
+// formula taken over every coordinate at every step, to rounding, on the
+// rows the lazy method draws, from a start with momentum, with q, with and
+// without rows of A.
+func TestLazySGDMSteps(t *testing.T) {
+	for _, m := range []int{0, 20} {
+		p := zipfFitRows(200, 300, 5, max(m, 1), 4)
+		if m == 0 {
+			p.A, p.B = nil, nil
+		}
+		p.Ridge = 1e-2
+		rng := rand.New(rand.NewPCG(1, 2))
+		p.Q = make([]float64, 300)
+		for j := range p.Q {
+			p.Q[j] = 0.1 * rng.NormFloat64()
+		}
+		z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 7}, MethodSGDM)
+		z.solve(0, func(int64) bool { return true }, nil) // seeds and draws ahead, takes no step
+		x, mom := make([]float64, 300), make([]float64, 300)
+		for j := range x {
+			x[j], mom[j] = rng.NormFloat64(), 0.1*rng.NormFloat64()
+		}
+		copy(z.w, x)
+		copy(z.sgdm.mom, mom)
+		z.snapshot()
+		beta, alpha := z.sgdm.beta, z.eta
+		for epoch := range 3 {
+			e0 := z.at
+			for range z.epoch {
+				i := z.ahead[z.at%lazyRing].row
+				idx, val := z.row(i)
+				var t float64
+				for q, j := range idx {
+					t += val[q] * (x[j] + beta*mom[j])
+				}
+				g := z.slope(i, t)
+				for j := range x {
+					y := x[j] + beta*mom[j]
+					mom[j] = beta*mom[j] - alpha*z.ridge*y - alpha*p.Q[j]
+				}
+				for q, j := range idx {
+					mom[j] -= alpha * g * val[q]
+				}
+				for j := range x {
+					x[j] += mom[j]
+				}
+				z.runSteps(e0, 1)
+			}
+			z.catchUp(e0, false)
+			for j := range x {
+				if math.Abs(z.w[j]-x[j]) > 1e-12*(1+math.Abs(x[j])) || math.Abs(z.sgdm.mom[j]-mom[j]) > 1e-12*(1+math.Abs(x[j])) {
+					t.Fatalf("m %d, epoch %d: coordinate %d: lazy (%.17g, %.17g), dense steps (%.17g, %.17g)", m, epoch, j, z.w[j], z.sgdm.mom[j], x[j], mom[j])
+				}
+			}
 		}
 	}
 }

@@ -14,8 +14,9 @@ import (
 
 // The path for a loss over sparse rows (Problem.PhiSparse): Newton-CG of
 // package newtoncg, with no n x n matrix and every pass O(nnz), or, when
-// asked for, SVRG, catalyst-SVRG or SGD on the rows with lazy updates, or
-// APG on passes over them (lazysvrg.go, lazyapg.go, lazysgd.go; rows of A
+// asked for, SVRG, catalyst-SVRG, SGD or (without l1 and bounds) SGDM on
+// the rows with lazy updates, or APG on passes over them (lazysvrg.go,
+// lazyapg.go, lazysgd.go, lazysgdm.go; rows of A
 // by the softplus penalty), certified by newtoncg's gap. It takes the fitting model,
 // the loss with ridge > 0, q, l1 and bounds, and rows A x <= b given
 // sparsely (ASparse; newtoncg's augmented Lagrangian): Aeq, dense rows of
@@ -26,12 +27,27 @@ import (
 // does not take.
 var errSparseModel = errors.New("solver: sparse rows of Phi take no Aeq, P or dense A (sparse rows of A only), and need ridge > 0")
 
-// errSparseSGDM is New's error for MethodSGDM on sparse rows: a step on
-// one row moves the momentum of every coordinate, and a coordinate's
-// momentum and value through the steps that do not touch it follow a
-// two-term recurrence that the l1 and box prox cut at unknown steps, with
-// no closed form like SGD's (lazySVRG.advance), so a step would be O(n).
-var errSparseSGDM = errors.New("options: method sgdm does not run on sparse rows (its momentum has no closed form for the coordinates a step does not touch; sgd, svrg, catalyst-svrg, apg or newton-cg do)")
+// errSparseSGDM is New's (and SetBounds') error for MethodSGDM on sparse
+// rows with l1 or bounds: a step on one row moves the momentum of every
+// coordinate, and lazySGDM (lazysgdm.go) brings a coordinate's value and
+// momentum through the steps that do not touch it by the closed form of
+// their two-term recurrence, which the l1 and box prox cut at steps no
+// closed form finds, so a step would be O(n).
+var errSparseSGDM = errors.New("options: method sgdm runs on sparse rows only without l1 and bounds (the prox cuts its momentum's recurrence: no closed form for the coordinates a step does not touch); sgd, svrg, catalyst-svrg, apg or newton-cg take them")
+
+// SGDMLazy reports whether MethodSGDM has its lazy form on sparse rows
+// (lazysgdm.go) with these l1 and bounds (nil: none): no l1, every bound
+// infinite. New takes it on sparse rows exactly then.
+func SGDMLazy(l1 float64, lower, upper []float64) bool {
+	for _, b := range [][]float64{lower, upper} {
+		for _, v := range b {
+			if !math.IsInf(v, 0) {
+				return false
+			}
+		}
+	}
+	return l1 == 0
+}
 
 // newSparse is New for a problem with PhiSparse.
 func newSparse(p *Problem, opt *Options) (*Solver, error) {
@@ -45,7 +61,10 @@ func newSparse(p *Problem, opt *Options) (*Solver, error) {
 		case MethodSVRG, MethodCatalyst, MethodAPG, MethodSGD:
 			method = opt.Method
 		case MethodSGDM:
-			return nil, errSparseSGDM
+			if !SGDMLazy(p.L1, p.Lower, p.Upper) {
+				return nil, errSparseSGDM
+			}
+			method = opt.Method
 		}
 	}
 	s, err := newSparseBase(p, opt, method)

@@ -167,6 +167,9 @@ func (s *Solver) SetBounds(lower, upper []float64) error {
 	if s.cd != nil {
 		return errors.New("bounds: the sparse-rows path (dual-cd) takes none")
 	}
+	if s.sparseSVRG != nil && s.sparseSVRG.kind == lazySGDM && !SGDMLazy(0, lower, upper) {
+		return errSparseSGDM
+	}
 	if s.pending != nil {
 		if err := s.buildDirect(); err != nil {
 			return err
