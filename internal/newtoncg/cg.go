@@ -35,6 +35,13 @@ func (w *Workspace) newtonDirection(gnorm, gnorm0 float64) int {
 	}
 	w.buildPrecond()
 	rz := w.precondition(z, r)
+	if !(rz > 0) && w.pre.on {
+		// The rows' preconditioner is positive definite in exact
+		// arithmetic only: where rho dwarfs the rest, r'z = r'D^-1 r -
+		// u'S^-1 u cancels to rounding (schurcg.go). diag(H) then.
+		w.pre.on = false
+		rz = w.precondition(z, r)
+	}
 	copy(pv, z)
 	eta := min(0.1, math.Sqrt(gnorm/gnorm0))
 	tol := eta * gnorm
@@ -57,6 +64,9 @@ func (w *Workspace) newtonDirection(gnorm, gnorm0 float64) int {
 			break
 		}
 		rzNew := w.precondition(z, r)
+		if !(rzNew > 0) {
+			break // as above: the step so far is kept, and the line search decides
+		}
 		beta := rzNew / rz
 		rz = rzNew
 		for j := range pv {

@@ -255,7 +255,8 @@ func (w *Workspace) upper(j int) float64 {
 
 // Solve minimises F from the previous answer (the projection of 0 onto
 // the bounds when cold). It allocates nothing but the storage of the
-// rows' preconditioner, the first time it is on (preconditioner.go), and
+// rows' preconditioner, the first time each of its forms is on (S formed,
+// or solved by conjugate gradients: preconditioner.go), and
 // of phase one, the first time an answer violates rows beyond rounding
 // (feasibility.go).
 func (w *Workspace) Solve() *Result {

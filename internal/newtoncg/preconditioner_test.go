@@ -148,3 +148,58 @@ func testRowPrecondFewerCGSteps(t *testing.T, maxRows int) {
 		}
 	}
 }
+
+// TestNewtonDirectionRowsDominate: where rho dwarfs the rest of the
+// Hessian and the residual lies in the rows' span, the rows'
+// preconditioner's r'z = r'D^-1 r - u'S^-1 u cancels to rounding, and with
+// S solved by conjugate gradients (maxRows 3) it came out negative (rho =
+// 1e8: -1.2e-7 against 3.7e-8 with S factored), which turns CG's steps
+// around: CG ran to its cap of 500 Hessian products (two passes over Phi
+// each). newtonDirection must return a finite descent direction for the
+// reduced gradient in at most a tenth of that, for both forms of S.
+func TestNewtonDirectionRowsDominate(t *testing.T) {
+	p := withRows(randomProblem(200, 60, 0.3, Logistic, 3), 50, 0.3, 5)
+	n, m := p.X.Cols, p.A.Rows
+	for _, rho := range []float64{1, 1e4, 1e8, 1e12} {
+		for _, maxRows := range []int{precondMaxRows, 3} {
+			w := New(p, Options{})
+			w.pre.maxRows = maxRows
+			g := lcg(9)
+			for i := 0; i < m; i++ {
+				w.curvA[i], w.lhat[i] = rho, 1
+			}
+			for j := 0; j < n; j++ {
+				w.free[j] = true
+				w.hdiag[j] = 1e-3 + g.next()
+			}
+			w.sumsA()
+			clear(w.gp)
+			for i := 0; i < m; i++ { // gp = A'y plus a little noise: mostly the rows' span
+				idx, val := p.A.Row(i)
+				y := g.next() - 0.5
+				for q, j := range idx {
+					w.gp[j] += y * val[q]
+				}
+			}
+			var gg float64
+			for j := range w.gp {
+				w.gp[j] += 1e-6 * (g.next() - 0.5)
+				gg += w.gp[j] * w.gp[j]
+			}
+			steps := w.newtonDirection(math.Sqrt(gg), math.Sqrt(gg))
+			if steps > w.opt.MaxCG/10 {
+				t.Errorf("rho %g, maxRows %d: %d Hessian products", rho, maxRows, steps)
+			}
+			var gd float64
+			for j, dj := range w.d {
+				if math.IsNaN(dj) || math.IsInf(dj, 0) {
+					t.Fatalf("rho %g, maxRows %d: d_%d = %g", rho, maxRows, j, dj)
+				}
+				gd += w.gp[j] * dj
+			}
+			if !(gd < 0) {
+				t.Errorf("rho %g, maxRows %d: gp'd = %g, not a descent direction", rho, maxRows, gd)
+			}
+		}
+	}
+}
