@@ -266,8 +266,11 @@ func (w *Workspace) infeasible() bool {
 	if w.farkasOf(w.lhat, slopeTries[:]) {
 		return true
 	}
-	_, ok := w.FarkasFrom(w.lhat)
-	return ok
+	var lmax float64
+	for _, l := range w.lhat {
+		lmax = max(lmax, l)
+	}
+	return lmax > 0 && !math.IsInf(lmax, 1) && w.snappedFarkas(w.lhat, lmax)
 }
 
 // slopeTries are the thresholds theta infeasible tries, in order, 0 for

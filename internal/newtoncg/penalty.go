@@ -117,21 +117,26 @@ func (w *Workspace) FarkasFrom(v []float64) ([]float64, bool) {
 	if !(vmax > 0) || math.IsInf(vmax, 1) {
 		return nil, false
 	}
-	if w.farkasOf(v, residualTries[:len(residualTries)-1]) {
+	if w.farkasOf(v, residualTries[:len(residualTries)-1]) || w.snappedFarkas(v, vmax) ||
+		w.farkasOf(v, residualTries[len(residualTries)-1:]) {
 		return w.farkas, true
 	}
+	return nil, false
+}
+
+// snappedFarkas tries v's ratios to vmax (its largest entry, > 0) replaced
+// by the simplest fractions within each of farkasSnapTols as a Farkas
+// certificate (into w.farkas; checkFarkas decides).
+func (w *Workspace) snappedFarkas(v []float64, vmax float64) bool {
 	for _, tol := range farkasSnapTols {
 		for i, l := range v {
 			w.farkas[i] = simplestFraction(max(l, 0)/vmax, tol)
 		}
 		if w.checkFarkas(w.farkas) {
-			return w.farkas, true
+			return true
 		}
 	}
-	if w.farkasOf(v, residualTries[len(residualTries)-1:]) {
-		return w.farkas, true
-	}
-	return nil, false
+	return false
 }
 
 // farkasSnapTols are the distances within which FarkasFrom looks for
