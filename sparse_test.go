@@ -1351,6 +1351,58 @@ func TestSparseRowsSVRGFeasibleFar(t *testing.T) {
 	}
 }
 
+// farRowsProblem is TestSparseRowsSVRGFeasibleFar's problem at q scale Q.
+func farRowsProblem(q float64) *Problem {
+	return &Problem{N: 2, Loss: "squared", PhiSparse: mat.SparseFromRows([][]float64{{0, 1}}, 2), Y: []float64{0},
+		Ridge: 1, Q: []float64{-q, 0}, ASparse: mat.SparseFromRows([][]float64{{1, -1}, {-1, 1}}, 2), B: []float64{1.25, -1}}
+}
+
+// TestSparseHandoverWarmAndBudget: after Newton-CG has finished a sparse
+// penalty solve (TestSparseRowsSVRGFeasibleFar's problem at q = 1e3), a
+// warm re-solve goes on with Newton-CG from its answer (it re-ran the
+// stochastic method's whole schedule, 200-300 rows evaluated, and handed
+// over again), and Result.Method says newton-cg. A step budget that runs
+// out around the handover (MaxSteps 700 ends in phase one, 790 and 800
+// in Newton-CG's first passes) answers with a certified gap no worse than
+// the stochastic method's best at 700 steps (it answered Newton-CG's
+// first point, gaps 1.7e5 to 9.9e5 against 1765).
+func TestSparseHandoverWarmAndBudget(t *testing.T) {
+	for _, m := range []Method{MethodSVRG, MethodAPG} {
+		s, err := NewSolver(farRowsProblem(1e3), &Options{Method: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cold, err := s.Solve(context.Background())
+		if err != nil || cold.Status != StatusSolved || cold.Method != MethodNewtonCG {
+			t.Fatalf("%v cold: %v by %v, %v", m, cold.Status, cold.Method, err)
+		}
+		coldSteps := cold.Steps
+		warm, err := s.Solve(context.Background())
+		if err != nil || warm.Status != StatusSolved || warm.Method != MethodNewtonCG {
+			t.Fatalf("%v warm: %v by %v, %v", m, warm.Status, warm.Method, err)
+		}
+		t.Logf("%v: %d rows evaluated cold, %d warm", m, coldSteps, warm.Steps)
+		if warm.Steps > 50 {
+			t.Errorf("%v: the warm re-solve evaluated %d rows (cold %d)", m, warm.Steps, coldSteps)
+		}
+	}
+	ref, err := Solve(context.Background(), farRowsProblem(1e3),
+		&Options{Method: MethodSVRG, MaxSteps: 700, Penalty: &PenaltyOptions{NoPolish: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, budget := range []int64{700, 790, 800} {
+		r, err := Solve(context.Background(), farRowsProblem(1e3), &Options{Method: MethodSVRG, MaxSteps: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("MaxSteps %d: %v after %d steps by %v, gap %.6g (stochastic alone at 700: %.6g)", budget, r.Status, r.Steps, r.Method, r.Gap, ref.Gap)
+		if r.Status != StatusSolved && !(r.Gap <= ref.Gap) {
+			t.Errorf("MaxSteps %d: %v with gap %.6g, above the stochastic method's %.6g", budget, r.Status, r.Gap, ref.Gap)
+		}
+	}
+}
+
 // TestSparseRowsSVRGInfeasibleFar: rows that contradict each other, with a
 // q that puts the unconstrained minimiser far outside them (q up to 1e6).
 // Every sparse method (newton-cg too) ends infeasible, with no limit

@@ -125,6 +125,7 @@ type lazySVRG struct {
 	ahead               [lazyRing]lazyDraw // the rows drawn for steps at, ..., at+lazyAhead-1
 	at                  int                // the next step, counted over every epoch since the seed
 	cold                bool
+	handedOver          bool  // Newton-CG finished the last solve (solveLazy); until reset
 	steps               int64 // rows evaluated by the current solve
 }
 
@@ -1130,7 +1131,7 @@ func (z *lazySVRG) setB(b []float64) {
 }
 
 // reset makes the next solve start cold.
-func (z *lazySVRG) reset() { z.cold = true }
+func (z *lazySVRG) reset() { z.cold, z.handedOver = true, false }
 
 // lazyKind is the method lazySVRG runs between its certificates.
 type lazyKind int

@@ -175,7 +175,11 @@ func (s *Solver) solveSparse(ctx context.Context, start time.Time) (*Result, err
 // answer; the rows evaluated before it (s.sparseBase: a lazy solve's,
 // before a handover) count towards MaxSteps and Steps.
 func (s *Solver) solveNewtonCG(rn *run, start time.Time) *Result {
-	r := s.sparse.Solve()
+	return s.newtonCGAnswer(s.sparse.Solve(), rn, start)
+}
+
+// newtonCGAnswer makes r, a Newton-CG solve's answer, the Result.
+func (s *Solver) newtonCGAnswer(r *newtoncg.Result, rn *run, start time.Time) *Result {
 	if s.opt.Observe != nil {
 		s.opt.Observe(s.sparseBase+r.Passes*int64(s.l), r.X)
 	}
@@ -220,6 +224,14 @@ func (s *Solver) solveNewtonCG(rn *run, start time.Time) *Result {
 	return res
 }
 
+// finishByNewtonCG is solveNewtonCG for the lazy path after a handover:
+// the answer is Newton-CG's, and Result.Method says so.
+func (s *Solver) finishByNewtonCG(rn *run, start time.Time) *Result {
+	res := s.solveNewtonCG(rn, start)
+	res.Method = MethodNewtonCG.String()
+	return res
+}
+
 // certifiedGap is a gap as Result reports it: +Inf where the certificate
 // overflowed to NaN (data whose products pass float64's range), so that
 // no NaN reaches the caller as a bound.
@@ -236,24 +248,56 @@ func (s *Solver) solveLazy(rn *run, start time.Time) (*Result, error) {
 		s.steps = steps
 		return s.over(rn)
 	}
+	z := s.sparseSVRG
 	var progress func(int, int64, float64)
 	if s.opt.Progress != nil {
 		progress = func(ep int, steps int64, gap float64) {
-			s.opt.Progress(Stage{Method: s.opt.Method, Index: ep, Steps: steps, Gap: gap})
+			st := Stage{Method: s.opt.Method, Index: ep, Steps: steps, Gap: gap}
+			if z.m > 0 { // the penalty's stage
+				st.Xi, st.Delta, st.Kept = z.xi, z.delta, z.m-z.dropped
+			}
+			s.opt.Progress(st)
 		}
 	}
-	r := s.sparseSVRG.solve(s.opt.Tol, stop, progress)
-	if r.handover {
-		// The stochastic method stalled far from the rows or on a
-		// plateau (lazysvrg.go): Newton-CG finishes from its best point.
-		s.sparse.SetStart(r.x)
-		s.sparseBase = s.sparseSVRG.steps
-		return s.solveNewtonCG(rn, start), nil
+	if z.handedOver {
+		// Newton-CG finished the last solve: the next goes on from its
+		// point and multipliers (until Reset), not from the stochastic
+		// method's schedule, which would hand over again.
+		res := s.solveNewtonCG(rn, start)
+		res.Method = MethodNewtonCG.String()
+		return res, nil
 	}
+	r := z.solve(s.opt.Tol, stop, progress)
+	res := s.lazyAnswer(&r, rn, start)
+	if s.steps = z.steps; !r.handover || s.over(rn) {
+		return res, nil
+	}
+	// The stochastic method stalled far from the rows or on a plateau
+	// (lazysvrg.go): Newton-CG finishes from its best point. If the
+	// budget runs out before it ends, the better certified point of the
+	// two is the answer.
+	z.handedOver = true
+	s.sparse.SetStart(r.x)
+	s.sparseBase = z.steps
+	nr := s.sparse.Solve()
+	if nr.Status == newtoncg.Stopped && !(certifiedGap(nr.Gap) < res.Gap) {
+		res.Status = statusOf(rn.stopped)
+		res.Steps = s.sparseBase + nr.Passes*int64(s.l) + nr.PhaseOnePasses*int64(len(s.b))
+		res.Time = time.Since(start)
+		return res, nil
+	}
+	res = s.newtonCGAnswer(nr, rn, start)
+	res.Method = MethodNewtonCG.String()
+	return res, nil
+}
+
+// lazyAnswer makes r, a lazy solve's answer, the Result.
+func (s *Solver) lazyAnswer(r *lazyResult, rn *run, start time.Time) *Result {
+	res := &s.res
+	res.Method = s.opt.Method.String()
 	if s.opt.Observe != nil {
 		s.opt.Observe(s.sparseSVRG.steps, r.x)
 	}
-	res := &s.res
 	copy(res.X, r.x)
 	copy(res.Z, r.zb)
 	copy(res.Lambda, r.lambda)
@@ -292,5 +336,5 @@ func (s *Solver) solveLazy(rn *run, start time.Time) (*Result, error) {
 		}
 	}
 	res.Time = time.Since(start)
-	return res, nil
+	return res
 }
