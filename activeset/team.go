@@ -60,7 +60,14 @@ func newRowTeam(m, n, block, threads int) *rowTeam {
 			if t.state[k].CompareAndSwap(chunkFree, chunkTaken) {
 				t.job(k, t.bounds[k], t.bounds[k+1])
 				t.state[k].Store(chunkDone)
+				// Not alive before the send: the pass that waits for it
+				// ends only after it, and the next may start a goroutine
+				// at once (cleared after it, a pass that came right after
+				// saw this one alive, started none, and the caller ran
+				// the chunk itself).
+				t.alive[k].Store(false)
 				t.done <- struct{}{}
+				return
 			}
 			t.alive[k].Store(false)
 		}
