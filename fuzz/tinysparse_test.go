@@ -141,15 +141,16 @@ func tinyFit(t *testing.T, src *byteSource, n, l int) {
 	r.Objective -= c0
 	checkTinyQP(t, qp, &o, &r, xs, lam, fstar, true)
 	// The same fit by SVRG and catalyst-SVRG on the sparse rows (lazy
-	// updates), within a budget: whatever their status, the certified
-	// gap and distance hold against x*.
+	// updates; newton-cg finishes where they plateau), within a budget:
+	// whatever their status, the certified gap and distance hold against
+	// x*.
 	for _, m := range []softpen.Method{softpen.MethodSVRG, softpen.MethodCatalyst} {
 		o := softpen.Options{Method: m, Tol: 1e-9, MaxSteps: 2e5}
 		res, err := softpen.Solve(context.Background(), p, &o)
 		if err != nil {
 			t.Fatalf("%v: %v", m, err)
 		}
-		if res.Method != m {
+		if res.Method != m && res.Method != softpen.MethodNewtonCG { // newton-cg after a handover
 			t.Fatalf("%v asked, %v ran", m, res.Method)
 		}
 		r := *res
@@ -200,7 +201,9 @@ func tinyFitRows(t *testing.T, src *byteSource, n, l, m int) {
 		if err != nil {
 			t.Fatalf("%v with rows: %v", method, err)
 		}
-		if res.Method != method {
+		// A penalty method may hand over to newton-cg (saturated far
+		// out, or on a plateau), which then says it answered.
+		if res.Method != method && res.Method != softpen.MethodNewtonCG {
 			t.Fatalf("%v asked, %v ran", method, res.Method)
 		}
 		checkFitRows(t, method, p, all, rows, b, qp.Ridge, qp.L1, H, q, c0, res, xs, lam, fstar, feasible, o.Tol)
