@@ -29,8 +29,9 @@ type Path struct {
 }
 
 // Paths returns the kernel paths this CPU can run: the generic path first,
-// then the assembly path when it is available (and not disabled by the purego
-// tag or GODEBUG). The result is a new slice each call.
+// then each assembly path it supports (avx2, then avx512 on amd64; neon on
+// arm64), less those disabled by the purego tag or GODEBUG. The result is a
+// new slice each call.
 func Paths() []Path {
 	out := []Path{{
 		Name: "generic", Dot: dotGeneric, Dot4: dot4Generic, SumSqDot: sumSqDotGeneric, Axpy: axpyGeneric, Scale: scaleGeneric,
@@ -39,14 +40,5 @@ func Paths() []Path {
 		SoftplusSum: softplusSumGeneric,
 		DotSparse:   dotSparseGeneric, AxpySparse: axpySparseGeneric,
 	}}
-	if useAsm {
-		out = append(out, Path{
-			Name: asmName, Dot: dotAsm, Dot4: dot4Asm, SumSqDot: sumSqDotAsm, Axpy: axpyAsm, Scale: scaleAsm,
-			AxpbyTo: axpbyToAsm, Step: stepAsm, Softplus: softplusAsm,
-			Sigmoid: sigmoidAsm, SigmoidScaled: sigmoidScaledAsm,
-			SoftplusSum: softplusSumAsm,
-			DotSparse:   dotSparseAsm, AxpySparse: axpySparseGeneric,
-		})
-	}
-	return out
+	return append(out, asmPaths()...)
 }

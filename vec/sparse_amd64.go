@@ -34,3 +34,7 @@ func dotSparseAsm(idx []int32, val, x []float64) float64 {
 //
 //go:noescape
 func dotSparseAVX2(idx []int32, val, x []float64, last uint32) (dot float64, ok bool)
+
+// dotSparseAVX512Path is DotSparse on the avx512 path, at every row length
+// (for Paths). Until an AVX-512 gather kernel exists it runs the avx2 one.
+func dotSparseAVX512Path(idx []int32, val, x []float64) float64 { return dotSparseAsm(idx, val, x) }

@@ -32,8 +32,11 @@ package vec
 
 import "math"
 
-// Impl names the kernel path in use: "avx2", "neon" or "generic".
+// Impl names the kernel path in use: "avx512", "avx2", "neon" or "generic".
 func Impl() string {
+	if useAVX512 {
+		return "avx512"
+	}
 	if useAsm {
 		return asmName
 	}
@@ -80,7 +83,10 @@ func itoa(n int) string {
 // Dot returns the sum of x[i]*y[i]. It panics if len(x) != len(y).
 func Dot(x, y []float64) float64 {
 	checkLen("Dot", len(x), len(y))
-	if useAsm {
+	switch {
+	case useAVX512:
+		return dotAVX512(x, y)
+	case useAsm:
 		return dotAsm(x, y)
 	}
 	return dotGeneric(x, y)
@@ -103,7 +109,10 @@ func Dot4(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64) {
 	checkLen("Dot4", len(x), len(y1))
 	checkLen("Dot4", len(x), len(y2))
 	checkLen("Dot4", len(x), len(y3))
-	if useAsm {
+	switch {
+	case useAVX512:
+		return dot4AVX512(x, y0, y1, y2, y3)
+	case useAsm:
 		return dot4Asm(x, y0, y1, y2, y3)
 	}
 	return dot4Generic(x, y0, y1, y2, y3)
@@ -124,7 +133,10 @@ func Dot4(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64) {
 // slice. SumSqDot does not allocate.
 func SumSqDot(x, y []float64) (ss, dot float64) {
 	checkLen("SumSqDot", len(x), len(y))
-	if useAsm {
+	switch {
+	case useAVX512:
+		return sumSqDotAVX512(x, y)
+	case useAsm:
 		return sumSqDotAsm(x, y)
 	}
 	return sumSqDotGeneric(x, y)
@@ -147,7 +159,11 @@ func DotErrorBound(n int) float64 {
 // It panics if len(x) != len(y).
 func Axpy(alpha float64, x, y []float64) {
 	checkLen("Axpy", len(x), len(y))
-	if useAsm {
+	switch {
+	case useAVX512:
+		axpyAVX512(alpha, x, y)
+		return
+	case useAsm:
 		axpyAsm(alpha, x, y)
 		return
 	}
@@ -156,7 +172,11 @@ func Axpy(alpha float64, x, y []float64) {
 
 // Scale sets x[i] *= alpha.
 func Scale(alpha float64, x []float64) {
-	if useAsm {
+	switch {
+	case useAVX512:
+		scaleAVX512(alpha, x)
+		return
+	case useAsm:
 		scaleAsm(alpha, x)
 		return
 	}
@@ -168,7 +188,11 @@ func Scale(alpha float64, x []float64) {
 func AxpbyTo(dst []float64, a float64, x []float64, b float64, y []float64) {
 	checkLen("AxpbyTo", len(dst), len(x))
 	checkLen("AxpbyTo", len(dst), len(y))
-	if useAsm {
+	switch {
+	case useAVX512:
+		axpbyToAVX512(dst, a, x, b, y)
+		return
+	case useAsm:
 		axpbyToAsm(dst, a, x, b, y)
 		return
 	}
@@ -182,7 +206,11 @@ func AxpbyTo(dst []float64, a float64, x []float64, b float64, y []float64) {
 func Step(s, a float64, u []float64, b float64, v []float64, x []float64) {
 	checkLen("Step", len(x), len(u))
 	checkLen("Step", len(x), len(v))
-	if useAsm {
+	switch {
+	case useAVX512:
+		stepAVX512(s, a, u, b, v, x)
+		return
+	case useAsm:
 		stepAsm(s, a, u, b, v, x)
 		return
 	}
@@ -193,7 +221,11 @@ func Step(s, a float64, u []float64, b float64, v []float64, x []float64) {
 // It panics if len(dst) != len(x).
 func Softplus(dst, x []float64) {
 	checkLen("Softplus", len(dst), len(x))
-	if useAsm {
+	switch {
+	case useAVX512:
+		softplusAVX512(dst, x)
+		return
+	case useAsm:
 		softplusAsm(dst, x)
 		return
 	}
@@ -204,7 +236,11 @@ func Softplus(dst, x []float64) {
 // It panics if len(dst) != len(x).
 func Sigmoid(dst, x []float64) {
 	checkLen("Sigmoid", len(dst), len(x))
-	if useAsm {
+	switch {
+	case useAVX512:
+		sigmoidAVX512(dst, x)
+		return
+	case useAsm:
 		sigmoidAsm(dst, x)
 		return
 	}
@@ -217,7 +253,11 @@ func Sigmoid(dst, x []float64) {
 // It panics if len(dst) != len(x).
 func SigmoidScaled(dst, x []float64, scale, mul float64) {
 	checkLen("SigmoidScaled", len(dst), len(x))
-	if useAsm {
+	switch {
+	case useAVX512:
+		sigmoidScaledAVX512(dst, x, scale, mul)
+		return
+	case useAsm:
 		sigmoidScaledAsm(dst, x, scale, mul)
 		return
 	}
@@ -227,7 +267,10 @@ func SigmoidScaled(dst, x []float64, scale, mul float64) {
 // SoftplusSum returns the sum of softplus(scale*x[i]): with scale = 1/delta
 // and the result times xi*delta it is the penalty term of (2.3).
 func SoftplusSum(x []float64, scale float64) float64 {
-	if useAsm {
+	switch {
+	case useAVX512:
+		return softplusSumAVX512(x, scale)
+	case useAsm:
 		return softplusSumAsm(x, scale)
 	}
 	return softplusSumGeneric(x, scale)

@@ -9,4 +9,38 @@ import "golang.org/x/sys/cpu"
 // on its own but needs the same YMM state, which AVX2 already implies.
 var useAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
+// The avx512 path needs AVX-512 F (512-bit FMAs, opmask registers), DQ
+// (64-bit integer conversions, used by the exponential) and VL (the same
+// instructions on YMM registers, for tails). x/sys/cpu reports them only
+// when the OS saves the ZMM and opmask state, and honours
+// GODEBUG=cpu.avx512f=off, which selects the avx2 path. The path also
+// requires the avx2 path, so GODEBUG=cpu.avx2=off selects the generic path
+// on every CPU.
+var useAVX512 = useAsm && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VL
+
 const asmName = "avx2"
+
+// asmPaths lists the assembly paths this CPU runs, for Paths: avx2, then
+// avx512.
+func asmPaths() []Path {
+	var out []Path
+	if useAsm {
+		out = append(out, Path{
+			Name: "avx2", Dot: dotAsm, Dot4: dot4Asm, SumSqDot: sumSqDotAsm, Axpy: axpyAsm, Scale: scaleAsm,
+			AxpbyTo: axpbyToAsm, Step: stepAsm, Softplus: softplusAsm,
+			Sigmoid: sigmoidAsm, SigmoidScaled: sigmoidScaledAsm,
+			SoftplusSum: softplusSumAsm,
+			DotSparse:   dotSparseAsm, AxpySparse: axpySparseGeneric,
+		})
+	}
+	if useAVX512 {
+		out = append(out, Path{
+			Name: "avx512", Dot: dotAVX512, Dot4: dot4AVX512, SumSqDot: sumSqDotAVX512, Axpy: axpyAVX512, Scale: scaleAVX512,
+			AxpbyTo: axpbyToAVX512, Step: stepAVX512, Softplus: softplusAVX512,
+			Sigmoid: sigmoidAVX512, SigmoidScaled: sigmoidScaledAVX512,
+			SoftplusSum: softplusSumAVX512,
+			DotSparse:   dotSparseAVX512Path, AxpySparse: axpySparseGeneric,
+		})
+	}
+	return out
+}

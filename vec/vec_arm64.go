@@ -9,3 +9,17 @@ import "golang.org/x/sys/cpu"
 var useAsm = cpu.ARM64.HasASIMD
 
 const asmName = "neon"
+
+// asmPaths lists the assembly path this CPU runs, for Paths: neon.
+func asmPaths() []Path {
+	if !useAsm {
+		return nil
+	}
+	return []Path{{
+		Name: asmName, Dot: dotAsm, Dot4: dot4Asm, SumSqDot: sumSqDotAsm, Axpy: axpyAsm, Scale: scaleAsm,
+		AxpbyTo: axpbyToAsm, Step: stepAsm, Softplus: softplusAsm,
+		Sigmoid: sigmoidAsm, SigmoidScaled: sigmoidScaledAsm,
+		SoftplusSum: softplusSumAsm,
+		DotSparse:   dotSparseAsm, AxpySparse: axpySparseGeneric,
+	}}
+}

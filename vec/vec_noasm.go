@@ -28,3 +28,6 @@ func sumSqDotAsm(x, y []float64) (ss, dot float64) { return sumSqDotGeneric(x, y
 func dot4Asm(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64) {
 	return dot4Generic(x, y0, y1, y2, y3)
 }
+
+// asmPaths lists no path: there is no assembly in this build.
+func asmPaths() []Path { return nil }
