@@ -1,8 +1,8 @@
 package main
 
 // softpen bench measures the throughput of every vec kernel on every path
-// this CPU can run (vec.Paths(): "generic" always, then "avx2" or "neon" when
-// present), at each requested length, and reports the machine next to the
+// this CPU can run (vec.Paths(): "generic" always, then "avx2" and "avx512",
+// or "neon", when present), at each requested length, and reports the machine next to the
 // figures so that results from different machines can be compared.
 //
 //	softpen bench [-json] [-n 16,100,1000,10000,1000000] [-kernels dot,axpy,...] [-time 100ms]
@@ -26,8 +26,11 @@ package main
 //	  "goarch":   "amd64",                 // runtime.GOARCH
 //	  "go":       "go1.26.8",              // runtime.Version()
 //	  "num_cpu":  2,                       // runtime.NumCPU()
-//	  "gomaxprocs": 2,                     // runtime.GOMAXPROCS(0); the kernels
-//	                                      // run on one goroutine
+//	  "gomaxprocs": 2,                     // runtime.GOMAXPROCS(0): the goroutines
+//	                                      // a solve runs on with Options.Threads
+//	                                      // = 0; the kernels run on one
+//	  "impl":     "avx512",                // vec.Impl(): the path the library
+//	                                      // dispatches to (added to /2 later)
 //	  "timing": {                          // how every row was measured
 //	    "time_per_case_s": 0.1,            // -time: one kernel, path and length
 //	    "reps": 5,                         // timed repetitions, time_per_case_s/reps each
@@ -36,13 +39,15 @@ package main
 //	  },
 //	  "features": {                        // golang.org/x/sys/cpu, after GODEBUG,
 //	    "avx": true, "avx2": true,         // of the running architecture only:
-//	    "fma": true, "avx512f": false      // amd64 avx avx2 fma avx512f,
-//	  },                                   // arm64 asimd fp, others none
+//	    "fma": true, "avx512f": true,      // amd64 avx avx2 fma avx512f
+//	    "avx512dq": true, "avx512vl": true // avx512dq avx512vl (the last two
+//	  },                                   // added to /2 later), arm64 asimd fp,
+//	                                      // others none
 //	  "results": [                         // kernel-major (in the order below),
 //	    {                                  // then length, then path
 //	      "kernel": "dot",                 // dot axpy scale axpbyto step softplus
 //	                                      // sigmoid sigmoidscaled softplussum
-//	      "path": "avx2",                  // generic, avx2 or neon
+//	      "path": "avx2",                  // generic, avx2, avx512 or neon
 //	      "n": 1000,                       // vector length
 //	      "ns_per_op": 78.1,               // nanoseconds per call (median of the reps)
 //	      "ns_min": 77.9, "ns_max": 80.2,  // the fastest and slowest rep: the spread
@@ -113,6 +118,7 @@ type benchReport struct {
 	Go         string          `json:"go"`
 	NumCPU     int             `json:"num_cpu"`
 	GOMAXPROCS int             `json:"gomaxprocs"`
+	Impl       string          `json:"impl"`
 	Timing     benchTiming     `json:"timing"`
 	Features   map[string]bool `json:"features"`
 	Results    []benchResult   `json:"results"`
@@ -186,7 +192,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	rep := benchReport{Schema: "softpen-bench/2", CPU: cpuModel(), GOOS: runtime.GOOS,
-		GOARCH: runtime.GOARCH, Go: runtime.Version(), NumCPU: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0),
+		GOARCH: runtime.GOARCH, Go: runtime.Version(), NumCPU: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), Impl: vec.Impl(),
 		Timing:   benchTiming{TimePerCase: budget.Seconds(), Reps: benchReps, Warmup: benchWarmup, Statistic: "median"},
 		Features: cpuFeatures(runtime.GOARCH), Results: []benchResult{}}
 	paths := vec.Paths()
@@ -236,7 +242,7 @@ const maxBenchLen = 1 << 24
 // featureNames are the keys of the "features" object per architecture, in
 // table order.
 var featureNames = map[string][]string{
-	"amd64": {"avx", "avx2", "fma", "avx512f"},
+	"amd64": {"avx", "avx2", "fma", "avx512f", "avx512dq", "avx512vl"},
 	"arm64": {"asimd", "fp"},
 }
 
@@ -246,7 +252,8 @@ var featureNames = map[string][]string{
 func cpuFeatures(goarch string) map[string]bool {
 	switch goarch {
 	case "amd64":
-		return map[string]bool{"avx": cpu.X86.HasAVX, "avx2": cpu.X86.HasAVX2, "fma": cpu.X86.HasFMA, "avx512f": cpu.X86.HasAVX512F}
+		return map[string]bool{"avx": cpu.X86.HasAVX, "avx2": cpu.X86.HasAVX2, "fma": cpu.X86.HasFMA,
+			"avx512f": cpu.X86.HasAVX512F, "avx512dq": cpu.X86.HasAVX512DQ, "avx512vl": cpu.X86.HasAVX512VL}
 	case "arm64":
 		return map[string]bool{"asimd": cpu.ARM64.HasASIMD, "fp": cpu.ARM64.HasFP}
 	}

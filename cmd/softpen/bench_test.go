@@ -31,6 +31,7 @@ func TestBenchJSONSchema(t *testing.T) {
 		Go         *string          `json:"go"`
 		NumCPU     *float64         `json:"num_cpu"`
 		GOMAXPROCS *float64         `json:"gomaxprocs"`
+		Impl       *string          `json:"impl"`
 		Timing     map[string]any   `json:"timing"`
 		Features   map[string]*bool `json:"features"`
 		Results    []map[string]any `json:"results"`
@@ -52,6 +53,9 @@ func TestBenchJSONSchema(t *testing.T) {
 	}
 	if doc.NumCPU == nil || *doc.NumCPU != float64(runtime.NumCPU()) || doc.GOMAXPROCS == nil || *doc.GOMAXPROCS != float64(runtime.GOMAXPROCS(0)) {
 		t.Errorf("num_cpu %v, gomaxprocs %v; want %d, %d", doc.NumCPU, doc.GOMAXPROCS, runtime.NumCPU(), runtime.GOMAXPROCS(0))
+	}
+	if doc.Impl == nil || *doc.Impl != vec.Impl() {
+		t.Errorf("impl %v, want %q", doc.Impl, vec.Impl())
 	}
 	want := map[string]any{"time_per_case_s": 0.001, "reps": float64(benchReps), "warmup_calls": float64(benchWarmup), "statistic": "median"}
 	if fmt.Sprint(doc.Timing) != fmt.Sprint(want) {
