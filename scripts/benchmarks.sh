@@ -165,7 +165,7 @@ if $peers; then
     "scripts/peers: mat.Cholesky.Factor on one goroutine and on two (threads2) against OpenBLAS's dpotrf on one thread, each copying the matrix first; GFLOP/s counts n^3/3 flops." \
     scripts/peers 3x '^BenchmarkCholesky$'
   section "Kernels beside their peers" \
-    "scripts/peers: OpenBLAS's ddot and daxpy (one thread), a softplus and a sigmoid made of SLEEF's 1-ulp AVX2 exp and log1p, gonum's assembly; the same inputs as vec's benchmarks." \
+    "scripts/peers: OpenBLAS's ddot and daxpy (one thread), a softplus and a sigmoid made of SLEEF's 1-ulp AVX2 and AVX-512 exp and log1p, gonum's assembly, beside softpen's avx2, avx512 and generic paths; the same inputs as vec's benchmarks." \
     scripts/peers 200ms '^Benchmark(Dot|Axpy|Softplus|Sigmoid)$/.*/n=(1000|1000000)$'
 fi
 if $daqp; then

@@ -1,7 +1,8 @@
 // Package peers measures softpen's kernels against their peers in one run:
-// OpenBLAS (cblas_ddot, cblas_daxpy, one thread), SLEEF's AVX2 exp and
-// log1p (Sleef_expd4_u10avx2, Sleef_log1pd4_u10avx2) made into a softplus
-// and a sigmoid the way a user of SLEEF would, and gonum's assembly
+// OpenBLAS (cblas_ddot, cblas_daxpy, one thread), SLEEF's AVX2 and AVX-512
+// exp and log1p (Sleef_expd4_u10avx2, Sleef_log1pd4_u10avx2 and their
+// d8 avx512f versions) made into a softplus and a sigmoid the way a user of
+// SLEEF would, and gonum's assembly
 // (floats.Dot, floats.AddScaled); and, under the build tag daqp, softpen's
 // QP solves against DAQP's (daqp.go). It is a separate module so that the
 // library keeps its one dependency and no cgo; see README.md.
@@ -31,6 +32,16 @@ func SLSoftplus(dst, x []float64, reps int) {
 }
 func SLSigmoid(dst, x []float64, reps int) {
 	C.sl_sigmoid(C.long(len(x)), p(dst), p(x), C.long(reps))
+}
+
+// SLSoftplus512 and SLSigmoid512 are SLSoftplus and SLSigmoid on SLEEF's
+// 512-bit functions. They need AVX-512 F and DQ: call them only where vec
+// has an avx512 path.
+func SLSoftplus512(dst, x []float64, reps int) {
+	C.sl_softplus512(C.long(len(x)), p(dst), p(x), C.long(reps))
+}
+func SLSigmoid512(dst, x []float64, reps int) {
+	C.sl_sigmoid512(C.long(len(x)), p(dst), p(x), C.long(reps))
 }
 
 // OBSyrk sets c (n x n, row-major) to the lower triangle of a'a for the

@@ -6,3 +6,5 @@ void ob_init(void);
 void ob_syrk(long l, long n, const double *a, double *c, long reps);
 void ob_gemm_tn(long l, long n, const double *a, double *c, long reps);
 int ob_potrf(long n, const double *a, double *work, long reps);
+void sl_softplus512(long n, double *dst, const double *x, long reps);
+void sl_sigmoid512(long n, double *dst, const double *x, long reps);

@@ -46,49 +46,74 @@ func bench(b *testing.B, sizes []int, bpe int, ks []kernel) {
 	}
 }
 
-// path returns vec's path of that name (avx2 or generic).
-func path(name string) vec.Path {
+// path returns vec's path of that name (generic, avx2 or avx512), and
+// whether this CPU runs it.
+func path(name string) (vec.Path, bool) {
 	for _, p := range vec.Paths() {
 		if p.Name == name {
-			return p
+			return p, true
 		}
 	}
-	panic("no vec path " + name)
+	return vec.Path{}, false
+}
+
+// softpen lists one kernel per assembly path this CPU runs (avx2, then
+// avx512), named softpen-PATH, made by mk from the path, then the generic
+// path's if generic is set.
+func softpen(generic bool, mk func(p vec.Path) func(x, y, z []float64)) []kernel {
+	names := []string{"avx2", "avx512"}
+	if generic {
+		names = append(names, "generic")
+	}
+	var ks []kernel
+	for _, name := range names {
+		if p, ok := path(name); ok {
+			ks = append(ks, kernel{"softpen-" + name, repeat(mk(p))})
+		}
+	}
+	return ks
+}
+
+// sleef lists SLEEF's 256-bit kernel and, on a CPU where vec runs avx512,
+// its 512-bit one.
+func sleef(k256, k512 func(dst, x []float64, reps int)) []kernel {
+	ks := []kernel{{"sleef-avx2", func(x, _, z []float64, r int) { k256(z, x, r) }}}
+	if _, ok := path("avx512"); ok {
+		ks = append(ks, kernel{"sleef-avx512", func(x, _, z []float64, r int) { k512(z, x, r) }})
+	}
+	return ks
 }
 
 func BenchmarkDot(b *testing.B) {
-	avx2, gen := path("avx2"), path("generic")
-	bench(b, []int{1000, 1000000}, 16, []kernel{
-		{"softpen-avx2", repeat(func(x, y, _ []float64) { sink += avx2.Dot(x, y) })},
-		{"softpen-generic", repeat(func(x, y, _ []float64) { sink += gen.Dot(x, y) })},
-		{"gonum", repeat(func(x, y, _ []float64) { sink += floats.Dot(x, y) })},
-		{"openblas", func(x, y, _ []float64, r int) { sink += OBDot(x, y, r) }},
+	ks := softpen(true, func(p vec.Path) func(x, y, z []float64) {
+		return func(x, y, _ []float64) { sink += p.Dot(x, y) }
 	})
+	bench(b, []int{1000, 1000000}, 16, append(ks,
+		kernel{"gonum", repeat(func(x, y, _ []float64) { sink += floats.Dot(x, y) })},
+		kernel{"openblas", func(x, y, _ []float64, r int) { sink += OBDot(x, y, r) }},
+	))
 }
 
 func BenchmarkAxpy(b *testing.B) {
-	avx2 := path("avx2")
-	bench(b, []int{1000, 1000000}, 24, []kernel{
-		{"softpen-avx2", repeat(func(x, y, _ []float64) { avx2.Axpy(1e-9, x, y) })},
-		{"gonum", repeat(func(x, y, _ []float64) { floats.AddScaled(y, 1e-9, x) })},
-		{"openblas", func(x, y, _ []float64, r int) { OBAxpy(x, y, r) }},
+	ks := softpen(false, func(p vec.Path) func(x, y, z []float64) {
+		return func(x, y, _ []float64) { p.Axpy(1e-9, x, y) }
 	})
+	bench(b, []int{1000, 1000000}, 24, append(ks,
+		kernel{"gonum", repeat(func(x, y, _ []float64) { floats.AddScaled(y, 1e-9, x) })},
+		kernel{"openblas", func(x, y, _ []float64, r int) { OBAxpy(x, y, r) }},
+	))
 }
 
 func BenchmarkSoftplus(b *testing.B) {
-	avx2, gen := path("avx2"), path("generic")
-	bench(b, []int{1000}, 16, []kernel{
-		{"softpen-avx2", repeat(func(x, _, z []float64) { avx2.Softplus(z, x) })},
-		{"softpen-generic", repeat(func(x, _, z []float64) { gen.Softplus(z, x) })},
-		{"sleef-avx2", func(x, _, z []float64, r int) { SLSoftplus(z, x, r) }},
+	ks := softpen(true, func(p vec.Path) func(x, y, z []float64) {
+		return func(x, _, z []float64) { p.Softplus(z, x) }
 	})
+	bench(b, []int{1000}, 16, append(ks, sleef(SLSoftplus, SLSoftplus512)...))
 }
 
 func BenchmarkSigmoid(b *testing.B) {
-	avx2, gen := path("avx2"), path("generic")
-	bench(b, []int{1000}, 16, []kernel{
-		{"softpen-avx2", repeat(func(x, _, z []float64) { avx2.Sigmoid(z, x) })},
-		{"softpen-generic", repeat(func(x, _, z []float64) { gen.Sigmoid(z, x) })},
-		{"sleef-avx2", func(x, _, z []float64, r int) { SLSigmoid(z, x, r) }},
+	ks := softpen(true, func(p vec.Path) func(x, y, z []float64) {
+		return func(x, _, z []float64) { p.Sigmoid(z, x) }
 	})
+	bench(b, []int{1000}, 16, append(ks, sleef(SLSigmoid, SLSigmoid512)...))
 }
