@@ -82,6 +82,44 @@ section() {
   rm -f "$raw"
 }
 
+# pathpair TITLE NOTE PACKAGE BENCHTIME PATTERN...: where this CPU runs the
+# avx512 path, builds PACKAGE's test binary once and runs it count times
+# with GODEBUG=cpu.avx512f=off (the avx2 path) and count times without (the
+# avx512 path), in turn, each time every PATTERN once, so that the two
+# paths see the same machine; the names get /path=avx2 or /path=avx512.
+# Elsewhere the section is kept as it is.
+pathpair() {
+  local title=$1 note=$2 pkg=$3 bt=$4
+  shift 4
+  if { [ -n "$only" ] && ! [[ $title =~ $only ]]; } ||
+    ! go run ./cmd/softpen bench -kernels dot -n 16 -time 1ms -json | grep -q '"impl": "avx512"'; then
+    kept "$title" >>"$out"
+    return
+  fi
+  local bin raw cmd="" dir
+  bin=$(mktemp) raw=$(mktemp) dir=$(go list -f '{{.Dir}}' "$pkg")
+  go test -c -o "$bin" "$pkg"
+  for _ in $(seq "$count"); do
+    for mode in avx2 avx512; do
+      for pat in "$@"; do
+        if [ $mode = avx2 ]; then
+          (cd "$dir" && GODEBUG=cpu.avx512f=off "$bin" -test.run '^$' -test.bench "$pat" -test.benchtime "$bt")
+        else
+          (cd "$dir" && "$bin" -test.run '^$' -test.bench "$pat" -test.benchtime "$bt")
+        fi | sed -E "s/^(Benchmark[^[:space:]]*)-([0-9]+)([[:space:]])/\\1\\/path=$mode-\\2\\3/" >>"$raw"
+      done
+    done
+  done
+  for pat in "$@"; do
+    [ -n "$cmd" ] && cmd+="; "
+    cmd+="go test -run '^\$' -bench '$pat' -benchtime $bt $pkg"
+  done
+  cmd="count rounds of: GODEBUG=cpu.avx512f=off $cmd; then the same without GODEBUG"
+  echo "== $title: $cmd" >&2
+  "$tab" -title "$title" -note "$note" -cmd "$cmd" -commit "$commit" -date "$date" <"$raw" >>"$out"
+  rm -f "$raw" "$bin"
+}
+
 # kept TITLE prints the section of BENCHMARKS.md with that title, from its
 # heading to the next one (nothing if there is none): -only keeps it.
 kept() {
@@ -137,8 +175,17 @@ section "Newton steps for the logistic loss" \
   "Constrained logistic regression to a certified 1e-9 (internal/solver's generated cases)." \
   ./internal/solver 3x '^BenchmarkNewton$'
 section "Kernels" \
-  "Every kernel path this CPU has (generic, avx2, neon) at n = 1000 and n = 1e6." \
+  "Every kernel path this CPU has (generic, avx2, avx512, neon) at n = 1000 and n = 1e6." \
   ./vec 200ms '^Benchmark(Dot|Dot4|Axpy|Step|Softplus|Sigmoid|SoftplusSum)$/.*/n=(1000|1000000)$'
+pathpair "End to end: avx512 beside avx2, the paper QP" \
+  "The same test binary run with GODEBUG=cpu.avx512f=off (path=avx2) and without (path=avx512), in turn: the paper QP cold (NewSolver + Solve) and warm (SetB + Solve, 10% moves)." \
+  . 300x '^BenchmarkPaperQP$/with-setup/tol=1e-09$' '^BenchmarkPaperQPWarm$/10%'
+pathpair "End to end: avx512 beside avx2, the penalty methods" \
+  "apg, svrg and the exact method on the paper QP and mushrooms to a certified 1e-6, run as the section above." \
+  . 3x '^BenchmarkMethods$/^(paper-qp|mushrooms)$/^(activeset|apg|svrg)$'
+pathpair "End to end: the engine alone, avx512 beside avx2" \
+  "activeset: New + Solve on the paper QPs and on the generated hard QPs at n = 100, run as the section above." \
+  ./activeset 20x '^BenchmarkPaperQPCold$' '^BenchmarkFamilies$/.*/n=100$'
 section "Sparse rows" \
   "DotSparse (gather) and AxpySparse (scatter) on every path: nnz entries at sorted random indices of a dense vector of 1e5 or 1e6." \
   ./vec 200ms '^Benchmark(DotSparse|AxpySparse)$'
