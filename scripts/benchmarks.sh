@@ -150,6 +150,9 @@ section "Paper QP (n = m = l = 100), exact active-set method" \
 section "Paper QP, warm re-solve" \
   "SetB with each b_j moved by up to 1% or 10%, then Solve on the same Solver; median-ns and p99-ns are over the run's 3000 re-solves, iterations the mean working-set changes." \
   . 3000x '^BenchmarkPaperQPWarm$'
+section "Portfolio, warm re-solve" \
+  "The 50-asset minimum-variance portfolio (sum x = 1, 0 <= x_i <= 0.1, most bounds active): SetQ with each q_i moved by up to 1% or 10%, then Solve on the same Solver; median-ns and p99-ns are over the run's 3000 re-solves." \
+  . 3000x '^BenchmarkPortfolioWarm$'
 section "Receding-horizon loops (MPC), warm" \
   "The MPC sequences of internal/testqp (200 steps each) on one Solver: SetQ and SetB per step, then Solve from the last working set; ns/step is the mean, median-ns and p99-ns are over single steps (update and solve), iterations the mean working-set changes." \
   . 5x '^BenchmarkMPCWarm$'
@@ -178,8 +181,8 @@ section "Kernels" \
   "Every kernel path this CPU has (generic, avx2, avx512, neon) at n = 1000 and n = 1e6." \
   ./vec 200ms '^Benchmark(Dot|Dot4|Axpy|Step|Softplus|Sigmoid|SoftplusSum)$/.*/n=(1000|1000000)$'
 pathpair "End to end: avx512 beside avx2, the paper QP" \
-  "The same test binary run with GODEBUG=cpu.avx512f=off (path=avx2) and without (path=avx512), in turn: the paper QP cold (NewSolver + Solve) and warm (SetB + Solve, 10% moves)." \
-  . 300x '^BenchmarkPaperQP$/with-setup/tol=1e-09$' '^BenchmarkPaperQPWarm$/10%'
+  "The same test binary run with GODEBUG=cpu.avx512f=off (path=avx2) and without (path=avx512), in turn: the paper QP cold (NewSolver + Solve) and warm (SetB + Solve, 10% moves), the portfolio warm (SetQ + Solve, 10% moves)." \
+  . 3000x '^BenchmarkPaperQP$/with-setup/tol=1e-09$' '^BenchmarkPaperQPWarm$/10%' '^BenchmarkPortfolioWarm$/10%'
 pathpair "End to end: avx512 beside avx2, the penalty methods" \
   "apg, svrg and the exact method on the paper QP and mushrooms to a certified 1e-6, run as the section above." \
   . 3x '^BenchmarkMethods$/^(paper-qp|mushrooms)$/^(activeset|apg|svrg)$'
