@@ -32,10 +32,10 @@ const (
 // of p and then added to c[j*ldc+i], so the new entry is within
 // DotErrorBound(kc+1) * (|c| + sum_p |a b|) of the exact c + sum; a NaN, or
 // Inf times 0, in a term makes the entry NaN. The same inputs on the same
-// path give the same bits; on amd64 with AVX2 and FMA and on arm64 with
-// NEON the kernel is assembly (fused multiply-adds), elsewhere Go (with
-// fused multiply-adds wherever the compiler makes them). TileMulAdd does not
-// allocate.
+// path give the same bits; on amd64 with AVX2 and FMA (or AVX-512, which
+// gives the same bits as AVX2) and on arm64 with NEON the kernel is
+// assembly (fused multiply-adds), elsewhere Go (with fused multiply-adds
+// wherever the compiler makes them). TileMulAdd does not allocate.
 func TileMulAdd(c []float64, ldc int, a, b []float64) {
 	kc := len(a) / TileA
 	switch {
@@ -48,11 +48,14 @@ func TileMulAdd(c []float64, ldc int, a, b []float64) {
 	case len(c) < (TileB-1)*ldc+TileA:
 		panic("vec: TileMulAdd: len(c) = " + itoa(len(c)) + " < 3*ldc+12 = " + itoa((TileB-1)*ldc+TileA))
 	}
-	if useTileAsm {
+	switch {
+	case useAVX512:
+		tileMulAddAVX512(c, ldc, a, b)
+	case useTileAsm:
 		tileMulAddAsm(c, ldc, a, b)
-		return
+	default:
+		tileMulAddGeneric(c, ldc, a, b)
 	}
-	tileMulAddGeneric(c, ldc, a, b)
 }
 
 // tileMulAddGeneric takes the 12 x 4 block as three 4 x 4 blocks, each in

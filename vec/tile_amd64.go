@@ -3,9 +3,13 @@
 package vec
 
 // The AVX2+FMA micro-kernel (tile_amd64.s), on the same CPU test as the
-// other kernels (vec_amd64.go). TileMulAdd checks the lengths, so the
-// assembly trusts them.
+// other kernels (vec_amd64.go), and the AVX-512 one
+// (tile_avx512_amd64.s), which TileMulAdd prefers whenever useAVX512.
+// TileMulAdd checks the lengths, so the assembly trusts them.
 var useTileAsm = useAsm
 
 //go:noescape
 func tileMulAddAsm(c []float64, ldc int, a, b []float64)
+
+//go:noescape
+func tileMulAddAVX512(c []float64, ldc int, a, b []float64)

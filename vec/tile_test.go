@@ -7,22 +7,33 @@ import (
 	"testing"
 )
 
-// tilePaths are the TileMulAdd implementations this CPU runs.
-func tilePaths() []struct {
+type tilePath struct {
 	name string
 	f    func(c []float64, ldc int, a, b []float64)
-} {
-	ps := []struct {
-		name string
-		f    func(c []float64, ldc int, a, b []float64)
-	}{{"generic", tileMulAddGeneric}}
+}
+
+// tilePaths are the TileMulAdd implementations this CPU runs: generic,
+// then the assembly ones (avx2 and avx512, or neon), each called directly.
+func tilePaths() []tilePath {
+	ps := []tilePath{{"generic", tileMulAddGeneric}}
 	if useTileAsm {
-		ps = append(ps, struct {
-			name string
-			f    func(c []float64, ldc int, a, b []float64)
-		}{asmName, tileMulAddAsm})
+		ps = append(ps, tilePath{asmName, tileMulAddAsm})
+	}
+	if useAVX512 {
+		ps = append(ps, tilePath{"avx512", tileMulAddAVX512})
 	}
 	return ps
+}
+
+// tileSelected is the name of the path TileMulAdd takes on this CPU.
+func tileSelected() string {
+	switch {
+	case useAVX512:
+		return "avx512"
+	case useTileAsm:
+		return asmName
+	}
+	return "generic"
 }
 
 // TestTileMulAddExactAndGuarded: at every depth 0..80 and a few larger,
@@ -175,9 +186,10 @@ func TestTileMulAddSpecials(t *testing.T) {
 
 // TestTileMulAddDeterministic: on inexact data, each path gives the same
 // bits on a second call from the same c, TileMulAdd gives the bits of the
-// path it selects (the assembly one whenever useTileAsm), and every path
-// agrees with the generic one within twice the bound of
-// TestTileMulAddRoundingBound.
+// path it selects (avx512, else the assembly one whenever useTileAsm,
+// else generic), the avx2 and avx512 paths give the same bits (the same
+// fused multiply-adds in the same order), and every path agrees with the
+// generic one within twice the bound of TestTileMulAddRoundingBound.
 func TestTileMulAddDeterministic(t *testing.T) {
 	for _, kc := range []int{0, 1, 2, 5, 64, 257} {
 		for _, ldc := range []int{12, 17} {
@@ -199,12 +211,14 @@ func TestTileMulAddDeterministic(t *testing.T) {
 				return c
 			}
 			var generic, selected []float64
+			byName := map[string][]float64{}
 			for _, p := range tilePaths() {
 				got, again := run(p.f), run(p.f)
+				byName[p.name] = got
 				if p.name == "generic" {
 					generic = got
 				}
-				if !useTileAsm || p.name != "generic" {
+				if p.name == tileSelected() {
 					selected = got
 				}
 				for k := range got {
@@ -225,10 +239,20 @@ func TestTileMulAddDeterministic(t *testing.T) {
 					}
 				}
 			}
+			if x, y := byName["avx2"], byName["avx512"]; x != nil && y != nil {
+				for k := range x {
+					if math.Float64bits(x[k]) != math.Float64bits(y[k]) {
+						t.Fatalf("kc=%d ldc=%d: c[%d] is %v on avx2, %v on avx512", kc, ldc, k, x[k], y[k])
+					}
+				}
+			}
+			if selected == nil {
+				t.Fatalf("TileMulAdd's path %s is not among tilePaths", tileSelected())
+			}
 			pub := run(TileMulAdd)
 			for k := range pub {
 				if math.Float64bits(pub[k]) != math.Float64bits(selected[k]) {
-					t.Fatalf("TileMulAdd kc=%d ldc=%d: c[%d] = %v, but its path (%s) gives %v", kc, ldc, k, pub[k], Impl(), selected[k])
+					t.Fatalf("TileMulAdd kc=%d ldc=%d: c[%d] = %v, but its path (%s) gives %v", kc, ldc, k, pub[k], tileSelected(), selected[k])
 				}
 			}
 		}
