@@ -208,15 +208,23 @@ section "Cholesky factor" \
   "mat.Cholesky.Factor (blocked above n = 256) beside the column-by-column factor (unblocked) of B'B + I; GFLOP/s counts n^3/3 flops." \
   ./mat 3x '^BenchmarkCholesky$'
 if $peers; then
+  # Debian's OpenBLAS (0.3.21) takes its Haswell kernels on Zen 5; on a CPU
+  # with AVX-512 the peers run its AVX-512 (SkylakeX) kernels, the faster.
+  ob="OpenBLAS"
+  if grep -q avx512f /proc/cpuinfo; then
+    export OPENBLAS_CORETYPE=SkylakeX
+    ob="OpenBLAS (OPENBLAS_CORETYPE=SkylakeX: its AVX-512 kernels)"
+  fi
   section "Gram beside OpenBLAS" \
-    "scripts/peers: mat.Gram against OpenBLAS's dsyrk (lower triangle) and dgemm (A'A in full), one thread; GFLOP/s counts l n (n+1) flops for all three." \
+    "scripts/peers: mat.Gram against $ob's dsyrk (lower triangle) and dgemm (A'A in full), one thread; GFLOP/s counts l n (n+1) flops for all three." \
     scripts/peers 3x '^BenchmarkGram$'
   section "Cholesky beside OpenBLAS" \
-    "scripts/peers: mat.Cholesky.Factor on one goroutine and on two (threads2) against OpenBLAS's dpotrf on one thread, each copying the matrix first; GFLOP/s counts n^3/3 flops." \
+    "scripts/peers: mat.Cholesky.Factor on one goroutine and on two (threads2) against $ob's dpotrf on one thread, each copying the matrix first; GFLOP/s counts n^3/3 flops." \
     scripts/peers 3x '^BenchmarkCholesky$'
   section "Kernels beside their peers" \
-    "scripts/peers: OpenBLAS's ddot and daxpy (one thread), a softplus and a sigmoid made of SLEEF's 1-ulp AVX2 and AVX-512 exp and log1p, gonum's assembly, beside softpen's avx2, avx512 and generic paths; the same inputs as vec's benchmarks." \
+    "scripts/peers: $ob's ddot and daxpy (one thread), a softplus and a sigmoid made of SLEEF's 1-ulp AVX2 and AVX-512 exp and log1p, gonum's assembly, beside softpen's avx2, avx512 and generic paths; the same inputs as vec's benchmarks." \
     scripts/peers 200ms '^Benchmark(Dot|Axpy|Softplus|Sigmoid)$/.*/n=(1000|1000000)$'
+  unset OPENBLAS_CORETYPE
 fi
 if $daqp; then
   GOTAGS=daqp section "Beside DAQP: cold solves" \
