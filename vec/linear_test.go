@@ -85,13 +85,15 @@ func TestStepSameUV(t *testing.T) {
 }
 
 // TestSpecialValuesEveryPosition puts NaN or Inf at every index of vectors
-// whose lengths exercise the 16-, 8- and 4-element loops and the scalar tail,
+// whose lengths exercise the 16-, 8- and 4-element loops and the scalar tail
+// (avx2), the 64- and 32-element loops, the 32-, 16- and 8-element steps and
+// the masked tail (avx512),
 // and checks that IEEE rules hold on every path: NaN propagates, Inf times a
 // positive number is Inf, Inf - Inf is NaN, and no other element is disturbed.
 func TestSpecialValuesEveryPosition(t *testing.T) {
 	inf, nan := math.Inf(1), math.NaN()
 	for _, p := range Paths() {
-		for _, n := range []int{1, 3, 4, 5, 8, 11, 16, 19, 31, 32, 35} {
+		for _, n := range []int{1, 3, 4, 5, 8, 11, 16, 19, 31, 32, 35, 63, 64, 71, 127} {
 			for k := 0; k < n; k++ {
 				ones := func() []float64 {
 					s := make([]float64, n)
@@ -350,8 +352,9 @@ func TestDot4Aliasing(t *testing.T) {
 }
 
 // TestDot4SpecialValuesEveryPosition puts NaN, Inf, or Inf against a zero
-// at every index of lengths that exercise the main loop, the 4-element step
-// and the scalar tail, in x and in each y in turn. A NaN in x makes every
+// at every index of lengths that exercise the main loop, the 8- and
+// 4-element steps and the scalar or masked tail, in x and in each y in
+// turn. A NaN in x makes every
 // result NaN, a NaN in yk makes dk NaN and leaves the others exact; Inf
 // times a positive number is Inf, Inf times 0 and Inf - Inf are NaN.
 func TestDot4SpecialValuesEveryPosition(t *testing.T) {
@@ -364,7 +367,7 @@ func TestDot4SpecialValuesEveryPosition(t *testing.T) {
 		return s
 	}
 	for _, p := range Paths() {
-		for _, n := range []int{1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 15, 16, 17, 19, 23, 24, 31, 32, 35} {
+		for _, n := range []int{1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 15, 16, 17, 19, 23, 24, 31, 32, 35, 47} {
 			for pos := 0; pos < n; pos++ {
 				for j := 0; j < 5; j++ { // the slice holding the special value
 					for _, c := range []struct {
@@ -531,14 +534,14 @@ func TestSumSqDotWithinBound(t *testing.T) {
 }
 
 // TestSumSqDotSpecialValues puts NaN or Inf at every index of vectors whose
-// lengths exercise the 16-, 8-, 4- and 2-element blocks and the scalar
-// tail: NaN in x makes both results NaN, NaN in y only the dot; Inf in x
+// lengths exercise the 32-, 16-, 8-, 4- and 2-element blocks and the
+// scalar or masked tail: NaN in x makes both results NaN, NaN in y only the dot; Inf in x
 // makes ss +Inf (and the dot +Inf against positive y); -Inf in y makes the
 // dot -Inf and leaves ss finite.
 func TestSumSqDotSpecialValues(t *testing.T) {
 	inf, nan := math.Inf(1), math.NaN()
 	for _, p := range Paths() {
-		for _, n := range []int{1, 2, 3, 4, 5, 8, 11, 16, 19, 31, 32, 35} {
+		for _, n := range []int{1, 2, 3, 4, 5, 8, 11, 16, 19, 31, 32, 35, 63, 71} {
 			for k := 0; k < n; k++ {
 				x, y := make([]float64, n), make([]float64, n)
 				reset := func() {

@@ -8,12 +8,16 @@
 // and FMA and on arm64 with ASIMD (NEON), an assembly version. The path is
 // chosen once at init from golang.org/x/sys/cpu and never changes; Impl names
 // it. Building with the purego tag, or for another GOARCH, compiles only the
-// Go code. GODEBUG=cpu.avx2=off selects the generic path on amd64.
+// Go code. On amd64, GODEBUG=cpu.avx512f=off selects the avx2 path and
+// GODEBUG=cpu.avx2=off the generic path.
 //
 // Status: on the avx2 and neon paths every dense kernel is assembly; of the
-// sparse-row kernels (sparse.go) only DotSparse on avx2 is. Softplus,
-// Sigmoid, SigmoidScaled and SoftplusSum run one algorithm on both
-// (exp_arm64.s, exp_amd64.s) and return the same bits on avx2 and neon.
+// sparse-row kernels (sparse.go) only DotSparse on avx2 is. On the avx512
+// path (amd64 with AVX-512 F, DQ and VL) the linear kernels (Dot, Dot4,
+// SumSqDot, Axpy, Scale, AxpbyTo, Step) are AVX-512 assembly; the others
+// run the avx2 kernels. Softplus, Sigmoid, SigmoidScaled and SoftplusSum
+// run one algorithm on both (exp_arm64.s, exp_amd64.s) and return the same
+// bits on avx2 and neon.
 //
 // Guarantees, on every path:
 //   - No kernel allocates.

@@ -163,6 +163,39 @@ func TestDotWithinSummationBound(t *testing.T) {
 	}
 }
 
+// TestDotEveryLengthAndOffsetWithinBound: on inexact data Dot on every path
+// is within DotErrorBound(n) * sum |x_i y_i| of the exact (big.Float) value
+// at every length of vtLengths, with x and y at every offset 0..7
+// (misaligned differently), and returns the same bits at every offset and
+// on a second call: the summation order depends on the length only.
+func TestDotEveryLengthAndOffsetWithinBound(t *testing.T) {
+	for _, n := range vtLengths() {
+		x0, y0 := make([]float64, n), make([]float64, n)
+		for i := range x0 {
+			x0[i], y0[i] = vtWide(3, i), vtWide(4, i)
+		}
+		exact, abs := vtExactDot(x0, y0)
+		bound := DotErrorBound(n) * abs * 1.01 // 1.01: abs's own rounding
+		for _, p := range Paths() {
+			first := p.Dot(x0, y0)
+			if err := math.Abs(first - exact); !(err <= bound) {
+				t.Fatalf("%s Dot n=%d: |dot - exact| = %.3e > %.3e", p.Name, n, err, bound)
+			}
+			for off := 0; off < 8; off++ {
+				x, chkX := vtGuarded(n, off, func(i int) float64 { return x0[i] })
+				y, chkY := vtGuarded(n, (off+3)%8, func(i int) float64 { return y0[i] })
+				for rep := 0; rep < 2; rep++ {
+					if got := p.Dot(x, y); math.Float64bits(got) != math.Float64bits(first) {
+						t.Fatalf("%s Dot n=%d off=%d call %d: %v, at offset 0 %v", p.Name, n, off, rep, got, first)
+					}
+				}
+				chkX(t, p.Name+" Dot x")
+				chkY(t, p.Name+" Dot y")
+			}
+		}
+	}
+}
+
 func TestSpecialValuesPropagate(t *testing.T) {
 	inf, nan := math.Inf(1), math.NaN()
 	for _, p := range Paths() {
