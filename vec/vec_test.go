@@ -573,7 +573,7 @@ func TestDotErrorBound(t *testing.T) {
 	}
 }
 
-var benchSizes = []int{16, 100, 1000, 10000, 1000000}
+var benchSizes = []int{4, 16, 100, 1000, 10000, 1000000}
 
 // benchKernel runs one kernel on every path at every size, reporting MB/s
 // (bytes read and written per call) and ns/element.
@@ -627,10 +627,10 @@ func BenchmarkSoftplusSum(b *testing.B) {
 
 // BenchmarkSumSqDot compares SumSqDot with the two Dot calls it replaces
 // (x'x and x'y), on every path, at row lengths of the active-set method's
-// set-up. ns/op is the time of both results.
+// set-up and at longer ones. ns/op is the time of both results.
 func BenchmarkSumSqDot(b *testing.B) {
 	for _, p := range Paths() {
-		for _, n := range []int{16, 100, 256} {
+		for _, n := range []int{4, 16, 100, 256, 1000, 10000, 1000000} {
 			x, y := make([]float64, n), make([]float64, n)
 			for i := range x {
 				x[i], y[i] = float64(i%13)*0.1-0.6, float64((i+3)%11)*0.1-0.5
@@ -651,11 +651,12 @@ func BenchmarkSumSqDot(b *testing.B) {
 }
 
 // BenchmarkDot4 compares Dot4 with the four Dot calls it replaces, on every
-// path, at the lengths of the Gram and Cholesky column products it is for.
+// path, at the lengths of the Gram and Cholesky column products it is for
+// and at longer ones.
 // ns/dot is the time per dot product.
 func BenchmarkDot4(b *testing.B) {
 	for _, p := range Paths() {
-		for _, n := range []int{16, 100, 256} {
+		for _, n := range []int{4, 16, 100, 256, 1000, 10000, 1000000} {
 			var s [5][]float64
 			for j := range s {
 				s[j] = make([]float64, n)
