@@ -11,7 +11,14 @@ package vec
 // hold here unchanged. The exported wrappers in vec.go check lengths, so
 // these trust their inputs: x has at least len(dst) elements. dst may be x;
 // partial overlap is not allowed. Nothing allocates, and nothing outside the
-// slices is read or written (tails are masked loads and stores).
+// slices is read or written.
+//
+// They run at every length, with no avx2 kernel below a threshold: at
+// lengths under 8 they take about as long as the avx2 kernels, and where
+// dst and x lie next to each other in memory (two allocations of one size
+// class often do) they are several times faster there, since their tails
+// are loaded and stored in exact pieces where avx2 masks them
+// (exp_avx512_amd64.s, MAPLOOPS).
 
 // softplusAVX512 sets dst[i] = log(1 + e^x[i]).
 func softplusAVX512(dst, x []float64) { softplusScaledAVX512(dst, x, 1) }

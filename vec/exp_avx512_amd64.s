@@ -44,10 +44,10 @@
 //     so those two FMAs read ONE. max(+0, u) reads a register kept zero.
 //
 // Registers:
-//	DI dst, SI x, CX elements left, R11 scratch for the tail mask.
+//	DI dst, SI x, CX elements left, R11 scratch.
 //	Z31 ONE (1.0), Z30 +0, Z29 scale; Z28 mul (sigmoid) or, as Y28, the
-//	four partial sums (sum). In the tail pass (vector A only): K5 its mask,
-//	K7 a copy for the gather (which clears it), Z11 the lane indices 0..7.
+//	four partial sums (sum). In the tail pass (vector A only): Z11 the
+//	elements of x (TAILLOAD), Z10 scratch; in the sum, K5 the tail's mask.
 //	Sigmoid: a vector of eight elements has the roles X (x, u, then the
 //	result), R, Q and the opmask KM; vectors A..D are Z0..Z2 and K1,
 //	Z3..Z5 and K2, Z6..Z8 and K3, Z9..Z11 and K4 (X first); Z12..Z27 hold
@@ -58,13 +58,13 @@
 //
 // Loops: 32 elements per iteration (four vectors A..D, every instruction
 // done for A, B, C, then D, so that four independent chains run through the
-// Horner recurrences and the divisions; with two vectors an iteration the
-// kernels ran 1.5 times longer) while 32 are left; then one pass of two
+// Horner recurrences and the divisions, which bound the speed: two vectors
+// an iteration leave the units idle) while 32 are left; then one pass of two
 // vectors on 16 elements and one of one vector on 8, if that many are
-// left; then the tail of 1..7 in one pass of vector A, gathered under the
-// mask K5 (the other lanes zero) and stored four, two and one elements at a
-// time (MAPLOOPS says why not a masked load and store). Nothing is read or
-// written outside the slices. Every function ends with VZEROUPPER.
+// left; then the tail of 1..7 in one pass of vector A, loaded and stored
+// four, two and one elements at a time (TAILLOAD, TAILSTORE; MAPLOOPS says
+// why not under a mask). Nothing is read or written outside the slices.
+// Every function ends with VZEROUPPER.
 //
 // Operand order is Go's, the reverse of Intel's: VSUBPD b, a, d is d = a - b
 // (a is Intel's first source and the NaN returned when both are NaN);
@@ -135,8 +135,8 @@
 //	CVVV(op, c, a, k, d)    op c, a, k, d   (under the opmasks k)
 // suffixed 1, 2 or 4 for the number of vectors. The bodies take them as
 // arguments (written CV, CVV, VVV, VCV, CCVV, CVVV inside), and LD, which
-// loads x into a role: LD4, LD2 and LD1 32, 16 and 8 elements, LDG the
-// CX = 1..7 elements left, gathered under K5 (see MAPLOOPS).
+// loads x into a role: LD4, LD2 and LD1 32, 16 and 8 elements, LDT the
+// CX = 1..7 elements left, from Z11 (TAILLOAD).
 // A macro's arguments must be on one line.
 #define S1(a)                a
 #define VA(a, b)             a
@@ -153,7 +153,7 @@
 #define CCVV1(op, c, e, a, k)   op c, e, S1 a, S1 k
 #define CVVV1(op, c, a, k, d)   op c, S1 a, S1 k, S1 d
 #define LD1(a)                  VMOVUPD (SI), S1 a
-#define LDG(a)                  KMOVW K5, K7; VPXORQ S1 a, S1 a, S1 a; VGATHERQPD (SI)(Z11*8), K7, S1 a
+#define LDT(a)                  VMOVAPD Z11, S1 a
 
 #define CV2(op, c, a)           op c, VA a; op c, VB a
 #define CVV2(op, c, a, b)       op c, VA a, VA b; op c, VB a, VB b
@@ -278,14 +278,31 @@
 	VVV(VDIVPD,       R, Q, Q); \
 	CVV(VMULPD,       MUL, Q, X)
 
-// TAILMASK: K5 = the low CX bits set (CX = 1..7), and Z11 = the indices
-// 0..7 of the lanes, for LDG.
-#define TAILMASK \
-	VMOVDQU64 gatheridx<>(SB), Z11; \
-	MOVL      $1, R11; \
-	SHLL      CX, R11; \
-	DECL      R11; \
-	KMOVW     R11, K5
+// TAILLOAD: Z11 = the CX = 1..7 elements left (x from SI), the other lanes
+// +0, by plain loads of exactly those elements: the last one if CX is odd,
+// then two and then four before it as CX has them, each step moving what
+// Z11 holds up two or four lanes (VALIGNQ with the zeros of Z30) and
+// putting the new elements into the lanes it freed. Clobbers Z10 and R11.
+#define TAILLOAD \
+	VPXORQ        Z11, Z11, Z11; \
+	TESTQ         $1, CX; \
+	JE            load2; \
+	VMOVSD        -8(SI)(CX*8), X11; \
+load2: \
+	TESTQ         $2, CX; \
+	JE            load4; \
+	MOVQ          CX, R11; \
+	ANDQ          $4, R11; \
+	VMOVUPD       (SI)(R11*8), X10; \
+	VALIGNQ       $6, Z30, Z11, Z11; \
+	VINSERTF64X2  $0, X10, Z11, Z11; \
+load4: \
+	TESTQ         $4, CX; \
+	JE            loaded; \
+	VMOVUPD       (SI), Y10; \
+	VALIGNQ       $4, Z30, Z11, Z11; \
+	VINSERTF64X4  $0, Y10, Z11, Z11; \
+loaded:
 
 // TAILSTORE(Z, Y, X): dst[i] = Z[i], i < CX = 1..7 (Y and X are the low
 // halves of Z): four, two and one elements as CX has them, each by a plain
@@ -311,20 +328,20 @@ tail1: \
 // MAPLOOPS(B4, B2, B1, BG, XA, XB, XC, XD): the loops of
 // softplusScaledAVX512 and sigmoidScaledAVX512, dst[i] = f(scale*x[i]). B4,
 // B2 and B1 are the body on 32, 16 and 8 elements (four, two and one
-// vectors), BG on the 1..7 elements of the tail (one vector, loaded by LDG);
+// vectors), BG on the 1..7 elements of the tail (one vector, loaded by LDT);
 // XA..XD the registers of the role X of vectors A..D, which hold the
 // results. On entry DI = dst, SI = x, CX = len(dst) and the constant
 // registers are set.
 //
-// The tail is gathered, and stored in pieces, rather than loaded and stored
+// The tail is loaded and stored in pieces of exactly its elements, not
 // under a mask: a masked load or store does not access its masked-off
 // lanes, but the CPU still orders it against other accesses to the bytes
-// under them. A masked store to dst and then a masked load of an x that
-// follows dst in memory (the next call, on neighbouring slices) makes the
-// load wait for the store to retire, which serializes whole calls (n = 4
-// took 3-6 times longer, depending on which slice came first in memory). A
-// gather accesses exactly the elements of its lanes; TAILSTORE exactly the
-// elements it stores. dst may be x: every load of a pass comes before its
+// under them. A masked store to dst and then a masked load of an x next to
+// dst in memory (the next call, on neighbouring slices, as two allocations
+// of one size often are) makes the load wait for the store to retire,
+// which serializes whole calls: short slices took several times longer
+// (as avx2's VMASKMOVPD tails do). A gather avoids it too, but costs more
+// than the pieces. dst may be x: every load of a pass comes before its
 // stores.
 #define MAPLOOPS(B4, B2, B1, BG, XA, XB, XC, XD) \
 loop32: \
@@ -363,7 +380,7 @@ rest8: \
 tail: \
 	TESTQ   CX, CX; \
 	JE      done; \
-	TAILMASK; \
+	TAILLOAD; \
 	BG; \
 	TAILSTORE(Z0, Y0, X0); \
  \
@@ -396,7 +413,7 @@ done: \
 #define SG4 SIGMOID(CV4, CVV4, VVV4, VCV4, CCVV4, CVVV4, LD4, (Z0, Z3, Z6, Z9), (Z1, Z4, Z7, Z10), (Z2, Z5, Z8, Z11), (K1, K2, K3, K4))
 #define SG2 SIGMOID(CV2, CVV2, VVV2, VCV2, CCVV2, CVVV2, LD2, (Z0, Z3), (Z1, Z4), (Z2, Z5), (K1, K2))
 #define SG1 SIGMOID(CV1, CVV1, VVV1, VCV1, CCVV1, CVVV1, LD1, (Z0), (Z1), (Z2), (K1))
-#define SGG SIGMOID(CV1, CVV1, VVV1, VCV1, CCVV1, CVVV1, LDG, (Z0), (Z1), (Z2), (K1))
+#define SGT SIGMOID(CV1, CVV1, VVV1, VCV1, CCVV1, CVVV1, LDT, (Z0), (Z1), (Z2), (K1))
 
 // func sigmoidScaledAVX512(dst, x []float64, scale, mul float64)
 //
@@ -426,7 +443,7 @@ TEXT ·sigmoidScaledAVX512(SB), NOSPLIT, $0-64
 	VMOVUPD      M_P4, P4
 	VMOVUPD      M_P3, P3
 	VMOVUPD      M_P2, P2
-	MAPLOOPS(SG4, SG2, SG1, SGG, Z0, Z3, Z6, Z9)
+	MAPLOOPS(SG4, SG2, SG1, SGT, Z0, Z3, Z6, Z9)
 
 // Softplus and the sum: eight constants in registers, the rest in memory.
 #undef SIGN
@@ -475,7 +492,7 @@ TEXT ·sigmoidScaledAVX512(SB), NOSPLIT, $0-64
 #define SP4 SOFTPLUS(CV4, CVV4, VVV4, VCV4, CCVV4, CVVV4, LD4, (Z0, Z5, Z10, Z15), (Z1, Z6, Z11, Z16), (Z2, Z7, Z12, Z17), (Z3, Z8, Z13, Z18), (Z4, Z9, Z14, Z19), (K1, K2, K3, K4))
 #define SP2 SOFTPLUS(CV2, CVV2, VVV2, VCV2, CCVV2, CVVV2, LD2, (Z0, Z5), (Z1, Z6), (Z2, Z7), (Z3, Z8), (Z4, Z9), (K1, K2))
 #define SP1 SOFTPLUS(CV1, CVV1, VVV1, VCV1, CCVV1, CVVV1, LD1, (Z0), (Z1), (Z2), (Z3), (Z4), (K1))
-#define SPG SOFTPLUS(CV1, CVV1, VVV1, VCV1, CCVV1, CVVV1, LDG, (Z0), (Z1), (Z2), (Z3), (Z4), (K1))
+#define SPT SOFTPLUS(CV1, CVV1, VVV1, VCV1, CCVV1, CVVV1, LDT, (Z0), (Z1), (Z2), (Z3), (Z4), (K1))
 
 // SPSETUP: the constant registers of the softplus and the sum, but scale.
 #define SPSETUP \
@@ -500,7 +517,7 @@ TEXT ·softplusScaledAVX512(SB), NOSPLIT, $0-56
 	MOVQ         x_base+24(FP), SI
 	VBROADCASTSD scale+48(FP), SCALE
 	SPSETUP
-	MAPLOOPS(SP4, SP2, SP1, SPG, Z0, Z5, Z10, Z15)
+	MAPLOOPS(SP4, SP2, SP1, SPT, Z0, Z5, Z10, Z15)
 
 // ACCUM(Y, X, T): add the eight results in X to the partial sums Y28 in
 // index order, its low four lanes (Y) then its high four (into T): element
@@ -558,12 +575,16 @@ ss_rest8:
 	SUBQ      $8, CX
 
 ss_tail:
-	// 1..7 left: gathered under K5; the other lanes are zeroed before
-	// they are added.
+	// 1..7 left (TAILLOAD); the lanes past the end, under the mask K5,
+	// are zeroed before they are added.
 	TESTQ     CX, CX
 	JE        ss_reduce
-	TAILMASK
-	SPG
+	TAILLOAD
+	SPT
+	MOVL      $1, R11
+	SHLL      CX, R11
+	DECL      R11
+	KMOVW     R11, K5
 	VMOVAPD.Z Z0, K5, Z0
 	ACCUM(Y0, Z0, Y1)
 
@@ -576,16 +597,6 @@ ss_reduce:
 	VZEROUPPER
 	VMOVSD        X0, ret+32(FP)
 	RET
-
-DATA	gatheridx<>+0(SB)/8, $0
-DATA	gatheridx<>+8(SB)/8, $1
-DATA	gatheridx<>+16(SB)/8, $2
-DATA	gatheridx<>+24(SB)/8, $3
-DATA	gatheridx<>+32(SB)/8, $4
-DATA	gatheridx<>+40(SB)/8, $5
-DATA	gatheridx<>+48(SB)/8, $6
-DATA	gatheridx<>+56(SB)/8, $7
-GLOBL	gatheridx<>(SB), RODATA|NOPTR, $64
 
 // Constants, bit for bit those of expconst<> in exp_amd64.s, each eight
 // times (one 64-byte vector); offsets in the table at the top.
