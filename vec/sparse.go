@@ -18,20 +18,24 @@ package vec
 //
 // The result is within DotErrorBound(len(idx)) * sum_k |val[k] x[idx[k]]|
 // of the exact value; it need not equal the generic path bit for bit (the
-// avx2 path fuses multiply-adds and sums in another order). A NaN in val or
-// at an indexed position of x makes the result NaN, as does Inf times 0;
-// entries of x no index names are not read. The result is deterministic:
+// avx2 and avx512 paths fuse multiply-adds and sum in other orders). A NaN
+// in val or at an indexed position of x makes the result NaN, as does Inf
+// times 0; entries of x no index names are not read. The result is deterministic:
 // the same inputs on the same path give the same bits. An empty row gives
 // +0. Repeated indices read the same entry again. x and val may share
 // memory (DotSparse only reads). DotSparse does not allocate.
 //
-// On the avx2 path rows of at least dotSparseAsmMin entries use the gather
-// kernel and shorter rows the Go loop of the generic path, the faster of
-// the two at each length (BenchmarkDotSparse); which one runs depends only
-// on len(idx).
+// On the avx512 path rows of at least dotSparseAVX512Min entries use the
+// AVX-512 kernel, on the avx2 path rows of at least dotSparseAsmMin the
+// gather kernel, and shorter rows the Go loop of the generic path: the
+// fastest at each length (BenchmarkDotSparse, BenchmarkDotSparseShort).
+// Which one runs depends only on the path and len(idx).
 func DotSparse(idx []int32, val, x []float64) float64 {
 	checkLen("DotSparse", len(idx), len(val))
-	if useAsm && len(idx) >= dotSparseAsmMin {
+	switch {
+	case useAVX512 && len(idx) >= dotSparseAVX512Min:
+		return dotSparseAVX512Path(idx, val, x)
+	case useAsm && len(idx) >= dotSparseAsmMin:
 		return dotSparseAsm(idx, val, x)
 	}
 	return dotSparseGeneric(idx, val, x)

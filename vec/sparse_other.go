@@ -8,4 +8,12 @@ package vec
 // the generic one, runs dotSparseGeneric.
 func dotSparseAsm(idx []int32, val, x []float64) float64 { return dotSparseGeneric(idx, val, x) }
 
-const dotSparseAsmMin = 0
+// Nor has it an avx512 path (useAVX512 is false there).
+func dotSparseAVX512Path(idx []int32, val, x []float64) float64 {
+	return dotSparseGeneric(idx, val, x)
+}
+
+const (
+	dotSparseAsmMin    = 0
+	dotSparseAVX512Min = 0
+)

@@ -307,10 +307,12 @@ func TestAxpySparseRepeatedIndices(t *testing.T) {
 }
 
 // TestSparseSpecialValues puts NaN or Inf at every position of rows whose
-// lengths exercise the 16- and 4-element loops and the scalar tail, in val
-// and at the indexed entry of x: NaN propagates, Inf times a positive
-// number is Inf, Inf times 0 and Inf - Inf are NaN, and a NaN in an entry
-// of x no index names changes nothing. AxpySparse puts the special value
+// lengths exercise the 16- and 4-element loops and the scalar tail of the
+// avx2 kernel, and the 32- and 8-element loops, the tail that reloads the
+// last eight and the masked gather of rows under eight of the avx512 one,
+// in val and at the indexed entry of x: NaN propagates, Inf times a
+// positive number is Inf, Inf times 0 and Inf - Inf are NaN, and a NaN in
+// an entry of x no index names changes nothing. AxpySparse puts the special value
 // in the one entry it updates and leaves the others exact.
 func TestSparseSpecialValues(t *testing.T) {
 	inf, nan := math.Inf(1), math.NaN()
@@ -322,7 +324,7 @@ func TestSparseSpecialValues(t *testing.T) {
 		return s
 	}
 	for _, p := range Paths() {
-		for _, nnz := range []int{1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 19, 20, 23, 31, 32, 33, 35, 36} {
+		for _, nnz := range []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 19, 20, 23, 24, 25, 31, 32, 33, 35, 36, 39, 40, 41, 71} {
 			n := nnz + 2
 			idx := make([]int32, nnz)
 			for k := range idx {
@@ -427,14 +429,14 @@ func vsPanic(f func()) (r any) {
 }
 
 // TestSparseIndexOutOfRange: an index below 0 or at or beyond the dense
-// vector's length, at every position of rows that exercise the 16- and
-// 4-element loops and the scalar tail, makes both kernels panic on every
+// vector's length, at every position of rows that exercise every loop and
+// tail of the avx2 and avx512 kernels, makes both kernels panic on every
 // path with the runtime error Go's x[j] would raise, word for word.
 // DotSparse touches nothing; AxpySparse has made the updates before the
 // bad index and none after, and writes nothing outside y.
 func TestSparseIndexOutOfRange(t *testing.T) {
 	for _, p := range Paths() {
-		for _, nnz := range []int{1, 2, 3, 4, 5, 7, 8, 12, 15, 16, 17, 19, 20, 21, 32, 35, 36, 51} {
+		for _, nnz := range []int{1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 19, 20, 21, 23, 24, 25, 32, 35, 36, 39, 40, 51, 71} {
 			n := nnz/2 + 1
 			for k := 0; k < nnz; k++ {
 				for _, bad := range []int32{-1, int32(n), int32(n + 1000), math.MaxInt32, math.MinInt32, -int32(n)} {
@@ -503,17 +505,32 @@ func TestSparseLengthMismatchPanics(t *testing.T) {
 }
 
 // TestSparseDispatch: the exported kernels run the path Impl names, except
-// that DotSparse runs the generic Go loop for rows shorter than
-// dotSparseAsmMin.
+// that DotSparse runs the Go loop of the generic path for rows shorter than
+// that path's threshold (dotSparseAsmMin on avx2; on avx512 the avx2 kernel
+// from dotSparseAsmMin and the Go loop below it for rows shorter than
+// dotSparseAVX512Min), on both sides of each threshold.
 func TestSparseDispatch(t *testing.T) {
 	var p Path
+	byName := map[string]Path{}
 	for _, q := range Paths() {
+		byName[q.Name] = q
 		if q.Name == Impl() {
 			p = q
 		}
 	}
 	if p.DotSparse == nil {
 		t.Fatalf("no path named %q in Paths()", Impl())
+	}
+	runs := func(nnz int) Path { // the path DotSparse runs at nnz
+		switch {
+		case p.Name == "avx512" && nnz >= dotSparseAVX512Min:
+			return p
+		case (p.Name == "avx512" || p.Name == "avx2") && nnz >= dotSparseAsmMin:
+			return byName["avx2"]
+		case p.Name == "avx512" || p.Name == "avx2":
+			return Paths()[0] // short rows run the Go loop
+		}
+		return p
 	}
 	idx := []int32{4, 0, 9, 9, 3, 1, 7, 2, 8, 5, 6, 0, 4, 3, 2, 1, 9, 8, 7}
 	val := make([]float64, len(idx))
@@ -524,7 +541,8 @@ func TestSparseDispatch(t *testing.T) {
 	for i := range x {
 		x[i] = vtWide(2, i)
 	}
-	for _, nnz := range []int{len(idx), dotSparseAsmMin - 1, dotSparseAsmMin, 300} {
+	for _, nnz := range []int{len(idx), dotSparseAVX512Min - 1, dotSparseAVX512Min, dotSparseAVX512Min + 1,
+		dotSparseAsmMin - 1, dotSparseAsmMin, 300} {
 		if nnz < 0 {
 			continue
 		}
@@ -532,10 +550,7 @@ func TestSparseDispatch(t *testing.T) {
 		for k := range ri {
 			ri[k], rv[k] = idx[k%len(idx)], vtWide(3, k)
 		}
-		q := p
-		if nnz < dotSparseAsmMin {
-			q = Paths()[0] // short rows run the Go loop
-		}
+		q := runs(nnz)
 		if a, b := DotSparse(ri, rv, x), q.DotSparse(ri, rv, x); math.Float64bits(a) != math.Float64bits(b) {
 			t.Errorf("DotSparse nnz=%d: %v, %s path %v", nnz, a, q.Name, b)
 		}
@@ -551,7 +566,8 @@ func TestSparseDispatch(t *testing.T) {
 }
 
 // TestSparseKernelsDoNotAllocate, at a row length that runs every loop of
-// the assembly (16-, 4-element and scalar tail).
+// the avx2 assembly (16-, 4-element and scalar tail) and of the avx512 one
+// (32-, 8-element and the reloaded last eight).
 func TestSparseKernelsDoNotAllocate(t *testing.T) {
 	const nnz = 16*3 + 4 + 3
 	idx := make([]int32, nnz)

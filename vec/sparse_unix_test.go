@@ -29,7 +29,7 @@ func TestSparseGuardPages(t *testing.T) {
 	for _, p := range Paths() {
 		for _, n := range []int{1, 2, 5, 64} {
 			for _, x := range [][]float64{all[:n:n], all[len(all)-n:]} {
-				for _, nnz := range []int{1, 3, 4, 15, 16, 17, 20, 131} {
+				for _, nnz := range []int{1, 3, 4, 7, 9, 15, 16, 17, 20, 24, 39, 131} {
 					for i := range x {
 						x[i] = 1 // the panicking AxpySparse below updated it
 					}
