@@ -51,16 +51,25 @@ func DotSparse(idx []int32, val, x []float64) float64 {
 // y is written; the updates for the indices before it have then been
 // made.
 //
-// Every path runs the same Go loop, y[j] += alpha*val[k] (AVX2 has no
-// scatter instruction and NEON neither gather nor scatter), so AxpySparse
-// gives the same bits on every path of one build, and with distinct indices y[idx[k]] ends with exactly
-// the bits the generic path's Axpy(alpha, x, y) gives an element y[i] whose
-// x[i] is val[k] (on amd64 the product and the sum are rounded separately;
-// the compiler may fuse them on other architectures, and then does so in
-// both). Entries of y no index names are not touched. A repeated index adds
-// each of its values in turn, in the order of the row, each addition
-// rounded. val must not share memory with y. AxpySparse does not allocate.
+// AxpySparse gives the bits of the Go loop y[j] += alpha*val[k] on every
+// path of one build: the generic, avx2 and neon paths run that loop (AVX2
+// has no scatter instruction and NEON neither gather nor scatter), and the
+// avx512 path, for rows of at least axpySparseAVX512Min entries on a CPU
+// with AVX-512 CD, an assembly kernel that multiplies and adds eight
+// entries at a time with the same two roundings and runs a block of eight
+// with a repeated index one entry at a time. With distinct indices
+// y[idx[k]] ends with exactly the bits the generic path's Axpy(alpha, x,
+// y) gives an element y[i] whose x[i] is val[k] (on amd64 the product and
+// the sum are rounded separately; the compiler may fuse them on other
+// architectures, and then does so in both). Entries of y no index names
+// are not touched. A repeated index adds each of its values in turn, in
+// the order of the row, each addition rounded. val must not share memory
+// with y. AxpySparse does not allocate.
 func AxpySparse(alpha float64, idx []int32, val, y []float64) {
 	checkLen("AxpySparse", len(idx), len(val))
+	if useAVX512 && len(idx) >= axpySparseAVX512Min {
+		axpySparseAVX512Path(alpha, idx, val, y)
+		return
+	}
 	axpySparseGeneric(alpha, idx, val, y)
 }

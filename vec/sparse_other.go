@@ -13,7 +13,12 @@ func dotSparseAVX512Path(idx []int32, val, x []float64) float64 {
 	return dotSparseGeneric(idx, val, x)
 }
 
+func axpySparseAVX512Path(alpha float64, idx []int32, val, y []float64) {
+	axpySparseGeneric(alpha, idx, val, y)
+}
+
 const (
-	dotSparseAsmMin    = 0
-	dotSparseAVX512Min = 0
+	dotSparseAsmMin     = 0
+	dotSparseAVX512Min  = 0
+	axpySparseAVX512Min = 0
 )

@@ -421,6 +421,47 @@ func TestSparseSignedZeros(t *testing.T) {
 	}
 }
 
+// TestAxpySparseNaNPayloads: with NaNs of different payloads in alpha, val
+// and y, every path leaves y with the bits of the generic path, so the
+// assembly multiplies and adds with its operands in the Go loop's order (of
+// two NaNs, x86 keeps the first operand's). Rows of 1..40 distinct
+// indices run every block and tail of the kernels.
+func TestAxpySparseNaNPayloads(t *testing.T) {
+	nan := func(payload uint64) float64 { return math.Float64frombits(0x7ff8_0000_0000_0000 | payload) }
+	g := Paths()[0]
+	for _, p := range Paths() {
+		for nnz := 1; nnz <= 40; nnz++ {
+			for _, alpha := range []float64{1.5, nan(0xa1)} {
+				idx := make([]int32, nnz)
+				val := make([]float64, nnz)
+				y0 := make([]float64, nnz+3)
+				for k := range idx {
+					idx[k] = int32((k * 7) % (nnz + 3))
+					val[k] = vtWide(11, k)
+					if k%3 != 1 {
+						val[k] = nan(0xb00 + uint64(k))
+					}
+				}
+				for i := range y0 {
+					y0[i] = vtWide(12, i)
+					if i%2 == 0 {
+						y0[i] = nan(0xc00 + uint64(i))
+					}
+				}
+				want := append([]float64(nil), y0...)
+				g.AxpySparse(alpha, idx, val, want)
+				y := append([]float64(nil), y0...)
+				p.AxpySparse(alpha, idx, val, y)
+				for i := range y {
+					if math.Float64bits(y[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("%s AxpySparse nnz=%d alpha=%v: y[%d] = %#x, generic %#x", p.Name, nnz, alpha, i, math.Float64bits(y[i]), math.Float64bits(want[i]))
+					}
+				}
+			}
+		}
+	}
+}
+
 // vsPanic runs f and returns what it panicked with (nil if it returned).
 func vsPanic(f func()) (r any) {
 	defer func() { r = recover() }()
@@ -555,12 +596,23 @@ func TestSparseDispatch(t *testing.T) {
 			t.Errorf("DotSparse nnz=%d: %v, %s path %v", nnz, a, q.Name, b)
 		}
 	}
-	y1, y2 := append([]float64(nil), x...), append([]float64(nil), x...)
-	AxpySparse(0.3, idx, val, y1)
-	p.AxpySparse(0.3, idx, val, y2)
-	for i := range y1 {
-		if math.Float64bits(y1[i]) != math.Float64bits(y2[i]) {
-			t.Errorf("AxpySparse y[%d] = %v, %s path %v", i, y1[i], p.Name, y2[i])
+	// AxpySparse gives the same bits at every length on every path, on both
+	// sides of the avx512 kernel's threshold; repeated indices included.
+	for _, nnz := range []int{len(idx), axpySparseAVX512Min - 1, axpySparseAVX512Min, axpySparseAVX512Min + 1, 300} {
+		if nnz < 0 {
+			continue
+		}
+		ri, rv := make([]int32, nnz), make([]float64, nnz)
+		for k := range ri {
+			ri[k], rv[k] = idx[k%len(idx)], vtWide(3, k)
+		}
+		y1, y2 := append([]float64(nil), x...), append([]float64(nil), x...)
+		AxpySparse(0.3, ri, rv, y1)
+		p.AxpySparse(0.3, ri, rv, y2)
+		for i := range y1 {
+			if math.Float64bits(y1[i]) != math.Float64bits(y2[i]) {
+				t.Errorf("AxpySparse nnz=%d: y[%d] = %v, %s path %v", nnz, i, y1[i], p.Name, y2[i])
+			}
 		}
 	}
 }

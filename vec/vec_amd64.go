@@ -39,7 +39,7 @@ func asmPaths() []Path {
 			AxpbyTo: axpbyToAVX512, Step: stepAVX512, Softplus: softplusAVX512,
 			Sigmoid: sigmoidAVX512, SigmoidScaled: sigmoidScaledAVX512,
 			SoftplusSum: softplusSumAVX512,
-			DotSparse:   dotSparseAVX512Path, AxpySparse: axpySparseGeneric,
+			DotSparse:   dotSparseAVX512Path, AxpySparse: axpySparseAVX512Path,
 		})
 	}
 	return out
