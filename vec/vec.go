@@ -13,8 +13,9 @@
 //
 // Status: on the avx2 and neon paths every dense kernel is assembly; of the
 // sparse-row kernels (sparse.go) only DotSparse on avx2 is. On the avx512
-// path (amd64 with AVX-512 F, DQ and VL) every dense kernel and TileMulAdd
-// is AVX-512 assembly; the sparse-row kernels run avx2's. Softplus,
+// path (amd64 with AVX-512 F, DQ and VL) every dense kernel, TileMulAdd,
+// DotSparse and (with AVX-512 CD) AxpySparse are AVX-512 assembly, the
+// sparse ones from a row length where they beat the Go loop. Softplus,
 // Sigmoid, SigmoidScaled and SoftplusSum run one algorithm on all three
 // assembly paths (exp_arm64.s, exp_amd64.s, exp_avx512_amd64.s) and return
 // the same bits on avx512, avx2 and neon.
