@@ -360,7 +360,8 @@ var vfSpecial = []float64{
 // FuzzVecExpPaths compares Softplus, Sigmoid (8 ulp), SigmoidScaled (9 eps
 // relative) and SoftplusSum on every non-generic path with the generic path
 // on raw 64-bit patterns, fuzzer-chosen lengths and offsets, in place
-// (dst == x) when off&8. Bounds: see the file comment.
+// (dst == x) when off&8, and the assembly paths with each other bit for bit.
+// Bounds: see the file comment.
 func FuzzVecExpPaths(f *testing.F) {
 	f.Add(uint8(0), vfBytes(vfSpecial...), 1.0, 1.0)
 	f.Add(uint8(3), vfBytes(vfSpecial...), 0.001, 7.0)
@@ -427,7 +428,45 @@ func FuzzVecExpPaths(f *testing.F) {
 			}
 			vfCheckGuards(t, p.Name+" SoftplusSum", xb, o, n)
 		}
+		vfSameBitsAsm(t, paths, x0, o, scale, mul)
 	})
+}
+
+// vfSameBitsAsm checks the promise of vec's exp kernels that every
+// assembly path (avx512 and avx2 on amd64; neon alone on arm64) returns
+// the same bits, NaN payloads included, for Softplus, Sigmoid,
+// SigmoidScaled and SoftplusSum of x0 placed at element offset o.
+func vfSameBitsAsm(t *testing.T, paths []vec.Path, x0 []float64, o int, scale, mul float64) {
+	if len(paths) < 3 {
+		return
+	}
+	n := len(x0)
+	run := func(q vec.Path) (out [3][]float64, sum float64) {
+		x, _ := vfPlace(x0, o)
+		for k := range out {
+			out[k] = make([]float64, n)
+		}
+		q.Softplus(out[0], x)
+		q.Sigmoid(out[1], x)
+		q.SigmoidScaled(out[2], x, scale, mul)
+		return out, q.SoftplusSum(x, scale)
+	}
+	ref, refSum := run(paths[1])
+	for _, q := range paths[2:] {
+		got, sum := run(q)
+		for k, name := range []string{"Softplus", "Sigmoid", "SigmoidScaled"} {
+			for i := range got[k] {
+				if math.Float64bits(got[k][i]) != math.Float64bits(ref[k][i]) {
+					t.Fatalf("%s %s(%v) [%d of %d] = %#x, %s %#x: not the same bits",
+						q.Name, name, x0[i], i, n, math.Float64bits(got[k][i]), paths[1].Name, math.Float64bits(ref[k][i]))
+				}
+			}
+		}
+		if math.Float64bits(sum) != math.Float64bits(refSum) {
+			t.Fatalf("%s SoftplusSum(scale=%v) over %d = %#x, %s %#x: not the same bits",
+				q.Name, scale, n, math.Float64bits(sum), paths[1].Name, math.Float64bits(refSum))
+		}
+	}
 }
 
 // vfKey maps a non-NaN float64 to an integer in the same order, with ±0
