@@ -58,6 +58,62 @@ func TileMulAdd(c []float64, ldc int, a, b []float64) {
 	}
 }
 
+// TileShape is the block, a columns by b rows of c, that the fastest
+// kernel of this path takes at once: 24 x 8 (TileMulAddQuad, two panels
+// of each kind) on the avx512 path, where four 4 x 12 tiles at once keep
+// both FMA pipes busy; TileA x TileB elsewhere, where TileMulAddQuad is
+// only four calls of TileMulAdd. Callers pack panels of TileA and TileB
+// columns either way and take blocks of TileShape where they fit. The
+// shape is fixed when the program starts.
+func TileShape() (a, b int) {
+	if useAVX512 {
+		return 2 * TileA, 2 * TileB
+	}
+	return TileA, TileB
+}
+
+// TileMulAddQuad is TileMulAdd on two a panels and two b panels at once:
+// it adds to the 2*TileB x 2*TileA block of c the four products
+//
+//	TileMulAdd(c, ldc, a0, b0)            TileMulAdd(c[TileA:], ldc, a1, b0)
+//	TileMulAdd(c[TileB*ldc:], ldc, a0, b1) TileMulAdd(c[TileB*ldc+TileA:], ldc, a1, b1)
+//
+// with the same bits as those four calls on the same path, and therefore
+// the same accuracy. It panics, with a message naming TileMulAddQuad,
+// unless len(a0) is a multiple of TileA, len(a1) == len(a0), len(b0) ==
+// len(b1) == TileB*kc, ldc >= 2*TileA and len(c) >= (2*TileB-1)*ldc +
+// 2*TileA. It reads nothing of c outside the block and writes nothing
+// else. It does not allocate.
+func TileMulAddQuad(c []float64, ldc int, a0, a1, b0, b1 []float64) {
+	kc := len(a0) / TileA
+	switch {
+	case len(a0) != kc*TileA || len(a1) != len(a0):
+		panic("vec: TileMulAddQuad: len(a0), len(a1) = " + itoa(len(a0)) + ", " + itoa(len(a1)) + ": not one multiple of 12")
+	case len(b0) != kc*TileB || len(b1) != len(b0):
+		panic("vec: TileMulAddQuad: len(b0), len(b1) = " + itoa(len(b0)) + ", " + itoa(len(b1)) + ", want len(a0)/3 = " + itoa(kc*TileB))
+	case ldc < 2*TileA:
+		panic("vec: TileMulAddQuad: ldc = " + itoa(ldc) + " < 24")
+	case len(c) < (2*TileB-1)*ldc+2*TileA:
+		panic("vec: TileMulAddQuad: len(c) = " + itoa(len(c)) + " < 7*ldc+24 = " + itoa((2*TileB-1)*ldc+2*TileA))
+	}
+	switch {
+	case useAVX512:
+		tileQuadAVX512(c, ldc, a0, a1, b0, b1)
+	case useTileAsm:
+		tileQuadBy(tileMulAddAsm, c, ldc, a0, a1, b0, b1)
+	default:
+		tileQuadBy(tileMulAddGeneric, c, ldc, a0, a1, b0, b1)
+	}
+}
+
+// tileQuadBy is TileMulAddQuad as four calls of the 4 x 12 kernel f.
+func tileQuadBy(f func(c []float64, ldc int, a, b []float64), c []float64, ldc int, a0, a1, b0, b1 []float64) {
+	f(c, ldc, a0, b0)
+	f(c[TileA:], ldc, a1, b0)
+	f(c[TileB*ldc:], ldc, a0, b1)
+	f(c[TileB*ldc+TileA:], ldc, a1, b1)
+}
+
 // tileMulAddGeneric takes the 12 x 4 block as three 4 x 4 blocks, each in
 // sixteen scalar accumulators over all kc rows of the panels: few enough to
 // stay in registers on arm64 (32) and to spill little on amd64 (16), and

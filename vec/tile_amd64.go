@@ -13,3 +13,6 @@ func tileMulAddAsm(c []float64, ldc int, a, b []float64)
 
 //go:noescape
 func tileMulAddAVX512(c []float64, ldc int, a, b []float64)
+
+//go:noescape
+func tileQuadAVX512(c []float64, ldc int, a0, a1, b0, b1 []float64)

@@ -308,3 +308,170 @@ func BenchmarkTileMulAdd(b *testing.B) {
 		}
 	}
 }
+
+type tileQuadPath struct {
+	name   string
+	single func(c []float64, ldc int, a, b []float64) // its 4 x 12 kernel
+	quad   func(c []float64, ldc int, a0, a1, b0, b1 []float64)
+}
+
+// tileQuadPaths are the TileMulAddQuad implementations this CPU runs,
+// each with the TileMulAdd kernel of its path, called directly.
+func tileQuadPaths() []tileQuadPath {
+	by := func(f func(c []float64, ldc int, a, b []float64)) func(c []float64, ldc int, a0, a1, b0, b1 []float64) {
+		return func(c []float64, ldc int, a0, a1, b0, b1 []float64) { tileQuadBy(f, c, ldc, a0, a1, b0, b1) }
+	}
+	ps := []tileQuadPath{{"generic", tileMulAddGeneric, by(tileMulAddGeneric)}}
+	if useTileAsm {
+		ps = append(ps, tileQuadPath{asmName, tileMulAddAsm, by(tileMulAddAsm)})
+	}
+	if useAVX512 {
+		ps = append(ps, tileQuadPath{"avx512", tileMulAddAVX512, tileQuadAVX512})
+	}
+	return ps
+}
+
+// TestTileMulAddQuadGuarded: at every depth 0..40 and a few larger, with
+// ldc from 24 up and the slices at several offsets, on inexact data with
+// a NaN and an Inf at some depths, each path's TileMulAddQuad gives the
+// bits of the four TileMulAdd calls of its path (so the bounds of
+// TileMulAdd's tests hold), writes nothing of c outside the 8 x 24 block
+// (between its rows or around it), leaves the panels unchanged, and
+// TileMulAddQuad gives the bits of the path it selects.
+func TestTileMulAddQuadGuarded(t *testing.T) {
+	depths := []int{}
+	for k := 0; k <= 40; k++ {
+		depths = append(depths, k)
+	}
+	depths = append(depths, 255, 256, 257, 1001)
+	same := func(x, y float64) bool {
+		return math.Float64bits(x) == math.Float64bits(y) || math.IsNaN(x) && math.IsNaN(y)
+	}
+	for _, p := range tileQuadPaths() {
+		for _, kc := range depths {
+			for _, ldc := range []int{24, 25, 31, 40} {
+				off := (kc + ldc) % 4
+				fa := func(s int) func(int) float64 {
+					return func(i int) float64 {
+						switch {
+						case kc%7 == 3 && s == 11 && i == kc*TileA/2:
+							return math.NaN()
+						case kc%5 == 4 && s == 13 && i == kc*TileB-1:
+							return math.Inf(-1)
+						}
+						return vtWide(s, i)
+					}
+				}
+				a0, chkA0 := vtGuarded(kc*TileA, off, fa(10))
+				a1, chkA1 := vtGuarded(kc*TileA, 3-off, fa(11))
+				b0, chkB0 := vtGuarded(kc*TileB, 1, fa(12))
+				b1, chkB1 := vtGuarded(kc*TileB, off, fa(13))
+				n := (2*TileB-1)*ldc + 2*TileA
+				c, chkC := vtGuarded(n, off, func(i int) float64 { return vtGuard })
+				for j := 0; j < 2*TileB; j++ {
+					for i := 0; i < 2*TileA; i++ {
+						c[j*ldc+i] = vtWide(14, j*2*TileA+i)
+					}
+				}
+				want := append([]float64(nil), c...)
+				p.single(want, ldc, a0, b0)
+				p.single(want[TileA:], ldc, a1, b0)
+				p.single(want[TileB*ldc:], ldc, a0, b1)
+				p.single(want[TileB*ldc+TileA:], ldc, a1, b1)
+				pub := append([]float64(nil), c...)
+				p.quad(c, ldc, a0, a1, b0, b1)
+				for k := range c {
+					if !same(c[k], want[k]) {
+						t.Fatalf("%s kc=%d ldc=%d: c[%d*ldc+%d] = %v, four tiles give %v", p.name, kc, ldc, k/ldc, k%ldc, c[k], want[k])
+					}
+				}
+				for i, v := range a0 {
+					if !same(v, fa(10)(i)) {
+						t.Fatalf("%s kc=%d: a0 changed at %d", p.name, kc, i)
+					}
+				}
+				for i, v := range b1 {
+					if !same(v, fa(13)(i)) {
+						t.Fatalf("%s kc=%d: b1 changed at %d", p.name, kc, i)
+					}
+				}
+				chkA0(t, p.name+" TileMulAddQuad a0")
+				chkA1(t, p.name+" TileMulAddQuad a1")
+				chkB0(t, p.name+" TileMulAddQuad b0")
+				chkB1(t, p.name+" TileMulAddQuad b1")
+				chkC(t, p.name+" TileMulAddQuad c")
+				if p.name == tileSelected() {
+					TileMulAddQuad(pub, ldc, a0, a1, b0, b1)
+					for k := range pub {
+						if !same(pub[k], c[k]) {
+							t.Fatalf("TileMulAddQuad kc=%d ldc=%d: c[%d] = %v, but its path (%s) gives %v", kc, ldc, k, pub[k], p.name, c[k])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestTileShape: 24 x 8 exactly on the avx512 path, TileA x TileB
+// elsewhere.
+func TestTileShape(t *testing.T) {
+	a, b := TileShape()
+	if wa, wb := TileA, TileB; useAVX512 && (a != 2*wa || b != 2*wb) || !useAVX512 && (a != wa || b != wb) {
+		t.Errorf("TileShape() = %d, %d on path %s", a, b, tileSelected())
+	}
+}
+
+func TestTileMulAddQuadPanics(t *testing.T) {
+	a, b, c := make([]float64, 2*TileA), make([]float64, 2*TileB), make([]float64, 7*24+24)
+	for _, tc := range []struct {
+		name           string
+		c              []float64
+		ldc            int
+		a0, a1, b0, b1 []float64
+	}{
+		{"a0 not whole rows", c, 24, a[:23], a[:23], b, b},
+		{"a1 length", c, 24, a, a[:12], b, b},
+		{"b0 length", c, 24, a, a, b[:4], b},
+		{"b1 length", c, 24, a, a, b, b[:7]},
+		{"ldc", c, 23, a, a, b, b},
+		{"c short", c[:7*24+23], 24, a, a, b, b},
+	} {
+		func() {
+			defer func() {
+				r := recover()
+				if s, ok := r.(string); !ok || !strings.Contains(s, "TileMulAddQuad") {
+					t.Errorf("%s: recovered %v, want a TileMulAddQuad panic", tc.name, r)
+				}
+			}()
+			TileMulAddQuad(tc.c, tc.ldc, tc.a0, tc.a1, tc.b0, tc.b1)
+		}()
+	}
+	if n := testing.AllocsPerRun(10, func() { TileMulAddQuad(c, 24, a, a, b, b) }); n != 0 {
+		t.Errorf("TileMulAddQuad allocates %v times", n)
+	}
+}
+
+// BenchmarkTileMulAddQuad: the 8 x 24 block alone, panels in L1 (kc = 64)
+// and L2 (kc = 256), in GFLOP/s (2 * 192 * kc flops per call).
+func BenchmarkTileMulAddQuad(b *testing.B) {
+	for _, p := range tileQuadPaths() {
+		for _, kc := range []int{64, 256} {
+			b.Run(fmt.Sprintf("impl=%s/kc=%d", p.name, kc), func(b *testing.B) {
+				x0, x1 := make([]float64, kc*TileA), make([]float64, kc*TileA)
+				y0, y1 := make([]float64, kc*TileB), make([]float64, kc*TileB)
+				for i := range x0 {
+					x0[i], x1[i] = vtWide(1, i), vtWide(3, i)
+				}
+				for i := range y0 {
+					y0[i], y1[i] = vtWide(2, i), vtWide(4, i)
+				}
+				c := make([]float64, 8*24)
+				for b.Loop() {
+					p.quad(c, 24, x0, x1, y0, y1)
+				}
+				b.ReportMetric(float64(2*4*TileA*TileB*kc)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
