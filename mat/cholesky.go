@@ -575,22 +575,51 @@ func (w *cholWork) updateColumns(c0, mid, c1, lo, hi int) {
 // TileB x TileA tile from a TileA panel of L21 and a TileB one) before the
 // next range, so that the range's TileB panels come from the cache.
 func (w *cholWork) updateTrailing(t int) {
-	const ta, tb = vec.TileA, vec.TileB
-	const g = columnGroup * ta
-	n, k0, k1 := w.n, w.k0, w.k1
+	const g = columnGroup * vec.TileA
+	n, k1 := w.n, w.k1
 	for r0 := k1; r0 < n; r0 += cholRowChunk {
 		r1 := min(r0+cholRowChunk, n)
 		for q, j0 := 0, k1; j0 < r1; q, j0 = q+1, j0+g {
 			if groupOwner(q, w.threads) != t {
 				continue
 			}
-			for j := j0; j < min(j0+g, r1); j += ta {
-				a := w.apPanel(j, k0, k1)
-				for i := max(j, r0); i < r1; i += tb {
-					addTile(w.l, n, i, j, min(tb, n-i), min(ta, n-j), a, w.bpPanel(i, k0, k1))
-				}
-			}
+			w.trailingGroup(j0, min(j0+g, r1), r0, r1)
 		}
+	}
+}
+
+// trailingGroup subtracts from l the trailing update's tiles of the
+// column blocks j0, j0+TileA, ... below jend (multiples of TileA from k1)
+// in rows r0..r1-1: for column block j, the tiles of rows max(j, r0)..,
+// TileB at a time. Where tileQuad (gram.go), two column blocks are
+// taken at once, and their tiles by vec.TileMulAddQuad in pairs of row
+// blocks where both are wanted and inside l; the rest one by one. Either
+// way each tile has the bits of its own vec.TileMulAdd.
+func (w *cholWork) trailingGroup(j0, jend, r0, r1 int) {
+	const ta, tb = vec.TileA, vec.TileB
+	n, k0, k1 := w.n, w.k0, w.k1
+	for j := j0; j < jend; {
+		a := w.apPanel(j, k0, k1)
+		if !tileQuad || j+ta >= jend || j+2*ta > n {
+			for i := max(j, r0); i < r1; i += tb {
+				addTile(w.l, n, i, j, min(tb, n-i), min(ta, n-j), a, w.bpPanel(i, k0, k1))
+			}
+			j += ta
+			continue
+		}
+		a1 := w.apPanel(j+ta, k0, k1)
+		i := max(j, r0)
+		for ; i < min(max(j+ta, r0), r1); i += tb { // rows only column block j reaches
+			addTile(w.l, n, i, j, min(tb, n-i), ta, a, w.bpPanel(i, k0, k1))
+		}
+		for ; i+2*tb <= r1; i += 2 * tb {
+			vec.TileMulAddQuad(w.l[i*n+j:], n, a, a1, w.bpPanel(i, k0, k1), w.bpPanel(i+tb, k0, k1))
+		}
+		for ; i < r1; i += tb {
+			addTile(w.l, n, i, j, min(tb, n-i), ta, a, w.bpPanel(i, k0, k1))
+			addTile(w.l, n, i, j+ta, min(tb, n-i), ta, a1, w.bpPanel(i, k0, k1))
+		}
+		j += 2 * ta
 	}
 }
 

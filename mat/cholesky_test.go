@@ -644,3 +644,37 @@ func TestTriangularSolves(t *testing.T) {
 		}
 	}
 }
+
+// TestCholeskyQuadSameBits: with the 24 x 8 blocks of vec.TileMulAddQuad
+// in the trailing update (tileQuad, on the avx512 path) the factor has
+// the bits of the 4 x 12 tiles alone, on one and three goroutines, at
+// orders whose trailing blocks pair up or not (n - k1 odd multiples of
+// TileA, ragged edges).
+func TestCholeskyQuadSameBits(t *testing.T) {
+	defer func(q bool) { tileQuad = q }(tileQuad)
+	quad := tileQuad
+	r := rand.New(rand.NewPCG(7, 13))
+	for _, n := range []int{cholUnblockedMax + 1, cholUnblockedMax + 12 + 5, 469, 701} {
+		b := seq(n, n, n, func(i, j int) float64 { return r.Float64() - 0.5 })
+		a := NewDense(n, n)
+		b.Gram(a, 1)
+		a.AddDiag(0.5)
+		for _, threads := range []int{1, 3} {
+			tileQuad = false
+			want := Cholesky{Threads: threads}
+			if err := want.Factor(a); err != nil {
+				t.Fatalf("n=%d: %v", n, err)
+			}
+			tileQuad = quad
+			got := Cholesky{Threads: threads}
+			if err := got.Factor(a); err != nil {
+				t.Fatalf("n=%d: %v", n, err)
+			}
+			for i := 0; i < n; i++ {
+				if !slices.Equal(got.l[i*n:i*n+i+1], want.l[i*n:i*n+i+1]) {
+					t.Fatalf("n=%d threads=%d: row %d differs from the 4 x 12 tiles'", n, threads, i)
+				}
+			}
+		}
+	}
+}

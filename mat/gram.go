@@ -294,25 +294,70 @@ func gramBlocks(dst *Dense, out []float64, ldc int, pad bool, buf []float64, dep
 			packB(bp, r[:end], p, kc)
 		}
 		for jc := 0; jc < min(n, i0hi); jc += gramNC {
-			jend := min(jc+gramNC, n)
-			for i0 := max(i0lo, jc/ta*ta); i0 < min(n, i0hi); i0 += ta {
-				a := ap[(i0-i0lo)*kc : (i0-i0lo+ta)*kc]
-				for j0 := jc; j0 < jend && j0 <= i0+ta-1; j0 += tb {
-					b := bp[j0*kc : (j0+tb)*kc]
-					if pad || i0+ta <= n && j0+tb <= n {
-						vec.TileMulAdd(out[j0*ldc+i0:], ldc, a, b)
-						continue
-					}
-					edge = [tb * ta]float64{}
-					vec.TileMulAdd(edge[:], ta, a, b)
-					for jj := 0; jj < tb && j0+jj < n; jj++ {
-						d := dst.Row(j0 + jj)[i0:]
-						for ii := 0; ii < ta && i0+ii < n; ii++ {
-							d[ii] += edge[jj*ta+ii]
-						}
-					}
-				}
+			gramColumns(dst, out, ldc, pad, ap, bp, kc, n, i0lo, i0hi, jc, &edge)
+		}
+	}
+}
+
+// tileQuad is whether gramColumns and the Cholesky's trailing update
+// take two panels of each kind at once by vec.TileMulAddQuad: where
+// vec.TileShape is wider than one TileMulAdd tile (avx512). The tests turn
+// it off to check that the wider blocks change no bit.
+var tileQuad = func() bool { a, _ := vec.TileShape(); return a > vec.TileA }()
+
+// gramColumns adds to out the tiles of gramBlocks' row block (panels ap
+// and bp of depth kc) in the block of gramNC columns of B from jc: for
+// each 12-panel i0 that reaches its upper triangle (i0+11 >= jc), each
+// 4-panel j0 of the block on or above the diagonal (j0 <= i0+11). Where
+// tileQuad, two 12-panels are taken at once, and their
+// tiles by vec.TileMulAddQuad in pairs of 4-panels while all four tiles
+// are wanted and inside n x n (or pad); the rest one by one. Either way
+// each tile has the bits of its own vec.TileMulAdd.
+func gramColumns(dst *Dense, out []float64, ldc int, pad bool, ap, bp []float64, kc, n, i0lo, i0hi, jc int, edge *[vec.TileB * vec.TileA]float64) {
+	const ta, tb = vec.TileA, vec.TileB
+	jend := min(jc+gramNC, n)
+	iend := min(n, i0hi)
+	panel := func(i0 int) []float64 { return ap[(i0-i0lo)*kc : (i0-i0lo+ta)*kc] }
+	for i0 := max(i0lo, jc/ta*ta); i0 < iend; {
+		a := panel(i0)
+		if !tileQuad || i0+ta >= iend {
+			for j0 := jc; j0 < jend && j0 <= i0+ta-1; j0 += tb {
+				gramTile(dst, out, ldc, pad, n, i0, j0, a, bp[j0*kc:(j0+tb)*kc], edge)
 			}
+			i0 += ta
+			continue
+		}
+		a1 := panel(i0 + ta)
+		j0 := jc
+		for ; j0+tb < jend && j0+tb <= i0+ta-1 && (pad || i0+2*ta <= n && j0+2*tb <= n); j0 += 2 * tb {
+			vec.TileMulAddQuad(out[j0*ldc+i0:], ldc, a, a1, bp[j0*kc:(j0+tb)*kc], bp[(j0+tb)*kc:(j0+2*tb)*kc])
+		}
+		for j := j0; j < jend && j <= i0+ta-1; j += tb {
+			gramTile(dst, out, ldc, pad, n, i0, j, a, bp[j*kc:(j+tb)*kc], edge)
+		}
+		for j := j0; j < jend && j <= i0+2*ta-1; j += tb {
+			gramTile(dst, out, ldc, pad, n, i0+ta, j, a1, bp[j*kc:(j+tb)*kc], edge)
+		}
+		i0 += 2 * ta
+	}
+}
+
+// gramTile adds the 4 x 12 tile of the 12-panel a of columns i0.. and the
+// 4-panel b of columns j0.. to out (rows j0.., columns i0..). A tile that
+// crosses dst's right or bottom edge (never with pad) goes through edge,
+// and only its part inside n x n is added to dst.
+func gramTile(dst *Dense, out []float64, ldc int, pad bool, n, i0, j0 int, a, b []float64, edge *[vec.TileB * vec.TileA]float64) {
+	const ta, tb = vec.TileA, vec.TileB
+	if pad || i0+ta <= n && j0+tb <= n {
+		vec.TileMulAdd(out[j0*ldc+i0:], ldc, a, b)
+		return
+	}
+	*edge = [tb * ta]float64{}
+	vec.TileMulAdd(edge[:], ta, a, b)
+	for jj := 0; jj < tb && j0+jj < n; jj++ {
+		d := dst.Row(j0 + jj)[i0:]
+		for ii := 0; ii < ta && i0+ii < n; ii++ {
+			d[ii] += edge[jj*ta+ii]
 		}
 	}
 }

@@ -461,3 +461,41 @@ func BenchmarkGram(b *testing.B) {
 		}
 	}
 }
+
+// TestGramQuadSameBits: with the 24 x 8 blocks of vec.TileMulAddQuad
+// (tileQuad, on the avx512 path) GramRows, GramWeighted and the split
+// product give the bits of the 4 x 12 tiles alone, on inexact data at
+// shapes whose panels pair up or not, inside the padded block and out,
+// across row and column blocks. (Where tileQuad is false both runs are
+// the 4 x 12 tiles.)
+func TestGramQuadSameBits(t *testing.T) {
+	defer func(q bool) { tileQuad = q }(tileQuad)
+	quad := tileQuad
+	for _, sh := range [][2]int{{5, 24}, {40, 25}, {33, 36}, {70, 47}, {257, 64}, {300, 97}, {513, 141}, {600, 259}} {
+		l, n := sh[0], sh[1]
+		in := newGramInput(l, n, func(k, j int) float64 { return math.Sin(float64(k*n + j + 1)) })
+		w := make([]float64, l)
+		for k := range w {
+			w[k] = gramWeight(k)
+		}
+		run := func(q bool) [3]*Dense {
+			tileQuad = q
+			var d [3]*Dense
+			for i := range d {
+				d[i] = NewDense(n, n)
+			}
+			GramRows(d[0], in.rows, 1)
+			GramWeighted(d[1], in.rows, w, 1)
+			gramDenseSplit(d[2], in.rows, 3)
+			return d
+		}
+		want, got := run(false), run(quad)
+		for v := range want {
+			for i := range want[v].Data {
+				if math.Float64bits(got[v].Data[i]) != math.Float64bits(want[v].Data[i]) {
+					t.Fatalf("%dx%d product %d: [%d][%d] = %v, %v by 4 x 12 tiles", l, n, v, i/n, i%n, got[v].Data[i], want[v].Data[i])
+				}
+			}
+		}
+	}
+}

@@ -100,18 +100,27 @@ func TileMulAddQuad(c []float64, ldc int, a0, a1, b0, b1 []float64) {
 	case useAVX512:
 		tileQuadAVX512(c, ldc, a0, a1, b0, b1)
 	case useTileAsm:
-		tileQuadBy(tileMulAddAsm, c, ldc, a0, a1, b0, b1)
+		tileQuadAsm(c, ldc, a0, a1, b0, b1)
 	default:
-		tileQuadBy(tileMulAddGeneric, c, ldc, a0, a1, b0, b1)
+		tileQuadGeneric(c, ldc, a0, a1, b0, b1)
 	}
 }
 
-// tileQuadBy is TileMulAddQuad as four calls of the 4 x 12 kernel f.
-func tileQuadBy(f func(c []float64, ldc int, a, b []float64), c []float64, ldc int, a0, a1, b0, b1 []float64) {
-	f(c, ldc, a0, b0)
-	f(c[TileA:], ldc, a1, b0)
-	f(c[TileB*ldc:], ldc, a0, b1)
-	f(c[TileB*ldc+TileA:], ldc, a1, b1)
+// tileQuadAsm and tileQuadGeneric are TileMulAddQuad as four calls of
+// the 4 x 12 kernel of their path (direct calls: a function value would
+// make every slice escape).
+func tileQuadAsm(c []float64, ldc int, a0, a1, b0, b1 []float64) {
+	tileMulAddAsm(c, ldc, a0, b0)
+	tileMulAddAsm(c[TileA:], ldc, a1, b0)
+	tileMulAddAsm(c[TileB*ldc:], ldc, a0, b1)
+	tileMulAddAsm(c[TileB*ldc+TileA:], ldc, a1, b1)
+}
+
+func tileQuadGeneric(c []float64, ldc int, a0, a1, b0, b1 []float64) {
+	tileMulAddGeneric(c, ldc, a0, b0)
+	tileMulAddGeneric(c[TileA:], ldc, a1, b0)
+	tileMulAddGeneric(c[TileB*ldc:], ldc, a0, b1)
+	tileMulAddGeneric(c[TileB*ldc+TileA:], ldc, a1, b1)
 }
 
 // tileMulAddGeneric takes the 12 x 4 block as three 4 x 4 blocks, each in

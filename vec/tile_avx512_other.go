@@ -8,5 +8,5 @@ package vec
 func tileMulAddAVX512(c []float64, ldc int, a, b []float64) { tileMulAddGeneric(c, ldc, a, b) }
 
 func tileQuadAVX512(c []float64, ldc int, a0, a1, b0, b1 []float64) {
-	tileQuadBy(tileMulAddGeneric, c, ldc, a0, a1, b0, b1)
+	tileQuadGeneric(c, ldc, a0, a1, b0, b1)
 }

@@ -318,12 +318,9 @@ type tileQuadPath struct {
 // tileQuadPaths are the TileMulAddQuad implementations this CPU runs,
 // each with the TileMulAdd kernel of its path, called directly.
 func tileQuadPaths() []tileQuadPath {
-	by := func(f func(c []float64, ldc int, a, b []float64)) func(c []float64, ldc int, a0, a1, b0, b1 []float64) {
-		return func(c []float64, ldc int, a0, a1, b0, b1 []float64) { tileQuadBy(f, c, ldc, a0, a1, b0, b1) }
-	}
-	ps := []tileQuadPath{{"generic", tileMulAddGeneric, by(tileMulAddGeneric)}}
+	ps := []tileQuadPath{{"generic", tileMulAddGeneric, tileQuadGeneric}}
 	if useTileAsm {
-		ps = append(ps, tileQuadPath{asmName, tileMulAddAsm, by(tileMulAddAsm)})
+		ps = append(ps, tileQuadPath{asmName, tileMulAddAsm, tileQuadAsm})
 	}
 	if useAVX512 {
 		ps = append(ps, tileQuadPath{"avx512", tileMulAddAVX512, tileQuadAVX512})
