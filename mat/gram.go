@@ -42,7 +42,7 @@ func GramRows(dst *Dense, rows [][]float64, scale float64) {
 // rows, more than gramSplitMin multiply-adds and at least gramSplitCols
 // columns) is split; each goroutine allocates packing buffers of its own,
 // gramKC = 256 rows of its own columns of A and of the columns before
-// them (at most 2*256*Cols floats, 12 MB at 3000 columns; the goroutine
+// them (at most 2*(256+gramSkew)*Cols floats, 12 MB at 3000 columns; the goroutine
 // with the first columns packs the fewest).
 func GramRowsThreads(dst *Dense, rows [][]float64, scale float64, threads int) {
 	gramThreads(dst, rows, scale, threads)
@@ -154,6 +154,14 @@ const (
 	gramNC = 128
 )
 
+// gramSkew is the rows of padding after each packed panel: with panels
+// of exactly kc rows, 8 KiB or 24 KiB apart at kc = 256, the rows of all
+// the panels that packing a row of A writes fall in one set of the L1
+// and L2 caches, which hold only a few of them. Two rows more shift each
+// panel by one or three cache lines. (Not on the stack's buffer, of few
+// panels.)
+const gramSkew = 2
+
 // gramStack is the size, in floats, of the packing buffer gramDense keeps
 // on its stack (32 KiB) instead of allocating: with few columns (n up to
 // about 30, where a block of 64 rows or more fits) the allocation, its
@@ -174,7 +182,7 @@ const gramPad = 2048
 // twice (padded with zero columns to the panel width): into panels of
 // vec.TileA = 12 columns, weighted (ap: column i's entries w_k a_ki), and
 // into panels of vec.TileB = 4 columns (bp: a_kj). Each panel is kc rows of
-// its width, contiguous. Then for each block of gramNC columns j of B, each
+// its width, contiguous, and followed by gramSkew rows of padding. Then for each block of gramNC columns j of B, each
 // 12-panel i that reaches the upper triangle of that block (i0+11 >= j0),
 // and each 4-panel j in the block on or above the diagonal, TileMulAdd adds
 // the 4 x 12 block ap_i' bp_j (transposed: row j, columns i) to dst rows
@@ -191,16 +199,17 @@ func gramDense(dst *Dense, l, n int, row func(int) []float64, w []float64) {
 	na := (n + ta - 1) / ta * ta // columns of A padded to whole panels
 	nb := (n + tb - 1) / tb * tb
 	depth := gramKC
+	skew := gramSkew
 	if 64*(na+nb) <= gramStack {
-		depth = min(gramKC, gramStack/(na+nb))
+		depth, skew = min(gramKC, gramStack/(na+nb)), 0
 	}
 	kmax := min(l, depth)
 	var stack [gramStack]float64
 	var buf []float64
-	if kmax*(na+nb) <= gramStack {
-		buf = stack[:kmax*(na+nb)]
+	if size := (kmax + skew) * (na + nb); size <= gramStack {
+		buf = stack[:size]
 	} else {
-		buf = make([]float64, kmax*(na+nb))
+		buf = make([]float64, size)
 	}
 	// With few columns most blocks cross dst's edge: the product is then
 	// accumulated in a padded na x nb block of its own (row j, column i at
@@ -211,7 +220,7 @@ func gramDense(dst *Dense, l, n int, row func(int) []float64, w []float64) {
 	if pad {
 		out, ldc = padded[:na*nb], na
 	}
-	gramBlocks(dst, out, ldc, pad, buf, depth, l, n, row, w, 0, na)
+	gramBlocks(dst, out, ldc, pad, buf, depth, skew, l, n, row, w, 0, na)
 	if pad {
 		for j := 0; j < n; j++ {
 			copy(dst.Row(j)[j:n], out[j*na+j:j*na+n])
@@ -219,25 +228,25 @@ func gramDense(dst *Dense, l, n int, row func(int) []float64, w []float64) {
 	}
 }
 
-// packA stores row p of a kc-row block, r, times s into the panels of
-// width vec.TileA that make up pk: column c of the block at
-// pk[(c/12)*12*kc + p*12 + c%12], the columns past len(r) up to the last
+// packA stores row p of a block, r, times s into the panels of width
+// vec.TileA, ks rows apart (the block's depth plus any skew), that make up
+// pk: column c of the block at pk[(c/12)*12*ks + p*12 + c%12], the columns past len(r) up to the last
 // whole panel zero. The unweighted product passes s = 1, which changes no
 // bit. Whole panels go through fixed-size array pointers, whose indices
 // the compiler proves in range: the packing cost three times the
 // products at n = 20 with a bounds check per entry.
-func packA(pk, r []float64, p, kc int, s float64) {
+func packA(pk, r []float64, p, ks int, s float64) {
 	const wd = vec.TileA
 	c0 := 0
 	for ; c0+wd <= len(r); c0 += wd {
-		o := c0*kc + p*wd
+		o := c0*ks + p*wd
 		d, src := (*[wd]float64)(pk[o:o+wd]), (*[wd]float64)(r[c0:c0+wd])
 		for t := range d {
 			d[t] = s * src[t]
 		}
 	}
 	if c0 < len(r) {
-		packTail(pk[c0*kc+p*wd:c0*kc+(p+1)*wd], r[c0:], s)
+		packTail(pk[c0*ks+p*wd:c0*ks+(p+1)*wd], r[c0:], s)
 	}
 }
 
@@ -253,18 +262,18 @@ func packTail(d, src []float64, s float64) {
 }
 
 // packB is packA for the panels of width vec.TileB, unweighted.
-func packB(pk, r []float64, p, kc int) {
+func packB(pk, r []float64, p, ks int) {
 	const wd = vec.TileB
 	c0 := 0
 	for ; c0+wd <= len(r); c0 += wd {
-		o := c0*kc + p*wd
+		o := c0*ks + p*wd
 		// Through a local array: a copy between the slices, which might
 		// overlap, would call memmove.
 		v := *(*[wd]float64)(r[c0 : c0+wd])
 		*(*[wd]float64)(pk[o : o+wd]) = v
 	}
 	if c0 < len(r) {
-		packTail(pk[c0*kc+p*wd:c0*kc+(p+1)*wd], r[c0:], 1) // times 1: the same bits
+		packTail(pk[c0*ks+p*wd:c0*ks+(p+1)*wd], r[c0:], 1) // times 1: the same bits
 	}
 }
 
@@ -272,29 +281,30 @@ func packB(pk, r []float64, p, kc int) {
 // i0lo up to i0hi (multiples of vec.TileA): for each block of depth rows,
 // the block's columns i0lo..i0hi-1 are packed into 12-panels and its
 // columns 0..i0hi-1, the ones the tiles of those panels on or above the
-// diagonal reach, into 4-panels (buf holds depth * gramBuf(n, i0lo, i0hi)
-// floats), and each such tile is added to out (stride ldc; dst's own
+// diagonal reach, into 4-panels of depth + skew rows each (buf holds
+// (depth + skew) * gramBuf(n, i0lo, i0hi) floats), and each such tile is added to out (stride ldc; dst's own
 // storage unless pad, the padded block of few columns).
-func gramBlocks(dst *Dense, out []float64, ldc int, pad bool, buf []float64, depth, l, n int, row func(int) []float64, w []float64, i0lo, i0hi int) {
+func gramBlocks(dst *Dense, out []float64, ldc int, pad bool, buf []float64, depth, skew, l, n int, row func(int) []float64, w []float64, i0lo, i0hi int) {
 	const ta, tb = vec.TileA, vec.TileB
 	end := min(i0hi, n) // the last column packed, plus one
 	na := i0hi - i0lo
 	var edge [tb * ta]float64
 	for k0 := 0; k0 < l; k0 += depth {
 		kc := min(depth, l-k0)
-		ap := buf[:kc*na]
-		bp := buf[kc*na : kc*gramBuf(n, i0lo, i0hi)]
+		ks := kc + skew // the panels' stride, in rows
+		ap := buf[:ks*na]
+		bp := buf[ks*na : ks*gramBuf(n, i0lo, i0hi)]
 		for p := 0; p < kc; p++ {
 			r := row(k0 + p)
 			wp := 1.0
 			if w != nil {
 				wp = w[k0+p]
 			}
-			packA(ap, r[i0lo:end], p, kc, wp)
-			packB(bp, r[:end], p, kc)
+			packA(ap, r[i0lo:end], p, ks, wp)
+			packB(bp, r[:end], p, ks)
 		}
 		for jc := 0; jc < min(n, i0hi); jc += gramNC {
-			gramColumns(dst, out, ldc, pad, ap, bp, kc, n, i0lo, i0hi, jc, &edge)
+			gramColumns(dst, out, ldc, pad, ap, bp, kc, ks, n, i0lo, i0hi, jc, &edge)
 		}
 	}
 }
@@ -313,16 +323,17 @@ var tileQuad = func() bool { a, _ := vec.TileShape(); return a > vec.TileA }()
 // tiles by vec.TileMulAddQuad in pairs of 4-panels while all four tiles
 // are wanted and inside n x n (or pad); the rest one by one. Either way
 // each tile has the bits of its own vec.TileMulAdd.
-func gramColumns(dst *Dense, out []float64, ldc int, pad bool, ap, bp []float64, kc, n, i0lo, i0hi, jc int, edge *[vec.TileB * vec.TileA]float64) {
+func gramColumns(dst *Dense, out []float64, ldc int, pad bool, ap, bp []float64, kc, ks, n, i0lo, i0hi, jc int, edge *[vec.TileB * vec.TileA]float64) {
 	const ta, tb = vec.TileA, vec.TileB
 	jend := min(jc+gramNC, n)
 	iend := min(n, i0hi)
-	panel := func(i0 int) []float64 { return ap[(i0-i0lo)*kc : (i0-i0lo+ta)*kc] }
+	panel := func(i0 int) []float64 { return ap[(i0-i0lo)*ks : (i0-i0lo)*ks+ta*kc] }
+	bpanel := func(j0 int) []float64 { return bp[j0*ks : j0*ks+tb*kc] }
 	for i0 := max(i0lo, jc/ta*ta); i0 < iend; {
 		a := panel(i0)
 		if !tileQuad || i0+ta >= iend {
 			for j0 := jc; j0 < jend && j0 <= i0+ta-1; j0 += tb {
-				gramTile(dst, out, ldc, pad, n, i0, j0, a, bp[j0*kc:(j0+tb)*kc], edge)
+				gramTile(dst, out, ldc, pad, n, i0, j0, a, bpanel(j0), edge)
 			}
 			i0 += ta
 			continue
@@ -330,13 +341,13 @@ func gramColumns(dst *Dense, out []float64, ldc int, pad bool, ap, bp []float64,
 		a1 := panel(i0 + ta)
 		j0 := jc
 		for ; j0+tb < jend && j0+tb <= i0+ta-1 && (pad || i0+2*ta <= n && j0+2*tb <= n); j0 += 2 * tb {
-			vec.TileMulAddQuad(out[j0*ldc+i0:], ldc, a, a1, bp[j0*kc:(j0+tb)*kc], bp[(j0+tb)*kc:(j0+2*tb)*kc])
+			vec.TileMulAddQuad(out[j0*ldc+i0:], ldc, a, a1, bpanel(j0), bpanel(j0+tb))
 		}
 		for j := j0; j < jend && j <= i0+ta-1; j += tb {
-			gramTile(dst, out, ldc, pad, n, i0, j, a, bp[j*kc:(j+tb)*kc], edge)
+			gramTile(dst, out, ldc, pad, n, i0, j, a, bpanel(j), edge)
 		}
 		for j := j0; j < jend && j <= i0+2*ta-1; j += tb {
-			gramTile(dst, out, ldc, pad, n, i0+ta, j, a1, bp[j*kc:(j+tb)*kc], edge)
+			gramTile(dst, out, ldc, pad, n, i0+ta, j, a1, bpanel(j), edge)
 		}
 		i0 += 2 * ta
 	}
@@ -423,9 +434,9 @@ func gramDenseSplit(dst *Dense, rows [][]float64, threads int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf := make([]float64, kmax*gramBuf(n, i0lo, i0hi))
+			buf := make([]float64, (kmax+gramSkew)*gramBuf(n, i0lo, i0hi))
 			row := func(i int) []float64 { return rows[i] }
-			gramBlocks(dst, dst.Data, dst.Stride, false, buf, depth, l, n, row, nil, i0lo, i0hi)
+			gramBlocks(dst, dst.Data, dst.Stride, false, buf, depth, gramSkew, l, n, row, nil, i0lo, i0hi)
 		}()
 	}
 	wg.Wait()
