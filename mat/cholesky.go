@@ -556,8 +556,26 @@ func (w *cholWork) packA(lo, hi int) {
 // rows from lo, each row's tiles in turn (its panel read once for all).
 // Tiles that straddle the diagonal also write entries above it, which
 // hold nothing the factorisation reads; tiles wholly above it are left out.
+//
+// Below the diagonal block (lo >= c1), where every row's tiles span all
+// the columns, and where tileQuad (gram.go), pairs of row tiles take
+// pairs of column blocks by vec.TileMulAddQuad, with the bits of their
+// four tiles.
 func (w *cholWork) updateColumns(c0, mid, c1, lo, hi int) {
 	const ta, tb = vec.TileA, vec.TileB
+	if tileQuad && lo >= c1 {
+		for ; lo+2*tb <= hi; lo += 2 * tb {
+			b0, b1 := w.bpPanel(lo, c0, mid), w.bpPanel(lo+tb, c0, mid)
+			j := mid
+			for ; j+2*ta <= c1; j += 2 * ta {
+				vec.TileMulAddQuad(w.l[lo*w.n+j:], w.n, w.apPanel(j, c0, mid), w.apPanel(j+ta, c0, mid), b0, b1)
+			}
+			for ; j < c1; j += ta {
+				addTile(w.l, w.n, lo, j, tb, min(ta, c1-j), w.apPanel(j, c0, mid), b0)
+				addTile(w.l, w.n, lo+tb, j, tb, min(ta, c1-j), w.apPanel(j, c0, mid), b1)
+			}
+		}
+	}
 	for i := lo; i < hi; i += tb {
 		b := w.bpPanel(i, c0, mid)
 		for j := mid; j < c1 && j < i+tb; j += ta {
