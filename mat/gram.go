@@ -316,31 +316,41 @@ func gramBlocks(dst *Dense, out []float64, ldc int, pad bool, buf []float64, dep
 var tileQuad = func() bool { a, _ := vec.TileShape(); return a > vec.TileA }()
 
 // gramColumns adds to out the tiles of gramBlocks' row block (panels ap
-// and bp of depth kc) in the block of gramNC columns of B from jc: for
-// each 12-panel i0 that reaches its upper triangle (i0+11 >= jc), each
-// 4-panel j0 of the block on or above the diagonal (j0 <= i0+11). Where
-// tileQuad, two 12-panels are taken at once, and their
-// tiles by vec.TileMulAddQuad in pairs of 4-panels while all four tiles
-// are wanted and inside n x n (or pad); the rest one by one. Either way
-// each tile has the bits of its own vec.TileMulAdd.
+// and bp of depth kc, ks rows apart) in the block of gramNC columns of B
+// from jc: for each 12-panel i0 that reaches its upper triangle (i0+11 >=
+// jc), each 4-panel j0 of the block on or above the diagonal (j0 <=
+// i0+11). Where tileQuad, the 12-panels inside n x n (or pad) are taken
+// two at a time, and their tiles by vec.TileMulAddQuad in pairs of
+// 4-panels while all four tiles are wanted and inside; the rest one by
+// one. The pairs end at the last whole panel (a first panel goes alone if
+// their number is odd), so that a panel crossing the edge does not turn
+// its partner's tiles into single ones. Either way each tile has the bits
+// of its own vec.TileMulAdd.
 func gramColumns(dst *Dense, out []float64, ldc int, pad bool, ap, bp []float64, kc, ks, n, i0lo, i0hi, jc int, edge *[vec.TileB * vec.TileA]float64) {
 	const ta, tb = vec.TileA, vec.TileB
 	jend := min(jc+gramNC, n)
 	iend := min(n, i0hi)
 	panel := func(i0 int) []float64 { return ap[(i0-i0lo)*ks : (i0-i0lo)*ks+ta*kc] }
 	bpanel := func(j0 int) []float64 { return bp[j0*ks : j0*ks+tb*kc] }
-	for i0 := max(i0lo, jc/ta*ta); i0 < iend; {
+	i0 := max(i0lo, jc/ta*ta)
+	whole := min(iend, n/ta*ta) // the end of the panels that pair
+	if pad {
+		whole = (iend + ta - 1) / ta * ta
+	}
+	lone := whole > i0 && (whole-i0)/ta%2 == 1 // the first panel goes alone
+	for i0 < iend {
 		a := panel(i0)
-		if !tileQuad || i0+ta >= iend {
+		if !tileQuad || lone || i0+2*ta > whole {
 			for j0 := jc; j0 < jend && j0 <= i0+ta-1; j0 += tb {
 				gramTile(dst, out, ldc, pad, n, i0, j0, a, bpanel(j0), edge)
 			}
 			i0 += ta
+			lone = false
 			continue
 		}
 		a1 := panel(i0 + ta)
 		j0 := jc
-		for ; j0+tb < jend && j0+tb <= i0+ta-1 && (pad || i0+2*ta <= n && j0+2*tb <= n); j0 += 2 * tb {
+		for ; j0+tb < jend && j0+tb <= i0+ta-1 && (pad || j0+2*tb <= n); j0 += 2 * tb {
 			vec.TileMulAddQuad(out[j0*ldc+i0:], ldc, a, a1, bpanel(j0), bpanel(j0+tb))
 		}
 		for j := j0; j < jend && j <= i0+ta-1; j += tb {
