@@ -1,7 +1,9 @@
 package vec
 
 // The packed-panel micro-kernel of blocked matrix products (package mat's
-// Gram). Its shape is fixed on every path, so callers pack once for all.
+// Gram and Cholesky). The panels' widths are fixed on every path, so
+// callers pack once for all; TileMulAddQuad takes two panels of each kind
+// at once, in one kernel where TileShape says so (avx512).
 
 const (
 	// TileA is the width of an a panel of TileMulAdd: a panel holds TileA
