@@ -100,149 +100,181 @@ func TestDenseGuardPages(t *testing.T) {
 	for i := range r {
 		r[i] = newGPRegion(t)
 	}
-	heap := func(s []float64) []float64 { return append(make([]float64, 0, len(s)), s...) }
 	for _, p := range Paths() {
 		for n := 0; n <= 70; n++ {
 			for _, atEnd := range []bool{true, false} {
-				where := "end"
+				c := gpCase{t: t, p: p, r: r, n: n, atEnd: atEnd, where: "end"}
 				if !atEnd {
-					where = "start"
+					c.where = "start"
 				}
-				fail := func(kernel string, format string, args ...any) {
-					t.Helper()
-					t.Fatalf("%s %s n=%d at page %s: "+format, append([]any{p.Name, kernel, n, where}, args...)...)
-				}
-				sl := func(k, seed int) []float64 {
-					return r[k].slice(n, atEnd, func(i int) float64 { return gpVal(seed, i) })
-				}
-				chk := func(kernel string, ss ...[]float64) {
-					t.Helper()
-					for k, s := range ss {
-						if s != nil { // nil: region k not in this call
-							r[k].check(t, s, p.Name+" "+kernel+" at page "+where)
-						}
-					}
-				}
+				c.reductions()
+				c.linear()
+				c.maps()
+			}
+		}
+	}
+}
 
-				// Reductions.
-				x, y := sl(0, 1), sl(1, 2)
-				if g, w := p.Dot(x, y), p.Dot(heap(x), heap(y)); math.Float64bits(g) != math.Float64bits(w) {
-					fail("Dot", "%v, on heap copies %v", g, w)
-				}
-				gs, gd := p.SumSqDot(x, y)
-				ws, wd := p.SumSqDot(heap(x), heap(y))
-				if math.Float64bits(gs) != math.Float64bits(ws) || math.Float64bits(gd) != math.Float64bits(wd) {
-					fail("SumSqDot", "(%v, %v), on heap copies (%v, %v)", gs, gd, ws, wd)
-				}
-				chk("Dot/SumSqDot", x, y)
-				x, y0, y1, y2, y3 := sl(0, 1), sl(1, 2), sl(2, 3), sl(3, 4), sl(4, 5)
-				g0, g1, g2, g3 := p.Dot4(x, y0, y1, y2, y3)
-				w0, w1, w2, w3 := p.Dot4(heap(x), heap(y0), heap(y1), heap(y2), heap(y3))
-				if gpBitsEqual([]float64{g0, g1, g2, g3}, []float64{w0, w1, w2, w3}) >= 0 {
-					fail("Dot4", "%v, on heap copies %v", []float64{g0, g1, g2, g3}, []float64{w0, w1, w2, w3})
-				}
-				chk("Dot4", x, y0, y1, y2, y3)
-				x = sl(0, 6)
-				if g, w := p.SoftplusSum(x, -1.5), p.SoftplusSum(heap(x), -1.5); math.Float64bits(g) != math.Float64bits(w) {
-					fail("SoftplusSum", "%v, on heap copies %v", g, w)
-				}
-				chk("SoftplusSum", x)
+// gpCase is one path, length and placement of TestDenseGuardPages.
+type gpCase struct {
+	t     *testing.T
+	p     Path
+	r     [5]*gpRegion
+	n     int
+	atEnd bool
+	where string // "end" or "start": which side of the page the guard is on
+}
 
-				// Elementwise kernels: want is the same path on heap copies.
-				x, y = sl(0, 7), sl(1, 8)
-				wx, wy := heap(x), heap(y)
-				p.Axpy(-0.75, wx, wy)
-				p.Axpy(-0.75, x, y)
-				if i := gpBitsEqual(y, wy); i >= 0 {
-					fail("Axpy", "y[%d] = %v, on heap copies %v", i, y[i], wy[i])
-				}
-				chk("Axpy", x, y)
-				y = sl(1, 9)
-				wy = heap(y)
-				p.Axpy(2.5, wy, wy)
-				p.Axpy(2.5, y, y)
-				if i := gpBitsEqual(y, wy); i >= 0 {
-					fail("Axpy(x = y)", "y[%d] = %v, on heap copies %v", i, y[i], wy[i])
-				}
-				chk("Axpy(x = y)", nil, y)
-				x = sl(0, 10)
-				wx = heap(x)
-				p.Scale(-1.25, wx)
-				p.Scale(-1.25, x)
-				if i := gpBitsEqual(x, wx); i >= 0 {
-					fail("Scale", "x[%d] = %v, on heap copies %v", i, x[i], wx[i])
-				}
-				chk("Scale", x)
+func (c *gpCase) fail(kernel string, format string, args ...any) {
+	c.t.Helper()
+	c.t.Fatalf("%s %s n=%d at page %s: "+format, append([]any{c.p.Name, kernel, c.n, c.where}, args...)...)
+}
 
-				for _, alias := range []string{"", "dst = x", "dst = y"} {
-					x, y := sl(0, 11), sl(1, 12)
-					wx, wy := heap(x), heap(y)
-					var d, wd, dChk []float64
-					switch alias {
-					case "dst = x":
-						d, wd = x, wx
-					case "dst = y":
-						d, wd = y, wy
-					default:
-						d = sl(2, 13)
-						wd, dChk = heap(d), d
-					}
-					p.AxpbyTo(wd, 0.3, wx, -1.7, wy)
-					p.AxpbyTo(d, 0.3, x, -1.7, y)
-					if i := gpBitsEqual(d, wd); i >= 0 {
-						fail("AxpbyTo("+alias+")", "dst[%d] = %v, on heap copies %v", i, d[i], wd[i])
-					}
-					chk("AxpbyTo("+alias+")", x, y, dChk)
-				}
+// sl places n inputs of the given seed in region k.
+func (c *gpCase) sl(k, seed int) []float64 {
+	return c.r[k].slice(c.n, c.atEnd, func(i int) float64 { return gpVal(seed, i) })
+}
 
-				for _, sameUV := range []bool{false, true} {
-					u, v, x := sl(0, 14), sl(1, 15), sl(2, 16)
-					if sameUV {
-						v = u
-					}
-					wu, wv, wx := heap(u), heap(v), heap(x)
-					p.Step(0.9, 1.1, wu, -0.6, wv, wx)
-					p.Step(0.9, 1.1, u, -0.6, v, x)
-					if i := gpBitsEqual(x, wx); i >= 0 {
-						fail("Step", "x[%d] = %v (u = v: %v), on heap copies %v", i, x[i], sameUV, wx[i])
-					}
-					if sameUV {
-						chk("Step(u = v)", u, nil, x)
-					} else {
-						chk("Step", u, v, x)
-					}
-				}
+// chk checks that region k is untouched outside ss[k] (nil: region k is
+// not in this call).
+func (c *gpCase) chk(kernel string, ss ...[]float64) {
+	c.t.Helper()
+	for k, s := range ss {
+		if s != nil {
+			c.r[k].check(c.t, s, c.p.Name+" "+kernel+" at page "+c.where)
+		}
+	}
+}
 
-				maps := []struct {
-					name string
-					f    func(d, x []float64)
-				}{
-					{"Softplus", p.Softplus},
-					{"Sigmoid", p.Sigmoid},
-					{"SigmoidScaled", func(d, x []float64) { p.SigmoidScaled(d, x, -2.25, 0.4) }},
-				}
-				for _, m := range maps {
-					for _, inPlace := range []bool{false, true} {
-						x, d := sl(0, 17), sl(1, 18)
-						if inPlace {
-							d = x
-						}
-						wx, wd := heap(x), heap(d)
-						if inPlace {
-							wd = wx
-						}
-						m.f(wd, wx)
-						m.f(d, x)
-						if i := gpBitsEqual(d, wd); i >= 0 {
-							fail(m.name, "dst[%d] = %v (in place: %v), on heap copies %v", i, d[i], inPlace, wd[i])
-						}
-						if inPlace {
-							chk(m.name+" in place", x)
-						} else {
-							chk(m.name, x, d)
-						}
-					}
-				}
+func gpHeap(s []float64) []float64 { return append(make([]float64, 0, len(s)), s...) }
+
+// reductions checks Dot, SumSqDot, Dot4 and SoftplusSum.
+func (c *gpCase) reductions() {
+	p := c.p
+	x, y := c.sl(0, 1), c.sl(1, 2)
+	if g, w := p.Dot(x, y), p.Dot(gpHeap(x), gpHeap(y)); math.Float64bits(g) != math.Float64bits(w) {
+		c.fail("Dot", "%v, on heap copies %v", g, w)
+	}
+	gs, gd := p.SumSqDot(x, y)
+	ws, wd := p.SumSqDot(gpHeap(x), gpHeap(y))
+	if math.Float64bits(gs) != math.Float64bits(ws) || math.Float64bits(gd) != math.Float64bits(wd) {
+		c.fail("SumSqDot", "(%v, %v), on heap copies (%v, %v)", gs, gd, ws, wd)
+	}
+	c.chk("Dot/SumSqDot", x, y)
+	x, y0, y1, y2, y3 := c.sl(0, 1), c.sl(1, 2), c.sl(2, 3), c.sl(3, 4), c.sl(4, 5)
+	g0, g1, g2, g3 := p.Dot4(x, y0, y1, y2, y3)
+	w0, w1, w2, w3 := p.Dot4(gpHeap(x), gpHeap(y0), gpHeap(y1), gpHeap(y2), gpHeap(y3))
+	if gpBitsEqual([]float64{g0, g1, g2, g3}, []float64{w0, w1, w2, w3}) >= 0 {
+		c.fail("Dot4", "%v, on heap copies %v", []float64{g0, g1, g2, g3}, []float64{w0, w1, w2, w3})
+	}
+	c.chk("Dot4", x, y0, y1, y2, y3)
+	x = c.sl(0, 6)
+	if g, w := p.SoftplusSum(x, -1.5), p.SoftplusSum(gpHeap(x), -1.5); math.Float64bits(g) != math.Float64bits(w) {
+		c.fail("SoftplusSum", "%v, on heap copies %v", g, w)
+	}
+	c.chk("SoftplusSum", x)
+}
+
+// linear checks Axpy (also with x = y), Scale, AxpbyTo (also with dst = x
+// and dst = y) and Step (also with u = v) against the same path on heap
+// copies.
+func (c *gpCase) linear() {
+	p := c.p
+	x, y := c.sl(0, 7), c.sl(1, 8)
+	wx, wy := gpHeap(x), gpHeap(y)
+	p.Axpy(-0.75, wx, wy)
+	p.Axpy(-0.75, x, y)
+	if i := gpBitsEqual(y, wy); i >= 0 {
+		c.fail("Axpy", "y[%d] = %v, on heap copies %v", i, y[i], wy[i])
+	}
+	c.chk("Axpy", x, y)
+	y = c.sl(1, 9)
+	wy = gpHeap(y)
+	p.Axpy(2.5, wy, wy)
+	p.Axpy(2.5, y, y)
+	if i := gpBitsEqual(y, wy); i >= 0 {
+		c.fail("Axpy(x = y)", "y[%d] = %v, on heap copies %v", i, y[i], wy[i])
+	}
+	c.chk("Axpy(x = y)", nil, y)
+	x = c.sl(0, 10)
+	wx = gpHeap(x)
+	p.Scale(-1.25, wx)
+	p.Scale(-1.25, x)
+	if i := gpBitsEqual(x, wx); i >= 0 {
+		c.fail("Scale", "x[%d] = %v, on heap copies %v", i, x[i], wx[i])
+	}
+	c.chk("Scale", x)
+
+	for _, alias := range []string{"", "dst = x", "dst = y"} {
+		x, y := c.sl(0, 11), c.sl(1, 12)
+		wx, wy := gpHeap(x), gpHeap(y)
+		var d, wd, dChk []float64
+		switch alias {
+		case "dst = x":
+			d, wd = x, wx
+		case "dst = y":
+			d, wd = y, wy
+		default:
+			d = c.sl(2, 13)
+			wd, dChk = gpHeap(d), d
+		}
+		p.AxpbyTo(wd, 0.3, wx, -1.7, wy)
+		p.AxpbyTo(d, 0.3, x, -1.7, y)
+		if i := gpBitsEqual(d, wd); i >= 0 {
+			c.fail("AxpbyTo("+alias+")", "dst[%d] = %v, on heap copies %v", i, d[i], wd[i])
+		}
+		c.chk("AxpbyTo("+alias+")", x, y, dChk)
+	}
+
+	for _, sameUV := range []bool{false, true} {
+		u, v, x := c.sl(0, 14), c.sl(1, 15), c.sl(2, 16)
+		if sameUV {
+			v = u
+		}
+		wu, wv, wx := gpHeap(u), gpHeap(v), gpHeap(x)
+		p.Step(0.9, 1.1, wu, -0.6, wv, wx)
+		p.Step(0.9, 1.1, u, -0.6, v, x)
+		if i := gpBitsEqual(x, wx); i >= 0 {
+			c.fail("Step", "x[%d] = %v (u = v: %v), on heap copies %v", i, x[i], sameUV, wx[i])
+		}
+		if sameUV {
+			c.chk("Step(u = v)", u, nil, x)
+		} else {
+			c.chk("Step", u, v, x)
+		}
+	}
+}
+
+// maps checks Softplus, Sigmoid and SigmoidScaled, also in place.
+func (c *gpCase) maps() {
+	p := c.p
+	maps := []struct {
+		name string
+		f    func(d, x []float64)
+	}{
+		{"Softplus", p.Softplus},
+		{"Sigmoid", p.Sigmoid},
+		{"SigmoidScaled", func(d, x []float64) { p.SigmoidScaled(d, x, -2.25, 0.4) }},
+	}
+	for _, m := range maps {
+		for _, inPlace := range []bool{false, true} {
+			x, d := c.sl(0, 17), c.sl(1, 18)
+			if inPlace {
+				d = x
+			}
+			wx, wd := gpHeap(x), gpHeap(d)
+			if inPlace {
+				wd = wx
+			}
+			m.f(wd, wx)
+			m.f(d, x)
+			if i := gpBitsEqual(d, wd); i >= 0 {
+				c.fail(m.name, "dst[%d] = %v (in place: %v), on heap copies %v", i, d[i], inPlace, wd[i])
+			}
+			if inPlace {
+				c.chk(m.name+" in place", x)
+			} else {
+				c.chk(m.name, x, d)
 			}
 		}
 	}
