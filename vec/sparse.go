@@ -52,7 +52,9 @@ func DotSparse(idx []int32, val, x []float64) float64 {
 // made.
 //
 // AxpySparse gives the bits of the Go loop y[j] += alpha*val[k] on every
-// path of one build: the generic, avx2 and neon paths run that loop (AVX2
+// path of one build (but for the payload of a NaN made where two NaNs meet
+// in one operation: Go leaves the operands' order to the compiler, and x86
+// keeps the first NaN): the generic, avx2 and neon paths run that loop (AVX2
 // has no scatter instruction and NEON neither gather nor scatter), and the
 // avx512 path, for rows of at least axpySparseAVX512Min entries on a CPU
 // with AVX-512 CD, an assembly kernel that multiplies and adds eight
