@@ -7,6 +7,8 @@ package vec
 
 const useAVX512 = false
 
+const avx512ReduceMin = 0
+
 func dotAVX512(x, y []float64) float64 { return dotGeneric(x, y) }
 func dot4AVX512(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64) {
 	return dot4Generic(x, y0, y1, y2, y3)

@@ -582,3 +582,46 @@ func TestSumSqDotPanicsOnLengths(t *testing.T) {
 	}()
 	SumSqDot(make([]float64, 3), make([]float64, 4))
 }
+
+// TestAVX512ReduceThreshold: Dot, Dot4 and SumSqDot run the avx2 kernels
+// below avx512ReduceMin elements and the avx512 kernels from it on, bit for
+// bit, on a CPU with the avx512 path.
+func TestAVX512ReduceThreshold(t *testing.T) {
+	var avx2, avx512 Path
+	for _, p := range Paths() {
+		switch p.Name {
+		case "avx2":
+			avx2 = p
+		case "avx512":
+			avx512 = p
+		}
+	}
+	if avx512.Dot == nil || !useAVX512 {
+		t.Skip("no avx512 path on this CPU")
+	}
+	for _, n := range []int{1, 7, avx512ReduceMin - 1, avx512ReduceMin, avx512ReduceMin + 1, 200} {
+		x, y := make([]float64, n), make([]float64, n)
+		for i := range x {
+			x[i], y[i] = vtWide(1, i), vtWide(2, i)
+		}
+		want := avx512
+		if n < avx512ReduceMin {
+			want = avx2
+		}
+		if g, w := Dot(x, y), want.Dot(x, y); math.Float64bits(g) != math.Float64bits(w) {
+			t.Errorf("n=%d: Dot = %v, %s path %v", n, g, want.Name, w)
+		}
+		gs, gd := SumSqDot(x, y)
+		ws, wd := want.SumSqDot(x, y)
+		if math.Float64bits(gs) != math.Float64bits(ws) || math.Float64bits(gd) != math.Float64bits(wd) {
+			t.Errorf("n=%d: SumSqDot = (%v, %v), %s path (%v, %v)", n, gs, gd, want.Name, ws, wd)
+		}
+		g0, g1, g2, g3 := Dot4(x, y, x, y, y)
+		w0, w1, w2, w3 := want.Dot4(x, y, x, y, y)
+		for k, pair := range [][2]float64{{g0, w0}, {g1, w1}, {g2, w2}, {g3, w3}} {
+			if math.Float64bits(pair[0]) != math.Float64bits(pair[1]) {
+				t.Errorf("n=%d: Dot4[%d] = %v, %s path %v", n, k, pair[0], want.Name, pair[1])
+			}
+		}
+	}
+}

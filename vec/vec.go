@@ -89,7 +89,7 @@ func itoa(n int) string {
 func Dot(x, y []float64) float64 {
 	checkLen("Dot", len(x), len(y))
 	switch {
-	case useAVX512:
+	case useAVX512 && len(x) >= avx512ReduceMin:
 		return dotAVX512(x, y)
 	case useAsm:
 		return dotAsm(x, y)
@@ -115,7 +115,7 @@ func Dot4(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64) {
 	checkLen("Dot4", len(x), len(y2))
 	checkLen("Dot4", len(x), len(y3))
 	switch {
-	case useAVX512:
+	case useAVX512 && len(x) >= avx512ReduceMin:
 		return dot4AVX512(x, y0, y1, y2, y3)
 	case useAsm:
 		return dot4Asm(x, y0, y1, y2, y3)
@@ -139,7 +139,7 @@ func Dot4(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64) {
 func SumSqDot(x, y []float64) (ss, dot float64) {
 	checkLen("SumSqDot", len(x), len(y))
 	switch {
-	case useAVX512:
+	case useAVX512 && len(x) >= avx512ReduceMin:
 		return sumSqDotAVX512(x, y)
 	case useAsm:
 		return sumSqDotAsm(x, y)

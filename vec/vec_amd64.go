@@ -20,6 +20,17 @@ var useAVX512 = useAsm && cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ && cpu.X86.H
 
 const asmName = "avx2"
 
+// avx512ReduceMin is the shortest vector Dot, Dot4 and SumSqDot hand to
+// their avx512 kernels; shorter ones run the avx2 kernels. The avx512
+// kernels end in one masked load of the last 1..7 elements, and a masked
+// load of memory stored just before is not forwarded from the store
+// buffer: a triangular solve, which reads the entries it has just written,
+// stalls on every call. On the active-set method's short vectors that made
+// the avx512 path slower than avx2 (the portfolio re-solve of
+// BenchmarkPortfolioWarm, n = 50, by 8%, with twice avx2's time in Dot);
+// from this length on the kernels' loops outweigh the stall.
+const avx512ReduceMin = 64
+
 // asmPaths lists the assembly paths this CPU runs, for Paths: avx2, then
 // avx512.
 func asmPaths() []Path {
