@@ -76,6 +76,7 @@ func BenchmarkFamilies(b *testing.B) {
 			p := fromGen(q)
 			b.Run(fmt.Sprintf("%s/n=%d", fam, n), func(b *testing.B) {
 				var solve time.Duration
+				var steps int
 				for b.Loop() {
 					s, err := New(p, nil)
 					if err != nil {
@@ -84,12 +85,14 @@ func BenchmarkFamilies(b *testing.B) {
 					t0 := time.Now()
 					r := s.Solve(ctx)
 					solve += time.Since(t0)
+					steps = r.Steps
 					undecided := r.Status == StatusPrecisionLimit && q.MayBeUndecided
 					if !undecided && ((r.Status == StatusInfeasible) != q.Infeasible || r.Status == StatusPrecisionLimit) {
 						b.Fatalf("status %v", r.Status)
 					}
 				}
 				b.ReportMetric(float64(solve.Nanoseconds())/float64(b.N), "solve-ns")
+				b.ReportMetric(float64(steps), "steps")
 			})
 		}
 	}
