@@ -179,7 +179,7 @@ section "Newton steps for the logistic loss" \
   ./internal/solver 3x '^BenchmarkNewton$'
 section "Kernels" \
   "Every kernel path this CPU has (generic, avx2, avx512, neon) at n = 1000 and n = 1e6." \
-  ./vec 200ms '^Benchmark(Dot|Dot4|Axpy|Step|Softplus|Sigmoid|SoftplusSum)$/.*/n=(1000|1000000)$'
+  ./vec 200ms '^Benchmark(Dot|Axpy|Step|Softplus|Sigmoid|SoftplusSum)$/.*/n=(1000|1000000)$' '^BenchmarkDot4$/.*/Dot4/n=(1000|1000000)$'
 pathpair "End to end: avx512 beside avx2, the paper QP" \
   "The same test binary run with GODEBUG=cpu.avx512f=off (path=avx2) and without (path=avx512), in turn: the paper QP cold (NewSolver + Solve) and warm (SetB + Solve, 10% moves), the portfolio warm (SetQ + Solve, 10% moves)." \
   . 3000x '^BenchmarkPaperQP$/with-setup/tol=1e-09$' '^BenchmarkPaperQPWarm$/10%' '^BenchmarkPortfolioWarm$/10%'
