@@ -3,6 +3,7 @@ package softpen
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"strings"
@@ -71,9 +72,9 @@ func TestMemoryEstimateRefusesHuge(t *testing.T) {
 		t.Errorf("%v allocations", a)
 	}
 	// Absurd sizes saturate rather than overflow.
-	huge := &Problem{N: 1 << 62, Loss: "none"}
+	huge := &Problem{N: math.MaxInt / 2, Loss: "none"}
 	if est := huge.MemoryEstimate(); est <= 0 {
-		t.Errorf("n = 2^62: estimate %d", est)
+		t.Errorf("n = %d: estimate %d", huge.N, est)
 	}
 }
 

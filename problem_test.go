@@ -38,7 +38,7 @@ func TestValidateNamesFieldAndIndex(t *testing.T) {
 	}{
 		{"n zero", func(p *Problem) { p.N = 0 }, "n: must be >= 1, got 0", "n", nil},
 		{"n negative", func(p *Problem) { p.N = -3 }, "n: must be >= 1, got -3", "n", nil},
-		{"n huge", func(p *Problem) { p.N = 1 << 40 }, "n: 1099511627776 is too large (at most 67108864)", "n", nil},
+		{"n huge", func(p *Problem) { p.N = 1 << 30 }, "n: 1073741824 is too large (at most 67108864)", "n", nil},
 		{"unknown loss", func(p *Problem) { p.Loss = "hinge" }, `loss: "hinge": want squared, logistic or none`, "loss", nil},
 		{"loss without rows", func(p *Problem) { p.Phi, p.Y = nil, nil }, `phi: loss "squared" needs at least one row`, "phi", nil},
 		{"phi with loss none", func(p *Problem) { p.Loss = "none" }, `phi: given, but loss is "none"`, "phi", nil},

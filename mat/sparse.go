@@ -60,7 +60,7 @@ func (m *Sparse) Check() error {
 	switch {
 	case m.Rows < 0 || m.Cols < 0:
 		return &SparseError{Row: -1, K: -1, Msg: fmt.Sprintf("%d x %d: negative size", m.Rows, m.Cols)}
-	case m.Cols > math.MaxInt32+1:
+	case int64(m.Cols) > math.MaxInt32+1:
 		return &SparseError{Row: -1, K: -1, Msg: fmt.Sprintf("%d columns: at most 2^31", m.Cols)}
 	case len(m.Ptr) != m.Rows+1:
 		return &SparseError{Row: -1, K: -1, Msg: fmt.Sprintf("ptr has length %d, want rows+1 = %d", len(m.Ptr), m.Rows+1)}
