@@ -18,12 +18,38 @@ func (s *Solver) SetB(b []float64) error {
 		return err
 	}
 	copy(s.bOrig, b)
+	s.shiftViolations()
 	s.setRHS()
 	for i, c := range s.ws {
 		s.beta[i] = s.rhs(c) / s.sigma[i]
 	}
-	s.forgetViolations()
 	return nil
+}
+
+// shiftViolations moves each row's stored violation bound (drift.go) by
+// the change of its right-hand side on the unit-row scale, from s.b to
+// s.bOrig scaled, before setRHS sets s.b: at a fixed point a row's
+// violation ahat'x - bhat falls by exactly the change of bhat, so the
+// next scan still skips the rows that stay satisfied, where forgetting
+// every bound would make it compute every row. The shifted bound is
+// raised by 4 ulp of its terms (the stored value, both right-hand sides),
+// more than the roundings of the change and of the shift: it stays a
+// bound to the rounding the stored violations already carry. The pool
+// and the shortlist, which rank rows by the old right-hand sides, are
+// dropped: the next search scans every row, as after forgetViolations.
+func (s *Solver) shiftViolations() {
+	for j, inv := range s.ainv {
+		if inv == 0 {
+			continue // a zero row keeps zeroRowBound
+		}
+		old, b := s.b[j], s.bOrig[j]*inv
+		d, e := b-old, 0x1p-50*(math.Abs(old)+math.Abs(b))
+		r := &s.rowBnd[j]
+		r.p += e + 0x1p-50*math.Abs(r.p) - d // +Inf (unknown) stays +Inf
+		r.a += e + 0x1p-50*math.Abs(r.a) - d
+	}
+	s.poolOK = false
+	s.short.clear()
 }
 
 // SetBounds replaces the bounds (each nil, for none, or of length n; an
