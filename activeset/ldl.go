@@ -1,5 +1,7 @@
 package activeset
 
+import "github.com/softpen/softpen/vec"
+
 // gramLDL is the factor L D L' of the Gram matrix G = N'N of the working
 // set's unit normals, in working-set order: L unit lower triangular, stored
 // by rows, packed (row i holds L[i][0..i-1] at l[i(i-1)/2:]), D in d. The
@@ -135,10 +137,15 @@ func (f *gramLDL) remove(p int) {
 // solve overwrites x[:kk] with G_kk^{-1} x[:kk], G_kk the leading kk x kk
 // block (every pivot of which must be positive). O(kk^2).
 func (f *gramLDL) solve(x []float64, kk int) {
-	for i := 0; i < kk; i++ {
+	for i := 0; i < kk; {
+		if i+4 <= kk && f.forward4(x, i) {
+			i += 4
+			continue
+		}
 		if lo, li := f.span(i); len(li) > 0 {
 			x[i] -= dot(li, x[lo:i])
 		}
+		i++
 	}
 	for i := 0; i < kk; i++ {
 		x[i] /= f.d[i]
@@ -148,6 +155,29 @@ func (f *gramLDL) solve(x []float64, kk int) {
 			axpy(-x[i], li, x[lo:i])
 		}
 	}
+}
+
+// forward4 takes rows i..i+3 of the forward substitution of solve, their
+// products with x[:i] in one vec.Dot4 (over the columns from the
+// smallest of their first nonzeros), where the dots one row at a time
+// cost four kernel calls on rows of a few dozen entries (a working set of
+// bounds for a dense H: the warm re-solve of a portfolio solves with G
+// several times). It reports false, doing nothing, where the rows start
+// too far apart for one product to pay (bounds of a diagonal H, sparse
+// rows: most of L is zero) or are short; solve then goes on row by row.
+func (f *gramLDL) forward4(x []float64, i int) bool {
+	lo := int(min(f.first[i], f.first[i+1], f.first[i+2], f.first[i+3]))
+	hi := int(max(f.first[i], f.first[i+1], f.first[i+2], f.first[i+3]))
+	if i-lo < shortLen || 4*(hi-lo) > i-lo {
+		return false
+	}
+	r0, r1, r2, r3 := f.row(i), f.row(i+1), f.row(i+2), f.row(i+3)
+	s0, s1, s2, s3 := vec.Dot4(x[lo:i], r0[lo:i], r1[lo:i], r2[lo:i], r3[lo:i])
+	x[i] -= s0
+	x[i+1] -= s1 + r1[i]*x[i]
+	x[i+2] -= s2 + r2[i]*x[i] + r2[i+1]*x[i+1]
+	x[i+3] -= s3 + r3[i]*x[i] + r3[i+1]*x[i+1] + r3[i+2]*x[i+2]
+	return true
 }
 
 // nullDirection sets p[:k] to the direction that keeps N p = 0 when the
