@@ -136,7 +136,8 @@ func (s *Solver) gradientGap(lamAbs float64) {
 	}
 	grad := 0.0
 	for i := range s.r {
-		grad += size(i) * size(i)
+		t := size(i)
+		grad += t * t
 	}
 	grad = gamma * math.Sqrt(grad)
 	g := &r.Rounding

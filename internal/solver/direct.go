@@ -205,6 +205,34 @@ func (s *Solver) solveDirect(ctx context.Context, start time.Time) (*Result, err
 	return res, nil
 }
 
+// penaltyWeight is xr = 2 max(max_j lambda_j, max_i |nu_i|, 0), NaN if a
+// multiplier is NaN, as the builtin max makes it. The running maximum is
+// kept by comparisons, which only a NaN sends the other way, where each
+// builtin max on floats tests for a NaN and for signed zeros: a pass over
+// the m row multipliers at every warm re-solve, most of them zero, ran
+// several times longer.
+func penaltyWeight(lambda, nu []float64) float64 {
+	xr, nan := 0.0, false
+	for _, l := range lambda {
+		if v := 2 * l; v > xr {
+			xr = v
+		} else if v != v {
+			nan = true
+		}
+	}
+	for _, l := range nu {
+		if v := 2 * math.Abs(l); v > xr {
+			xr = v
+		} else if v != v {
+			nan = true
+		}
+	}
+	if nan {
+		return math.NaN()
+	}
+	return xr
+}
+
 // engineAnswer writes the active-set method's answer r into the Result,
 // certified as the penalty method's answers are: the gap of the exact
 // penalty F(x) + xr (sum of violations) against the dual function at the
@@ -237,13 +265,7 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 	// F_{xr,0}(x) = F(x) + xr (sum of violations) is minimised at x* once
 	// xr >= ||lambda*||_inf; the engine's multipliers are lambda* to
 	// rounding, so xr = 2 max |multiplier| (the penalty method's rule).
-	xr := 0.0
-	for _, l := range res.Lambda {
-		xr = max(xr, 2*l)
-	}
-	for _, l := range res.Nu {
-		xr = max(xr, 2*math.Abs(l))
-	}
+	xr := penaltyWeight(res.Lambda, res.Nu)
 	res.Xi = xr
 	res.Gap = s.userGap(r.PenaltyGap(s.mu, xr), res.X)
 	res.DistBound = s.distBound(res.Gap, r.Feasible && r.NearlyImplied == 0)

@@ -54,3 +54,31 @@ func TestTimeLimitInSetUp(t *testing.T) {
 		t.Errorf("SetB: %v, engine built %v", err, s2.direct != nil)
 	}
 }
+
+// TestPenaltyWeight: penaltyWeight is 2 max(max_j lambda_j, max_i |nu_i|, 0)
+// as the builtin max forms it, bit for bit (a -0 multiplier leaves +0),
+// and NaN when a multiplier is NaN.
+func TestPenaltyWeight(t *testing.T) {
+	nan, negZero := math.NaN(), math.Copysign(0, -1)
+	for _, c := range []struct{ lambda, nu []float64 }{
+		{nil, nil},
+		{[]float64{0, negZero, 0}, []float64{negZero}},
+		{[]float64{0, 3, 1e-300, 2}, []float64{-5, 4}},
+		{[]float64{1, nan, 7}, nil},
+		{[]float64{1, 2}, []float64{nan, -9}},
+		{[]float64{math.Inf(1), 1}, []float64{-3}},
+		{[]float64{negZero}, []float64{negZero, 0}},
+	} {
+		want := 0.0
+		for _, l := range c.lambda {
+			want = max(want, 2*l)
+		}
+		for _, l := range c.nu {
+			want = max(want, 2*math.Abs(l))
+		}
+		got := penaltyWeight(c.lambda, c.nu)
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Errorf("lambda %v nu %v: %v, want %v", c.lambda, c.nu, got, want)
+		}
+	}
+}
