@@ -166,7 +166,7 @@ func (s *Solver) beginSolve(ctx context.Context, start time.Time) {
 	for k := range s.ws {
 		s.lam[k] = 0
 	}
-	s.xFresh, s.vFresh = false, false
+	s.xFresh, s.vFresh, s.keptK = false, false, -1
 }
 
 // settle refines the answer of the loop that ended with status, and while
@@ -354,19 +354,9 @@ func (s *Solver) undecided(st Status) Status {
 // solve, whose rounding is relative to lambda, does not give.
 func (s *Solver) towardsLamStar() bool {
 	k := len(s.ws)
-	if !s.vFresh {
-		s.primalV()
-	}
-	s.vFresh = false // lambda changes below
 	ls := s.lamStar[:k]
-	one, oneVal := s.normals.one[:k], s.normals.oneVal[:k]
-	for i := range ls {
-		if o := one[i]; o >= 0 {
-			ls[i] = oneVal[i]*s.v[o] - s.beta[i]
-		} else {
-			ls[i] = s.normals.dot(i, s.v) - s.beta[i]
-		}
-	}
+	s.memberViolations(ls)
+	s.vFresh = false // lambda changes below
 	s.fac.solve(ls, k)
 	vec.Axpy(1, s.lam[:k], ls)
 	scale := max(1, normInf(ls))
@@ -394,12 +384,52 @@ func (s *Solver) towardsLamStar() bool {
 		}
 		return false
 	}
+	same := alpha == 0 && at == 0 && s.ws[block].kind != kindKink
 	for i := range s.ws {
-		s.lam[i] += alpha * (ls[i] - s.lam[i])
+		l := s.lam[i] + alpha*(ls[i]-s.lam[i])
+		same = same && l == s.lam[i]
+		s.lam[i] = l
 	}
 	s.lam[block] = at
 	s.leave(block)
+	if same {
+		// No multiplier moved and the member left with a zero one (not
+		// a kink, whose leaving moves v_u): v is what primalV would
+		// compute now, bit for bit (it skips zero multipliers), and so
+		// are the other members' violations at it.
+		s.vFresh = true
+		copy(s.keptViol[block:k-1], s.keptViol[block+1:k])
+		s.keptK = k - 1
+	}
 	return true
+}
+
+// memberViolations sets ls to the members' violations at v, n_i'v - beta_i,
+// with v = v_u - N lambda made fresh first. After a leave that moved no
+// multiplier (towardsLamStar) v has not changed, and the violations kept
+// from the last call, less the member that left, are taken as they are:
+// a run of members leaving one by one, as a warm re-solve that starts
+// from zero multipliers makes, then costs no product with the normals.
+func (s *Solver) memberViolations(ls []float64) {
+	k := len(ls)
+	kept := s.keptK == k && s.vFresh
+	s.keptK = -1
+	if kept {
+		copy(ls, s.keptViol[:k])
+		return
+	}
+	if !s.vFresh {
+		s.primalV()
+	}
+	one, oneVal := s.normals.one[:k], s.normals.oneVal[:k]
+	for i := range ls {
+		if o := one[i]; o >= 0 {
+			ls[i] = oneVal[i]*s.v[o] - s.beta[i]
+		} else {
+			ls[i] = s.normals.dot(i, s.v) - s.beta[i]
+		}
+	}
+	copy(s.keptViol[:k], ls)
 }
 
 // multiplierRange is the interval a member's multiplier (unit-normal scale)

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/softpen/softpen/internal/qpgen"
 	"github.com/softpen/softpen/internal/testqp"
@@ -457,4 +459,74 @@ func TestImpliedRowByMembersResiduals(t *testing.T) {
 		{-2.5, 0, 0, 0},
 	}), B: []float64{0.71875, -2.5, 0}}
 	solvedExactly(t, "x_1 >= 0 implied", p, mustNew(t, p).Solve(ctx))
+}
+
+// TestKeptViolations: after a leave that moved no multiplier, towardsLamStar
+// takes the members' violations it kept instead of computing them again
+// (memberViolations); they and v must be what primalV and the products
+// give, bit for bit. A portfolio (sum x = 1, 0 <= x <= 0.1, a dense H)
+// re-solved from zero multipliers after c moves lets members go one by
+// one without moving any multiplier.
+func TestKeptViolations(t *testing.T) {
+	const n = 50
+	rng := rand.New(rand.NewPCG(8, 3))
+	f := mat.NewDense(n, 3)
+	for i := range f.Data {
+		f.Data[i] = rng.NormFloat64()
+	}
+	h := mat.NewDense(n, n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			h.Row(i)[j] = vec.Dot(f.Row(i), f.Row(j))
+		}
+		h.Row(i)[i] += 0.1 + 0.01*float64(i%7)
+	}
+	p := &Problem{N: n, H: h, C: make([]float64, n), Aeq: mat.NewDense(1, n), Beq: []float64{1},
+		Lower: make([]float64, n), Upper: make([]float64, n)}
+	for i := 0; i < n; i++ {
+		p.C[i] = -0.1 * (1 + rng.NormFloat64())
+		p.Aeq.Row(0)[i] = 1
+		p.Upper[i] = 0.1
+	}
+	s := mustNew(t, p)
+	if r := s.Solve(ctx); r.Status != StatusSolved {
+		t.Fatal(r.Status)
+	}
+	c, v, viol := make([]float64, n), make([]float64, n), make([]float64, n+1)
+	kept := 0
+	for round := 0; round < 40; round++ {
+		for i := range c {
+			c[i] = p.C[i] * (1 + 0.1*math.Tanh(rng.NormFloat64()))
+		}
+		if err := s.SetC(c); err != nil {
+			t.Fatal(err)
+		}
+		s.beginSolve(ctx, time.Now())
+		for s.towardsLamStar() {
+			k := len(s.ws)
+			if s.keptK != k {
+				continue
+			}
+			kept++
+			copy(v, s.v)
+			copy(viol, s.keptViol[:k])
+			s.vFresh = false
+			s.primalV()
+			if !slices.Equal(v, s.v) {
+				t.Fatalf("round %d: the kept v differs from primalV's", round)
+			}
+			for i := 0; i < k; i++ {
+				if d := s.normals.dot(i, s.v) - s.beta[i]; math.Float64bits(d) != math.Float64bits(viol[i]) {
+					t.Fatalf("round %d: member %d's kept violation %v, computed %v", round, i, viol[i], d)
+				}
+			}
+		}
+		if r := s.Solve(ctx); r.Status != StatusSolved {
+			t.Fatalf("round %d: %v", round, r.Status)
+		}
+	}
+	if kept == 0 {
+		t.Error("no leave kept the members' violations")
+	}
+	t.Logf("%d leaves kept the violations", kept)
 }

@@ -117,9 +117,16 @@ type Solver struct {
 	// them and by a refinement step), so the primal after the loop can be
 	// skipped. vFresh: s.v is v_u - N lambda for them (set by primalV,
 	// cleared by every change but the admission of a member with a zero
-	// multiplier, which primalV skips).
+	// multiplier, which primalV skips, and towardsLamStar's leave of one
+	// that moved no multiplier).
 	xFresh, vFresh          bool
 	g, lamStar, dir, lamTry []float64
+	// keptViol[:keptK]: the members' violations n_i'v - beta_i at s.v
+	// as towardsLamStar last computed them, for its next call after a
+	// leave that moved no multiplier (memberViolations); keptK = -1:
+	// none. Every push and pop clears keptK.
+	keptViol []float64
+	keptK    int
 	// ortho, orthoW (n) and orthoY (capacity): refineOrtho's workspace,
 	// allocated on first use.
 	ortho          orthoQR
@@ -185,7 +192,7 @@ func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
 	// (the cold set-up of a small problem is mostly allocation): floats,
 	// int32s, bools and int8s.
 	spInts, spFloats, spBools := sparseBuilderSlab(m, n)
-	fl := slab[float64](make([]float64, 18*n+7*capacity+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)+spFloats))
+	fl := slab[float64](make([]float64, 18*n+8*capacity+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)+spFloats))
 	in := slab[int32](make([]int32, normalSetInts(capacity, n)+gramLDLInts(capacity)+spInts))
 	bl := slab[bool](make([]bool, n+2*m+meq+spBools))
 	i8 := slab[int8](make([]int8, 3*n))
@@ -230,6 +237,7 @@ func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
 	s.v, s.x, s.t, s.r, s.xTry = fl.take(n), fl.take(n), fl.take(n), fl.take(n), fl.take(n)
 	s.hx, s.chol.rowNorm = fl.take(n), fl.take(n)
 	s.g, s.lamStar, s.dir, s.lamTry = fl.take(capacity), fl.take(capacity), fl.take(capacity), fl.take(capacity)
+	s.keptViol, s.keptK = fl.take(capacity), -1
 	s.res = Result{X: fl.take(n), Lambda: fl.take(m), Nu: fl.take(meq),
 		Z: fl.take(n), FarkasA: fl.take(m), FarkasEq: fl.take(meq)}
 	if s.l1 > 0 {

@@ -437,7 +437,7 @@ func (s *Solver) rhs(c constraint) float64 {
 // push appends c to the working set and its factor, with multiplier zero,
 // and returns its pivot.
 func (s *Solver) push(c constraint) float64 {
-	s.xFresh = false
+	s.xFresh, s.keptK = false, -1
 	k := len(s.ws)
 	s.sigma[k] = s.normal(c, k)
 	s.beta[k] = s.rhs(c) / s.sigma[k]
@@ -489,7 +489,7 @@ func (s *Solver) twin(k int) int {
 
 // pop removes member p from the working set and its factor.
 func (s *Solver) pop(p int) {
-	s.xFresh, s.vFresh = false, false
+	s.xFresh, s.vFresh, s.keptK = false, false, -1
 	s.fresh, s.lastIndep = false, false // the downdate's rounding is in the factor
 	s.mark(s.ws[p], false)
 	if c := s.ws[p]; c.kind == kindRow {
