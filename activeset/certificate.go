@@ -263,8 +263,12 @@ func (s *Solver) violationPass(exact bool) gapTerms {
 		}
 		// A row whose residual is within its evaluation's rounding of
 		// zero or above may be violated in exact arithmetic: its
-		// residual summed in twice the precision says.
-		if !s.rowIn[j] && s.ainv[j] > 0 && res*s.ainv[j] > -gn*(xn+math.Abs(s.b[j])) {
+		// residual summed in twice the precision says. So may, on the
+		// members' exact face, a row that holds at x by no more than a
+		// member may be violated there (WithinRounding): one nearly
+		// opposite to a member that x violates within rounding holds by
+		// that much (nearlyImpliedRows).
+		if !s.rowIn[j] && s.ainv[j] > 0 && WithinRounding(-res*s.ainv[j], xn, s.b[j], s.n) {
 			s.noteExact(j, xn)
 		}
 		comp = max(comp, math.Abs(r.Lambda[j]*res))

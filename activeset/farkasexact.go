@@ -444,15 +444,19 @@ func repeatImplied(S []exactMember, last int, eq bool) (implied, ok bool) {
 // exact point of the members' face nearest x; it then cuts the face at a
 // distance float64 cannot resolve (a row 1e-16 from the span of two
 // equalities placed x* 0.16 from an answer that satisfies every row to
-// rounding). Where the members span every direction (k = n) there is no
-// face to cut. Only the rows the lists keep are checked, the exactRows
-// nearest to violation on either side: an SVM's degenerate answer has
+// rounding). Where the members span every direction (k = n), the edges
+// of their vertex are the faces such a row can cut (vertexCuts). Only
+// the rows the lists keep are checked, the exactRows nearest to
+// violation on either side: an SVM's degenerate answer has
 // thousands of rows within rounding of active (repeated data points), and
 // checking each (O(n^2 + k n)) made the mushrooms SVM's solve 4 times
 // slower.
 func (s *Solver) nearlyImpliedRows() int {
 	k := len(s.ws)
-	if k == 0 || k >= s.n {
+	if k >= s.n {
+		return s.vertexCuts()
+	}
+	if k == 0 {
 		return 0
 	}
 	count := 0

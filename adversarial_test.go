@@ -1,0 +1,933 @@
+package softpen
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/softpen/softpen/internal/qpgen"
+)
+
+// This file holds an independent judge of answers on ill-posed inputs and
+// the adversarial families it judges. The judge reads only the caller's
+// data and the answer, in rational arithmetic: none of the solver's
+// certificate code is used. Its reference is the exact optimum of the
+// problem (qpgen.ExactRat, an enumeration of active sets in big.Rat).
+
+// ratF is the exact value of a finite float64.
+func ratF(v float64) *big.Rat { return new(big.Rat).SetFloat64(v) }
+
+// advModel is p's objective as 1/2 x'hx + c'x + l1 ||x||_1 in rationals:
+// h = (P + P')/2 + ridge I, exactly (p has no loss).
+func advModel(p *Problem) (h [][]*big.Rat, c []*big.Rat) {
+	n := p.N
+	h, c = make([][]*big.Rat, n), make([]*big.Rat, n)
+	half := big.NewRat(1, 2)
+	for i := range n {
+		h[i] = make([]*big.Rat, n)
+		for j := range n {
+			h[i][j] = new(big.Rat)
+			if p.P != nil {
+				h[i][j].Add(ratF(p.P[i][j]), ratF(p.P[j][i]))
+				h[i][j].Mul(h[i][j], half)
+			}
+		}
+		h[i][i].Add(h[i][i], ratF(p.Ridge))
+		c[i] = new(big.Rat)
+		if p.Q != nil {
+			c[i].SetFloat64(p.Q[i])
+		}
+	}
+	return h, c
+}
+
+// advObjective is F(x) = 1/2 x'hx + c'x + l1 ||x||_1 exactly (no offset).
+func advObjective(h [][]*big.Rat, c []*big.Rat, l1 float64, x []float64) *big.Rat {
+	f := quadraticRat(h, c, x)
+	abs := new(big.Rat)
+	for _, v := range x {
+		abs.Add(abs, ratF(math.Abs(v)))
+	}
+	return f.Add(f, abs.Mul(abs, ratF(l1)))
+}
+
+// advExact is p's exact answer: qpgen.ExactRat on the exact model, with
+// the l1 term by orthants (exactWithL1's method, the orthant's signs as
+// rows -sigma_j x_j <= 0 and c + l1 sigma formed in rationals).
+func advExact(p *Problem) (*qpgen.ExactResult, error) {
+	h, c := advModel(p)
+	qp := &qpgen.QP{N: p.N, A: p.A, B: p.B, Aeq: p.Aeq, Beq: p.Beq}
+	if p.Lower != nil || p.Upper != nil { // bounds of magnitude >= 1e20 are none
+		qp.Lower, qp.Upper = make([]float64, p.N), make([]float64, p.N)
+		for i := range p.N {
+			qp.Lower[i], qp.Upper[i] = lowerAt(p.Lower, i), upperAt(p.Upper, i)
+		}
+	}
+	if p.L1 == 0 {
+		return qpgen.ExactRat(qp, h, c)
+	}
+	var best *qpgen.ExactResult
+	n := p.N
+	for orthant := 0; orthant < 1<<n; orthant++ {
+		o := *qp
+		o.A, o.B = append([][]float64(nil), p.A...), append([]float64(nil), p.B...)
+		co := make([]*big.Rat, n)
+		for j := range n {
+			sign := 1.0
+			if orthant>>j&1 == 1 {
+				sign = -1
+			}
+			co[j] = new(big.Rat).Add(c[j], ratF(sign*p.L1))
+			row := make([]float64, n)
+			row[j] = -sign
+			o.A, o.B = append(o.A, row), append(o.B, 0)
+		}
+		ex, err := qpgen.ExactRat(&o, h, co)
+		if err != nil {
+			return nil, err
+		}
+		if best == nil || best.Infeasible || (!ex.Infeasible && ex.F.Cmp(best.F) < 0) {
+			best = ex
+		}
+	}
+	return best, nil
+}
+
+// advConstraints is how many constraints qpgen.ExactRat enumerates for p
+// (rows, equalities, finite bounds, and the l1 orthant's n rows).
+func advConstraints(p *Problem) int {
+	k := len(p.A) + len(p.Aeq)
+	if p.L1 != 0 {
+		k += p.N
+	}
+	for i := range p.N {
+		if !math.IsInf(lowerAt(p.Lower, i), 0) {
+			k++
+		}
+		if !math.IsInf(upperAt(p.Upper, i), 0) {
+			k++
+		}
+	}
+	return k
+}
+
+// advRounding is the rounding a row's residual a'x - b may carry in
+// float64 and still count as met: 64 (n+1) eps (||a|| ||x|| + |b|), a
+// multiple of activeset.WithinRounding's allowance, so that only a
+// violation far beyond any reading of "within rounding" is reported.
+func advRounding(a, x []float64, b float64) float64 {
+	var an, xn float64
+	for i := range a {
+		an += a[i] * a[i]
+		xn += x[i] * x[i]
+	}
+	return 64 * float64(len(a)+1) * 0x1p-52 * (math.Sqrt(an)*math.Sqrt(xn) + math.Abs(b))
+}
+
+// advViolation returns the largest exact violation of p's rows, equalities
+// and bounds at x, each divided by its rounding allowance (advRounding; 0
+// for bounds, which x must meet exactly): a value above 1 is a violation
+// beyond rounding. where names the worst.
+func advViolation(p *Problem, x []float64) (worst float64, where string) {
+	note := func(v *big.Rat, allow float64, name string) {
+		if v.Sign() <= 0 {
+			return
+		}
+		f, _ := v.Float64()
+		r := math.Inf(1)
+		if allow > 0 {
+			r = f / allow
+		}
+		if r > worst {
+			worst, where = r, fmt.Sprintf("%s violated by %.3g (allowance %.3g)", name, f, allow)
+		}
+	}
+	residual := func(a []float64, b float64) *big.Rat {
+		s := new(big.Rat).Neg(ratF(b))
+		for i, v := range a {
+			s.Add(s, new(big.Rat).Mul(ratF(v), ratF(x[i])))
+		}
+		return s
+	}
+	for j, a := range p.A {
+		note(residual(a, p.B[j]), advRounding(a, x, p.B[j]), fmt.Sprintf("row %d", j))
+	}
+	for j, a := range p.Aeq {
+		r := residual(a, p.Beq[j])
+		note(new(big.Rat).Abs(r), advRounding(a, x, p.Beq[j]), fmt.Sprintf("equality %d", j))
+	}
+	for i, v := range x {
+		if lo := lowerAt(p.Lower, i); v < lo {
+			note(new(big.Rat).Sub(ratF(lo), ratF(v)), 0, fmt.Sprintf("lower bound %d", i))
+		}
+		if hi := upperAt(p.Upper, i); v > hi {
+			note(new(big.Rat).Sub(ratF(v), ratF(hi)), 0, fmt.Sprintf("upper bound %d", i))
+		}
+	}
+	return worst, where
+}
+
+// advFarkas checks (yA, yEq) as a proof that p's constraints have no
+// solution: yA >= 0 and, with w = A'yA + Aeq'yEq (exactly),
+// b'yA + beq'yEq below the box's minimum of w'x, by more than rounding
+// where a component of w without the bound its sign needs does not
+// vanish exactly (it must vanish to the rounding of its own sum, 64 (m+1)
+// eps sum_j |a_jk y_j|). exact reports that the certificate holds exactly.
+func advFarkas(p *Problem, yA, yEq []float64) (exact bool, err error) {
+	if len(yA) != len(p.A) || len(yEq) != len(p.Aeq) {
+		return false, fmt.Errorf("certificate lengths %d, %d; want %d, %d", len(yA), len(yEq), len(p.A), len(p.Aeq))
+	}
+	w, size := make([]*big.Rat, p.N), make([]float64, p.N)
+	for i := range w {
+		w[i] = new(big.Rat)
+	}
+	by, bySize := new(big.Rat), 0.0
+	add := func(rows [][]float64, rhs, y []float64, signed bool) error {
+		for j, v := range y {
+			if math.IsNaN(v) || math.IsInf(v, 0) || (!signed && v < 0) {
+				return fmt.Errorf("multiplier %d is %v", j, v)
+			}
+			yv := ratF(v)
+			by.Add(by, new(big.Rat).Mul(yv, ratF(rhs[j])))
+			bySize += math.Abs(v * rhs[j])
+			for i, a := range rows[j] {
+				w[i].Add(w[i], new(big.Rat).Mul(yv, ratF(a)))
+				size[i] += math.Abs(v * a)
+			}
+		}
+		return nil
+	}
+	if err := add(p.A, p.B, yA, false); err != nil {
+		return false, err
+	}
+	if err := add(p.Aeq, p.Beq, yEq, true); err != nil {
+		return false, err
+	}
+	gamma := 64 * float64(len(yA)+len(yEq)+1) * 0x1p-52
+	exact = true
+	minBox, slack := new(big.Rat), gamma*bySize
+	for i, wi := range w {
+		var bound float64
+		switch wi.Sign() {
+		case 0:
+			continue
+		case 1:
+			bound = lowerAt(p.Lower, i)
+		default:
+			bound = upperAt(p.Upper, i)
+		}
+		if math.IsInf(bound, 0) {
+			f, _ := wi.Float64()
+			if math.Abs(f) > gamma*size[i] {
+				return false, fmt.Errorf("(A'y + Aeq'yeq)_%d = %.3g, beyond the rounding %.3g of its sum, and x_%d has no bound on that side", i, f, gamma*size[i], i)
+			}
+			exact = false
+			continue
+		}
+		t := new(big.Rat).Mul(wi, ratF(bound))
+		minBox.Add(minBox, t)
+		tf, _ := t.Float64()
+		slack += gamma * math.Abs(tf)
+	}
+	margin, _ := new(big.Rat).Sub(minBox, by).Float64()
+	switch {
+	case margin <= 0:
+		return false, fmt.Errorf("b'y is not below the box's minimum of (A'y + Aeq'yeq)'x: margin %.3g", margin)
+	case !exact && margin <= slack:
+		return false, fmt.Errorf("margin %.3g is within the rounding %.3g of the certificate's terms", margin, slack)
+	}
+	return exact, nil
+}
+
+// advVerdict is what the judge makes of one answer.
+type advVerdict struct {
+	wrong string // non-empty: a wrong answer, and why
+	note  string // non-empty: an honest non-answer, or a weakness that is not wrong
+}
+
+// advJudge judges res (or err) for p against its exact answer ex. A wrong
+// answer is: solved at a point that violates a constraint beyond rounding
+// (advViolation), or whose Gap is below F(x) - F*, or whose finite
+// DistBound is below ||x - x*||, or solved on an infeasible problem;
+// infeasible on a feasible problem, or with a certificate that does not
+// prove it exactly. Any error is an honest refusal here (the families that
+// must not be refused check that themselves).
+func advJudge(p *Problem, ex *qpgen.ExactResult, res *Result, err error) advVerdict {
+	if err != nil {
+		return advVerdict{note: "error: " + err.Error()}
+	}
+	switch res.Status {
+	case StatusInfeasible:
+		if !ex.Infeasible {
+			return advVerdict{wrong: fmt.Sprintf("infeasible, but x* = %v is feasible", ex.X)}
+		}
+		exact, ferr := advFarkas(p, res.FarkasA, res.FarkasEq)
+		if ferr != nil {
+			return advVerdict{wrong: "infeasible (rightly), but the certificate fails: " + ferr.Error()}
+		}
+		if !exact {
+			return advVerdict{note: "infeasible, certificate to rounding"}
+		}
+		return advVerdict{}
+	case StatusSolved:
+	default:
+		return advVerdict{note: res.Status.String()}
+	}
+	if v, where := advViolation(p, res.X); v > 1 {
+		return advVerdict{wrong: "solved, but " + where}
+	}
+	if ex.Infeasible {
+		// Every constraint holds to rounding at x (above), which is what
+		// solved claims; such data are infeasible only by their rounding.
+		return advVerdict{note: "solved within rounding of an infeasible problem"}
+	}
+	h, c := advModel(p)
+	excess := new(big.Rat).Sub(advObjective(h, c, p.L1, res.X), ex.F)
+	ef, _ := excess.Float64()
+	if excess.Sign() > 0 && (math.IsNaN(res.Gap) || ef > res.Gap) {
+		return advVerdict{wrong: fmt.Sprintf("solved with gap %.3g, but F(x) - F* = %.3g", res.Gap, ef)}
+	}
+	if !math.IsInf(res.DistBound, 1) {
+		d := 0.0
+		for j, v := range res.X {
+			e, _ := new(big.Rat).Sub(ratF(v), ex.XRat[j]).Float64()
+			d += e * e
+		}
+		if d = math.Sqrt(d); !(d <= res.DistBound) {
+			return advVerdict{wrong: fmt.Sprintf("solved with distance bound %.3g, but ||x - x*|| = %.3g", res.DistBound, d)}
+		}
+	}
+	return advVerdict{}
+}
+
+// advMethods are the methods that apply to a quadratic objective.
+var advMethods = []Method{MethodAuto, MethodActiveSet, MethodAPG, MethodSVRG, MethodCatalyst, MethodSGD, MethodSGDM}
+
+// advTally counts what the judge saw.
+type advTally struct {
+	answers, solved, infeasible, other, errs, wrong int
+	notes                                           map[string]int // the judge's notes and their counts
+}
+
+// advRun solves p with each method by Solve and judges every answer; a
+// wrong one fails t.
+func advRun(t *testing.T, label string, p *Problem, ex *qpgen.ExactResult, methods []Method, tally *advTally) {
+	t.Helper()
+	for _, m := range methods {
+		opt := &Options{Method: m, Tol: 1e-9, Seed: 1, MaxSteps: 200000, TimeLimit: 2 * time.Second}
+		res, err := Solve(context.Background(), p, opt)
+		advCount(t, fmt.Sprintf("%s, %v", label, m), p, ex, res, err, tally)
+	}
+}
+
+// advCount judges one answer and counts it; a wrong one fails t.
+func advCount(t *testing.T, label string, p *Problem, ex *qpgen.ExactResult, res *Result, err error, tally *advTally) {
+	t.Helper()
+	{
+		tally.answers++
+		switch {
+		case err != nil:
+			tally.errs++
+		case res.Status == StatusSolved:
+			tally.solved++
+		case res.Status == StatusInfeasible:
+			tally.infeasible++
+		default:
+			tally.other++
+		}
+		v := advJudge(p, ex, res, err)
+		if v.note != "" {
+			tally.notes[v.note]++
+		}
+		if v.wrong != "" {
+			tally.wrong++
+			t.Errorf("%s: %s", label, v.wrong)
+		}
+	}
+}
+
+// advWarmAndJSON judges p's answer through the other public paths: a
+// Solver (NewSolver, Solve, then SetB to b and back, each answer judged
+// against its own reference) and the JSON problem file (WriteProblem,
+// ReadProblem: the problem read must be p bit for bit, and is solved).
+func advWarmAndJSON(t *testing.T, label string, p *Problem, ex *qpgen.ExactResult, tally *advTally) {
+	t.Helper()
+	opt := &Options{Tol: 1e-9, Seed: 1}
+	s, err := NewSolver(p, opt)
+	if err != nil {
+		advCount(t, label+", NewSolver", p, ex, nil, err, tally)
+		return
+	}
+	res, err := s.Solve(context.Background())
+	advCount(t, label+", Solver", p, ex, res, err, tally)
+	if len(p.B) > 0 {
+		// b moved by a relative 1e-12 and back: a warm start next to the
+		// answer of nearly the same problem.
+		q := *p
+		q.B = make([]float64, len(p.B))
+		for j, v := range p.B {
+			q.B[j] = v * (1 - 1e-12)
+		}
+		exq, err := advExact(&q)
+		if err != nil {
+			t.Fatalf("%s: reference: %v", label, err)
+		}
+		for _, c := range []struct {
+			p  *Problem
+			ex *qpgen.ExactResult
+		}{{&q, exq}, {p, ex}} {
+			if err := s.SetB(c.p.B); err != nil {
+				t.Fatalf("%s: SetB: %v", label, err)
+			}
+			res, err := s.Solve(context.Background())
+			advCount(t, label+", Solver after SetB", c.p, c.ex, res, err, tally)
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteProblem(&buf, p); err != nil {
+		t.Fatalf("%s: WriteProblem: %v", label, err)
+	}
+	back, err := ReadProblem(&buf)
+	if err != nil {
+		t.Fatalf("%s: ReadProblem: %v", label, err)
+	}
+	if !reflect.DeepEqual(advBits(back), advBits(p)) {
+		t.Fatalf("%s: the problem file does not read back bit for bit", label)
+	}
+	res, err = Solve(context.Background(), back, opt)
+	advCount(t, label+", JSON", back, ex, res, err, tally)
+}
+
+// advBits is p's numbers as their bits, with bounds of magnitude >= 1e20
+// as infinities (the file's "none"), for a comparison that tells -0 from
+// 0.
+func advBits(p *Problem) [][]uint64 {
+	var out [][]uint64
+	vec := func(v []float64) {
+		r := make([]uint64, len(v))
+		for i, x := range v {
+			r[i] = math.Float64bits(x)
+		}
+		out = append(out, r)
+	}
+	lo, hi := make([]float64, p.N), make([]float64, p.N)
+	for i := range p.N {
+		lo[i], hi[i] = lowerAt(p.Lower, i), upperAt(p.Upper, i)
+	}
+	for _, v := range [][]float64{{p.Ridge, p.L1, p.Offset}, p.Q, p.B, p.Beq, lo, hi} {
+		vec(v)
+	}
+	for _, m := range [][][]float64{p.P, p.A, p.Aeq} {
+		for _, r := range m {
+			vec(r)
+		}
+	}
+	return out
+}
+
+// advFamily is one adversarial family: draw makes its problem number it
+// from rng (small n, so that the exact answer is within reach).
+type advFamily struct {
+	name string
+	draw func(rng *rand.Rand) *Problem
+}
+
+// advBase draws a strongly convex QP of n variables: P = M M' (M n x n,
+// entries normal) plus a ridge of 1e-3..1, q normal.
+func advBase(rng *rand.Rand, n int) *Problem {
+	p := &Problem{N: n, Loss: "none", P: make([][]float64, n), Q: make([]float64, n), Ridge: math.Pow(10, -3*rng.Float64())}
+	m := make([][]float64, n)
+	for i := range m {
+		m[i] = advNormal(rng, n)
+	}
+	for i := range n {
+		p.P[i] = make([]float64, n)
+		for j := range n {
+			p.P[i][j] = dotRows(m[i], m[j])
+		}
+		p.Q[i] = 3 * rng.NormFloat64()
+	}
+	return p
+}
+
+func advNormal(rng *rand.Rand, n int) []float64 {
+	r := make([]float64, n)
+	for i := range r {
+		r[i] = rng.NormFloat64()
+	}
+	return r
+}
+
+// advDot is a'x in float64.
+func advDot(a, x []float64) float64 { return dotRows(a, x) }
+
+func TestAdversarialFamilies(t *testing.T) {
+	count := 40
+	if testing.Short() {
+		count = 8
+	}
+	for fi, fam := range advFamilies() {
+		t.Run(fam.name, func(t *testing.T) {
+			rng := rand.New(rand.NewSource(int64(100 + fi)))
+			tally := advTally{notes: map[string]int{}}
+			for it := range count {
+				p := fam.draw(rng)
+				if advConstraints(p) > qpgen.ExactMaxCons {
+					t.Fatalf("problem %d: %d constraints, beyond the exact reference", it, advConstraints(p))
+				}
+				ex, err := advExact(p)
+				if err != nil {
+					t.Fatalf("problem %d: reference: %v", it, err)
+				}
+				label := fmt.Sprintf("problem %d", it)
+				advRun(t, label, p, ex, advMethods, &tally)
+				if it < count/4 {
+					advWarmAndJSON(t, label, p, ex, &tally)
+				}
+			}
+			t.Logf("%+v", tally)
+		})
+	}
+}
+
+// advFamilies are the adversarial families of TestAdversarialFamilies.
+func advFamilies() []advFamily {
+	return []advFamily{
+		{"near-dependent equalities", advNearDependentEq},
+		{"multiple equalities", advMultipleEq},
+		{"equality by two rows", advTwoRows},
+		{"pinned variables", advPinned},
+		{"scaled rows", advScaledRows},
+		{"scaled objective", advScaledObjective},
+		{"degenerate vertex", advDegenerateVertex},
+		{"thin slab", advThinSlab},
+		{"singular P with l1", advSingularL1},
+	}
+}
+
+// advRow appends the row a with right-hand side b to p's rows.
+func advRow(p *Problem, a []float64, b float64) {
+	p.A, p.B = append(p.A, a), append(p.B, b)
+}
+
+// advEq appends the equality a'x = b to p.
+func advEq(p *Problem, a []float64, b float64) {
+	p.Aeq, p.Beq = append(p.Aeq, a), append(p.Beq, b)
+}
+
+// advLog is 10^U(lo, hi).
+func advLog(rng *rand.Rand, lo, hi float64) float64 { return math.Pow(10, lo+(hi-lo)*rng.Float64()) }
+
+// advNearDependentEq: an equality e and a near copy of it (each entry off
+// by a relative 1e-15..1e-10), their right-hand sides consistent at a point
+// x0 (each computed in float64) or apart by 1e-12..1; one random row.
+func advNearDependentEq(rng *rand.Rand) *Problem {
+	n := 2 + rng.Intn(3)
+	p := advBase(rng, n)
+	e, x0 := advNormal(rng, n), advNormal(rng, n)
+	e2 := make([]float64, n)
+	d := advLog(rng, -15, -10)
+	for i := range e2 {
+		e2[i] = e[i] * (1 + d*rng.NormFloat64())
+	}
+	advEq(p, e, advDot(e, x0))
+	b2 := advDot(e2, x0)
+	if rng.Intn(2) == 0 {
+		b2 += advLog(rng, -12, 0) * float64(2*rng.Intn(2)-1)
+	}
+	advEq(p, e2, b2)
+	advRow(p, advNormal(rng, n), rng.NormFloat64())
+	return p
+}
+
+// advMultipleEq: an equality e and k e (k in {1, -1, 2, -0.5, 3, -0.1}:
+// exact multiples but for 3 and -0.1), the second right-hand side k beq
+// or off by a relative 1e-16..1e-10 (infeasible exactly for the exact
+// multiples), with bounds on half the draws.
+func advMultipleEq(rng *rand.Rand) *Problem {
+	n := 2 + rng.Intn(3)
+	p := advBase(rng, n)
+	e := advNormal(rng, n)
+	b := rng.NormFloat64()
+	k := []float64{1, -1, 2, -0.5, 3, -0.1}[rng.Intn(6)]
+	e2 := make([]float64, n)
+	for i := range e2 {
+		e2[i] = k * e[i]
+	}
+	b2 := k * b
+	if rng.Intn(2) == 0 {
+		b2 += b2 * advLog(rng, -16, -10) * float64(2*rng.Intn(2)-1)
+	}
+	advEq(p, e, b)
+	advEq(p, e2, b2)
+	if rng.Intn(2) == 0 {
+		p.Lower, p.Upper = make([]float64, n), make([]float64, n)
+		for i := range n {
+			p.Lower[i], p.Upper[i] = -advLog(rng, 0, 3), advLog(rng, 0, 3)
+		}
+	}
+	return p
+}
+
+// advTwoRows: an equality held by two rows a'x <= b and -a'x <= -b + w,
+// w = 0, +-ulp, or +-1e-16..1e-10 of |b| (a slab of that width, or empty by
+// a hair), the second row sometimes a near copy (relative 1e-15), and one
+// random row.
+func advTwoRows(rng *rand.Rand) *Problem {
+	n := 2 + rng.Intn(3)
+	p := advBase(rng, n)
+	a := advNormal(rng, n)
+	b := rng.NormFloat64()
+	neg := make([]float64, n)
+	for i := range neg {
+		neg[i] = -a[i]
+		if rng.Intn(4) == 0 {
+			neg[i] *= 1 + 1e-15*rng.NormFloat64()
+		}
+	}
+	w := 0.0
+	switch rng.Intn(3) {
+	case 1:
+		w = math.Nextafter(-b, math.Inf(2*rng.Intn(2)-1)) + b
+	case 2:
+		w = math.Abs(b) * advLog(rng, -16, -10) * float64(2*rng.Intn(2)-1)
+	}
+	advRow(p, a, b)
+	advRow(p, neg, -b+w)
+	advRow(p, advNormal(rng, n), rng.NormFloat64())
+	return p
+}
+
+// advPinned: bounds lower = upper on 1 to n-1 variables, the others boxed
+// or free, and an equality through the pinned values, touching only pinned
+// variables in a third of the draws, its right-hand side exact at them or
+// off by a relative 1e-15..1e-9.
+func advPinned(rng *rand.Rand) *Problem {
+	n := 2 + rng.Intn(3)
+	p := advBase(rng, n)
+	p.Lower, p.Upper = make([]float64, n), make([]float64, n)
+	pinned := 1 + rng.Intn(n-1)
+	x0 := make([]float64, n)
+	for i := range n {
+		if i < pinned {
+			v := rng.NormFloat64()
+			p.Lower[i], p.Upper[i], x0[i] = v, v, v
+			continue
+		}
+		p.Lower[i], p.Upper[i] = math.Inf(-1), math.Inf(1)
+		if rng.Intn(2) == 0 {
+			p.Lower[i], p.Upper[i] = -advLog(rng, 0, 2), advLog(rng, 0, 2)
+		}
+	}
+	e := advNormal(rng, n)
+	if rng.Intn(3) == 0 {
+		for i := pinned; i < n; i++ {
+			e[i] = 0
+		}
+	}
+	b := advDot(e, x0)
+	if rng.Intn(2) == 0 {
+		b += math.Abs(b) * advLog(rng, -15, -9) * float64(2*rng.Intn(2)-1)
+	}
+	advEq(p, e, b)
+	advRow(p, advNormal(rng, n), rng.NormFloat64())
+	return p
+}
+
+// advScaledRows: two to four random rows and an equality in half the
+// draws, each row and its right-hand side scaled by 10^U(-150, 150).
+func advScaledRows(rng *rand.Rand) *Problem {
+	n := 2 + rng.Intn(3)
+	p := advBase(rng, n)
+	for range 2 + rng.Intn(3) {
+		s := advLog(rng, -150, 150)
+		a := advNormal(rng, n)
+		for i := range a {
+			a[i] *= s
+		}
+		advRow(p, a, s*rng.NormFloat64())
+	}
+	if rng.Intn(2) == 0 {
+		s := advLog(rng, -150, 150)
+		a := advNormal(rng, n)
+		for i := range a {
+			a[i] *= s
+		}
+		advEq(p, a, s*rng.NormFloat64())
+	}
+	return p
+}
+
+// advScaledObjective: P and ridge scaled by 10^U(-60, 60) and q by
+// 10^U(-60, 60) (x* from 1e-120 to 1e120), rows at x*'s scale, and bounds
+// at that scale in half the draws.
+func advScaledObjective(rng *rand.Rand) *Problem {
+	n := 2 + rng.Intn(3)
+	p := advBase(rng, n)
+	sp, sq := advLog(rng, -60, 60), advLog(rng, -60, 60)
+	for i := range n {
+		for j := range n {
+			p.P[i][j] *= sp
+		}
+		p.Q[i] *= sq
+	}
+	p.Ridge *= sp
+	sx := sq / sp
+	for range 1 + rng.Intn(3) {
+		advRow(p, advNormal(rng, n), sx*rng.NormFloat64())
+	}
+	if rng.Intn(2) == 0 {
+		p.Lower, p.Upper = make([]float64, n), make([]float64, n)
+		for i := range n {
+			p.Lower[i], p.Upper[i] = -sx*advLog(rng, -1, 1), sx*advLog(rng, -1, 1)
+		}
+	}
+	return p
+}
+
+// advDegenerateVertex: 4 to 8 rows of small integers through one dyadic
+// point x0 (b = a'x0 exactly), some repeated or negated-and-shifted, with
+// the unconstrained optimum drawn far outside: optima at a vertex with
+// many tied active rows.
+func advDegenerateVertex(rng *rand.Rand) *Problem {
+	n := 2 + rng.Intn(2)
+	p := advBase(rng, n)
+	x0 := make([]float64, n)
+	for i := range x0 {
+		x0[i] = float64(rng.Intn(33)-16) / 8
+	}
+	dir := advNormal(rng, n)
+	for range 4 + rng.Intn(5) {
+		a := make([]float64, n)
+		if len(p.A) > 0 && rng.Intn(4) == 0 {
+			copy(a, p.A[rng.Intn(len(p.A))])
+		} else {
+			for i := range a {
+				a[i] = float64(rng.Intn(7) - 3)
+			}
+			if advDot(a, dir) < 0 { // the rows face the far optimum
+				for i := range a {
+					a[i] = -a[i]
+				}
+			}
+		}
+		advRow(p, a, advDot(a, x0))
+	}
+	for i := range n {
+		p.Q[i] = 0
+		for j := range n {
+			p.Q[i] -= p.P[i][j] * (x0[j] + 100*dir[j])
+		}
+	}
+	return p
+}
+
+// advThinSlab: a'x <= b and -(a + d)'x <= -b + w, d = 0 or a relative
+// 1e-15..1e-12 of a, w = +-|b| 1e-16..1e-10 (a slab that thin, or empty
+// by a hair), and one or two random rows.
+func advThinSlab(rng *rand.Rand) *Problem {
+	n := 2 + rng.Intn(3)
+	p := advBase(rng, n)
+	a := advNormal(rng, n)
+	b := 1 + rng.Float64()
+	a2 := make([]float64, n)
+	d := 0.0
+	if rng.Intn(2) == 0 {
+		d = advLog(rng, -15, -12)
+	}
+	for i := range a2 {
+		a2[i] = -a[i] * (1 + d*rng.NormFloat64())
+	}
+	w := b * advLog(rng, -16, -10) * float64(2*rng.Intn(2)-1)
+	advRow(p, a, b)
+	advRow(p, a2, -b+w)
+	for range 1 + rng.Intn(2) {
+		advRow(p, advNormal(rng, n), math.Abs(rng.NormFloat64()))
+	}
+	return p
+}
+
+// advSingularL1: P = M M' with M of n x (n-1) (singular), a ridge of
+// 1e-12..1e-6, l1 of 1e-3..1, q up to 10, and one or two random rows.
+func advSingularL1(rng *rand.Rand) *Problem {
+	n := 2 + rng.Intn(3)
+	p := advBase(rng, n)
+	m := make([][]float64, n)
+	for i := range m {
+		m[i] = advNormal(rng, n-1)
+	}
+	for i := range n {
+		for j := range n {
+			p.P[i][j] = dotRows(m[i], m[j])
+		}
+		p.Q[i] = 10 * rng.NormFloat64()
+	}
+	p.Ridge = advLog(rng, -12, -6)
+	p.L1 = advLog(rng, -3, 0)
+	for range 1 + rng.Intn(2) {
+		advRow(p, advNormal(rng, n), rng.NormFloat64())
+	}
+	return p
+}
+
+// TestVertexCutNearlyOpposite: two rows that hold an equality between them,
+// a'x <= b and a2'x <= -b with a2 the opposite of a but for an entry a few
+// ulps off (drawn by advTwoRows), cut each other far from where either
+// meets the third row: x* lies where they cross, 2.13 (0.55) from the
+// answer every method gave, which held one of the pair and met the other
+// to rounding, with a distance bound of 1.7e-7 (3.4e-6). In the first
+// case the members span a vertex, and the near-opposite row was not
+// checked there (vertexCuts); in the second (n = 4, two members), the
+// answer violated its member by 4.6e-15, within rounding, so that the
+// near-opposite row held at x by that much, beyond the rounding of its own
+// evaluation, and went unchecked (the lists of violation). DistBound must
+// hold, or be +Inf.
+func TestVertexCutNearlyOpposite(t *testing.T) {
+	cases := []*Problem{
+		{N: 2, Loss: "none", Ridge: 0.928310966302292,
+			P: [][]float64{{2.710082834707949, -0.2929843309738793}, {-0.2929843309738793, 0.03271599827123926}},
+			Q: []float64{0.291250557874084, 6.12880639046133},
+			A: [][]float64{{-1.8959919891724186, 2.0937585634146103}, {1.8959919891724175, -2.0937585634146103}, {-0.986534442492335, 0.1566018811102427}},
+			B: []float64{1.6173614026815426, -1.6173614026815426, 1.4531197139828311}},
+		{N: 4, Loss: "none", Ridge: 0.01089225938305257,
+			P: [][]float64{{2.1782789060729346, -2.3684182180242477, 1.7661510118236028, 0.6274908521573108},
+				{-2.3684182180242477, 8.070330650929634, -1.3083833153566125, 0.03243549428661896},
+				{1.7661510118236028, -1.3083833153566125, 4.48301760137138, 0.48603022855858147},
+				{0.6274908521573108, 0.03243549428661896, 0.48603022855858147, 0.4695651625534326}},
+			Q: []float64{3.1603042205473297, 6.76569985105977, 2.0666586236741944, -1.7523185590592263},
+			A: [][]float64{{-0.6847039640437611, -0.2538876118479889, -0.8403269990507884, 0.9532988930627648},
+				{0.6847039640437611, 0.2538876118479889, 0.8403269990507887, -0.9532988930627648},
+				{-1.2671831746015858, -2.611039016925072, -1.4489621419409495, 0.6643389145555547}},
+			B: []float64{0.08395203301333393, -0.08395203301333391, -1.313866372257293}},
+	}
+	for i, p := range cases {
+		ex, err := advExact(p)
+		if err != nil || ex.Infeasible {
+			t.Fatalf("case %d: reference %v, infeasible %v; the case is meant to be feasible", i, err, ex != nil && ex.Infeasible)
+		}
+		tally := advTally{notes: map[string]int{}}
+		advRun(t, fmt.Sprintf("case %d", i), p, ex, []Method{MethodAuto, MethodAPG}, &tally)
+	}
+}
+
+// advDefinite reports whether the symmetric h is positive definite in
+// exact arithmetic: every leading principal minor > 0 (Sylvester).
+func advDefinite(h [][]*big.Rat) bool {
+	for k := 1; k <= len(h); k++ {
+		a := make([][]*big.Rat, k)
+		for i := range k {
+			a[i] = make([]*big.Rat, k)
+			for j := range k {
+				a[i][j] = new(big.Rat).Set(h[i][j])
+			}
+		}
+		if ratDeterminant(a).Sign() <= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// TestAdversarialIndefiniteP: P = Q diag(ev) Q' (Q random orthogonal) with
+// its least eigenvalue -1e-16..-1e-6 of its largest, the others
+// 1e-2..1, a ridge of 0, of 0.1..0.9 times that eigenvalue's magnitude
+// (P + ridge I indefinite) or 2..10 times it (positive definite), one or
+// two rows and a box in half the draws. P is not positive semidefinite,
+// which Validate requires of it on its own: Solve and NewSolver must
+// refuse it with an InputError naming P or ridge, or, if they take it
+// (a negative eigenvalue within the rounding of the semidefiniteness
+// check), P + ridge I must be positive definite in exact arithmetic and
+// the answer right (advJudge).
+func TestAdversarialIndefiniteP(t *testing.T) {
+	count := 60
+	if testing.Short() {
+		count = 15
+	}
+	rng := rand.New(rand.NewSource(11))
+	refused := 0
+	tally := advTally{notes: map[string]int{}}
+	for it := range count {
+		n := 2 + rng.Intn(3)
+		p := advBase(rng, n)
+		q := make([][]float64, n)
+		for i := range q {
+			q[i] = advNormal(rng, n)
+			for k := range i {
+				d := dotRows(q[i], q[k])
+				for j := range q[i] {
+					q[i][j] -= d * q[k][j]
+				}
+			}
+			d := math.Sqrt(dotRows(q[i], q[i]))
+			for j := range q[i] {
+				q[i][j] /= d
+			}
+		}
+		ev := make([]float64, n)
+		for i := range ev {
+			ev[i] = advLog(rng, -2, 0)
+		}
+		ev[0] = 1
+		neg := advLog(rng, -16, -6)
+		ev[n-1] = -neg
+		for i := range n {
+			for j := range n {
+				s := 0.0
+				for k := range n {
+					s += q[k][i] * ev[k] * q[k][j]
+				}
+				p.P[i][j] = s
+			}
+		}
+		for i := range n { // exactly symmetric
+			for j := range i {
+				p.P[i][j] = p.P[j][i]
+			}
+		}
+		p.Ridge = []float64{0, neg * (0.1 + 0.8*rng.Float64()), neg * (2 + 8*rng.Float64())}[rng.Intn(3)]
+		for range 1 + rng.Intn(2) {
+			advRow(p, advNormal(rng, n), rng.NormFloat64())
+		}
+		if rng.Intn(2) == 0 {
+			p.Lower, p.Upper = make([]float64, n), make([]float64, n)
+			for i := range n {
+				p.Lower[i], p.Upper[i] = -advLog(rng, 0, 2), advLog(rng, 0, 2)
+			}
+		}
+		h, _ := advModel(p)
+		definite := advDefinite(h)
+		label := fmt.Sprintf("problem %d (eigenvalue -%.3g, ridge %.3g)", it, neg, p.Ridge)
+		for _, m := range []Method{MethodAuto, MethodActiveSet, MethodAPG, MethodSVRG} {
+			res, err := Solve(context.Background(), p, &Options{Method: m, Tol: 1e-9, Seed: 1, MaxSteps: 200000})
+			var ie *InputError
+			switch {
+			case err != nil && (!errors.As(err, &ie) || (ie.Field != "P" && ie.Field != "ridge")):
+				t.Errorf("%s, %v: %v, want an InputError naming P or ridge", label, m, err)
+			case err != nil:
+				refused++
+			case !definite:
+				t.Errorf("%s, %v: P + ridge I is indefinite in exact arithmetic, answered %v", label, m, res.Status)
+			default:
+				ex, err := advExact(p)
+				if err != nil {
+					t.Fatalf("%s: reference: %v", label, err)
+				}
+				advCount(t, fmt.Sprintf("%s, %v", label, m), p, ex, res, nil, &tally)
+			}
+		}
+		if _, err := NewSolver(p, nil); err == nil && !definite {
+			t.Errorf("%s: NewSolver took P + ridge I indefinite in exact arithmetic", label)
+		}
+	}
+	t.Logf("%d of %d answers refused; the others %+v", refused, 4*count, tally)
+	if refused < count {
+		t.Errorf("only %d of %d answers refused: the generator lost its point", refused, 4*count)
+	}
+}
