@@ -57,10 +57,10 @@ func path(name string) (vec.Path, bool) {
 	return vec.Path{}, false
 }
 
-// softpen lists one kernel per assembly path this CPU runs (avx2, then
+// softpenKernels lists one kernel per assembly path this CPU runs (avx2, then
 // avx512), named softpen-PATH, made by mk from the path, then the generic
 // path's if generic is set.
-func softpen(generic bool, mk func(p vec.Path) func(x, y, z []float64)) []kernel {
+func softpenKernels(generic bool, mk func(p vec.Path) func(x, y, z []float64)) []kernel {
 	names := []string{"avx2", "avx512"}
 	if generic {
 		names = append(names, "generic")
@@ -85,7 +85,7 @@ func sleef(k256, k512 func(dst, x []float64, reps int)) []kernel {
 }
 
 func BenchmarkDot(b *testing.B) {
-	ks := softpen(true, func(p vec.Path) func(x, y, z []float64) {
+	ks := softpenKernels(true, func(p vec.Path) func(x, y, z []float64) {
 		return func(x, y, _ []float64) { sink += p.Dot(x, y) }
 	})
 	bench(b, []int{1000, 1000000}, 16, append(ks,
@@ -95,7 +95,7 @@ func BenchmarkDot(b *testing.B) {
 }
 
 func BenchmarkAxpy(b *testing.B) {
-	ks := softpen(false, func(p vec.Path) func(x, y, z []float64) {
+	ks := softpenKernels(false, func(p vec.Path) func(x, y, z []float64) {
 		return func(x, y, _ []float64) { p.Axpy(1e-9, x, y) }
 	})
 	bench(b, []int{1000, 1000000}, 24, append(ks,
@@ -105,14 +105,14 @@ func BenchmarkAxpy(b *testing.B) {
 }
 
 func BenchmarkSoftplus(b *testing.B) {
-	ks := softpen(true, func(p vec.Path) func(x, y, z []float64) {
+	ks := softpenKernels(true, func(p vec.Path) func(x, y, z []float64) {
 		return func(x, _, z []float64) { p.Softplus(z, x) }
 	})
 	bench(b, []int{1000}, 16, append(ks, sleef(SLSoftplus, SLSoftplus512)...))
 }
 
 func BenchmarkSigmoid(b *testing.B) {
-	ks := softpen(true, func(p vec.Path) func(x, y, z []float64) {
+	ks := softpenKernels(true, func(p vec.Path) func(x, y, z []float64) {
 		return func(x, _, z []float64) { p.Sigmoid(z, x) }
 	})
 	bench(b, []int{1000}, 16, append(ks, sleef(SLSigmoid, SLSigmoid512)...))
