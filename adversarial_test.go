@@ -856,20 +856,7 @@ func TestAdversarialIndefiniteP(t *testing.T) {
 	for it := range count {
 		n := 2 + rng.Intn(3)
 		p := advBase(rng, n)
-		q := make([][]float64, n)
-		for i := range q {
-			q[i] = advNormal(rng, n)
-			for k := range i {
-				d := dotRows(q[i], q[k])
-				for j := range q[i] {
-					q[i][j] -= d * q[k][j]
-				}
-			}
-			d := math.Sqrt(dotRows(q[i], q[i]))
-			for j := range q[i] {
-				q[i][j] /= d
-			}
-		}
+		q := randomOrthogonal(rng, n)
 		ev := make([]float64, n)
 		for i := range ev {
 			ev[i] = advLog(rng, -2, 0)

@@ -15,20 +15,16 @@ import (
 	"github.com/softpen/softpen/mat"
 )
 
-// illConditionedQP draws a QP of 2 to 4 variables harder than most real
-// ones: H = Q diag(10^U(-6,4)) Q' (Q random orthogonal), c up to 100, one
-// to four rows of which about half are near-copies of an earlier row
-// (each entry off by a relative 1e-14..1e-2), near-copy equalities in a
-// third of the draws, and a box in 30%.
-func illConditionedQP(rng *rand.Rand) *Problem {
-	n := 2 + rng.Intn(3)
+// randomOrthogonal draws an n x n orthogonal matrix, row by row: normal
+// entries, orthonormalised against the rows before it (Gram-Schmidt).
+func randomOrthogonal(rng *rand.Rand, n int) [][]float64 {
 	q := make([][]float64, n)
 	for i := range q {
 		q[i] = make([]float64, n)
 		for j := range q[i] {
 			q[i][j] = rng.NormFloat64()
 		}
-		for k := 0; k < i; k++ { // Gram-Schmidt
+		for k := 0; k < i; k++ {
 			d := dotRows(q[i], q[k])
 			for j := range q[i] {
 				q[i][j] -= d * q[k][j]
@@ -39,6 +35,17 @@ func illConditionedQP(rng *rand.Rand) *Problem {
 			q[i][j] /= d
 		}
 	}
+	return q
+}
+
+// illConditionedQP draws a QP of 2 to 4 variables harder than most real
+// ones: H = Q diag(10^U(-6,4)) Q' (Q random orthogonal), c up to 100, one
+// to four rows of which about half are near-copies of an earlier row
+// (each entry off by a relative 1e-14..1e-2), near-copy equalities in a
+// third of the draws, and a box in 30%.
+func illConditionedQP(rng *rand.Rand) *Problem {
+	n := 2 + rng.Intn(3)
+	q := randomOrthogonal(rng, n)
 	ev := make([]float64, n)
 	for i := range ev {
 		ev[i] = math.Pow(10, -6+10*rng.Float64())
