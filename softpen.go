@@ -264,8 +264,9 @@ func (s *Solver) SetQ(q []float64) error {
 // nil (no bounds on that side) or of length n, with the rules of
 // Validate (a missing bound is -Inf / +Inf or of magnitude >= 1e20, lower
 // <= upper). The warm start is kept (the active-set method starts from its
-// last working set, cold only if a variable becomes fixed or free of a
-// bound it was held at). It allocates nothing, except, once, the
+// last working set, cold only if a variable becomes fixed, stops being
+// fixed, is fixed at another value, or is freed of a bound it was held
+// at). It allocates nothing, except, once, the
 // bounds of a Solver built without any. An error names the bad entry; the
 // Solver is then unchanged.
 func (s *Solver) SetBounds(lower, upper []float64) error {

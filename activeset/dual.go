@@ -258,7 +258,10 @@ const maxResumes = 8
 // iterate is the loop of the method (see the package comment). Every
 // round changes the working set once (a step, counted in Result.Steps).
 func (s *Solver) iterate() Status {
-	if s.infeasible != 0 || s.eqInconsistent {
+	if s.eqInconsistent {
+		return s.eqCertificate()
+	}
+	if s.infeasible != 0 {
 		return StatusInfeasible
 	}
 	limit, atLimit := s.stepLimit()

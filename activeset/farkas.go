@@ -82,6 +82,25 @@ func (s *Solver) multiplierCertificate() bool {
 	return false
 }
 
+// eqCertificate writes the certificate of the contradiction pushEquality
+// found among the equalities (and fixed variables), rebuilt from its
+// direction as found (s.eqDir): buildFarkas refines s.dir in place, and a
+// certificate built again from the refined direction would be one nobody
+// checked, and would differ from one answer to the next. It is checked
+// again all the same; a refusal (which the same data and the same direction
+// cannot give) is answered as a precision limit, not as infeasible.
+func (s *Solver) eqCertificate() Status {
+	copy(s.dir, s.eqDir[:len(s.ws)])
+	s.buildFarkas()
+	if ok, _ := s.farkasHolds(); ok {
+		return StatusInfeasible
+	}
+	clear(s.res.FarkasA)
+	clear(s.res.FarkasEq)
+	s.farkasBuilt = false
+	return s.undecided(StatusPrecisionLimit)
+}
+
 // answerInfeasible writes the Farkas certificate: a zero row that cannot
 // hold, or the null direction of the last step (s.dir), whose bound entries
 // make up the box part of the certificate. Largest row entry 1.

@@ -87,8 +87,11 @@ type Solver struct {
 	// first (violation).
 	exact, near rowList
 	// eqInconsistent: the equalities (and fixed variables) contradict each
-	// other; s.dir holds the Farkas direction over s.ws.
+	// other; eqDir holds the Farkas direction over s.ws as pushEquality
+	// found it, before buildFarkas refined it in s.dir: every answer
+	// rebuilds its certificate from it (eqCertificate).
 	eqInconsistent bool
+	eqDir          []float64
 	// eqNear counts the equalities (and fixed variables) left out of the
 	// working set as implied by the others to rounding only, not exactly
 	// (pushEquality): Result.NearlyImplied.
@@ -192,7 +195,7 @@ func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
 	// (the cold set-up of a small problem is mostly allocation): floats,
 	// int32s, bools and int8s.
 	spInts, spFloats, spBools := sparseBuilderSlab(m, n)
-	fl := slab[float64](make([]float64, 18*n+8*capacity+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)+spFloats))
+	fl := slab[float64](make([]float64, 18*n+9*capacity+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)+spFloats))
 	in := slab[int32](make([]int32, normalSetInts(capacity, n)+gramLDLInts(capacity)+spInts))
 	bl := slab[bool](make([]bool, n+2*m+meq+spBools))
 	i8 := slab[int8](make([]int8, 3*n))
@@ -238,6 +241,7 @@ func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
 	s.hx, s.chol.rowNorm = fl.take(n), fl.take(n)
 	s.g, s.lamStar, s.dir, s.lamTry = fl.take(capacity), fl.take(capacity), fl.take(capacity), fl.take(capacity)
 	s.keptViol, s.keptK = fl.take(capacity), -1
+	s.eqDir = fl.take(capacity)
 	s.res = Result{X: fl.take(n), Lambda: fl.take(m), Nu: fl.take(meq),
 		Z: fl.take(n), FarkasA: fl.take(m), FarkasEq: fl.take(meq)}
 	if s.l1 > 0 {

@@ -55,8 +55,10 @@ func (s *Solver) shiftViolations() {
 // SetBounds replaces the bounds (each nil, for none, or of length n; an
 // infinite entry is no bound) for the next Solve. The working set is kept
 // and the next Solve starts from it, unless a member's bound becomes
-// infinite or a variable becomes fixed or stops being fixed: the next
-// Solve then starts cold (Reset). It allocates nothing. An error names the
+// infinite or a variable becomes fixed, stops being fixed or is fixed at
+// another value: the next Solve then starts cold (Reset). Fixed variables
+// are held with the equalities, and whether those contradict each other or
+// one of them is implied by the rest (pushEquality) depends on the values. It allocates nothing. An error names the
 // bad entry; the Solver is then unchanged.
 func (s *Solver) SetBounds(lower, upper []float64) error {
 	if err := checkBounds(lower, upper, s.n); err != nil {
@@ -65,7 +67,7 @@ func (s *Solver) SetBounds(lower, upper []float64) error {
 	cold := false
 	for i := range s.lo {
 		lo, up := bound(lower, i, math.Inf(-1)), bound(upper, i, math.Inf(1))
-		if (lo == up) != (s.lo[i] == s.up[i]) {
+		if (lo == up) != (s.lo[i] == s.up[i]) || (lo == up && lo != s.lo[i]) {
 			cold = true
 		}
 		s.lo[i], s.up[i] = lo, up
@@ -183,7 +185,7 @@ func (s *Solver) leave(p int) {
 // p_last = 1): b'p at the rounding of the right-hand sides means the
 // equality is implied by the others and it is left out (eqRedund); a
 // larger b'p is a contradiction if p, signed so that b'p < 0, passes
-// farkasHolds as the Farkas certificate (eqInconsistent, left in s.dir).
+// farkasHolds as the Farkas certificate (eqInconsistent, kept in s.eqDir).
 // Otherwise float64 cannot tell the two apart; the equality is left out
 // too, and the answer, which must satisfy every equality to rounding
 // (Solve: Feasible), says whether it is implied at the point the others
@@ -214,7 +216,10 @@ func (s *Solver) pushEquality(c constraint) {
 	// (TestInconsistentEqualitiesFarOut).
 	if math.Abs(rate) > min(s.opt.PrimalTol*(1+size), 16*vec.DotErrorBound(k+1)*size) {
 		// A contradiction is claimed only with its certificate checked in
-		// the caller's data.
+		// the caller's data. buildFarkas refines s.dir in place; each
+		// answer rebuilds the certificate from p as found here
+		// (eqCertificate), so that it is the one checked.
+		copy(s.eqDir[:k], p)
 		s.buildFarkas()
 		ok, _ := s.farkasHolds()
 		clear(s.res.FarkasA)

@@ -436,3 +436,137 @@ func TestSetBShiftsViolations(t *testing.T) {
 		}
 	}
 }
+
+// TestInconsistentEqualitiesCertificate: equalities whose last row is a
+// combination of the others (to 1e-15) with a right-hand side off by
+// 1e-10..1e-2, each row scaled by 1e-9..1e9, some variables fixed, solved
+// three times with the linear term changed in between. Every infeasible
+// answer carries a certificate accepted in big.Float, and the same one
+// each time: the certificate depends on the constraints only. pushEquality
+// checked the certificate of the direction it found, but buildFarkas
+// refines that direction in place and every answer built its certificate
+// again from the refined one, unchecked: it changed from one answer to the
+// next (about one problem in five).
+func TestInconsistentEqualitiesCertificate(t *testing.T) {
+	infeasible := 0
+	for seed := uint64(0); seed < 300; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		n := 2 + rng.IntN(5)
+		meq := 2 + rng.IntN(n)
+		h := make([][]float64, n)
+		c := make([]float64, n)
+		lo, up := make([]float64, n), make([]float64, n)
+		for i := range h {
+			h[i] = make([]float64, n)
+			h[i][i] = math.Pow(10, -4+6*rng.Float64())
+			c[i] = 100 * rng.NormFloat64()
+			lo[i], up[i] = math.Inf(-1), math.Inf(1)
+			if rng.IntN(4) == 0 {
+				lo[i] = rng.NormFloat64()
+				up[i] = lo[i]
+			}
+		}
+		aeq, beq := make([][]float64, meq), make([]float64, meq)
+		aeq[meq-1] = make([]float64, n)
+		for i := range meq - 1 {
+			aeq[i] = make([]float64, n)
+			for k := range aeq[i] {
+				aeq[i][k] = rng.NormFloat64() * math.Pow(10, 6*rng.Float64()-3)
+			}
+			beq[i] = rng.NormFloat64()
+			w := rng.NormFloat64()
+			for k := range aeq[i] {
+				aeq[meq-1][k] += w * aeq[i][k]
+			}
+			beq[meq-1] += w * beq[i]
+		}
+		for k := range aeq[meq-1] {
+			aeq[meq-1][k] *= 1 + 1e-15*rng.NormFloat64()
+		}
+		beq[meq-1] += math.Copysign(math.Pow(10, -10+8*rng.Float64()), rng.NormFloat64())
+		for i := range aeq {
+			scale := math.Pow(10, 18*rng.Float64()-9)
+			for k := range aeq[i] {
+				aeq[i][k] *= scale
+			}
+			beq[i] *= scale
+		}
+		q := &qpgen.QP{N: n, H: h, C: c, Aeq: aeq, Beq: beq, Lower: lo, Upper: up}
+		s, err := New(&Problem{N: n, H: dense(h), C: c, Aeq: dense(aeq), Beq: beq, Lower: lo, Upper: up}, nil)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		var first []float64
+		for round := range 3 {
+			r := s.Solve(ctx)
+			if r.Status != StatusInfeasible {
+				break
+			}
+			infeasible++
+			if ok, why := qpgen.CheckFarkas(q, r.FarkasA, r.FarkasEq); !ok {
+				t.Errorf("seed %d, answer %d: certificate refused: %s", seed, round, why)
+			}
+			y := slices.Concat(r.FarkasA, r.FarkasEq)
+			if first == nil {
+				first = y
+			} else if !slices.Equal(y, first) {
+				t.Errorf("seed %d, answer %d: certificate %v, first answer's %v", seed, round, y, first)
+			}
+			for i := range c {
+				c[i] += rng.NormFloat64()
+			}
+			if err := s.SetC(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if infeasible < 300 {
+		t.Errorf("%d infeasible answers, want at least 300 (the family has changed)", infeasible)
+	}
+}
+
+// TestSetBoundsMovesFixedValue: x_0 + x_1 = 1 with x_0 and x_1 fixed is
+// consistent at (0.5, 0.5) and contradictory at (0.5, 0.7). Whether the
+// fixed variables contradict the equalities, or are implied by them, is
+// decided when they enter the working set (pushEquality), so SetBounds
+// that moves a fixed value starts the next Solve cold: kept warm, the
+// Solver answered the consistent problem infeasible with the certificate
+// of the other one.
+func TestSetBoundsMovesFixedValue(t *testing.T) {
+	h := [][]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+	aeq := [][]float64{{1, 1, 0}}
+	bounds := func(x1 float64) ([]float64, []float64) {
+		return []float64{0.5, x1, -1}, []float64{0.5, x1, 1}
+	}
+	for _, order := range [][]float64{{0.7, 0.5, 0.7}, {0.5, 0.7, 0.5}} {
+		lo, up := bounds(order[0])
+		s, err := New(&Problem{N: 3, H: dense(h), C: []float64{1, 1, 1}, Aeq: dense(aeq), Beq: []float64{1}, Lower: lo, Upper: up}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, x1 := range order {
+			lo, up := bounds(x1)
+			if k > 0 {
+				if err := s.SetBounds(lo, up); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := s.Solve(ctx)
+			want := StatusSolved
+			if x1 != 0.5 {
+				want = StatusInfeasible
+			}
+			if r.Status != want {
+				t.Fatalf("order %v, x_1 fixed at %g: status %v, want %v", order, x1, r.Status, want)
+			}
+			q := &qpgen.QP{N: 3, H: h, C: []float64{1, 1, 1}, Aeq: aeq, Beq: []float64{1}, Lower: lo, Upper: up}
+			if want == StatusInfeasible {
+				if ok, why := qpgen.CheckFarkas(q, r.FarkasA, r.FarkasEq); !ok {
+					t.Errorf("order %v, x_1 fixed at %g: certificate refused: %s", order, x1, why)
+				}
+			} else if r.X[0] != 0.5 || r.X[1] != 0.5 || r.X[2] != -1 {
+				t.Errorf("order %v, x_1 fixed at %g: x = %v, want (0.5, 0.5, -1)", order, x1, r.X)
+			}
+		}
+	}
+}
