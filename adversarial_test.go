@@ -817,6 +817,55 @@ func TestVertexCutNearlyOpposite(t *testing.T) {
 	}
 }
 
+// TestNearlyOppositeRowSkipped: a pair of rows a'x <= b, a2'x <= -b with
+// a2 = -a but for an entry a few ulps off, beside rows that hold by a wide
+// margin. The answer held one of the pair, and the other held at x by more
+// than the rounding of its evaluation but less than WithinRounding's
+// allowance: the final violation pass skipped it on its stored violation
+// bound, which only needed the sign to be sure, so it was never noted as
+// nearly opposite a member, and the distance bound (2.2e-6, 6.1e-7) stood
+// while x* lay 3.9 (0.095) away. A row is skipped now only if it holds by
+// more than WithinRounding's allowance too.
+func TestNearlyOppositeRowSkipped(t *testing.T) {
+	cases := []*Problem{
+		{N: 3, Loss: "none", Ridge: 0.005487578737871406,
+			P: [][]float64{{1.56497906683023, -2.4521786289407346, -0.7479916819070609},
+				{-2.4521786289407346, 5.29850632783582, 1.7674244093682738},
+				{-0.7479916819070609, 1.7674244093682738, 0.7439658666211999}},
+			Q: []float64{0.6896858269167254, -2.659646637904432, 1.7811291114482597},
+			A: [][]float64{{-0.3792652195043317, -0.05912944174592427, 0.11526434749265557},
+				{-0.5498123283542656, -0.6438708820763135, 0.12143572254465079},
+				{-0.1777315812884248, -0.2808370719507347, -0.6109859634570878},
+				{-0.13029662380679646, -0.647939549961567, 1.0101654711767274},
+				{0.3374032547610194, -0.8565540847181657, 0.27009329318098185},
+				{0.09038354878575883, 0.6449392264767859, -0.9870313920003432},
+				{-0.09038354878575892, -0.6449392264767859, 0.987031392000343}},
+			B: []float64{1.7265399262844707, 3.466464679445175, 3.2696284650200815, 2.9907966483559028, 3.263566446732277, 0.4862109631221072, -0.48621096312210765}},
+		{N: 2, Loss: "none", Ridge: 0.1046736950752755,
+			P: [][]float64{{0.22353398967893923, 0.43706551343178035}, {0.43706551343178035, 0.8552779555052057}},
+			Q: []float64{1.3682027526307636, -2.454041506636777},
+			A: [][]float64{{1.1604578919834214, -1.268457021611223}, {-0.10197806206004323, -1.6694203595617065},
+				{-0.14113111533746436, -0.37901920555603125}, {0.8247427249811289, -0.2619662276437408},
+				{-1.5569786812829285, -0.06832843110087672}, {1.8597157652195886, 0.4539944757619141},
+				{0.7697400959879851, -0.5623274846526313}, {-0.7697400959879854, 0.5623274846526313}},
+			B: []float64{1.4408972997088598, 1.3047487726450575, 1.8968618357779736, 1.8261465570915236, 3.385044104202235, 3.0652884639384426, -0.6991720815949759, 0.6991720815949759}},
+	}
+	for i, p := range cases {
+		ex, err := advExact(p)
+		if err != nil || ex.Infeasible {
+			t.Fatalf("case %d: reference %v, infeasible %v; the case is meant to be feasible", i, err, ex != nil && ex.Infeasible)
+		}
+		s, err := NewSolver(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.Solve(context.Background())
+		tally := advTally{notes: map[string]int{}}
+		advCount(t, fmt.Sprintf("case %d, Solver", i), p, ex, res, err, &tally)
+		advRun(t, fmt.Sprintf("case %d", i), p, ex, []Method{MethodAuto, MethodActiveSet}, &tally)
+	}
+}
+
 // advDefinite reports whether the symmetric h is positive definite in
 // exact arithmetic: every leading principal minor > 0 (Sylvester).
 func advDefinite(h [][]*big.Rat) bool {

@@ -222,9 +222,14 @@ func (s *Solver) violationPass(exact bool) gapTerms {
 	// The stored a_j'x/||a_j|| - b_j/||a_j|| is within
 	// gamma_{n+2} (||x||_2 + |b_j|/||a_j||) of its value, the drift within
 	// gamma_{n+2} (1 + ||x||_inf) of its value (path <= 1 + ||x||_inf):
-	// twice both is a safe margin.
+	// twice both is a safe margin for a row's sign. A row skipped must also
+	// hold by more than rounding (WithinRounding's allowance, which has
+	// x's own rounding in it), or it would never be noted in the near
+	// list, whose rows void the distance bound when nearly opposite a
+	// member (nearlyImpliedRows).
 	g := 2 * vec.DotErrorBound(s.n+2)
 	driftErr := g * (1 + xInf)
+	skipMargin := g + roundingAllowance(s.n)
 	r.Feasible, r.NearlyImplied = true, s.eqNear+s.skipNear
 	s.worstRow, s.ownViolated, s.ownRow = -1, false, -1
 	ownWorst := 0.0
@@ -235,7 +240,7 @@ func (s *Solver) violationPass(exact bool) gapTerms {
 	terms := s.newGapTerms()
 	for j := 0; j < s.m; j++ {
 		if !s.rowIn[j] && s.ainv[j] > 0 {
-			if bound := s.violationBound(j); bound < -(driftErr + g*(xn+math.Abs(s.b[j]))) {
+			if bound := s.violationBound(j); bound < -(driftErr + skipMargin*(xn+math.Abs(s.b[j]))) {
 				continue
 			}
 		}
@@ -467,8 +472,13 @@ func WithinRounding(v, xNorm, b float64, n int) bool {
 	if v <= 0 {
 		return true
 	}
-	g := vec.DotErrorBound(n+1) + 16*math.Sqrt(float64(n+1))*0x1p-52
-	return v <= g*(xNorm+math.Abs(b))
+	return v <= roundingAllowance(n)*(xNorm+math.Abs(b))
+}
+
+// roundingAllowance is WithinRounding's relative allowance for a unit row
+// in R^n: gamma_{n+1} + 16 sqrt(n+1) eps.
+func roundingAllowance(n int) float64 {
+	return vec.DotErrorBound(n+1) + 16*math.Sqrt(float64(n+1))*0x1p-52
 }
 
 // exactRows is how many rows a rowList keeps.
