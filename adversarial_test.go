@@ -118,23 +118,41 @@ func advConstraints(p *Problem) int {
 	return k
 }
 
-// advRounding is the rounding a row's residual a'x - b may carry in
-// float64 and still count as met: 64 (n+1) eps (||a|| ||x|| + |b|), a
-// multiple of activeset.WithinRounding's allowance, so that only a
-// violation far beyond any reading of "within rounding" is reported.
-func advRounding(a, x []float64, b float64) float64 {
-	var an, xn float64
-	for i := range a {
-		an += a[i] * a[i]
-		xn += x[i] * x[i]
+// advNorm is ||v||, formed on v scaled by its largest |entry| so that
+// entries of 1e-300 or 1e+200 neither underflow nor overflow in the
+// squares (the result is finite whenever ||v|| is).
+func advNorm(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s = math.Max(s, math.Abs(x))
 	}
-	return 64 * float64(len(a)+1) * 0x1p-52 * (math.Sqrt(an)*math.Sqrt(xn) + math.Abs(b))
+	if s == 0 || math.IsInf(s, 0) {
+		return s
+	}
+	ss := 0.0
+	for _, x := range v {
+		ss += (x / s) * (x / s)
+	}
+	return s * math.Sqrt(ss)
+}
+
+// advRounding is the rounding a row's residual a'x - b may carry in
+// float64 and still count as met, on the scale of the row divided by its
+// norm (the solver's own scaling, which Validate requires to be finite):
+// 64 (n+1) eps (||x|| + |b| / ||a||), a multiple of
+// activeset.WithinRounding's allowance, so that only a violation far
+// beyond any reading of "within rounding" is reported. an is ||a||
+// (advNorm), by which the caller divides the exact residual.
+func advRounding(a, x []float64, b float64) (allow, an float64) {
+	an = advNorm(a)
+	return 64 * float64(len(a)+1) * 0x1p-52 * (advNorm(x) + math.Abs(b)/an), an
 }
 
 // advViolation returns the largest exact violation of p's rows, equalities
-// and bounds at x, each divided by its rounding allowance (advRounding; 0
-// for bounds, which x must meet exactly): a value above 1 is a violation
-// beyond rounding. where names the worst.
+// and bounds at x, each divided by its rounding allowance (advRounding,
+// both on the scale of the row divided by its norm; 0 for bounds and zero
+// rows, which x must meet exactly): a value above 1 is a violation beyond
+// rounding. where names the worst.
 func advViolation(p *Problem, x []float64) (worst float64, where string) {
 	note := func(v *big.Rat, allow float64, name string) {
 		if v.Sign() <= 0 {
@@ -156,12 +174,22 @@ func advViolation(p *Problem, x []float64) (worst float64, where string) {
 		}
 		return s
 	}
+	// row notes the residual r of a row a, b (its absolute value for an
+	// equality) per unit of ||a||, exactly.
+	row := func(a []float64, b float64, r *big.Rat, name string) {
+		allow, an := advRounding(a, x, b)
+		if an == 0 {
+			note(r, 0, name)
+			return
+		}
+		note(r.Quo(r, ratF(an)), allow, name+" (per unit norm)")
+	}
 	for j, a := range p.A {
-		note(residual(a, p.B[j]), advRounding(a, x, p.B[j]), fmt.Sprintf("row %d", j))
+		row(a, p.B[j], residual(a, p.B[j]), fmt.Sprintf("row %d", j))
 	}
 	for j, a := range p.Aeq {
 		r := residual(a, p.Beq[j])
-		note(new(big.Rat).Abs(r), advRounding(a, x, p.Beq[j]), fmt.Sprintf("equality %d", j))
+		row(a, p.Beq[j], r.Abs(r), fmt.Sprintf("equality %d", j))
 	}
 	for i, v := range x {
 		if lo := lowerAt(p.Lower, i); v < lo {
@@ -180,15 +208,21 @@ func advViolation(p *Problem, x []float64) (worst float64, where string) {
 // where a component of w without the bound its sign needs does not
 // vanish exactly (it must vanish to the rounding of its own sum, 64 (m+1)
 // eps sum_j |a_jk y_j|). exact reports that the certificate holds exactly.
+// The sizes of the terms are big.Float, whose exponent neither underflows
+// nor overflows on rows of 1e-300 or 1e+200.
 func advFarkas(p *Problem, yA, yEq []float64) (exact bool, err error) {
 	if len(yA) != len(p.A) || len(yEq) != len(p.Aeq) {
 		return false, fmt.Errorf("certificate lengths %d, %d; want %d, %d", len(yA), len(yEq), len(p.A), len(p.Aeq))
 	}
-	w, size := make([]*big.Rat, p.N), make([]float64, p.N)
-	for i := range w {
-		w[i] = new(big.Rat)
+	bf := func(r *big.Rat) *big.Float { return new(big.Float).SetPrec(64).SetRat(r) }
+	absProd := func(u, v float64) *big.Float { // |u v|, unrounded in range
+		return new(big.Float).SetPrec(64).Mul(big.NewFloat(math.Abs(u)), big.NewFloat(math.Abs(v)))
 	}
-	by, bySize := new(big.Rat), 0.0
+	w, size := make([]*big.Rat, p.N), make([]*big.Float, p.N)
+	for i := range w {
+		w[i], size[i] = new(big.Rat), new(big.Float).SetPrec(64)
+	}
+	by, bySize := new(big.Rat), new(big.Float).SetPrec(64)
 	add := func(rows [][]float64, rhs, y []float64, signed bool) error {
 		for j, v := range y {
 			if math.IsNaN(v) || math.IsInf(v, 0) || (!signed && v < 0) {
@@ -196,10 +230,10 @@ func advFarkas(p *Problem, yA, yEq []float64) (exact bool, err error) {
 			}
 			yv := ratF(v)
 			by.Add(by, new(big.Rat).Mul(yv, ratF(rhs[j])))
-			bySize += math.Abs(v * rhs[j])
+			bySize.Add(bySize, absProd(v, rhs[j]))
 			for i, a := range rows[j] {
 				w[i].Add(w[i], new(big.Rat).Mul(yv, ratF(a)))
-				size[i] += math.Abs(v * a)
+				size[i].Add(size[i], absProd(v, a))
 			}
 		}
 		return nil
@@ -210,9 +244,9 @@ func advFarkas(p *Problem, yA, yEq []float64) (exact bool, err error) {
 	if err := add(p.Aeq, p.Beq, yEq, true); err != nil {
 		return false, err
 	}
-	gamma := 64 * float64(len(yA)+len(yEq)+1) * 0x1p-52
+	gamma := big.NewFloat(64 * float64(len(yA)+len(yEq)+1) * 0x1p-52)
 	exact = true
-	minBox, slack := new(big.Rat), gamma*bySize
+	minBox, slack := new(big.Rat), new(big.Float).SetPrec(64).Mul(gamma, bySize)
 	for i, wi := range w {
 		var bound float64
 		switch wi.Sign() {
@@ -224,23 +258,22 @@ func advFarkas(p *Problem, yA, yEq []float64) (exact bool, err error) {
 			bound = upperAt(p.Upper, i)
 		}
 		if math.IsInf(bound, 0) {
-			f, _ := wi.Float64()
-			if math.Abs(f) > gamma*size[i] {
-				return false, fmt.Errorf("(A'y + Aeq'yeq)_%d = %.3g, beyond the rounding %.3g of its sum, and x_%d has no bound on that side", i, f, gamma*size[i], i)
+			allow := new(big.Float).SetPrec(64).Mul(gamma, size[i])
+			if f := bf(new(big.Rat).Abs(wi)); f.Cmp(allow) > 0 {
+				return false, fmt.Errorf("(A'y + Aeq'yeq)_%d = %.3g, beyond the rounding %.3g of its sum, and x_%d has no bound on that side", i, f, allow, i)
 			}
 			exact = false
 			continue
 		}
 		t := new(big.Rat).Mul(wi, ratF(bound))
 		minBox.Add(minBox, t)
-		tf, _ := t.Float64()
-		slack += gamma * math.Abs(tf)
+		slack.Add(slack, new(big.Float).SetPrec(64).Mul(gamma, bf(t.Abs(t))))
 	}
-	margin, _ := new(big.Rat).Sub(minBox, by).Float64()
+	margin := bf(new(big.Rat).Sub(minBox, by))
 	switch {
-	case margin <= 0:
+	case margin.Sign() <= 0:
 		return false, fmt.Errorf("b'y is not below the box's minimum of (A'y + Aeq'yeq)'x: margin %.3g", margin)
-	case !exact && margin <= slack:
+	case !exact && margin.Cmp(slack) <= 0:
 		return false, fmt.Errorf("margin %.3g is within the rounding %.3g of the certificate's terms", margin, slack)
 	}
 	return exact, nil
@@ -295,12 +328,11 @@ func advJudge(p *Problem, ex *qpgen.ExactResult, res *Result, err error) advVerd
 		return advVerdict{wrong: fmt.Sprintf("solved with gap %.3g, but F(x) - F* = %.3g", res.Gap, ef)}
 	}
 	if !math.IsInf(res.DistBound, 1) {
-		d := 0.0
+		e := make([]float64, len(res.X))
 		for j, v := range res.X {
-			e, _ := new(big.Rat).Sub(ratF(v), ex.XRat[j]).Float64()
-			d += e * e
+			e[j], _ = new(big.Rat).Sub(ratF(v), ex.XRat[j]).Float64()
 		}
-		if d = math.Sqrt(d); !(d <= res.DistBound) {
+		if d := advNorm(e); !(d <= res.DistBound) {
 			return advVerdict{wrong: fmt.Sprintf("solved with distance bound %.3g, but ||x - x*|| = %.3g", res.DistBound, d)}
 		}
 	}
@@ -965,5 +997,29 @@ func TestAdversarialIndefiniteP(t *testing.T) {
 	t.Logf("%d of %d answers refused; the others %+v", refused, 4*count, tally)
 	if refused < count {
 		t.Errorf("only %d of %d answers refused: the generator lost its point", refused, 4*count)
+	}
+}
+
+// TestAdversarialJudgeScale: the judge itself on rows of 1e-300 and 1e+200
+// entries, where squaring an entry underflows or overflows: a point on the
+// row is no violation, one off it by a relative 1e-6 is, and the two rows
+// a'x <= b, -a'x <= -2b are proven infeasible by y = (1, 1).
+func TestAdversarialJudgeScale(t *testing.T) {
+	for _, s := range []float64{1e-300, 1e-160, 1, 1e+160, 1e+200} {
+		p := &Problem{N: 2, Loss: "none", Ridge: 1,
+			A: [][]float64{{s, s}, {-s, -s}}, B: []float64{s, -2 * s}}
+		q := &Problem{N: 2, Loss: "none", Ridge: 1, A: p.A[:1], B: p.B[:1]}
+		if v, where := advViolation(q, []float64{0.5, 0.5}); v > 1 {
+			t.Errorf("scale %g: a point on the row: %s", s, where)
+		}
+		if v, _ := advViolation(q, []float64{0.5, 0.5 + 1e-6}); v <= 1 {
+			t.Errorf("scale %g: a point off the row by 1e-6 passes (%g)", s, v)
+		}
+		if exact, err := advFarkas(p, []float64{1, 1}, nil); err != nil || !exact {
+			t.Errorf("scale %g: y = (1, 1): exact %v, %v", s, exact, err)
+		}
+		if _, err := advFarkas(p, []float64{1, 0.5}, nil); err == nil {
+			t.Errorf("scale %g: y = (1, 0.5) accepted", s)
+		}
 	}
 }
