@@ -279,7 +279,7 @@ func (s *Solver) violationPass(exact bool) gapTerms {
 		comp = max(comp, math.Abs(r.Lambda[j]*res))
 		if s.ainv[j] > 0 {
 			size := xn/s.ainv[j]*(1+0x1p-50) + math.Abs(s.bOrig[j])
-			err := gn * size
+			err := gn*size + terms.under
 			if exact && (r.Lambda[j] != 0 || res+err > 0) {
 				res = s.exactResidual(j, s.x)
 				err = terms.exactError(res, size)
@@ -293,7 +293,7 @@ func (s *Solver) violationPass(exact bool) gapTerms {
 		if s.eqinv[i] > 0 {
 			size += xn / s.eqinv[i] * (1 + 0x1p-50)
 		}
-		if err := gn * size; exact {
+		if err := gn*size + terms.under; exact {
 			e := s.exactEqResidual(i, s.x)
 			terms.equality(r.Nu[i], e, terms.exactError(e, size))
 		} else {
@@ -385,6 +385,15 @@ func l1Term(l1, w, x float64) float64 {
 // weight package solver uses) the residuals are summed in twice the
 // working precision instead (violation), each within 2 eps |r| +
 // 2 gamma_{2n+2}^2 (||a|| ||x|| + |b|) of its value.
+//
+// Both bounds are relative, and hold only while the products a_k x_k and
+// their rounding errors are normal numbers. Below the normal range a
+// product, or the error that the compensated sum takes of it, is rounded
+// to a multiple of 2^-1074: up to 2^-1075 more per product. On a row of
+// entries about 1e-302, whose residual at x is about 1e-318 and whose
+// multiplier on the caller's scale is about 1e302, that is 1e-21 of a
+// gap of 5e-16 (relative 1e-6): the terms charge under = (n+1) 2^-1074
+// for it on every residual.
 type gapTerms struct {
 	sum, size float64 // the terms' sum and the sum of their |.|
 	err       float64 // their residuals' rounding, weighed by the multipliers
@@ -393,6 +402,7 @@ type gapTerms struct {
 	count, nv int     // the terms, the violations
 	xi        float64 // 2 max |multiplier|
 	g2        float64 // 2 gamma_{2n+2}^2
+	under     float64 // (n+1) 2^-1074: a residual's rounding below the normal range
 }
 
 // newGapTerms prepares the sums for the Result's multipliers.
@@ -408,13 +418,13 @@ func (s *Solver) newGapTerms() gapTerms {
 		}
 	}
 	g := vec.DotErrorBound(2*s.n + 2)
-	return gapTerms{xi: 2 * lmax, g2: 2 * g * g}
+	return gapTerms{xi: 2 * lmax, g2: 2 * g * g, under: float64(s.n+1) * 0x1p-1074}
 }
 
 // exactError bounds the error of a residual r summed in twice the working
 // precision from terms of total size.
 func (t *gapTerms) exactError(r, size float64) float64 {
-	return 0x1p-51*math.Abs(r) + t.g2*size
+	return 0x1p-51*math.Abs(r) + t.g2*size + t.under
 }
 
 // row adds -lambda r for a row of residual r (computed within err), and

@@ -132,3 +132,60 @@ func TestL1Term(t *testing.T) {
 		t.Errorf("a held kink's term is %v, want 0", got)
 	}
 }
+
+// TestGapCoversUnderflow: a row of entries about 1e-302 (its norm and
+// right-hand side over it ordinary numbers) active at x*, its multiplier
+// on the caller's scale then about 1e302, and its residual at x about
+// 1e-318: below the normal range, where the products' rounding errors,
+// which the compensated residual takes exactly otherwise, lose up to
+// 2^-1075 each. Times the multiplier that is 1e-21 of the gap: Terms, and
+// so PenaltyGap, missed it (4.870780e-16 certified where the exact
+// penalty gap was 4.870786e-16; found by softpen's adversarial "mixed
+// scales" family). PenaltyGap must bound the exact penalty gap
+// (testqp.ExactPenaltyGap) on every draw.
+func TestGapCoversUnderflow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 1))
+	tested := 0
+	for range 300 {
+		n := 2 + rng.IntN(3)
+		ridge := 0.1 + rng.Float64()
+		h := make([][]float64, n)
+		c := make([]float64, n)
+		for i := range h {
+			h[i] = make([]float64, n)
+			h[i][i] = ridge
+			c[i] = 3 * rng.NormFloat64()
+		}
+		var rows [][]float64
+		var b []float64
+		for k := range 2 + rng.IntN(2) {
+			scale := 1.0
+			if k == 0 {
+				scale = math.Pow(10, -300-5*rng.Float64())
+			}
+			row := make([]float64, n)
+			for i := range row {
+				row[i] = scale * rng.NormFloat64()
+			}
+			rows, b = append(rows, row), append(b, scale*rng.NormFloat64())
+		}
+		s := mustNew(t, &Problem{N: n, H: dense(h), C: c, A: dense(rows), B: b})
+		r := s.Solve(ctx)
+		if r.Status != StatusSolved || r.Lambda[0] < 1e250 {
+			continue // not the tiny row active
+		}
+		tested++
+		xi := 0.0
+		for _, l := range r.Lambda {
+			xi = max(xi, 2*l)
+		}
+		gap := r.PenaltyGap(ridge, xi)
+		if exact := testqp.ExactPenaltyGap(ridge, c, rows, b, r.X, r.Lambda, xi); !(exact <= gap) {
+			t.Errorf("rows %v, b %v, c %v, ridge %v: the exact penalty gap %.7g exceeds the certified %.7g", rows, b, c, ridge, exact, gap)
+		}
+	}
+	if tested < 20 {
+		t.Errorf("the tiny row was active in %d draws only: the test shows little", tested)
+	}
+	t.Logf("%d draws with the tiny row active", tested)
+}
