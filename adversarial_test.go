@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"math/big"
@@ -24,8 +25,9 @@ import (
 // ratF is the exact value of a finite float64.
 func ratF(v float64) *big.Rat { return new(big.Rat).SetFloat64(v) }
 
-// advModel is p's objective as 1/2 x'hx + c'x + l1 ||x||_1 in rationals:
-// h = (P + P')/2 + ridge I, exactly (p has no loss).
+// advModel is p's objective, less its constant, as 1/2 x'hx + c'x +
+// l1 ||x||_1 in rationals: h = (P + P')/2 + ridge I + phi'phi/l and
+// c = q - phi'y/l, exactly (the loss, if any, is the squared one).
 func advModel(p *Problem) (h [][]*big.Rat, c []*big.Rat) {
 	n := p.N
 	h, c = make([][]*big.Rat, n), make([]*big.Rat, n)
@@ -43,6 +45,15 @@ func advModel(p *Problem) (h [][]*big.Rat, c []*big.Rat) {
 		c[i] = new(big.Rat)
 		if p.Q != nil {
 			c[i].SetFloat64(p.Q[i])
+		}
+	}
+	if p.Loss == "squared" {
+		lh, lc := leastSquaresModel(&Problem{N: n, Phi: p.Phi, Y: p.Y})
+		for i := range n {
+			for j := range n {
+				h[i][j].Add(h[i][j], lh[i][j])
+			}
+			c[i].Add(c[i], lc[i])
 		}
 	}
 	return h, c
@@ -137,34 +148,39 @@ func advNorm(v []float64) float64 {
 }
 
 // advRounding is the rounding a row's residual a'x - b may carry in
-// float64 and still count as met, on the scale of the row divided by its
-// norm (the solver's own scaling, which Validate requires to be finite):
-// 64 (n+1) eps (||x|| + |b| / ||a||), a multiple of
-// activeset.WithinRounding's allowance, so that only a violation far
-// beyond any reading of "within rounding" is reported. an is ||a||
-// (advNorm), by which the caller divides the exact residual.
-func advRounding(a, x []float64, b float64) (allow, an float64) {
-	an = advNorm(a)
-	return 64 * float64(len(a)+1) * 0x1p-52 * (advNorm(x) + math.Abs(b)/an), an
+// float64 and still count as met: 64 (n+1) (eps (||a|| ||x|| + |b|) +
+// 2^-1074), a multiple of activeset.WithinRounding's allowance (on the
+// row divided by its norm, the solver's own scaling), so that only a
+// violation far beyond any reading of "within rounding" is reported. The
+// norms are advNorm's and the allowance is exact (a rational), so that
+// rows of 1e-300 or 1e+200 neither underflow nor overflow it. Below the
+// normal range a product a_k x_k is rounded to a multiple of 2^-1074,
+// not to a relative eps: hence the floor, without which x of subnormal
+// entries (a bound one ulp from 0) would have no allowance at all.
+func advRounding(a, x []float64, b float64) *big.Rat {
+	t := new(big.Rat).Mul(ratF(advNorm(a)), ratF(advNorm(x)))
+	t.Add(t, ratF(math.Abs(b)))
+	t.Mul(t, ratF(0x1p-52))
+	t.Add(t, ratF(0x1p-1074))
+	return t.Mul(t, ratF(64*float64(len(a)+1)))
 }
 
 // advViolation returns the largest exact violation of p's rows, equalities
-// and bounds at x, each divided by its rounding allowance (advRounding,
-// both on the scale of the row divided by its norm; 0 for bounds and zero
-// rows, which x must meet exactly): a value above 1 is a violation beyond
-// rounding. where names the worst.
+// and bounds at x, each divided by its rounding allowance (advRounding;
+// none for bounds, which x must meet exactly): a value above 1 is a
+// violation beyond rounding. where names the worst.
 func advViolation(p *Problem, x []float64) (worst float64, where string) {
-	note := func(v *big.Rat, allow float64, name string) {
+	note := func(v, allow *big.Rat, name string) {
 		if v.Sign() <= 0 {
 			return
 		}
-		f, _ := v.Float64()
 		r := math.Inf(1)
-		if allow > 0 {
-			r = f / allow
+		if allow != nil {
+			r, _ = new(big.Rat).Quo(v, allow).Float64()
 		}
 		if r > worst {
-			worst, where = r, fmt.Sprintf("%s violated by %.3g (allowance %.3g)", name, f, allow)
+			f, _ := v.Float64()
+			worst, where = r, fmt.Sprintf("%s violated by %.3g (%.3g times its allowance)", name, f, r)
 		}
 	}
 	residual := func(a []float64, b float64) *big.Rat {
@@ -174,29 +190,19 @@ func advViolation(p *Problem, x []float64) (worst float64, where string) {
 		}
 		return s
 	}
-	// row notes the residual r of a row a, b (its absolute value for an
-	// equality) per unit of ||a||, exactly.
-	row := func(a []float64, b float64, r *big.Rat, name string) {
-		allow, an := advRounding(a, x, b)
-		if an == 0 {
-			note(r, 0, name)
-			return
-		}
-		note(r.Quo(r, ratF(an)), allow, name+" (per unit norm)")
-	}
 	for j, a := range p.A {
-		row(a, p.B[j], residual(a, p.B[j]), fmt.Sprintf("row %d", j))
+		note(residual(a, p.B[j]), advRounding(a, x, p.B[j]), fmt.Sprintf("row %d", j))
 	}
 	for j, a := range p.Aeq {
 		r := residual(a, p.Beq[j])
-		row(a, p.Beq[j], r.Abs(r), fmt.Sprintf("equality %d", j))
+		note(r.Abs(r), advRounding(a, x, p.Beq[j]), fmt.Sprintf("equality %d", j))
 	}
 	for i, v := range x {
 		if lo := lowerAt(p.Lower, i); v < lo {
-			note(new(big.Rat).Sub(ratF(lo), ratF(v)), 0, fmt.Sprintf("lower bound %d", i))
+			note(new(big.Rat).Sub(ratF(lo), ratF(v)), nil, fmt.Sprintf("lower bound %d", i))
 		}
 		if hi := upperAt(p.Upper, i); v > hi {
-			note(new(big.Rat).Sub(ratF(v), ratF(hi)), 0, fmt.Sprintf("upper bound %d", i))
+			note(new(big.Rat).Sub(ratF(v), ratF(hi)), nil, fmt.Sprintf("upper bound %d", i))
 		}
 	}
 	return worst, where
@@ -456,7 +462,8 @@ func advBits(p *Problem) [][]uint64 {
 	for _, v := range [][]float64{{p.Ridge, p.L1, p.Offset}, p.Q, p.B, p.Beq, lo, hi} {
 		vec(v)
 	}
-	for _, m := range [][][]float64{p.P, p.A, p.Aeq} {
+	vec(p.Y)
+	for _, m := range [][][]float64{p.P, p.A, p.Aeq, p.Phi} {
 		for _, r := range m {
 			vec(r)
 		}
@@ -465,10 +472,14 @@ func advBits(p *Problem) [][]uint64 {
 }
 
 // advFamily is one adversarial family: draw makes its problem number it
-// from rng (small n, so that the exact answer is within reach).
+// from rng (small n, so that the exact answer is within reach). draws and
+// short, if set, are its number of draws in TestAdversarialFamilies
+// (with -short), instead of the test's (40 and 8): the later families
+// take fewer, to keep the test's time modest (-adv.draws widens them all).
 type advFamily struct {
-	name string
-	draw func(rng *rand.Rand) *Problem
+	name         string
+	draw         func(rng *rand.Rand) *Problem
+	draws, short int
 }
 
 // advBase draws a strongly convex QP of n variables: P = M M' (M n x n,
@@ -500,14 +511,32 @@ func advNormal(rng *rand.Rand, n int) []float64 {
 // advDot is a'x in float64.
 func advDot(a, x []float64) float64 { return dotRows(a, x) }
 
+// advDraws and advSeed widen TestAdversarialFamilies for a hunt: more
+// draws per family than the test's default, and another stream of them
+// (go test -run Adversarial -adv.draws 2000 -adv.seed 7).
+var (
+	advDraws = flag.Int("adv.draws", 0, "draws per adversarial family (0: the test's default)")
+	advSeed  = flag.Int64("adv.seed", 0, "added to each adversarial family's seed")
+)
+
 func TestAdversarialFamilies(t *testing.T) {
 	count := 40
 	if testing.Short() {
 		count = 8
 	}
+	if *advDraws > 0 {
+		count = *advDraws
+	}
 	for fi, fam := range advFamilies() {
 		t.Run(fam.name, func(t *testing.T) {
-			rng := rand.New(rand.NewSource(int64(100 + fi)))
+			count := count
+			if fam.draws > 0 && *advDraws == 0 {
+				count = fam.draws
+				if testing.Short() {
+					count = fam.short
+				}
+			}
+			rng := rand.New(rand.NewSource(int64(100+fi) + *advSeed))
 			tally := advTally{notes: map[string]int{}}
 			for it := range count {
 				p := fam.draw(rng)
@@ -532,15 +561,25 @@ func TestAdversarialFamilies(t *testing.T) {
 // advFamilies are the adversarial families of TestAdversarialFamilies.
 func advFamilies() []advFamily {
 	return []advFamily{
-		{"near-dependent equalities", advNearDependentEq},
-		{"multiple equalities", advMultipleEq},
-		{"equality by two rows", advTwoRows},
-		{"pinned variables", advPinned},
-		{"scaled rows", advScaledRows},
-		{"scaled objective", advScaledObjective},
-		{"degenerate vertex", advDegenerateVertex},
-		{"thin slab", advThinSlab},
-		{"singular P with l1", advSingularL1},
+		{"near-dependent equalities", advNearDependentEq, 0, 0},
+		{"multiple equalities", advMultipleEq, 0, 0},
+		{"equality by two rows", advTwoRows, 0, 0},
+		{"pinned variables", advPinned, 0, 0},
+		{"scaled rows", advScaledRows, 0, 0},
+		{"scaled objective", advScaledObjective, 0, 0},
+		{"degenerate vertex", advDegenerateVertex, 0, 0},
+		{"thin slab", advThinSlab, 0, 0},
+		{"singular P with l1", advSingularL1, 0, 0},
+		{"box corner", advBoxCorner, 12, 4},
+		{"integer vertex", advIntegerVertex, 12, 4},
+		{"mixed scales", advMixedScales, 12, 4},
+		{"duplicates one ulp apart", advUlpDuplicates, 12, 4},
+		{"P of condition 1e12..1e15", advIllConditionedP, 12, 4},
+		{"weakly active rows", advWeaklyActive, 12, 4},
+		{"l1 with equalities", advL1Equalities, 12, 4},
+		{"squared loss", advSquaredLoss, 12, 4},
+		{"tiny simplex", advTinySimplex, 12, 4},
+		{"nearly parallel rows", advNearlyParallel, 12, 4},
 	}
 }
 
@@ -1021,5 +1060,14 @@ func TestAdversarialJudgeScale(t *testing.T) {
 		if _, err := advFarkas(p, []float64{1, 0.5}, nil); err == nil {
 			t.Errorf("scale %g: y = (1, 0.5) accepted", s)
 		}
+	}
+	// x one ulp from 0 on a row through 0: its products' rounding is
+	// 2^-1074, not a relative eps of them.
+	q := &Problem{N: 2, Loss: "none", Ridge: 1, A: [][]float64{{3, 1}}, B: []float64{0}}
+	if v, where := advViolation(q, []float64{5e-324, 0}); v > 1 {
+		t.Errorf("x = (2^-1074, 0) on 3 x_0 + x_1 <= 0: %s", where)
+	}
+	if v, _ := advViolation(q, []float64{1e-300, 0}); v <= 1 {
+		t.Errorf("x = (1e-300, 0) on 3 x_0 + x_1 <= 0 passes (%g)", v)
 	}
 }
