@@ -72,14 +72,8 @@ func (s *Solver) multiplierCertificate() bool {
 		return false
 	}
 	copy(s.dir[:k], s.lam[:k])
-	s.buildFarkas()
-	if ok, _ := s.farkasHolds(); ok {
-		return true
-	}
-	clear(s.res.FarkasA)
-	clear(s.res.FarkasEq)
-	s.farkasBuilt = false
-	return false
+	ok, _ := s.tryFarkas()
+	return ok
 }
 
 // eqCertificate writes the certificate of the contradiction pushEquality
@@ -91,14 +85,29 @@ func (s *Solver) multiplierCertificate() bool {
 // cannot give) is answered as a precision limit, not as infeasible.
 func (s *Solver) eqCertificate() Status {
 	copy(s.dir, s.eqDir[:len(s.ws)])
-	s.buildFarkas()
-	if ok, _ := s.farkasHolds(); ok {
+	if ok, _ := s.tryFarkas(); ok {
 		return StatusInfeasible
 	}
+	return s.undecided(StatusPrecisionLimit)
+}
+
+// tryFarkas builds the certificate of the null direction s.dir into the
+// Result (buildFarkas, which refines s.dir in place) and checks it
+// (farkasHolds, whose results it returns); one that does not hold is
+// cleared from the Result.
+func (s *Solver) tryFarkas() (ok, consistent bool) {
+	s.buildFarkas()
+	if ok, consistent = s.farkasHolds(); !ok {
+		s.clearFarkas()
+	}
+	return ok, consistent
+}
+
+// clearFarkas clears the certificate from the Result.
+func (s *Solver) clearFarkas() {
 	clear(s.res.FarkasA)
 	clear(s.res.FarkasEq)
 	s.farkasBuilt = false
-	return s.undecided(StatusPrecisionLimit)
 }
 
 // answerInfeasible writes the Farkas certificate: a zero row that cannot

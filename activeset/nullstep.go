@@ -14,14 +14,10 @@ import (
 // a certificate needs, and the method cannot decide in float64.
 func (s *Solver) noNullStep() (Status, bool) {
 	k := len(s.ws)
-	s.buildFarkas()
-	ok, consistent := s.farkasHolds()
+	ok, consistent := s.tryFarkas()
 	if ok {
 		return StatusInfeasible, true
 	}
-	clear(s.res.FarkasA)
-	clear(s.res.FarkasEq)
-	s.farkasBuilt = false
 	last := s.ws[k-1]
 	if !consistent || !(last.kind == kindRow || last.kind == kindUpper || last.kind == kindLower) {
 		return s.undecided(StatusPrecisionLimit), true

@@ -220,11 +220,8 @@ func (s *Solver) pushEquality(c constraint) {
 		// answer rebuilds the certificate from p as found here
 		// (eqCertificate), so that it is the one checked.
 		copy(s.eqDir[:k], p)
-		s.buildFarkas()
-		ok, _ := s.farkasHolds()
-		clear(s.res.FarkasA)
-		clear(s.res.FarkasEq)
-		s.farkasBuilt = false
+		ok, _ := s.tryFarkas()
+		s.clearFarkas()
 		if ok {
 			s.eqInconsistent = true
 			return
