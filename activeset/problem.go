@@ -54,7 +54,9 @@ func checkVec(field string, v []float64, n int, allowInf bool) error {
 		return &InputError{field, -1, fmt.Sprintf("length %d, want %d", len(v), n)}
 	}
 	for i, x := range v {
-		if math.IsNaN(x) || (!allowInf && math.IsInf(x, 0)) {
+		// x - x is NaN for a NaN or an infinity, 0 otherwise: one test
+		// for a finite vector.
+		if x-x != 0 && (math.IsNaN(x) || !allowInf) {
 			return &InputError{field, i, fmt.Sprintf("%v is not a finite number", x)}
 		}
 	}

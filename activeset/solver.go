@@ -408,6 +408,11 @@ func (s *Solver) setRHS() {
 			s.infeasible = j + 1
 		}
 	}
+	s.setEqRHS()
+}
+
+// setEqRHS is setRHS for the equalities, after the rows.
+func (s *Solver) setEqRHS() {
 	for i, inv := range s.eqinv {
 		if inv > 0 {
 			s.beq[i] = s.beqOrig[i] * inv

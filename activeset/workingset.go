@@ -9,47 +9,72 @@ import (
 
 // SetB replaces the right-hand side of the rows of A (length m). The
 // working set and its factor are kept: the next Solve starts from them.
-// It allocates nothing.
+// Each row's stored violation bound moves with its right-hand side
+// (shiftViolation); the pool and the shortlist, which rank rows by the old
+// right-hand sides, are dropped: the next search scans every row, as after
+// forgetViolations. A valid b costs one pass of checks (finiteScaled;
+// checkVec and checkScaled name the bad entry otherwise) and one over the
+// rows. It allocates nothing.
 func (s *Solver) SetB(b []float64) error {
-	if err := checkVec("B", b, s.m, false); err != nil {
-		return err
+	if !finiteScaled(b, s.ainv) {
+		if err := checkVec("B", b, s.m, false); err != nil {
+			return err
+		}
+		if err := checkScaled("B", b, s.ainv); err != nil {
+			return err
+		}
 	}
-	if err := checkScaled("B", b, s.ainv); err != nil {
-		return err
+	s.infeasible = 0
+	for j, inv := range s.ainv {
+		bj := b[j]
+		s.bOrig[j] = bj
+		if inv > 0 {
+			s.b[j] = s.shiftViolation(j, inv)
+		} else if bj < 0 && s.infeasible == 0 {
+			s.infeasible = j + 1 // setRHS's zero row that cannot hold
+		}
 	}
-	copy(s.bOrig, b)
-	s.shiftViolations()
-	s.setRHS()
+	s.poolOK = false
+	s.short.clear()
+	s.setEqRHS()
 	for i, c := range s.ws {
 		s.beta[i] = s.rhs(c) / s.sigma[i]
 	}
 	return nil
 }
 
-// shiftViolations moves each row's stored violation bound (drift.go) by
-// the change of its right-hand side on the unit-row scale, from s.b to
-// s.bOrig scaled, before setRHS sets s.b: at a fixed point a row's
-// violation ahat'x - bhat falls by exactly the change of bhat, so the
-// next scan still skips the rows that stay satisfied, where forgetting
-// every bound would make it compute every row. The shifted bound is
-// raised by 4 ulp of its terms (the stored value, both right-hand sides),
-// more than the roundings of the change and of the shift: it stays a
-// bound to the rounding the stored violations already carry. The pool
-// and the shortlist, which rank rows by the old right-hand sides, are
-// dropped: the next search scans every row, as after forgetViolations.
-func (s *Solver) shiftViolations() {
-	for j, inv := range s.ainv {
-		if inv == 0 {
-			continue // a zero row keeps zeroRowBound
-		}
-		old, b := s.b[j], s.bOrig[j]*inv
-		d, e := b-old, 0x1p-50*(math.Abs(old)+math.Abs(b))
-		r := &s.rowBnd[j]
-		r.p += e + 0x1p-50*math.Abs(r.p) - d // +Inf (unknown) stays +Inf
-		r.a += e + 0x1p-50*math.Abs(r.a) - d
+// finiteScaled reports whether b has one entry per row, each finite and
+// finite over its row's norm (b_j inv_j): what checkVec and checkScaled
+// accept, in one pass. x - x is 0 for a finite x and NaN otherwise.
+func finiteScaled(b, inv []float64) bool {
+	if len(b) != len(inv) {
+		return false
 	}
-	s.poolOK = false
-	s.short.clear()
+	for j, v := range inv {
+		if x := b[j]; x-x != 0 || x*v-x*v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// shiftViolation moves row j's stored violation bound (drift.go) by the
+// change of its right-hand side on the unit-row scale, from s.b[j] to
+// s.bOrig[j] inv (inv = 1/||a_j|| > 0), and returns the new one, which
+// SetB stores: at a fixed point a row's violation ahat'x - bhat falls by
+// exactly the change of bhat, so the next scan still skips the rows that
+// stay satisfied, where forgetting every bound would make it compute every
+// row. The shifted bound is raised by 4 ulp of its terms (the stored
+// value, both right-hand sides), more than the roundings of the change and
+// of the shift: it stays a bound to the rounding the stored violations
+// already carry.
+func (s *Solver) shiftViolation(j int, inv float64) float64 {
+	old, b := s.b[j], s.bOrig[j]*inv
+	d, e := b-old, 0x1p-50*(math.Abs(old)+math.Abs(b))
+	r := &s.rowBnd[j]
+	r.p += e + 0x1p-50*math.Abs(r.p) - d // +Inf (unknown) stays +Inf
+	r.a += e + 0x1p-50*math.Abs(r.a) - d
+	return b
 }
 
 // SetBounds replaces the bounds (each nil, for none, or of length n; an
