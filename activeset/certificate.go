@@ -18,13 +18,23 @@ func (s *Solver) multipliers() {
 			s.res.W[i] = float64(sign) * s.l1
 		}
 	}
+	xr, nan := 0.0, false // PenaltyWeight, as package solver's penaltyWeight forms it
+	weigh := func(v float64) {
+		if v > xr {
+			xr = v
+		} else if v != v {
+			nan = true
+		}
+	}
 	for i, c := range s.ws {
 		l := s.lam[i] / s.sigma[i]
 		switch c.kind {
 		case kindRow:
 			s.res.Lambda[c.i] = l * s.ainv[c.i]
+			weigh(2 * s.res.Lambda[c.i])
 		case kindEq:
 			s.res.Nu[c.i] = l * s.eqinv[c.i]
+			weigh(2 * math.Abs(s.res.Nu[c.i]))
 		case kindKink:
 			// In [-l1, l1] as the dual needs it (l1 |x| >= w x for
 			// every x): lam_k / sigma_k can pass l1 by its rounding.
@@ -35,6 +45,10 @@ func (s *Solver) multipliers() {
 			s.res.Z[c.i] = l
 		}
 	}
+	if nan {
+		xr = math.NaN()
+	}
+	s.res.weight = xr
 }
 
 // certify fills the Result with x, the multipliers and their certificate,

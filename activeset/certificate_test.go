@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/softpen/softpen/internal/testqp"
+	"github.com/softpen/softpen/mat"
 )
 
 // TestViolationSkipsOnlySatisfiedRows: the certificate's violation pass
@@ -188,4 +189,47 @@ func TestGapCoversUnderflow(t *testing.T) {
 		t.Errorf("the tiny row was active in %d draws only: the test shows little", tested)
 	}
 	t.Logf("%d draws with the tiny row active", tested)
+}
+
+// TestPenaltyWeightOverMembers: PenaltyWeight, taken over the working set's
+// members, is 2 max(max_j Lambda_j, max_i |Nu_i|, 0) over every entry, bit
+// for bit, on solved problems with rows and equalities, cold and after
+// SetB.
+func TestPenaltyWeightOverMembers(t *testing.T) {
+	full := func(r *Result) float64 {
+		w := 0.0
+		for _, l := range r.Lambda {
+			w = max(w, 2*l)
+		}
+		for _, l := range r.Nu {
+			w = max(w, 2*math.Abs(l))
+		}
+		return w
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{1, 5, 20} {
+		for _, box := range []bool{false, true} {
+			p := randomQP(rng, n, 3*n, 1e3, box)
+			if n > 1 {
+				p.Aeq = mat.NewDense(1, n)
+				for i := range n {
+					p.Aeq.Row(0)[i] = rng.NormFloat64()
+				}
+				p.Beq = []float64{rng.NormFloat64()}
+			}
+			s := mustNew(t, p)
+			for k := 0; k < 3; k++ {
+				r := s.Solve(ctx)
+				if got, want := r.PenaltyWeight(), full(r); math.Float64bits(got) != math.Float64bits(want) {
+					t.Errorf("n %d box %v solve %d: PenaltyWeight %v, want %v", n, box, k, got, want)
+				}
+				for j := range p.B {
+					p.B[j] += 0.1 * rng.NormFloat64()
+				}
+				if err := s.SetB(p.B); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
 }

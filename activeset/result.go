@@ -110,7 +110,16 @@ type Result struct {
 	// and y on Aeq, largest entry 1, with b'y + beq'yeq < min over the box
 	// of (A'y + Aeq'yeq)'x: no x in the box satisfies every row.
 	FarkasA, FarkasEq []float64
+	// weight is PenaltyWeight's value, set with the multipliers.
+	weight float64
 }
+
+// PenaltyWeight is 2 max(max_j Lambda_j, max_i |Nu_i|, 0), NaN if one of
+// them is NaN: the weight of the exact penalty that package solver
+// certifies the answer with (PenaltyGap's xi). It is taken over the
+// working set's members when the multipliers are written, every other
+// entry of Lambda and Nu being 0: a pass over m rows less at every solve.
+func (r *Result) PenaltyWeight() float64 { return r.weight }
 
 // GapRounding is Gap in parts with bounds on their rounding. In exact
 // arithmetic, with g = H x + c + A'Lambda + Aeq'Nu + Z + W (the

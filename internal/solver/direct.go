@@ -265,7 +265,12 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 	// F_{xr,0}(x) = F(x) + xr (sum of violations) is minimised at x* once
 	// xr >= ||lambda*||_inf; the engine's multipliers are lambda* to
 	// rounding, so xr = 2 max |multiplier| (the penalty method's rule).
-	xr := penaltyWeight(res.Lambda, res.Nu)
+	var xr float64
+	if len(r.Lambda) == len(res.Lambda) && len(r.Nu) == len(res.Nu) {
+		xr = r.PenaltyWeight() // penaltyWeight of the same multipliers
+	} else {
+		xr = penaltyWeight(res.Lambda, res.Nu)
+	}
 	res.Xi = xr
 	res.Gap = s.userGap(r.PenaltyGap(s.mu, xr), res.X)
 	res.DistBound = s.distBound(res.Gap, r.Feasible && r.NearlyImplied == 0)
