@@ -348,15 +348,19 @@ func (s *Solver) noteExact(j int, xn float64) {
 // complementarity product among them.
 func (s *Solver) boundTerms(terms *gapTerms) (viol, comp float64) {
 	r := &s.res
-	for i, x := range s.x {
-		viol = max(viol, max(x-s.up[i], s.lo[i]-x))
-		switch z := r.Z[i]; {
-		case z > 0:
-			comp = max(comp, math.Abs(z*(s.up[i]-x)))
-			terms.exact(z * (s.up[i] - x))
-		case z < 0:
-			comp = max(comp, math.Abs(z*(x-s.lo[i])))
-			terms.exact(z * (s.lo[i] - x))
+	// Without a finite bound none is violated or in the working set
+	// (every z_i is 0): the pass would add nothing.
+	if s.boxed {
+		for i, x := range s.x {
+			viol = max(viol, max(x-s.up[i], s.lo[i]-x))
+			switch z := r.Z[i]; {
+			case z > 0:
+				comp = max(comp, math.Abs(z*(s.up[i]-x)))
+				terms.exact(z * (s.up[i] - x))
+			case z < 0:
+				comp = max(comp, math.Abs(z*(x-s.lo[i])))
+				terms.exact(z * (s.lo[i] - x))
+			}
 		}
 	}
 	if s.l1 > 0 {

@@ -46,15 +46,17 @@ func (s *Solver) mostViolated(res, xn float64) (constraint, bool) {
 		s.short.filling, s.short.max = false, worst
 		s.short.sort()
 	}
-	for i, x := range s.x {
-		if s.boundIn[i] != 0 {
-			continue
-		}
-		if v := x - s.up[i]; v > worst && s.boundSkip[i]&skipUpper == 0 {
-			worst, best, found = v, constraint{kindUpper, int32(i)}, true
-		}
-		if v := s.lo[i] - x; v > worst && s.boundSkip[i]&skipLower == 0 {
-			worst, best, found = v, constraint{kindLower, int32(i)}, true
+	if s.boxed { // else no bound is finite: none is violated
+		for i, x := range s.x {
+			if s.boundIn[i] != 0 {
+				continue
+			}
+			if v := x - s.up[i]; v > worst && s.boundSkip[i]&skipUpper == 0 {
+				worst, best, found = v, constraint{kindUpper, int32(i)}, true
+			}
+			if v := s.lo[i] - x; v > worst && s.boundSkip[i]&skipLower == 0 {
+				worst, best, found = v, constraint{kindLower, int32(i)}, true
+			}
 		}
 	}
 	if s.l1 > 0 {

@@ -38,6 +38,10 @@ type Solver struct {
 	sp             sparseRows // the rows of A with few nonzeros, as lists
 	bOrig, beqOrig []float64
 	lo, up         []float64 // length n, -Inf / +Inf where absent
+	// boxed: some entry of lo or up is finite (setBoxed). Without one no
+	// bound can be violated or enter the working set, and the passes over
+	// the bounds (mostViolated, boundTerms) are skipped.
+	boxed bool
 
 	ws       []constraint       // the working set, in factor order
 	wsPrev   []constraint       // SetObjective's copy of ws
@@ -228,6 +232,7 @@ func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
 	for i := 0; i < n; i++ {
 		s.lo[i], s.up[i] = bound(p.Lower, i, math.Inf(-1)), bound(p.Upper, i, math.Inf(1))
 	}
+	s.setBoxed()
 	wsBoth := make([]constraint, 2*capacity)
 	s.ws, s.wsPrev = wsBoth[:0:capacity], wsBoth[capacity:capacity:2*capacity]
 	s.lam, s.sigma, s.beta = fl.take(capacity), fl.take(capacity), fl.take(capacity)

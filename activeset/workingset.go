@@ -97,6 +97,7 @@ func (s *Solver) SetBounds(lower, upper []float64) error {
 		}
 		s.lo[i], s.up[i] = lo, up
 	}
+	s.setBoxed()
 	for _, c := range s.ws {
 		if (c.kind == kindLower && math.IsInf(s.lo[c.i], -1)) || (c.kind == kindUpper && math.IsInf(s.up[c.i], 1)) {
 			cold = true
@@ -111,6 +112,17 @@ func (s *Solver) SetBounds(lower, upper []float64) error {
 	}
 	s.forgetViolations()
 	return nil
+}
+
+// setBoxed sets s.boxed from s.lo and s.up.
+func (s *Solver) setBoxed() {
+	s.boxed = false
+	for i, lo := range s.lo {
+		if !math.IsInf(lo, -1) || !math.IsInf(s.up[i], 1) {
+			s.boxed = true
+			return
+		}
+	}
 }
 
 // Reset empties the working set down to the equalities (the next Solve

@@ -570,3 +570,51 @@ func TestSetBoundsMovesFixedValue(t *testing.T) {
 		}
 	}
 }
+
+// TestBoxed: s.boxed, which lets the passes over the bounds be skipped,
+// says whether some bound is finite, from New and through SetBounds; a
+// Solver that had none enforces a bound SetBounds gives it, and one given
+// infinite bounds answers bit for bit as one given none.
+func TestBoxed(t *testing.T) {
+	p, _ := paperQP(t, "s1")
+	inf := make([]float64, p.N)
+	for i := range inf {
+		inf[i] = math.Inf(1)
+	}
+	q := *p
+	q.Upper = inf
+	s, explicit := mustNew(t, p), mustNew(t, &q)
+	if s.boxed || explicit.boxed {
+		t.Fatalf("boxed without a finite bound: %v, %v", s.boxed, explicit.boxed)
+	}
+	r, e := s.Solve(ctx), explicit.Solve(ctx)
+	if r.Objective != e.Objective || r.Gap != e.Gap || !slices.Equal(r.X, e.X) {
+		t.Errorf("infinite bounds: F %v gap %v, none: F %v gap %v", e.Objective, e.Gap, r.Objective, r.Gap)
+	}
+	up := slices.Clone(inf)
+	k := 0
+	for i, v := range r.X {
+		if v > r.X[k] {
+			k = i
+		}
+	}
+	up[k] = r.X[k] / 2
+	if err := s.SetBounds(nil, up); err != nil {
+		t.Fatal(err)
+	}
+	if !s.boxed {
+		t.Fatal("not boxed after SetBounds with a finite bound")
+	}
+	r = s.Solve(ctx)
+	certified(t, "bounded", r, 1e-9)
+	if r.X[k] > up[k] || r.Z[k] <= 0 {
+		t.Errorf("x_%d = %v above its bound %v, z %v", k, r.X[k], up[k], r.Z[k])
+	}
+	if err := s.SetBounds(nil, inf); err != nil {
+		t.Fatal(err)
+	}
+	if s.boxed {
+		t.Fatal("boxed after SetBounds without a finite bound")
+	}
+	certified(t, "unbounded again", s.Solve(ctx), 1e-9)
+}
