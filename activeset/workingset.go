@@ -78,13 +78,14 @@ func (s *Solver) shiftViolation(j int, inv float64) float64 {
 }
 
 // SetBounds replaces the bounds (each nil, for none, or of length n; an
-// infinite entry is no bound) for the next Solve. The working set is kept
-// and the next Solve starts from it, unless a member's bound becomes
-// infinite or a variable becomes fixed, stops being fixed or is fixed at
-// another value: the next Solve then starts cold (Reset). Fixed variables
-// are held with the equalities, and whether those contradict each other or
-// one of them is implied by the rest (pushEquality) depends on the values. It allocates nothing. An error names the
-// bad entry; the Solver is then unchanged.
+// infinite entry is no bound) for the next Solve. The working set and the
+// rows' stored violations are kept and the next Solve starts from them,
+// unless a member's bound becomes infinite or a variable becomes fixed,
+// stops being fixed or is fixed at another value: the next Solve then
+// starts cold (Reset). Fixed variables are held with the equalities, and
+// whether those contradict each other or one of them is implied by the
+// rest (pushEquality) depends on the values. It allocates nothing. An
+// error names the bad entry; the Solver is then unchanged.
 func (s *Solver) SetBounds(lower, upper []float64) error {
 	if err := checkBounds(lower, upper, s.n); err != nil {
 		return err
@@ -110,7 +111,14 @@ func (s *Solver) SetBounds(lower, upper []float64) error {
 	for i, c := range s.ws {
 		s.beta[i] = s.rhs(c) / s.sigma[i]
 	}
-	s.forgetViolations()
+	// The rows' stored violation bounds stay: a row's violation at a
+	// point does not depend on the bounds, and the drift bookkeeping
+	// (drift.go), which the next scan measures from the last point seen,
+	// covers every move of x the new bounds cause. The pool and the
+	// shortlist are dropped, as by SetB: the next search scans every row,
+	// skipping those whose bound rules them out.
+	s.poolOK = false
+	s.short.clear()
 	return nil
 }
 

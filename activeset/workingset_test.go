@@ -618,3 +618,63 @@ func TestBoxed(t *testing.T) {
 	}
 	certified(t, "unbounded again", s.Solve(ctx), 1e-9)
 }
+
+// TestSetBoundsKeepsViolations: SetBounds keeps the rows' stored violation
+// bounds (a row's violation does not depend on the bounds), so that a warm
+// re-solve recomputes only the rows that may be violated. Through
+// re-solves of paper QP s1 in a box moved by up to 10% (and, every fourth,
+// by a shift that moves x far), most bounds must stay known, and the
+// answers must be those, bit for bit, of a Solver that forgets every
+// bound at each SetBounds (m below the pool's size: every row is scanned,
+// and the skipped rows cannot be the most violated).
+func TestSetBoundsKeepsViolations(t *testing.T) {
+	p, _ := paperQP(t, "s1")
+	box := *p
+	box.Lower, box.Upper = make([]float64, p.N), make([]float64, p.N)
+	for i := range box.Upper {
+		box.Lower[i], box.Upper[i] = -0.2, 0.2
+	}
+	keep, forget := mustNew(t, &box), mustNew(t, &box)
+	keep.Solve(ctx)
+	forget.Solve(ctx)
+	if cap(keep.pool) != 0 && keep.m > cap(keep.pool) {
+		t.Fatalf("pool of %d for %d rows", cap(keep.pool), keep.m)
+	}
+	rng := rand.New(rand.NewPCG(5, 13))
+	lo, up := slices.Clone(box.Lower), slices.Clone(box.Upper)
+	for i := 0; i < 40; i++ {
+		d := 0.0
+		if i%4 == 3 {
+			d = 0.1 * (2*rng.Float64() - 1)
+		}
+		for j := range lo {
+			lo[j] = box.Lower[j]*(1+0.1*(2*rng.Float64()-1)) + d
+			up[j] = box.Upper[j]*(1+0.1*(2*rng.Float64()-1)) + d
+		}
+		if err := keep.SetBounds(lo, up); err != nil {
+			t.Fatal(err)
+		}
+		known := 0
+		for j := range keep.rowBnd {
+			if !keep.rowIn[j] && keep.rowBnd[j] != unknownBound {
+				known++
+			}
+		}
+		if out := keep.m - len(keep.ws); known < out/2 {
+			t.Errorf("re-solve %d: %d bounds known after SetBounds, of %d rows outside the working set", i, known, out)
+		}
+		if err := forget.SetBounds(lo, up); err != nil {
+			t.Fatal(err)
+		}
+		forget.forgetViolations()
+		r, f := keep.Solve(ctx), forget.Solve(ctx)
+		if r.Status != StatusSolved || f.Status != StatusSolved {
+			t.Fatalf("re-solve %d: %v with kept bounds, %v with forgotten ones", i, r.Status, f.Status)
+		}
+		if r.Steps != f.Steps || r.Gap != f.Gap || r.Objective != f.Objective ||
+			!slices.Equal(r.X, f.X) || !slices.Equal(r.Lambda, f.Lambda) || !slices.Equal(r.Z, f.Z) {
+			t.Fatalf("re-solve %d: kept bounds give %d steps, F %v, gap %v; forgotten %d, %v, %v",
+				i, r.Steps, r.Objective, r.Gap, f.Steps, f.Objective, f.Gap)
+		}
+	}
+}
