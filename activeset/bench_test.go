@@ -52,15 +52,10 @@ func BenchmarkPaperQPWarm(b *testing.B) {
 // variables at a bound), each bound perturbed by up to 1% or 10% per
 // call; the rows keep their b. Reported as BenchmarkPaperQPWarm.
 func BenchmarkPaperQPBoundsWarm(b *testing.B) {
-	p, _ := paperQP(b, "s1")
-	box := *p
-	box.Lower, box.Upper = make([]float64, p.N), make([]float64, p.N)
-	for i := range box.Upper {
-		box.Lower[i], box.Upper[i] = -0.2, 0.2
-	}
+	box := paperQPBox(b, 0.2)
 	for _, size := range []float64{0.01, 0.1} {
 		b.Run(fmt.Sprintf("perturb=%g%%", 100*size), func(b *testing.B) {
-			s := mustNew(b, &box)
+			s := mustNew(b, box)
 			s.Solve(ctx)
 			lo, up := perturbedCopies(box.Lower, size), perturbedCopies(box.Upper, size)
 			warmResolves(b, s, func(i int) error { return s.SetBounds(lo[i%len(lo)], up[i%len(up)]) })

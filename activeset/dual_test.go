@@ -225,6 +225,16 @@ func paperQP(t testing.TB, seed string) (*Problem, []float64) {
 	return p, ref.X
 }
 
+// paperQPBox is paper QP s1 in the box |x_i| <= r.
+func paperQPBox(t testing.TB, r float64) *Problem {
+	p, _ := paperQP(t, "s1")
+	p.Lower, p.Upper = make([]float64, p.N), make([]float64, p.N)
+	for i := range p.Upper {
+		p.Lower[i], p.Upper[i] = -r, r
+	}
+	return p
+}
+
 func TestPaperQP(t *testing.T) {
 	for _, seed := range []string{"s1", "s2", "s3", "s4", "s5"} {
 		p, ref := paperQP(t, seed)

@@ -628,13 +628,8 @@ func TestBoxed(t *testing.T) {
 // bound at each SetBounds (m below the pool's size: every row is scanned,
 // and the skipped rows cannot be the most violated).
 func TestSetBoundsKeepsViolations(t *testing.T) {
-	p, _ := paperQP(t, "s1")
-	box := *p
-	box.Lower, box.Upper = make([]float64, p.N), make([]float64, p.N)
-	for i := range box.Upper {
-		box.Lower[i], box.Upper[i] = -0.2, 0.2
-	}
-	keep, forget := mustNew(t, &box), mustNew(t, &box)
+	box := paperQPBox(t, 0.2)
+	keep, forget := mustNew(t, box), mustNew(t, box)
 	keep.Solve(ctx)
 	forget.Solve(ctx)
 	if cap(keep.pool) != 0 && keep.m > cap(keep.pool) {
