@@ -301,6 +301,22 @@ func (s *Solver) violationPass(exact bool) gapTerms {
 			terms.row(r.Lambda[j], res, err)
 		}
 	}
+	viol, sum = s.equalityTerms(&terms, xn, exact, viol, sum)
+	r.SumViolation = sum
+	bviol, bcomp := s.boundTerms(&terms)
+	r.MaxViolation, r.Complementarity = max(viol, bviol), max(comp, bcomp)
+	terms.finish(&r.Rounding)
+	return terms
+}
+
+// equalityTerms is violationPass's part for the equalities: it adds their
+// residuals (summed in twice the working precision when exact) to terms,
+// marks the Result infeasible, or x as violating one only beyond its own
+// terms' rounding (ownViolated), and returns the largest violation and the
+// sum of violations, viol and sum (the rows') taken on in order.
+func (s *Solver) equalityTerms(terms *gapTerms, xn float64, exact bool, viol, sum float64) (float64, float64) {
+	r := &s.res
+	gn := vec.DotErrorBound(s.n + 1)
 	for i := 0; i < s.meq; i++ {
 		res := vec.Dot(s.aeq[i], s.x) - s.beqOrig[i]
 		size := math.Abs(s.beqOrig[i]) // a zero row's residual is exact
@@ -323,11 +339,7 @@ func (s *Solver) violationPass(exact bool) gapTerms {
 			s.ownViolated = true
 		}
 	}
-	r.SumViolation = sum
-	bviol, bcomp := s.boundTerms(&terms)
-	r.MaxViolation, r.Complementarity = max(viol, bviol), max(comp, bcomp)
-	terms.finish(&r.Rounding)
-	return terms
+	return viol, sum
 }
 
 // noteExact files row j, whose residual at x is within its evaluation's
@@ -418,25 +430,16 @@ type gapTerms struct {
 	viol      float64 // the sum of the violations
 	violErr   float64 // its rounding
 	count, nv int     // the terms, the violations
-	xi        float64 // 2 max |multiplier|
+	xi        float64 // 2 max |multiplier| (Result.PenaltyWeight)
 	g2        float64 // 2 gamma_{2n+2}^2
 	under     float64 // (n+1) 2^-1074: a residual's rounding below the normal range
 }
 
-// newGapTerms prepares the sums for the Result's multipliers.
+// newGapTerms prepares the sums for the Result's multipliers, which
+// multipliers has written (with their PenaltyWeight, xi).
 func (s *Solver) newGapTerms() gapTerms {
-	r := &s.res
-	lmax := 0.0
-	for _, c := range s.ws {
-		switch c.kind {
-		case kindRow:
-			lmax = max(lmax, r.Lambda[c.i])
-		case kindEq:
-			lmax = max(lmax, math.Abs(r.Nu[c.i]))
-		}
-	}
 	g := vec.DotErrorBound(2*s.n + 2)
-	return gapTerms{xi: 2 * lmax, g2: 2 * g * g, under: float64(s.n+1) * 0x1p-1074}
+	return gapTerms{xi: s.res.weight, g2: 2 * g * g, under: float64(s.n+1) * 0x1p-1074}
 }
 
 // exactError bounds the error of a residual r summed in twice the working
