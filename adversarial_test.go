@@ -1103,3 +1103,39 @@ func TestAdversarialJudgeScale(t *testing.T) {
 		t.Errorf("x = (1e-300, 0) on 3 x_0 + x_1 <= 0 passes (%g)", v)
 	}
 }
+
+// TestWeaklyActiveRowWeight: three rows through the unconstrained optimum
+// (-1.8125, 0.1875, -0.1875), their b scaled by 1 - 1e-12, so that x*
+// holds all three with multipliers up to 1.7e-8. The answer held two, with
+// multipliers up to 1.6e-11, and violated the third by 1e-14, within
+// rounding; the distance bound sqrt(2 gap/mu) of the exact penalty at
+// twice those multipliers (1.0e-12) bounded the distance to that penalty's
+// minimiser, not to x*, which lay 1.6e-12 away. The weight now counts the
+// multipliers the row violated within rounding would take held at equality
+// (activeset's raiseWeight), and the judge checks the bound against the
+// exact x*.
+func TestWeaklyActiveRowWeight(t *testing.T) {
+	p := &Problem{N: 3, Loss: "none", Ridge: 1,
+		P: [][]float64{{9, 2, -5}, {2, 1, 0}, {-5, 0, 5}},
+		Q: []float64{16.8125, 3.25, -7.9375},
+		A: [][]float64{{0.5426429392308947, 0.0805385596367747, 1.280652723395502},
+			{-0.03543474111905914, 0.10387391002734392, -0.2095791041076124},
+			{-1, -3, 1}},
+		B: []float64{-1.2085617330595493, 0.12299790842847602, 1.0624999999989375}}
+	ex, err := advExact(p)
+	if err != nil || ex.Infeasible {
+		t.Fatalf("reference %v, infeasible %v; the case is meant to be feasible", err, ex != nil && ex.Infeasible)
+	}
+	tally := advTally{notes: map[string]int{}}
+	advRun(t, "weakly active rows", p, ex, []Method{MethodAuto, MethodActiveSet}, &tally)
+	if tally.solved == 0 {
+		t.Fatalf("no method solved the problem: %+v", tally)
+	}
+	res, err := Solve(context.Background(), p, &Options{Method: MethodActiveSet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.IsInf(res.DistBound, 1) {
+		t.Errorf("distance bound +Inf: the row is far from the members' span, and a finite bound is expected")
+	}
+}

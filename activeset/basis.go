@@ -138,7 +138,7 @@ const (
 // error of the members' small pivots. It changes nothing: the normal goes
 // into the storage of member k and back. O(n^2 + k n + k^2).
 func (s *Solver) nearlyDependentRow(j int) (near nearness, p1, comb float64) {
-	near, p1 = s.rowSpan(j)
+	near, p1, _ = s.rowSpan(j)
 	if near != inSpan {
 		return near, p1, 0
 	}
@@ -153,13 +153,16 @@ func (s *Solver) nearlyDependentRow(j int) (near nearness, p1, comb float64) {
 }
 
 // rowSpan is nearlyDependentRow without the members' combined violation:
-// how row j's unit normal lies to the members' span, and ||p||_1. It
-// leaves y (N y the normal's projection on the span) in s.lamTry[:k] and
-// the row's norm factor in s.sigma[k], beyond the members.
-func (s *Solver) rowSpan(j int) (near nearness, p1 float64) {
+// how row j's unit normal lies to the members' span, ||p||_1, and the
+// normal's distance from the span. It leaves y (N y the normal's
+// projection on the span) in s.lamTry[:k] and the row's norm factor in
+// s.sigma[k], beyond the members. With no members (the distance is 1) and
+// with k >= n (where it is not computed) it reports farFromSpan at
+// distance 1 and sets neither.
+func (s *Solver) rowSpan(j int) (near nearness, p1, dist float64) {
 	k := len(s.ws)
 	if k == 0 || k >= s.n {
-		return farFromSpan, 1
+		return farFromSpan, 1, 1
 	}
 	s.sigma[k] = s.normal(constraint{kindRow, int32(j)}, k)
 	u, y := s.t, s.lamTry[:k]
@@ -192,14 +195,14 @@ func (s *Solver) rowSpan(j int) (near nearness, p1 float64) {
 			s.normals.axpy(-yi, i, u)
 		}
 	}
-	dist := math.Sqrt(vec.Dot(u, u))
+	dist = math.Sqrt(vec.Dot(u, u))
 	p1 = 1 + normOne(y)
 	s.normals.remove(k, k+1)
 	switch {
 	case dist*dist >= nearPivot:
-		return farFromSpan, p1
+		return farFromSpan, p1, dist
 	case dist > indepRatio*p1:
-		return nearSpan, p1
+		return nearSpan, p1, dist
 	}
-	return inSpan, p1
+	return inSpan, p1, dist
 }

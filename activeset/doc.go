@@ -198,6 +198,7 @@
 //	compensated.go  the same steps from residuals in twice the precision; Polish;
 //	                x on the members' affine set from their own equations
 //	certificate.go  the optimality certificate: gap, violations, WithinRounding
+//	penaltyweight.go the exact penalty's weight raised for rows violated within rounding
 //	farkas.go       the Farkas certificate of infeasibility, and ray certificates
 //	opposite.go     two opposite rows that contradict each other
 package activeset

@@ -462,7 +462,7 @@ func (s *Solver) nearlyImpliedRows() int {
 	count := 0
 	for _, l := range [2]*rowList{&s.exact, &s.near} {
 		for _, j := range l.row[:l.n] {
-			if near, _ := s.rowSpan(int(j)); near != inSpan {
+			if near, _, _ := s.rowSpan(int(j)); near != inSpan {
 				continue
 			}
 			p := s.dir[:k+1]

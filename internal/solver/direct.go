@@ -269,7 +269,7 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 	if len(r.Lambda) == len(res.Lambda) && len(r.Nu) == len(res.Nu) {
 		xr = r.PenaltyWeight() // penaltyWeight of the same multipliers
 	} else {
-		xr = penaltyWeight(res.Lambda, res.Nu)
+		xr = max(penaltyWeight(res.Lambda, res.Nu), r.PenaltyWeight())
 	}
 	res.Xi = xr
 	res.Gap = s.userGap(r.PenaltyGap(s.mu, xr), res.X)
