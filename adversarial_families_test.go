@@ -262,6 +262,32 @@ func advIllConditionedP(rng *rand.Rand) *Problem {
 // some repeated or negated), all active with zero multipliers (or, rounded,
 // a hair off). x* = x0 when the rows hold there.
 func advWeaklyActive(rng *rand.Rand) *Problem {
+	p, x0 := advGridOptimum(rng)
+	n := p.N
+	for range 2 + rng.Intn(5) {
+		var a []float64
+		switch {
+		case len(p.A) > 0 && rng.Intn(4) == 0:
+			a = append([]float64(nil), p.A[rng.Intn(len(p.A))]...)
+			if rng.Intn(2) == 0 {
+				for i := range a {
+					a[i] = -a[i]
+				}
+			}
+		case rng.Intn(3) == 0:
+			a = advNormal(rng, n)
+		default:
+			a = advIntRow(rng, n, 3)
+		}
+		advRow(p, a, advDot(a, x0))
+	}
+	return p
+}
+
+// advGridOptimum: n in 2..4, P = M'M for M of integers in [-2, 2], a
+// ridge of 1/8, 1/2 or 1, and q such that x0 (returned), on the grid of
+// 1/16 in [-2, 2], is the unconstrained optimum.
+func advGridOptimum(rng *rand.Rand) (*Problem, []float64) {
 	n := 2 + rng.Intn(3)
 	p := &Problem{N: n, Loss: "none", P: make([][]float64, n), Q: make([]float64, n)}
 	m := make([][]float64, n)
@@ -280,22 +306,37 @@ func advWeaklyActive(rng *rand.Rand) *Problem {
 		x0[i] = float64(rng.Intn(65)-32) / 16
 	}
 	advTarget(p, x0)
-	for range 2 + rng.Intn(5) {
-		var a []float64
-		switch {
-		case len(p.A) > 0 && rng.Intn(4) == 0:
-			a = append([]float64(nil), p.A[rng.Intn(len(p.A))]...)
-			if rng.Intn(2) == 0 {
-				for i := range a {
-					a[i] = -a[i]
-				}
-			}
-		case rng.Intn(3) == 0:
+	return p, x0
+}
+
+// advWeaklyActiveMoved: advWeaklyActive's objective (x0 on the grid of
+// 1/16 the unconstrained optimum) and n to n + 2 rows through x0, three in
+// four of them moved by a relative 10^U(-15, -9), most outwards: x* holds
+// several rows at narrow angles with multipliers far above those of the
+// answer's working set, which holds within rounding of them
+// (TestWeaklyActiveRowsJointly and TestWeaklyActiveVertexWeight came from
+// it: 50 wrong distance bounds in 12000 answers before raiseWeight).
+func advWeaklyActiveMoved(rng *rand.Rand) *Problem {
+	p, x0 := advGridOptimum(rng)
+	n := p.N
+	for range n + rng.Intn(3) {
+		a := advIntRow(rng, n, 3)
+		if rng.Intn(3) == 0 {
 			a = advNormal(rng, n)
-		default:
-			a = advIntRow(rng, n, 3)
 		}
-		advRow(p, a, advDot(a, x0))
+		b := advDot(a, x0)
+		if rng.Intn(4) > 0 {
+			s := advLog(rng, -15, -9)
+			if rng.Intn(4) == 0 {
+				s = -s
+			}
+			if b == 0 {
+				b = -s
+			} else {
+				b *= 1 - s
+			}
+		}
+		advRow(p, a, b)
 	}
 	return p
 }

@@ -581,6 +581,7 @@ func advFamilies() []advFamily {
 		{"tiny simplex", advTinySimplex, 12, 4},
 		{"nearly parallel rows", advNearlyParallel, 12, 4},
 		{"nearly opposite pair among slack rows", advOppositeAmongSlack, 12, 4},
+		{"weakly active rows moved", advWeaklyActiveMoved, 12, 4},
 	}
 }
 
@@ -1137,5 +1138,59 @@ func TestWeaklyActiveRowWeight(t *testing.T) {
 	}
 	if math.IsInf(res.DistBound, 1) {
 		t.Errorf("distance bound +Inf: the row is far from the members' span, and a finite bound is expected")
+	}
+}
+
+// TestWeaklyActiveRowsJointly: five rows through the unconstrained optimum
+// (31/16, 7/4, 3/4, 5/4), four of them moved by a relative 1e-15..1e-9,
+// so that x* holds four at once with multipliers up to 8.6e-10, 9.1e-13
+// from the unconstrained optimum, where each row holds within rounding.
+// Each row's own estimate (the multiplier it takes held alone) bounded
+// the distance by 2.8e-13; the rows held together, the least move's
+// multipliers (activeset's spanMultipliers) bound it by 2.8e-11.
+func TestWeaklyActiveRowsJointly(t *testing.T) {
+	p := &Problem{N: 4, Loss: "none", Ridge: 0.5,
+		P: [][]float64{{8, 8, 8, -4}, {8, 9, 9, -4}, {8, 9, 9, -4}, {-4, -4, -4, 4}},
+		Q: []float64{-31.46875, -33.875, -33.375, 12.125},
+		A: [][]float64{{-0.4692836964065923, -0.3776665174328902, 0.14837703734260754, -0.7100454813833776},
+			{-0.1825117299611252, 0.5635704784345227, 0.07018387768905399, 0.9608341173238888},
+			{0.3500887755904638, 2.9595993962050215, -0.4294841947625114, -1.6826759901375636},
+			{-3, 1, -1, -3}, {1, -3, 0, 3}},
+		B: []float64{-2.3464276410175833, 1.886312415382386, 3.432137812321445, -8.56250000000001, 0.43749999999995487}}
+	advJudgeFeasible(t, "weakly active rows jointly", p)
+}
+
+// TestWeaklyActiveVertexWeight: three rows through the unconstrained
+// optimum (17/16, -1/8), moved by a relative 1e-15..1e-9. The penalty
+// methods' finish ended at the vertex of rows 0 and 2 with multipliers of
+// 1.9e-13 and violated row 1 within rounding; x* is at the vertex of rows
+// 1 and 2, 1.05e-13 away, with multipliers up to 1.04e-11, and the weight
+// of twice the vertex's multipliers bounded the distance by 7.8e-14. At a
+// vertex the weight now takes the multipliers of the nearest point where
+// the members and the rows within rounding all hold, members free to
+// leave (activeset's vertexWeight).
+func TestWeaklyActiveVertexWeight(t *testing.T) {
+	p := &Problem{N: 2, Loss: "none", Ridge: 0.125,
+		P: [][]float64{{4, -2}, {-2, 5}},
+		Q: []float64{-4.6328125, 2.765625},
+		A: [][]float64{{0, 3}, {2, 0}, {-1.4849719098129812, 0.10669160461843685}},
+		B: []float64{-0.37500000000035205, 2.124999999999968, -1.591119104753597}}
+	advJudgeFeasible(t, "weakly active vertex", p)
+}
+
+// advJudgeFeasible judges every method's answer to p, a feasible problem,
+// and those of a Solver's warm re-solves and of p through JSON, and fails
+// if none is solved.
+func advJudgeFeasible(t *testing.T, label string, p *Problem) {
+	t.Helper()
+	ex, err := advExact(p)
+	if err != nil || ex.Infeasible {
+		t.Fatalf("reference %v, infeasible %v; the case is meant to be feasible", err, ex != nil && ex.Infeasible)
+	}
+	tally := advTally{notes: map[string]int{}}
+	advRun(t, label, p, ex, advMethods, &tally)
+	advWarmAndJSON(t, label, p, ex, &tally)
+	if tally.solved == 0 {
+		t.Fatalf("no method solved the problem: %+v", tally)
 	}
 }

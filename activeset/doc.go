@@ -198,7 +198,8 @@
 //	compensated.go  the same steps from residuals in twice the precision; Polish;
 //	                x on the members' affine set from their own equations
 //	certificate.go  the optimality certificate: gap, violations, WithinRounding
-//	penaltyweight.go the exact penalty's weight raised for rows violated within rounding
+//	penaltyweight.go the exact penalty's weight raised to the multipliers that rows
+//	                violated within rounding would take (a small nonnegative least squares)
 //	farkas.go       the Farkas certificate of infeasibility, and ray certificates
 //	opposite.go     two opposite rows that contradict each other
 package activeset

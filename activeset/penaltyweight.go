@@ -7,8 +7,9 @@ import (
 )
 
 // raiseWeight raises the penalty weight (Result.PenaltyWeight) of a solved
-// answer to what the multipliers would be with each row that x violates in
-// exact arithmetic (the exact list) held at equality beside the members.
+// answer to what the multipliers would be at the point nearest x that
+// also satisfies the rows x violates in exact arithmetic (the exact list),
+// to first order.
 //
 // The distance bound sqrt(2 gap/mu) that package solver derives from the
 // exact penalty's gap holds for x* only once the weight is at least
@@ -17,59 +18,45 @@ import (
 // positive multiplier: the unconstrained optimum just outside three rows
 // (b scaled by 1 - 1e-12) gave working-set multipliers of 1e-11 against
 // lambda* of 1.7e-8, and ||x - x*|| = 1.6e-12 above a bound of 1.0e-12
-// (TestWeaklyActiveRowWeight). Held at equality in v = L'x (H = L L', the
-// members' unit normals N, the row's n_j of norm factor sigma_j), the row
-// would move v by its violation e_j / sigma_j along the part r of n_j off
-// the members' span, of length dist, and so take the multiplier
+// (TestWeaklyActiveRowWeight). Rows at narrow angles to one another ask
+// together for far more than each alone: four rows that each hold within
+// rounding at the unconstrained optimum met at an x* 9.1e-13 away with
+// multipliers up to 8.6e-10, and each row's own multiplier gave a bound
+// of 2.8e-13 (TestWeaklyActiveRowsJointly).
 //
-//	mu_j = e_j / (sigma_j dist)^2   (on the unit row)
-//
-// and change the members' by -mu_j sigma_j y, N y the projection of n_j on
-// their span. With several rows the changes are summed in absolute value.
-// The weight becomes twice the largest multiplier so obtained, on the
-// caller's scale, when that is larger; it costs the gap only the weight
-// times the violations within rounding. Rows in the members' span to
-// rounding are nearlyImpliedRows' (their distance from x* is unbounded
-// unless the members imply them); at a vertex (k = n) vertexCuts' are.
+// In v = L'x (H = L L', the members' unit normals N), the listed row j of
+// norm factor sigma_j has the residual rho_j = e_j/sigma_j along its unit
+// normal n_j = N y_j + u_j, u_j its part off the members' span. With
+// fewer members than variables (faceWeight), the least move of v that
+// keeps the members at equality and brings every listed row to hold
+// takes the rows' multipliers mu >= 0 of spanMultipliers, and changes the
+// members' by Y mu. At a vertex the rows cannot all hold beside every
+// member, and members may leave (vertexWeight). The rows listed are the
+// exact list's and the near list's (rows that hold within rounding: the
+// move may reach them). The weight becomes twice the largest multiplier
+// so obtained, on the caller's scale, when that is larger; it costs the
+// gap only the weight times the violations within rounding. Rows in the
+// members' span to rounding are nearlyImpliedRows' (their distance from
+// x* is unbounded unless the members imply them), and a vertex of more
+// than exactFarkasMaxSupport members is vertexCuts' alone.
 //
 // It redoes the certificate's pass over the rows when the larger weight
 // makes their residuals' rounding weigh in the gap (violation). O((n^2 + k
-// n) r) for r rows on the exact list, nothing when it is empty.
+// n) r + n r^2) for the r <= spanRows rows listed, nothing when the exact
+// list is empty. It does not allocate.
 func (s *Solver) raiseWeight() {
-	k := len(s.ws)
-	if s.exact.n == 0 || k >= s.n {
+	k, n := len(s.ws), s.n
+	if s.exact.n == 0 {
 		return
 	}
-	xn := math.Sqrt(vec.Dot(s.x, s.x))
-	shift := s.dir[:k] // sum over the rows of mu_j sigma_j |y_i|
-	clear(shift)
-	rowMax := 0.0 // the rows' own multipliers, on the caller's scale
-	for i, j := range s.exact.row[:s.exact.n] {
-		near, _, dist := s.rowSpan(int(j))
-		if near == inSpan {
-			continue
-		}
-		sigma := s.sigma[k]
-		if k == 0 {
-			sigma = s.normal(constraint{kindRow, j}, 0)
-			s.normals.remove(0, 1)
-		}
-		e := s.exact.val[i] * 0x1p-52 * (xn + math.Abs(s.b[j]))
-		mu := e / (sigma * dist * sigma * dist)
-		rowMax = max(rowMax, mu*s.ainv[j])
-		for l, y := range s.lamTry[:k] {
-			shift[l] += mu * sigma * math.Abs(y)
-		}
-	}
-	w := 2 * rowMax
-	for i, c := range s.ws {
-		l := (math.Abs(s.lam[i]) + shift[i]) / s.sigma[i]
-		switch c.kind {
-		case kindRow:
-			w = max(w, 2*l*s.ainv[c.i])
-		case kindEq:
-			w = max(w, 2*l*s.eqinv[c.i])
-		}
+	var w float64
+	switch {
+	case k < n:
+		w = s.faceWeight()
+	case k == n && n <= exactFarkasMaxSupport:
+		w = s.vertexWeight()
+	default:
+		return
 	}
 	if !(w > s.res.weight) {
 		return // also for a NaN weight, which stays NaN
@@ -79,4 +66,308 @@ func (s *Solver) raiseWeight() {
 	if g.TermsError+w*g.ViolationError > 0x1p-46*(1+math.Abs(s.res.Objective)) {
 		s.violationPass(true)
 	}
+}
+
+// faceWeight is raiseWeight's weight with fewer members than variables.
+func (s *Solver) faceWeight() float64 {
+	k, n := len(s.ws), s.n
+	xn := math.Sqrt(vec.Dot(s.x, s.x))
+	var rows [spanRows]int32
+	var sigma, mu [spanRows]float64
+	r := 0
+	for _, l := range [2]*rowList{&s.exact, &s.near} {
+		for i, j := range l.row[:l.n] {
+			u := s.spanU[r*n : (r+1)*n]
+			if k == 0 {
+				sigma[r] = s.normal(constraint{kindRow, j}, 0)
+				copy(u, s.normals.full(0))
+				s.normals.remove(0, 1)
+			} else {
+				if near, _, _ := s.rowSpan(int(j)); near == inSpan {
+					continue
+				}
+				sigma[r] = s.sigma[k]
+				copy(u, s.t)
+				copy(s.spanY[r*k:(r+1)*k], s.lamTry[:k])
+			}
+			mu[r] = l.val[i] * 0x1p-52 * (xn + math.Abs(s.b[j])) / sigma[r]
+			rows[r] = j
+			r++
+		}
+	}
+	s.spanMultipliers(mu[:r], r)
+	rowMax := 0.0 // the rows' own multipliers, on the caller's scale
+	for a, j := range rows[:r] {
+		rowMax = max(rowMax, math.Abs(mu[a])/sigma[a]*s.ainv[j])
+	}
+	w := 2 * rowMax
+	for i, c := range s.ws {
+		shift := 0.0 // (Y mu)_i
+		for a := range r {
+			shift += s.spanY[a*k+i] * mu[a]
+		}
+		l := (math.Abs(s.lam[i]) + math.Abs(shift)) / s.sigma[i]
+		switch c.kind {
+		case kindRow:
+			w = max(w, 2*l*s.ainv[c.i])
+		case kindEq:
+			w = max(w, 2*l*s.eqinv[c.i])
+		}
+	}
+	return w
+}
+
+// vertexWeight is raiseWeight's weight at a vertex of n <=
+// exactFarkasMaxSupport members, each a row or a bound: there the rows
+// listed cannot be held beside every member, and x* may leave some. With
+// the members' and the rows' unit normals the columns of M, G = M'M, the
+// multipliers of the nearest point to v_u where all of them hold (the
+// problem near x, to first order) are the minimiser mu >= 0 of 1/2
+// mu'G mu - h'mu, h_i = (G lambda)_i + r_i, r_i the residual at x on the
+// unit normal (rows listed: their exact residuals; members: theirs,
+// zero but for rounding); mu = lambda when no row is listed. 0 (no
+// raise) with an equality, a fixed variable or a held kink among the
+// members, whose multipliers are not bound to a sign.
+func (s *Solver) vertexWeight() float64 {
+	k, n := len(s.ws), s.n
+	var cols [nnlsMax * exactFarkasMaxSupport]float64 // column a of M at a*n
+	var sigma, h [nnlsMax]float64
+	var rows [nnlsMax]int32 // the row of column a, -1 for a bound
+	for i, c := range s.ws {
+		switch c.kind {
+		case kindRow:
+			rows[i] = c.i
+		case kindLower, kindUpper:
+			rows[i] = -1
+		default:
+			return 0
+		}
+		copy(cols[i*n:(i+1)*n], s.normals.full(i))
+		sigma[i] = s.sigma[i]
+		h[i] = s.exactMemberResidual(c) / sigma[i]
+	}
+	xn := math.Sqrt(vec.Dot(s.x, s.x))
+	d := k
+	for _, l := range [2]*rowList{&s.exact, &s.near} {
+		for i, j := range l.row[:l.n] {
+			sigma[d] = s.normal(constraint{kindRow, j}, k)
+			copy(cols[d*n:(d+1)*n], s.normals.full(k))
+			s.normals.remove(k, k+1)
+			h[d] = l.val[i] * 0x1p-52 * (xn + math.Abs(s.b[j])) / sigma[d]
+			rows[d] = j
+			d++
+		}
+	}
+	var g [nnlsMax * nnlsMax]float64
+	for a := range d {
+		for b := 0; b <= a; b++ {
+			v := vec.Dot(cols[a*n:(a+1)*n], cols[b*n:(b+1)*n])
+			g[a*nnlsMax+b], g[b*nnlsMax+a] = v, v
+		}
+	}
+	for a := range d {
+		for i := range k {
+			h[a] += g[a*nnlsMax+i] * s.lam[i]
+		}
+	}
+	nnls(&g, h[:d], d)
+	w := 0.0
+	for a, j := range rows[:d] {
+		if j >= 0 {
+			w = max(w, 2*h[a]/sigma[a]*s.ainv[j])
+		}
+	}
+	return w
+}
+
+// spanRows is how many rows raiseWeight holds: those of the exact list
+// and of the near list.
+const spanRows = 2 * exactRows
+
+// spanMultipliers overwrites rho with the multipliers mu >= 0 of the rows
+// of s.spanU in the least move Delta (in v) that holds the members and
+// brings each row j's residual rho_j (on its unit normal) to at most 0:
+// min 1/2 ||Delta||^2 subject to rho_j + u_j'Delta <= 0, whose dual is
+// min 1/2 mu'S mu - rho'mu over mu >= 0, S = U'U (nnls). A row of the
+// near list (rho < 0) takes a multiplier only if the move towards the
+// others would violate it.
+func (s *Solver) spanMultipliers(rho []float64, r int) {
+	n := s.n
+	var sm [nnlsMax * nnlsMax]float64
+	for a := range r {
+		for b := 0; b <= a; b++ {
+			v := vec.Dot(s.spanU[a*n:(a+1)*n], s.spanU[b*n:(b+1)*n])
+			sm[a*nnlsMax+b], sm[b*nnlsMax+a] = v, v
+		}
+	}
+	nnls(&sm, rho, r)
+}
+
+// nnlsMax is the most unknowns nnls takes: the rows raiseWeight lists and
+// the members of a vertex it reweighs.
+const nnlsMax = spanRows + exactFarkasMaxSupport
+
+// nnls overwrites h[:d] with the minimiser mu >= 0 of 1/2 mu'G mu - h'mu,
+// G symmetric positive semidefinite (d x d, row stride nnlsMax), by
+// Lawson and Hanson's active-set method (Solving Least Squares Problems,
+// 1974, ch. 23). An unknown whose column is in the span of the others in
+// the set to rounding (gramSolve) leaves it for good, at 0.
+func nnls(g *[nnlsMax * nnlsMax]float64, h []float64, d int) {
+	scale := 0.0
+	for _, v := range h[:d] {
+		scale = max(scale, math.Abs(v))
+	}
+	var mu, z [nnlsMax]float64
+	var in, gone [nnlsMax]bool
+	for range 3*d + 3 {
+		// The unknown whose rise would lower the objective most enters.
+		enter, best := -1, 0x1p-40*scale
+		for j := range d {
+			if in[j] || gone[j] {
+				continue
+			}
+			w := h[j]
+			for b := range d {
+				w -= g[j*nnlsMax+b] * mu[b]
+			}
+			if w > best {
+				enter, best = j, w
+			}
+		}
+		if enter < 0 {
+			break
+		}
+		in[enter] = true
+		if !gramSolve(g, h, in[:d], z[:d]) {
+			in[enter] = false
+			if !exchange(g, h, mu[:d], in[:d], enter) {
+				gone[enter] = true
+				continue
+			}
+		}
+		// mu moves towards the minimiser z on the set, and an unknown
+		// that reaches 0 on the way leaves it, until z >= 0.
+		for range d + 1 {
+			if !gramSolve(g, h, in[:d], z[:d]) {
+				break // not reached: the set is independent
+			}
+			alpha, hit := 1.0, -1
+			for j := range d {
+				if in[j] && z[j] <= 0 {
+					if t := mu[j] / (mu[j] - z[j]); t < alpha {
+						alpha, hit = t, j
+					}
+				}
+			}
+			for j := range d {
+				if in[j] {
+					mu[j] += alpha * (z[j] - mu[j])
+				}
+			}
+			if hit < 0 {
+				break
+			}
+			for j := range d {
+				if in[j] && mu[j] <= 0 {
+					in[j], mu[j] = false, 0
+				}
+			}
+			in[hit], mu[hit] = false, 0
+		}
+	}
+	copy(h[:d], mu[:d])
+}
+
+// exchange is nnls's step for an unknown e whose column is in the span of
+// those of the set P, to rounding (the rows of a vertex with one more):
+// with g_e = G_P y, mu moving along d = (d_e = 1, d_P = -y) keeps G mu
+// and lowers the objective at the rate h_e - h_P'y. If that is positive,
+// mu moves along d until the first unknown of P reaches 0, which leaves P
+// for e, and exchange returns true; false (nothing done) otherwise,
+// including when no unknown of P falls (the rows hold nowhere near x, to
+// first order).
+func exchange(g *[nnlsMax * nnlsMax]float64, h, mu []float64, in []bool, e int) bool {
+	d := len(mu)
+	var col, y [nnlsMax]float64
+	for a := range d {
+		col[a] = g[a*nnlsMax+e]
+	}
+	if !gramSolve(g, col[:d], in, y[:d]) {
+		return false
+	}
+	rate := h[e]
+	for a := range d {
+		rate -= h[a] * y[a]
+	}
+	if !(rate > 0) {
+		return false
+	}
+	t, hit := math.Inf(1), -1
+	for a := range d {
+		if in[a] && y[a] > 0 {
+			if r := mu[a] / y[a]; r < t {
+				t, hit = r, a
+			}
+		}
+	}
+	if hit < 0 {
+		return false
+	}
+	for a := range d {
+		if in[a] {
+			mu[a] -= t * y[a]
+		}
+	}
+	mu[e] += t
+	in[hit], mu[hit], in[e] = false, 0, true
+	return true
+}
+
+// gramSolve solves G_PP z_P = h_P for the unknowns P marked in, by
+// Cholesky, with z = 0 outside P; false if a pivot (a column's squared
+// distance from the span of the columns before it) is below indepRatio^2
+// of its own squared length: that column is in their span to rounding.
+func gramSolve(g *[nnlsMax * nnlsMax]float64, h []float64, in []bool, z []float64) bool {
+	d := len(z)
+	var l [nnlsMax * nnlsMax]float64 // the factor of G_PP, row-major
+	for a := range d {
+		if !in[a] {
+			continue
+		}
+		for b := 0; b <= a; b++ {
+			if !in[b] {
+				continue
+			}
+			v := g[a*nnlsMax+b]
+			for c := range b {
+				v -= l[a*nnlsMax+c] * l[b*nnlsMax+c]
+			}
+			if b < a {
+				l[a*nnlsMax+b] = v / l[b*nnlsMax+b]
+			} else if !(v > indepRatio*indepRatio*g[a*nnlsMax+a]) {
+				return false
+			} else {
+				l[a*nnlsMax+a] = math.Sqrt(v)
+			}
+		}
+	}
+	for a := range d { // L y = h
+		z[a] = 0
+		if in[a] {
+			z[a] = h[a]
+			for c := range a {
+				z[a] -= l[a*nnlsMax+c] * z[c]
+			}
+			z[a] /= l[a*nnlsMax+a]
+		}
+	}
+	for a := d - 1; a >= 0; a-- { // L' z = y
+		if in[a] {
+			for c := a + 1; c < d; c++ {
+				z[a] -= l[c*nnlsMax+a] * z[c]
+			}
+			z[a] /= l[a*nnlsMax+a]
+		}
+	}
+	return true
 }
