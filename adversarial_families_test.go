@@ -317,6 +317,12 @@ func advGridOptimum(rng *rand.Rand) (*Problem, []float64) {
 // (TestWeaklyActiveRowsJointly and TestWeaklyActiveVertexWeight came from
 // it: 50 wrong distance bounds in 12000 answers before raiseWeight).
 func advWeaklyActiveMoved(rng *rand.Rand) *Problem {
+	p, _ := advMovedRows(rng)
+	return p
+}
+
+// advMovedRows is advWeaklyActiveMoved's problem and its x0.
+func advMovedRows(rng *rand.Rand) (*Problem, []float64) {
 	p, x0 := advGridOptimum(rng)
 	n := p.N
 	for range n + rng.Intn(3) {
@@ -337,6 +343,49 @@ func advWeaklyActiveMoved(rng *rand.Rand) *Problem {
 			}
 		}
 		advRow(p, a, b)
+	}
+	return p, x0
+}
+
+// advMovedEqualityOrBounds: advWeaklyActiveMoved's problem with, in
+// turn, an equality through x0 (moved in half the draws), bounds at x0 on
+// about half the variables (each moved inwards by a relative
+// 10^U(-15, -9): x is clipped to them, off its members' equalities), or an
+// equality through x0 and one such bound (TestClippedAnswerWeight came
+// from it).
+func advMovedEqualityOrBounds(rng *rand.Rand) *Problem {
+	p, x0 := advMovedRows(rng)
+	n := p.N
+	switch rng.Intn(3) {
+	case 0:
+		a := advIntRow(rng, n, 3)
+		b := advDot(a, x0)
+		if rng.Intn(2) == 0 {
+			b *= 1 - advLog(rng, -15, -9)
+		}
+		advEq(p, a, b)
+	case 1:
+		p.Lower, p.Upper = make([]float64, n), make([]float64, n)
+		for i := range n {
+			p.Lower[i], p.Upper[i] = -1e30, 1e30
+			if rng.Intn(2) == 0 {
+				v := x0[i] * (1 - advLog(rng, -15, -9))
+				if rng.Intn(2) == 0 {
+					p.Upper[i] = v
+				} else {
+					p.Lower[i] = v
+				}
+			}
+		}
+	default:
+		a := advIntRow(rng, n, 3)
+		advEq(p, a, advDot(a, x0))
+		p.Lower, p.Upper = make([]float64, n), make([]float64, n)
+		for i := range n {
+			p.Lower[i], p.Upper[i] = -1e30, 1e30
+		}
+		i := rng.Intn(n)
+		p.Upper[i] = x0[i] * (1 - advLog(rng, -15, -9))
 	}
 	return p
 }

@@ -582,6 +582,7 @@ func advFamilies() []advFamily {
 		{"nearly parallel rows", advNearlyParallel, 12, 4},
 		{"nearly opposite pair among slack rows", advOppositeAmongSlack, 12, 4},
 		{"weakly active rows moved", advWeaklyActiveMoved, 12, 4},
+		{"moved rows with an equality or bounds", advMovedEqualityOrBounds, 12, 4},
 	}
 }
 
@@ -1193,4 +1194,22 @@ func advJudgeFeasible(t *testing.T, label string, p *Problem) {
 	if tally.solved == 0 {
 		t.Fatalf("no method solved the problem: %+v", tally)
 	}
+}
+
+// TestClippedAnswerWeight: x0 = (-9/8, -23/16) the unconstrained optimum,
+// the bound x_0 >= x0_0 (1 - 1.6e-14), and a row that x0 satisfies by
+// 7.5e-15. The penalty methods' finish held the row with multiplier 0;
+// certify clipped x_0 to its bound, which left the row violated by 7.6e-15
+// in exact arithmetic, about ten times its rounding. x* holds both, 9.6e-14
+// away, with multipliers of 7.2e-12 and 6.1e-12, and the weight 0 gave a
+// bound of 2.6e-14. The weight now counts the members' residuals after
+// clipping, and the bounds at x (activeset's localWeight, listHeld).
+func TestClippedAnswerWeight(t *testing.T) {
+	p := &Problem{N: 2, Loss: "none", Ridge: 1,
+		P:     [][]float64{{5, 0}, {0, 5}},
+		Q:     []float64{6.75, 8.625},
+		Lower: []float64{-1.1249999999999818, -1e+30}, Upper: []float64{1e+30, -1.4374999999788864},
+		A: [][]float64{{-1, 1}, {0.8281554755609242, 0.07912703138373}},
+		B: []float64{-0.3124999999483549, -1.045420017620144}}
+	advJudgeFeasible(t, "clipped answer", p)
 }

@@ -160,11 +160,16 @@ func (s *Solver) nearlyDependentRow(j int) (near nearness, p1, comb float64) {
 // with k >= n (where it is not computed) it reports farFromSpan at
 // distance 1 and sets neither.
 func (s *Solver) rowSpan(j int) (near nearness, p1, dist float64) {
+	return s.constraintSpan(constraint{kindRow, int32(j)})
+}
+
+// constraintSpan is rowSpan for a row or a bound c.
+func (s *Solver) constraintSpan(c constraint) (near nearness, p1, dist float64) {
 	k := len(s.ws)
 	if k == 0 || k >= s.n {
 		return farFromSpan, 1, 1
 	}
-	s.sigma[k] = s.normal(constraint{kindRow, int32(j)}, k)
+	s.sigma[k] = s.normal(c, k)
 	u, y := s.t, s.lamTry[:k]
 	copy(u, s.normals.full(k))
 	if s.basis.on {

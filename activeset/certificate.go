@@ -69,13 +69,14 @@ func (s *Solver) certify() {
 	r := &s.res
 	// x leaves the loop within PrimalTol of its bounds; the answer lies in
 	// the box exactly, so that only rows and equalities can be violated.
+	s.clipped = false
 	for i, v := range s.x {
 		w := min(max(v, s.lo[i]), s.up[i])
 		if s.l1 > 0 && s.kinkIn[i] {
 			w = 0 // held at its kink
 		}
 		if w != v {
-			s.x[i], s.hxOK = w, false
+			s.x[i], s.hxOK, s.clipped = w, false, true
 		}
 	}
 	copy(r.X, s.x)

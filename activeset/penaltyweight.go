@@ -7,9 +7,9 @@ import (
 )
 
 // raiseWeight raises the penalty weight (Result.PenaltyWeight) of a solved
-// answer to what the multipliers would be at the point nearest x that
-// also satisfies the rows x violates in exact arithmetic (the exact list),
-// to first order.
+// answer to what the multipliers would be, to first order, at the point
+// nearest x where the members, the rows x violates in exact arithmetic
+// (the exact list) and those it meets within rounding all hold.
 //
 // The distance bound sqrt(2 gap/mu) that package solver derives from the
 // exact penalty's gap holds for x* only once the weight is at least
@@ -22,39 +22,40 @@ import (
 // together for far more than each alone: four rows that each hold within
 // rounding at the unconstrained optimum met at an x* 9.1e-13 away with
 // multipliers up to 8.6e-10, and each row's own multiplier gave a bound
-// of 2.8e-13 (TestWeaklyActiveRowsJointly).
+// of 2.8e-13 (TestWeaklyActiveRowsJointly). At a vertex the rows cannot
+// all hold beside every member, and x* leaves some
+// (TestWeaklyActiveVertexWeight); x clipped to its box by certify is off
+// its members' equalities (TestClippedAnswerWeight).
 //
-// In v = L'x (H = L L', the members' unit normals N), the listed row j of
-// norm factor sigma_j has the residual rho_j = e_j/sigma_j along its unit
-// normal n_j = N y_j + u_j, u_j its part off the members' span. With
-// fewer members than variables (faceWeight), the least move of v that
-// keeps the members at equality and brings every listed row to hold
-// takes the rows' multipliers mu >= 0 of spanMultipliers, and changes the
-// members' by Y mu. At a vertex the rows cannot all hold beside every
-// member, and members may leave (vertexWeight). The rows listed are the
-// exact list's and the near list's (rows that hold within rounding: the
-// move may reach them). The weight becomes twice the largest multiplier
-// so obtained, on the caller's scale, when that is larger; it costs the
-// gap only the weight times the violations within rounding. Rows in the
-// members' span to rounding are nearlyImpliedRows' (their distance from
-// x* is unbounded unless the members imply them), and a vertex of more
-// than exactFarkasMaxSupport members is vertexCuts' alone.
+// The constraints held beside the members are listHeld's: the exact and
+// near lists' rows and the bounds x meets. With at most
+// exactFarkasMaxSupport members, localWeight takes the multipliers of the
+// nearest point with the members free to leave, their residuals counted;
+// with more (and fewer than n), faceWeight keeps the members at equality
+// and takes the rows' multipliers off the members' span. The weight
+// becomes twice the largest row or equality multiplier so obtained, on the
+// caller's scale, when that is larger; it costs the gap only the weight
+// times the violations within rounding. Rows in the members' span to
+// rounding are nearlyImpliedRows' (their distance from x* is unbounded
+// unless the members imply them), and a vertex of more than
+// exactFarkasMaxSupport members is vertexCuts' alone.
 //
 // It redoes the certificate's pass over the rows when the larger weight
-// makes their residuals' rounding weigh in the gap (violation). O((n^2 + k
-// n) r + n r^2) for the r <= spanRows rows listed, nothing when the exact
-// list is empty. It does not allocate.
+// makes their residuals' rounding weigh in the gap (violation). It runs
+// only when the exact list is not empty or x was clipped, in O((n^2 +
+// k n) r + n r^2) for r <= spanRows constraints held, and does not
+// allocate.
 func (s *Solver) raiseWeight() {
 	k, n := len(s.ws), s.n
-	if s.exact.n == 0 {
+	if s.exact.n == 0 && !s.clipped {
 		return
 	}
 	var w float64
 	switch {
+	case k <= exactFarkasMaxSupport:
+		w = s.localWeight()
 	case k < n:
 		w = s.faceWeight()
-	case k == n && n <= exactFarkasMaxSupport:
-		w = s.vertexWeight()
 	default:
 		return
 	}
@@ -68,37 +69,47 @@ func (s *Solver) raiseWeight() {
 	}
 }
 
-// faceWeight is raiseWeight's weight with fewer members than variables.
+// faceWeight is raiseWeight's weight with fewer members than variables,
+// the members held at equality. In v = L'x (H = L L', the members' unit
+// normals N), a held constraint of norm factor sigma_j has the residual
+// rho_j = e_j/sigma_j along its unit normal n_j = N y_j + u_j, u_j its
+// part off the members' span: the rows' multipliers are
+// spanMultipliers', and the members' change by Y mu.
 func (s *Solver) faceWeight() float64 {
 	k, n := len(s.ws), s.n
-	xn := math.Sqrt(vec.Dot(s.x, s.x))
-	var rows [spanRows]int32
+	var rows [spanRows]int32 // the row of column a, -1 for a bound
 	var sigma, mu [spanRows]float64
 	r := 0
-	for _, l := range [2]*rowList{&s.exact, &s.near} {
-		for i, j := range l.row[:l.n] {
-			u := s.spanU[r*n : (r+1)*n]
-			if k == 0 {
-				sigma[r] = s.normal(constraint{kindRow, j}, 0)
-				copy(u, s.normals.full(0))
-				s.normals.remove(0, 1)
-			} else {
-				if near, _, _ := s.rowSpan(int(j)); near == inSpan {
-					continue
-				}
-				sigma[r] = s.sigma[k]
-				copy(u, s.t)
-				copy(s.spanY[r*k:(r+1)*k], s.lamTry[:k])
-			}
-			mu[r] = l.val[i] * 0x1p-52 * (xn + math.Abs(s.b[j])) / sigma[r]
-			rows[r] = j
-			r++
+	s.listHeld(func(c constraint, resid float64) {
+		if r == spanRows {
+			return
 		}
-	}
+		u := s.spanU[r*n : (r+1)*n]
+		if k == 0 {
+			sigma[r] = s.normal(c, 0)
+			copy(u, s.normals.full(0))
+			s.normals.remove(0, 1)
+		} else {
+			if near, _, _ := s.constraintSpan(c); near == inSpan {
+				return
+			}
+			sigma[r] = s.sigma[k]
+			copy(u, s.t)
+			copy(s.spanY[r*k:(r+1)*k], s.lamTry[:k])
+		}
+		mu[r] = resid / sigma[r]
+		rows[r] = -1
+		if c.kind == kindRow {
+			rows[r] = c.i
+		}
+		r++
+	})
 	s.spanMultipliers(mu[:r], r)
 	rowMax := 0.0 // the rows' own multipliers, on the caller's scale
 	for a, j := range rows[:r] {
-		rowMax = max(rowMax, math.Abs(mu[a])/sigma[a]*s.ainv[j])
+		if j >= 0 {
+			rowMax = max(rowMax, math.Abs(mu[a])/sigma[a]*s.ainv[j])
+		}
 	}
 	w := 2 * rowMax
 	for i, c := range s.ws {
@@ -117,44 +128,84 @@ func (s *Solver) faceWeight() float64 {
 	return w
 }
 
-// vertexWeight is raiseWeight's weight at a vertex of n <=
-// exactFarkasMaxSupport members, each a row or a bound: there the rows
-// listed cannot be held beside every member, and x* may leave some. With
-// the members' and the rows' unit normals the columns of M, G = M'M, the
-// multipliers of the nearest point to v_u where all of them hold (the
-// problem near x, to first order) are the minimiser mu >= 0 of 1/2
-// mu'G mu - h'mu, h_i = (G lambda)_i + r_i, r_i the residual at x on the
-// unit normal (rows listed: their exact residuals; members: theirs,
-// zero but for rounding); mu = lambda when no row is listed. 0 (no
-// raise) with an equality, a fixed variable or a held kink among the
-// members, whose multipliers are not bound to a sign.
-func (s *Solver) vertexWeight() float64 {
+// listHeld calls f with each constraint outside the working set that
+// the point near x where all hold may hold at equality, and its residual
+// at x on the unit-row scale: the rows of the exact and near lists, and
+// the bounds that x meets to within a few ulps (x clipped to its box, a
+// bound the members do not hold).
+func (s *Solver) listHeld(f func(c constraint, resid float64)) {
+	xn := math.Sqrt(vec.Dot(s.x, s.x))
+	for _, l := range [2]*rowList{&s.exact, &s.near} {
+		for i, j := range l.row[:l.n] {
+			f(constraint{kindRow, j}, l.val[i]*0x1p-52*(xn+math.Abs(s.b[j])))
+		}
+	}
+	if !s.boxed {
+		return
+	}
+	for i, x := range s.x {
+		if s.boundIn[i] != 0 {
+			continue
+		}
+		lo, up := s.lo[i], s.up[i]
+		switch {
+		case !math.IsInf(lo, 0) && lo-x >= -0x1p-50*(math.Abs(x)+math.Abs(lo)):
+			f(constraint{kindLower, int32(i)}, lo-x)
+		case !math.IsInf(up, 0) && x-up >= -0x1p-50*(math.Abs(x)+math.Abs(up)):
+			f(constraint{kindUpper, int32(i)}, x-up)
+		}
+	}
+}
+
+// localWeight is raiseWeight's weight with at most exactFarkasMaxSupport
+// members, which may leave: at a vertex the rows listed cannot be held
+// beside every member, and x* leaves some; and x clipped to its box is off
+// the members' equalities, by more than rounding when a member crosses
+// the clipped bound at a narrow angle. With the members' and the
+// rows' unit normals the columns of M (an equality's, or a fixed
+// variable's, twice, with both signs: its multiplier is the difference of
+// the two), G = M'M, the multipliers of the nearest point to v_u where all
+// of them hold (the problem near x, to first order) are the minimiser mu
+// >= 0 of 1/2 mu'G mu - h'mu, h_a = (M'N lambda)_a + r_a, r_a the
+// residual at x on the unit normal (rows listed: their exact residuals;
+// members: theirs, zero but for rounding); mu gives lambda back when no
+// row is listed. 0 (no raise) with a held kink among the members.
+func (s *Solver) localWeight() float64 {
 	k, n := len(s.ws), s.n
-	var cols [nnlsMax * exactFarkasMaxSupport]float64 // column a of M at a*n
+	cols := s.spanU // column a of M at a*n
 	var sigma, h [nnlsMax]float64
-	var rows [nnlsMax]int32 // the row of column a, -1 for a bound
+	var rows [nnlsMax]int32            // the row of a listed row's column
+	var neg [exactFarkasMaxSupport]int // an equality member's negated column
 	for i, c := range s.ws {
-		switch c.kind {
-		case kindRow:
-			rows[i] = c.i
-		case kindLower, kindUpper:
-			rows[i] = -1
-		default:
+		if c.kind == kindKink {
 			return 0
 		}
 		copy(cols[i*n:(i+1)*n], s.normals.full(i))
 		sigma[i] = s.sigma[i]
 		h[i] = s.exactMemberResidual(c) / sigma[i]
 	}
-	xn := math.Sqrt(vec.Dot(s.x, s.x))
 	d := k
-	for _, l := range [2]*rowList{&s.exact, &s.near} {
-		for i, j := range l.row[:l.n] {
-			sigma[d] = s.normal(constraint{kindRow, j}, k)
-			copy(cols[d*n:(d+1)*n], s.normals.full(k))
-			s.normals.remove(k, k+1)
-			h[d] = l.val[i] * 0x1p-52 * (xn + math.Abs(s.b[j])) / sigma[d]
-			rows[d] = j
+	s.listHeld(func(c constraint, resid float64) {
+		if d == k+spanRows {
+			return
+		}
+		sigma[d] = s.normal(c, k)
+		copy(cols[d*n:(d+1)*n], s.normals.full(k))
+		s.normals.remove(k, k+1)
+		h[d] = resid / sigma[d]
+		rows[d] = -1
+		if c.kind == kindRow {
+			rows[d] = c.i
+		}
+		d++
+	})
+	listed := d
+	for i, c := range s.ws {
+		if c.isEquality() {
+			for t := range n {
+				cols[d*n+t] = -cols[i*n+t]
+			}
+			h[d], neg[i] = -h[i], d
 			d++
 		}
 	}
@@ -172,17 +223,25 @@ func (s *Solver) vertexWeight() float64 {
 	}
 	nnls(&g, h[:d], d)
 	w := 0.0
-	for a, j := range rows[:d] {
-		if j >= 0 {
-			w = max(w, 2*h[a]/sigma[a]*s.ainv[j])
+	for i, c := range s.ws {
+		switch c.kind {
+		case kindRow:
+			w = max(w, 2*h[i]/sigma[i]*s.ainv[c.i])
+		case kindEq:
+			w = max(w, 2*math.Abs(h[i]-h[neg[i]])/sigma[i]*s.eqinv[c.i])
+		}
+	}
+	for a := k; a < listed; a++ {
+		if rows[a] >= 0 {
+			w = max(w, 2*h[a]/sigma[a]*s.ainv[rows[a]])
 		}
 	}
 	return w
 }
 
-// spanRows is how many rows raiseWeight holds: those of the exact list
-// and of the near list.
-const spanRows = 2 * exactRows
+// spanRows is how many constraints raiseWeight holds beside the members:
+// the rows of the exact list and of the near list, and bounds at x.
+const spanRows = 2*exactRows + exactFarkasMaxSupport
 
 // spanMultipliers overwrites rho with the multipliers mu >= 0 of the rows
 // of s.spanU in the least move Delta (in v) that holds the members and
@@ -204,8 +263,8 @@ func (s *Solver) spanMultipliers(rho []float64, r int) {
 }
 
 // nnlsMax is the most unknowns nnls takes: the rows raiseWeight lists and
-// the members of a vertex it reweighs.
-const nnlsMax = spanRows + exactFarkasMaxSupport
+// the members of a vertex it reweighs, its equalities twice.
+const nnlsMax = spanRows + 2*exactFarkasMaxSupport
 
 // nnls overwrites h[:d] with the minimiser mu >= 0 of 1/2 mu'G mu - h'mu,
 // G symmetric positive semidefinite (d x d, row stride nnlsMax), by

@@ -119,6 +119,9 @@ type Solver struct {
 	v, x, t, r, xTry []float64
 	hx               []float64 // H x, valid for s.x when hxOK
 	hxOK             bool
+	// clipped: certify moved x onto its box, off the members' equalities
+	// (raiseWeight).
+	clipped bool
 	// xFresh: s.x is what primal would compute from the current working
 	// set, multipliers and v_u (set by primal; cleared by every change of
 	// them and by a refinement step), so the primal after the loop can be
@@ -134,8 +137,9 @@ type Solver struct {
 	// none. Every push and pop clears keptK.
 	keptViol []float64
 	keptK    int
-	// spanU (spanRows x n) and spanY (spanRows x capacity): raiseWeight's
-	// parts of the listed rows' normals off and on the members' span.
+	// spanU (nnlsMax x n) and spanY (spanRows x capacity): raiseWeight's
+	// normals of the constraints it holds, or their parts off the members'
+	// span and their coefficients on it.
 	spanU, spanY []float64
 	// ortho, orthoW (n) and orthoY (capacity): refineOrtho's workspace,
 	// allocated on first use.
@@ -202,7 +206,7 @@ func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
 	// (the cold set-up of a small problem is mostly allocation): floats,
 	// int32s, bools and int8s.
 	spInts, spFloats, spBools := sparseBuilderSlab(m, n)
-	fl := slab[float64](make([]float64, (18+spanRows)*n+(9+spanRows)*capacity+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)+spFloats))
+	fl := slab[float64](make([]float64, (18+nnlsMax)*n+(9+spanRows)*capacity+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)+spFloats))
 	in := slab[int32](make([]int32, normalSetInts(capacity, n)+gramLDLInts(capacity)+spInts))
 	bl := slab[bool](make([]bool, n+2*m+meq+spBools))
 	i8 := slab[int8](make([]int8, 3*n))
@@ -250,7 +254,7 @@ func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
 	s.g, s.lamStar, s.dir, s.lamTry = fl.take(capacity), fl.take(capacity), fl.take(capacity), fl.take(capacity)
 	s.keptViol, s.keptK = fl.take(capacity), -1
 	s.eqDir = fl.take(capacity)
-	s.spanU, s.spanY = fl.take(spanRows*n), fl.take(spanRows*capacity)
+	s.spanU, s.spanY = fl.take(nnlsMax*n), fl.take(spanRows*capacity)
 	s.res = Result{X: fl.take(n), Lambda: fl.take(m), Nu: fl.take(meq),
 		Z: fl.take(n), FarkasA: fl.take(m), FarkasEq: fl.take(meq)}
 	if s.l1 > 0 {
