@@ -72,11 +72,15 @@ func (s *Solver) certify() {
 	s.clipped = false
 	for i, v := range s.x {
 		w := min(max(v, s.lo[i]), s.up[i])
+		held := s.boundIn[i] != 0 // x_i on a member's bound to rounding
 		if s.l1 > 0 && s.kinkIn[i] {
-			w = 0 // held at its kink
+			w, held = 0, true // held at its kink
 		}
 		if w != v {
-			s.x[i], s.hxOK, s.clipped = w, false, true
+			// Onto a bound outside the working set x may move by more
+			// than rounding, and off the members' equalities.
+			s.x[i], s.hxOK = w, false
+			s.clipped = s.clipped || !held
 		}
 	}
 	copy(r.X, s.x)

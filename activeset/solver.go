@@ -119,8 +119,8 @@ type Solver struct {
 	v, x, t, r, xTry []float64
 	hx               []float64 // H x, valid for s.x when hxOK
 	hxOK             bool
-	// clipped: certify moved x onto its box, off the members' equalities
-	// (raiseWeight).
+	// clipped: certify moved x onto a bound outside the working set, off
+	// the members' equalities (raiseWeight).
 	clipped bool
 	// xFresh: s.x is what primal would compute from the current working
 	// set, multipliers and v_u (set by primal; cleared by every change of
