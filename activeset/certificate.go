@@ -218,50 +218,39 @@ func (s *Solver) halfGap(grad float64) {
 // It also sums Gap's terms other than the Lagrangian's into Rounding
 // (gapTerms): from the residuals as computed, and again from residuals
 // summed in twice the working precision if the rounding the first sums
-// charge is not negligible.
+// charge is not negligible (exactTerms).
 func (s *Solver) violation() {
-	t := s.violationPass(false)
+	t := s.violationPass()
 	g := &s.res.Rounding
 	if g.TermsError+t.xi*g.ViolationError > 0x1p-46*(1+math.Abs(s.res.Objective)) {
-		s.violationPass(true)
+		s.exactTerms()
 	}
 }
 
-// violationPass is a pass of violation, with the rows' and equalities'
-// residuals in Gap's terms summed in twice the working precision when
-// exact, and returns the terms.
-func (s *Solver) violationPass(exact bool) gapTerms {
+// violationPass is violation's pass over every constraint, with Gap's
+// terms from the residuals as computed, and returns the terms. It lists
+// in s.termRows, in order, the rows whose residuals add to the terms
+// (exactTerms): those with a multiplier, and those whose residual may be
+// positive in exact arithmetic; the others add nothing. A few rows are
+// at most violated within rounding at an answer, so the list is short;
+// termsAll says it overflowed.
+func (s *Solver) violationPass() gapTerms {
 	r := &s.res
 	viol, sum, comp := 0.0, 0.0, 0.0
 	xn := math.Sqrt(vec.Dot(s.x, s.x))
-	xInf := normInf(s.x)
-	// As in mostViolated: account for x's moves since the last scan (the
-	// answer's clipping to its bounds, refinement).
-	s.measureDrift(xInf)
-	// The stored a_j'x/||a_j|| - b_j/||a_j|| is within
-	// gamma_{n+2} (||x||_2 + |b_j|/||a_j||) of its value, the drift within
-	// gamma_{n+2} (1 + ||x||_inf) of its value (path <= 1 + ||x||_inf):
-	// twice both is a safe margin for a row's sign. A row skipped must also
-	// hold by more than rounding (WithinRounding's allowance, which has
-	// x's own rounding in it), or it would never be noted in the near
-	// list, whose rows void the distance bound when nearly opposite a
-	// member (nearlyImpliedRows).
-	g := 2 * vec.DotErrorBound(s.n+2)
-	driftErr := g * (1 + xInf)
-	skipMargin := g + roundingAllowance(s.n)
+	skip := s.newRowSkip(xn, normInf(s.x))
 	r.Feasible, r.NearlyImplied = true, s.eqNear+s.skipNear
 	s.worstRow, s.ownViolated, s.ownRow = -1, false, -1
 	ownWorst := 0.0
 	s.exact.reset()
 	s.near.reset()
+	s.termRows, s.termsAll = s.termRows[:0], false
 	worst := 0.0
 	gn := vec.DotErrorBound(s.n + 1)
 	terms := s.newGapTerms()
 	for j := 0; j < s.m; j++ {
-		if !s.rowIn[j] && s.ainv[j] > 0 {
-			if bound := s.violationBound(j); bound < -(driftErr + skipMargin*(xn+math.Abs(s.b[j]))) {
-				continue
-			}
+		if skip.holds(s, j) {
+			continue
 		}
 		// a_j'x - b_j on the caller's scale.
 		res := s.rowDot(j, s.x) - s.bOrig[j]
@@ -297,16 +286,18 @@ func (s *Solver) violationPass(exact bool) gapTerms {
 		}
 		comp = max(comp, math.Abs(r.Lambda[j]*res))
 		if s.ainv[j] > 0 {
-			size := xn/s.ainv[j]*(1+0x1p-50) + math.Abs(s.bOrig[j])
-			err := gn*size + terms.under
-			if exact && (r.Lambda[j] != 0 || res+err > 0) {
-				res = s.exactResidual(j, s.x)
-				err = terms.exactError(res, size)
+			err := gn*s.residualSize(j, xn) + terms.under
+			if r.Lambda[j] != 0 || res+err > 0 {
+				if len(s.termRows) < cap(s.termRows) {
+					s.termRows = append(s.termRows, int32(j))
+				} else {
+					s.termsAll = true
+				}
 			}
 			terms.row(r.Lambda[j], res, err)
 		}
 	}
-	viol, sum = s.equalityTerms(&terms, xn, exact, viol, sum)
+	viol, sum = s.equalityTerms(&terms, xn, viol, sum)
 	r.SumViolation = sum
 	bviol, bcomp := s.boundTerms(&terms)
 	r.MaxViolation, r.Complementarity = max(viol, bviol), max(comp, bcomp)
@@ -314,26 +305,94 @@ func (s *Solver) violationPass(exact bool) gapTerms {
 	return terms
 }
 
+// residualSize is ||a_j|| ||x|| + |b_j| on the caller's scale, a bound on
+// the terms of row j's residual (xn = ||x||), rounded up.
+func (s *Solver) residualSize(j int, xn float64) float64 {
+	return xn/s.ainv[j]*(1+0x1p-50) + math.Abs(s.bOrig[j])
+}
+
+// rowSkip is violationPass's test for the rows it skips.
+type rowSkip struct{ xn, driftErr, margin float64 }
+
+// newRowSkip measures the drift since the last scan and returns the test
+// at x (||x|| = xn, ||x||_inf = xInf).
+func (s *Solver) newRowSkip(xn, xInf float64) rowSkip {
+	// As in mostViolated: account for x's moves since the last scan (the
+	// answer's clipping to its bounds, refinement).
+	s.measureDrift(xInf)
+	// The stored a_j'x/||a_j|| - b_j/||a_j|| is within
+	// gamma_{n+2} (||x||_2 + |b_j|/||a_j||) of its value, the drift within
+	// gamma_{n+2} (1 + ||x||_inf) of its value (path <= 1 + ||x||_inf):
+	// twice both is a safe margin for a row's sign. A row skipped must also
+	// hold by more than rounding (WithinRounding's allowance, which has
+	// x's own rounding in it), or it would never be noted in the near
+	// list, whose rows void the distance bound when nearly opposite a
+	// member (nearlyImpliedRows).
+	g := 2 * vec.DotErrorBound(s.n+2)
+	return rowSkip{xn: xn, driftErr: g * (1 + xInf), margin: g + roundingAllowance(s.n)}
+}
+
+// holds reports whether row j, outside the working set (multiplier 0),
+// holds at x by more than rounding by its stored violation plus the
+// drift since (mostViolated's bound): it adds nothing to any of
+// violationPass's sums and lists.
+func (k rowSkip) holds(s *Solver, j int) bool {
+	return !s.rowIn[j] && s.ainv[j] > 0 && s.violationBound(j) < -(k.driftErr+k.margin*(k.xn+math.Abs(s.b[j])))
+}
+
+// exactTerms sums Gap's terms again as violationPass did, with the
+// residuals of its rows (s.termRows), of the equalities and of the bounds
+// summed in twice the working precision, and writes them into Rounding.
+// Every other row adds nothing to the terms, so only those are evaluated
+// again, unless the list overflowed (termsAll). x, the multipliers and
+// s.termRows must be violationPass's.
+func (s *Solver) exactTerms() {
+	r := &s.res
+	xn := math.Sqrt(vec.Dot(s.x, s.x))
+	terms := s.newGapTerms()
+	if s.termsAll {
+		gn := vec.DotErrorBound(s.n + 1)
+		skip := s.newRowSkip(xn, normInf(s.x))
+		for j := 0; j < s.m; j++ {
+			if skip.holds(s, j) || s.ainv[j] == 0 {
+				continue
+			}
+			res := s.rowDot(j, s.x) - s.bOrig[j]
+			if r.Lambda[j] != 0 || res+gn*s.residualSize(j, xn)+terms.under > 0 {
+				s.exactRowTerm(&terms, j, xn)
+			}
+		}
+	} else {
+		for _, j := range s.termRows {
+			s.exactRowTerm(&terms, int(j), xn)
+		}
+	}
+	for i := 0; i < s.meq; i++ {
+		e := s.exactEqResidual(i, s.x)
+		terms.equality(r.Nu[i], e, terms.exactError(e, s.eqResidualSize(i, xn)))
+	}
+	s.boundTerms(&terms)
+	terms.finish(&r.Rounding)
+}
+
+// exactRowTerm adds row j's term to terms with its residual summed in
+// twice the working precision (xn = ||x||).
+func (s *Solver) exactRowTerm(terms *gapTerms, j int, xn float64) {
+	res := s.exactResidual(j, s.x)
+	terms.row(s.res.Lambda[j], res, terms.exactError(res, s.residualSize(j, xn)))
+}
+
 // equalityTerms is violationPass's part for the equalities: it adds their
-// residuals (summed in twice the working precision when exact) to terms,
-// marks the Result infeasible, or x as violating one only beyond its own
-// terms' rounding (ownViolated), and returns the largest violation and the
-// sum of violations, viol and sum (the rows') taken on in order.
-func (s *Solver) equalityTerms(terms *gapTerms, xn float64, exact bool, viol, sum float64) (float64, float64) {
+// residuals to terms, marks the Result infeasible, or x as violating one
+// only beyond its own terms' rounding (ownViolated), and returns the
+// largest violation and the sum of violations, viol and sum (the rows')
+// taken on in order.
+func (s *Solver) equalityTerms(terms *gapTerms, xn float64, viol, sum float64) (float64, float64) {
 	r := &s.res
 	gn := vec.DotErrorBound(s.n + 1)
 	for i := 0; i < s.meq; i++ {
 		res := vec.Dot(s.aeq[i], s.x) - s.beqOrig[i]
-		size := math.Abs(s.beqOrig[i]) // a zero row's residual is exact
-		if s.eqinv[i] > 0 {
-			size += xn / s.eqinv[i] * (1 + 0x1p-50)
-		}
-		if err := gn*size + terms.under; exact {
-			e := s.exactEqResidual(i, s.x)
-			terms.equality(r.Nu[i], e, terms.exactError(e, size))
-		} else {
-			terms.equality(r.Nu[i], res, err)
-		}
+		terms.equality(r.Nu[i], res, gn*s.eqResidualSize(i, xn)+terms.under)
 		res = math.Abs(res)
 		viol = max(viol, res)
 		sum += res
@@ -345,6 +404,16 @@ func (s *Solver) equalityTerms(terms *gapTerms, xn float64, exact bool, viol, su
 		}
 	}
 	return viol, sum
+}
+
+// eqResidualSize is residualSize for equality i; a zero row's residual
+// is exact.
+func (s *Solver) eqResidualSize(i int, xn float64) float64 {
+	size := math.Abs(s.beqOrig[i])
+	if s.eqinv[i] > 0 {
+		size += xn / s.eqinv[i] * (1 + 0x1p-50)
+	}
+	return size
 }
 
 // noteExact files row j, whose residual at x is within its evaluation's

@@ -57,6 +57,67 @@ func TestViolationSkipsOnlySatisfiedRows(t *testing.T) {
 	check("deadline", s)
 }
 
+// TestExactTermsOnlyListedRows: exactTerms sums Gap's terms again from
+// the rows violationPass listed; every row it did not list must add
+// nothing, so the sums are those of a pass over every row, bit for bit.
+// Also when the list overflows: 3 (n+1) copies of a row held at the
+// answer have residuals within rounding of zero, and the pass over every
+// row (termsAll) must give what a list long enough gives.
+func TestExactTermsOnlyListedRows(t *testing.T) {
+	check := func(name string, s *Solver, wantAll bool) {
+		t.Helper()
+		s.violationPass()
+		if s.termsAll != wantAll {
+			t.Fatalf("%s: termsAll %v, want %v (%d rows listed)", name, s.termsAll, wantAll, len(s.termRows))
+		}
+		s.exactTerms()
+		listed := s.res.Rounding
+		keep := s.termRows
+		s.termRows = make([]int32, 0, s.m)
+		s.violationPass()
+		if wantAll {
+			s.exactTerms() // now from a list
+		} else {
+			s.termsAll = true // every row evaluated again
+			s.exactTerms()
+		}
+		if other := s.res.Rounding; other != listed {
+			t.Errorf("%s: terms %+v, from every row %+v", name, listed, other)
+		}
+		s.termRows = keep
+	}
+	rng := rand.New(rand.NewPCG(5, 11))
+	for i, box := range []bool{false, true, false, true} {
+		s := mustNew(t, randomQP(rng, 10+5*i, 400, 1e4, box))
+		if r := s.Solve(ctx); r.Status != StatusSolved {
+			t.Fatalf("random QP %d: status %v", i, r.Status)
+		}
+		check("random QP", s, false)
+	}
+	// min 1/2 ||x||^2 - 10 sum x subject to sum x <= 1, copied 3 (n+1)
+	// times, and inactive rows beside.
+	const n = 6
+	p := &Problem{N: n, H: mat.NewDense(n, n), C: make([]float64, n), A: mat.NewDense(3*(n+1)+20, n)}
+	p.B = make([]float64, p.A.Rows)
+	for i := range n {
+		p.H.Row(i)[i], p.C[i] = 1, -10
+	}
+	for j := range p.A.Rows {
+		for i := range n {
+			p.A.Row(j)[i] = 1
+		}
+		p.B[j] = 1
+		if j >= 3*(n+1) {
+			p.A.Row(j)[j%n] = -1 - rng.Float64()
+		}
+	}
+	s := mustNew(t, p)
+	if r := s.Solve(ctx); r.Status != StatusSolved {
+		t.Fatalf("copied rows: status %v", r.Status)
+	}
+	check("copied rows", s, true)
+}
+
 // TestGapCoversTheSums: with multipliers of 2e14 on rows of norm 5
 // (testqp.HugeMultipliers: H = 2.6 I, x* ~ 7e6), q = c + A'lambda is
 // ~1e7 built from terms ~1e15, and Objective and the dual value are sums

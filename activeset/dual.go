@@ -89,7 +89,7 @@ func (s *Solver) SolveFrom(ctx context.Context, start time.Time) *Result {
 		status = StatusPrecisionLimit
 	}
 	if status == StatusSolved {
-		s.raiseWeight() // first: it may redo the pass that counts NearlyImplied
+		s.raiseWeight()
 		s.res.NearlyImplied += s.nearlyImpliedRows()
 	}
 	if status == StatusInfeasible {

@@ -132,7 +132,7 @@ func (s *Solver) answerInfeasible() {
 	copy(r.X, s.x)
 	r.Objective, r.Dual, r.Gap = math.NaN(), math.NaN(), math.Inf(1)
 	s.multipliers()
-	s.violationPass(false) // the violations; no gap to sum terms for
+	s.violationPass() // the violations; no gap to sum terms for
 }
 
 // buildFarkas writes the certificate of the null direction s.dir (whose

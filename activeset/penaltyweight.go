@@ -40,7 +40,7 @@ import (
 // unless the members imply them), and a vertex of more than
 // exactFarkasMaxSupport members is vertexCuts' alone.
 //
-// It redoes the certificate's pass over the rows when the larger weight
+// It sums the certificate's terms again (exactTerms) when the larger weight
 // makes their residuals' rounding weigh in the gap (violation). It runs
 // only when the exact list is not empty or x was clipped, in O((n^2 +
 // k n) r + n r^2) for r <= spanRows constraints held, and does not
@@ -65,7 +65,7 @@ func (s *Solver) raiseWeight() {
 	s.res.weight = w
 	g := &s.res.Rounding
 	if g.TermsError+w*g.ViolationError > 0x1p-46*(1+math.Abs(s.res.Objective)) {
-		s.violationPass(true)
+		s.exactTerms()
 	}
 }
 

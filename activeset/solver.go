@@ -90,6 +90,11 @@ type Solver struct {
 	// near: those that hold exactly but within rounding of zero, nearest
 	// first (violation).
 	exact, near rowList
+	// termRows: the rows whose residuals add to Gap's terms, in order
+	// (violationPass), unless there are more than its capacity, 2 (n+1):
+	// then termsAll is set.
+	termRows []int32
+	termsAll bool
 	// eqInconsistent: the equalities (and fixed variables) contradict each
 	// other; eqDir holds the Farkas direction over s.ws as pushEquality
 	// found it, before buildFarkas refined it in s.dir: every answer
@@ -207,7 +212,7 @@ func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
 	// int32s, bools and int8s.
 	spInts, spFloats, spBools := sparseBuilderSlab(m, n)
 	fl := slab[float64](make([]float64, (18+nnlsMax)*n+(9+spanRows)*capacity+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)+spFloats))
-	in := slab[int32](make([]int32, normalSetInts(capacity, n)+gramLDLInts(capacity)+spInts))
+	in := slab[int32](make([]int32, 2*capacity+normalSetInts(capacity, n)+gramLDLInts(capacity)+spInts))
 	bl := slab[bool](make([]bool, n+2*m+meq+spBools))
 	i8 := slab[int8](make([]int8, 3*n))
 	s.c = fl.take(n)
@@ -248,6 +253,7 @@ func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
 	s.rowIn, s.boundIn, s.eqRedund = bl.take(m), i8.take(n), bl.take(meq)
 	s.rowSkip, s.boundSkip = bl.take(m), i8.take(n)
 	s.rowBnd = make([]rowBound, m)
+	s.termRows = in.take(2 * capacity)[:0]
 	s.drift.seen, s.drift.anchor = fl.take(n), fl.take(n)
 	s.v, s.x, s.t, s.r, s.xTry = fl.take(n), fl.take(n), fl.take(n), fl.take(n), fl.take(n)
 	s.hx, s.chol.rowNorm = fl.take(n), fl.take(n)
