@@ -148,7 +148,7 @@ func (c *gpCase) chk(kernel string, ss ...[]float64) {
 
 func gpHeap(s []float64) []float64 { return append(make([]float64, 0, len(s)), s...) }
 
-// reductions checks Dot, SumSqDot, Dot4 and SoftplusSum.
+// reductions checks Dot, SumSqDot, Dot4, MaxAbs and SoftplusSum.
 func (c *gpCase) reductions() {
 	p := c.p
 	x, y := c.sl(0, 1), c.sl(1, 2)
@@ -168,6 +168,20 @@ func (c *gpCase) reductions() {
 		c.fail("Dot4", "%v, on heap copies %v", []float64{g0, g1, g2, g3}, []float64{w0, w1, w2, w3})
 	}
 	c.chk("Dot4", x, y0, y1, y2, y3)
+	// MaxAbs with its largest element first, last, and (a NaN) ignored
+	// there, so that the elements next to the guard decide the result.
+	for _, at := range []int{0, c.n - 1} {
+		for _, v := range []float64{1e300, math.NaN()} {
+			x = c.sl(0, 19)
+			if c.n > 0 {
+				x[at] = v
+			}
+			if g, w := p.MaxAbs(x), maxAbsLoop(gpHeap(x)); math.Float64bits(g) != math.Float64bits(w) {
+				c.fail("MaxAbs", "%v with %v at %d, the Go loop on a heap copy %v", g, v, at, w)
+			}
+			c.chk("MaxAbs", x)
+		}
+	}
 	x = c.sl(0, 6)
 	if g, w := p.SoftplusSum(x, -1.5), p.SoftplusSum(gpHeap(x), -1.5); math.Float64bits(g) != math.Float64bits(w) {
 		c.fail("SoftplusSum", "%v, on heap copies %v", g, w)

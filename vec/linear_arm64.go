@@ -14,6 +14,9 @@ func dotAsm(x, y []float64) float64
 func sumSqDotAsm(x, y []float64) (ss, dot float64)
 
 //go:noescape
+func maxAbsAsm(x []float64) float64
+
+//go:noescape
 func dot4Asm(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64)
 
 //go:noescape

@@ -216,6 +216,88 @@ ssddone:
 	FMOVD F4, dot+56(FP)
 	RET
 
+// func maxAbsAsm(x []float64) float64
+// R0 = x, R2 = len, R3 = 8-element blocks left.
+// V0-V3: four accumulators, started at +0; lane j of Vk holds the largest
+// |x[i]| so far for i = 2k+j (mod 8) in the main loop. V16-V19 hold x, then
+// |x| (FABS clears the sign bit of every input, NaNs included); V20-V23 the
+// masks of the comparisons.
+//
+// NaN: each vector of |x| is compared with its accumulator by FCMGT
+// (mask = |x| > acc lane by lane, all ones or all zeros), which is false
+// when |x| is a NaN, quiet or signalling, as a > m is in the Go loop; BIT
+// then copies |x| into acc where the mask is set. So a NaN never enters an
+// accumulator, and none is quieted, signalled or changed on the way. FMAX
+// could not stand in for the pair: it returns a NaN operand (FMAXNM returns
+// the number against a quiet NaN, but the default NaN against a signalling
+// one). Equal values (+0 against +0) keep acc.
+//
+// Shape: the main loop takes 8 elements (four registers, one VLD1) per
+// iteration; then, by the bits of the length, 4 elements into V0-V1, 2 into
+// V2 and an odd last one into V3 (FMOVD loads it into lane 0 and zeroes
+// lane 1, and +0 cannot exceed an accumulator). Nothing is read past len.
+// The four accumulators hold only +0 and |x[i]| of non-NaN x[i], so they are
+// combined with FMAX and their two lanes with FMAXP: with no NaN operand
+// these return the larger value, in any order.
+TEXT ·maxAbsAsm(SB), NOSPLIT|NOFRAME, $0-32
+	MOVD x_base+0(FP), R0
+	MOVD x_len+8(FP), R2
+	VEOR V0.B16, V0.B16, V0.B16
+	VEOR V1.B16, V1.B16, V1.B16
+	VEOR V2.B16, V2.B16, V2.B16
+	VEOR V3.B16, V3.B16, V3.B16
+	LSR  $3, R2, R3
+	CBZ  R3, maxabs4
+
+maxabs8:
+	VLD1.P 64(R0), [V16.D2, V17.D2, V18.D2, V19.D2]
+	WORD   $0x4EE0FA10 // FABS V16.2D, V16.2D
+	WORD   $0x4EE0FA31 // FABS V17.2D, V17.2D
+	WORD   $0x4EE0FA52 // FABS V18.2D, V18.2D
+	WORD   $0x4EE0FA73 // FABS V19.2D, V19.2D
+	WORD   $0x6EE0E614 // FCMGT V20.2D, V16.2D, V0.2D
+	WORD   $0x6EE1E635 // FCMGT V21.2D, V17.2D, V1.2D
+	WORD   $0x6EE2E656 // FCMGT V22.2D, V18.2D, V2.2D
+	WORD   $0x6EE3E677 // FCMGT V23.2D, V19.2D, V3.2D
+	VBIT   V20.B16, V16.B16, V0.B16 // V0 = V20 ? V16 : V0, bit by bit
+	VBIT   V21.B16, V17.B16, V1.B16
+	VBIT   V22.B16, V18.B16, V2.B16
+	VBIT   V23.B16, V19.B16, V3.B16
+	SUBS   $1, R3, R3
+	BNE    maxabs8
+
+maxabs4:
+	TBZ    $2, R2, maxabs2
+	VLD1.P 32(R0), [V16.D2, V17.D2]
+	WORD   $0x4EE0FA10 // FABS V16.2D, V16.2D
+	WORD   $0x4EE0FA31 // FABS V17.2D, V17.2D
+	WORD   $0x6EE0E614 // FCMGT V20.2D, V16.2D, V0.2D
+	WORD   $0x6EE1E635 // FCMGT V21.2D, V17.2D, V1.2D
+	VBIT   V20.B16, V16.B16, V0.B16
+	VBIT   V21.B16, V17.B16, V1.B16
+
+maxabs2:
+	TBZ    $1, R2, maxabs1
+	VLD1.P 16(R0), [V18.D2]
+	WORD   $0x4EE0FA52 // FABS V18.2D, V18.2D
+	WORD   $0x6EE2E656 // FCMGT V22.2D, V18.2D, V2.2D
+	VBIT   V22.B16, V18.B16, V2.B16
+
+maxabs1:
+	TBZ    $0, R2, maxabsreduce
+	FMOVD  (R0), F19           // V19 = [x[n-1], +0]
+	WORD   $0x4EE0FA73 // FABS V19.2D, V19.2D
+	WORD   $0x6EE3E677 // FCMGT V23.2D, V19.2D, V3.2D
+	VBIT   V23.B16, V19.B16, V3.B16
+
+maxabsreduce:
+	WORD   $0x4E61F400 // FMAX V0.2D, V0.2D, V1.2D
+	WORD   $0x4E63F442 // FMAX V2.2D, V2.2D, V3.2D
+	WORD   $0x4E62F400 // FMAX V0.2D, V0.2D, V2.2D
+	WORD   $0x7E70F800 // FMAXP D0, V0.2D
+	FMOVD  F0, ret+24(FP)
+	RET
+
 // func dot4Asm(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64)
 // R0 = x, R1-R4 = y0-y3, R5 = len, R6 = 8-element blocks left.
 // V0, V1 accumulate d0; V2, V3 d1; V4, V5 d2; V6, V7 d3. V16-V19 hold

@@ -13,6 +13,9 @@ func dotAVX512(x, y []float64) float64
 func sumSqDotAVX512(x, y []float64) (ss, dot float64)
 
 //go:noescape
+func maxAbsAVX512(x []float64) float64
+
+//go:noescape
 func dot4AVX512(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64)
 
 //go:noescape

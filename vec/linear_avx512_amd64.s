@@ -18,6 +18,9 @@
 //   stored (Axpy into the same y, again and again) is not forwarded from the
 //   store buffer; both made n = 9 or 12 nearly twice as slow as avx2, while
 //   stores and loads of the same widths forward.
+//   MaxAbs, a reduction, reads in the blocks of the elementwise kernels
+//   (8-element vectors from the start, then 4, 2 and 1), so that its loads
+//   of a vector they have just written are forwarded too.
 // Loads and stores are unaligned (VMOVUPD): callers pass arbitrary slices.
 // Nothing is read or written past len. VZEROUPPER before RET (it clears the
 // upper halves of Z0..Z15; only those are used).
@@ -255,6 +258,103 @@ ssdreduce:
 	VZEROUPPER
 	VMOVSD X0, ss+48(FP)
 	VMOVSD X4, dot+56(FP)
+	RET
+
+// func maxAbsAVX512(x []float64) float64
+// The avx2 kernel (maxAbsAsm, linear_amd64.s) on ZMM registers; its
+// comment explains why VMAXPD acc, data, acc never lets a NaN into an
+// accumulator. SI = x, CX = elements left (biased by -32 in the main loop).
+// Z15 = 0x7fff_ffff_ffff_ffff in every lane (VANDPD with it is |x|); Z0..Z3:
+// four accumulators, started at +0; Z4..Z7 hold |x| of a block.
+//
+// Shape: the blocks of the elementwise kernels above, so that a vector one
+// of them has just written is read by loads that each lie within one of its
+// stores and are forwarded from the store buffer: 32 elements (four
+// vectors) per iteration, one optional step of 16 (into Z0, Z1) and one of
+// 8 (Z2), then at most one step each of 4 (YMM, into Z3), 2 (XMM, Z0) and 1
+// element (VMOVSD, Z1), all unmasked. A VEX-encoded load or VANDPD zeroes
+// the register above its width, and +0 cannot exceed an accumulator. Then
+// the accumulators are combined into X0[0]: four into one, then halves down
+// to one lane. Nothing is read past len.
+TEXT ·maxAbsAVX512(SB), NOSPLIT, $0-32
+	MOVQ         x_base+0(FP), SI
+	MOVQ         x_len+8(FP), CX
+	MOVQ         $0x7fffffffffffffff, AX
+	VPBROADCASTQ AX, Z15
+	VXORPD       Y0, Y0, Y0 // a VEX write zeroes the upper half of Z0 too
+	VXORPD       Y1, Y1, Y1
+	VXORPD       Y2, Y2, Y2
+	VXORPD       Y3, Y3, Y3
+	SUBQ         $32, CX
+	JL           maxabstail
+
+maxabsloop32:
+	VANDPD (SI), Z15, Z4     // |x[i:i+8]|
+	VANDPD 64(SI), Z15, Z5
+	VANDPD 128(SI), Z15, Z6
+	VANDPD 192(SI), Z15, Z7
+	VMAXPD Z0, Z4, Z0        // Z0 = Z4 > Z0 ? Z4 : Z0, lane by lane
+	VMAXPD Z1, Z5, Z1
+	VMAXPD Z2, Z6, Z2
+	VMAXPD Z3, Z7, Z3
+	ADDQ   $256, SI
+	SUBQ   $32, CX
+	JGE    maxabsloop32
+
+maxabstail:
+	ADDQ   $32, CX // 0..31 elements left
+	CMPQ   CX, $16
+	JL     maxabs8
+	VANDPD (SI), Z15, Z4
+	VANDPD 64(SI), Z15, Z5
+	VMAXPD Z0, Z4, Z0
+	VMAXPD Z1, Z5, Z1
+	ADDQ   $128, SI
+	SUBQ   $16, CX
+
+maxabs8:
+	CMPQ   CX, $8
+	JL     maxabs4
+	VANDPD (SI), Z15, Z6
+	VMAXPD Z2, Z6, Z2
+	ADDQ   $64, SI
+	SUBQ   $8, CX
+
+maxabs4:
+	CMPQ   CX, $4
+	JL     maxabs2
+	VANDPD (SI), Y15, Y7     // Z7 = [|x[i:i+4]|, 0, 0, 0, 0]
+	VMAXPD Z3, Z7, Z3
+	ADDQ   $32, SI
+	SUBQ   $4, CX
+
+maxabs2:
+	CMPQ   CX, $2
+	JL     maxabs1
+	VANDPD (SI), X15, X4
+	VMAXPD Z0, Z4, Z0
+	ADDQ   $16, SI
+	SUBQ   $2, CX
+
+maxabs1:
+	TESTQ  CX, CX
+	JE     maxabsreduce
+	VMOVSD (SI), X5
+	VANDPD X15, X5, X5
+	VMAXPD Z1, Z5, Z1
+
+maxabsreduce:
+	VMAXPD        Z1, Z0, Z0
+	VMAXPD        Z3, Z2, Z2
+	VMAXPD        Z2, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VMAXPD        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VMAXPD        X1, X0, X0
+	VPERMILPD     $1, X0, X1
+	VMAXSD        X1, X0, X0
+	VZEROUPPER
+	VMOVSD        X0, ret+24(FP)
 	RET
 
 // func dot4AVX512(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64)

@@ -3,6 +3,7 @@ package vec
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -202,6 +203,7 @@ func TestLinearKernelsDoNotAllocate(t *testing.T) {
 			ss, d := SumSqDot(x, y)
 			sink += ss + d
 		},
+		"MaxAbs":  func() { sink += MaxAbs(x) },
 		"Axpy":    func() { Axpy(1e-3, x, y) },
 		"Scale":   func() { Scale(1, x) },
 		"AxpbyTo": func() { AxpbyTo(z, 1, x, 2, y) },
@@ -621,6 +623,289 @@ func TestAVX512ReduceThreshold(t *testing.T) {
 		for k, pair := range [][2]float64{{g0, w0}, {g1, w1}, {g2, w2}, {g3, w3}} {
 			if math.Float64bits(pair[0]) != math.Float64bits(pair[1]) {
 				t.Errorf("n=%d: Dot4[%d] = %v, %s path %v", n, k, pair[0], want.Name, pair[1])
+			}
+		}
+	}
+}
+
+// --- MaxAbs ---
+
+// maxAbsLoop is the Go loop MaxAbs is defined by (its doc comment), written
+// out here so that every path, the generic one included, is held to it.
+func maxAbsLoop(x []float64) float64 {
+	m := 0.0
+	for _, v := range x {
+		if a := math.Abs(v); a > m {
+			m = a
+		}
+	}
+	return m
+}
+
+// maxAbsLengths are 0..140, which take every combination of the kernels'
+// blocks (the 16- and 32-element loops, the 16-, 8-, 4- and 2-element steps
+// and the single elements), and a few longer.
+func maxAbsLengths() []int {
+	var ls []int
+	for n := 0; n <= 140; n++ {
+		ls = append(ls, n)
+	}
+	return append(ls, 255, 256, 257, 1000, 1031)
+}
+
+// maxAbsGuarded returns a slice of length n at element offset 8+off of a
+// backing array whose other entries, 8+off before and 8 after, are -Inf:
+// MaxAbs ignores NaNs, so the NaN guards of vtGuarded would not show a read
+// outside x, but one -Inf read makes the result +Inf. The function returned
+// fails if x or a guard changed.
+func maxAbsGuarded(vals []float64, off int) ([]float64, func(t *testing.T, what string)) {
+	n := len(vals)
+	back := make([]float64, 8+off+n+8)
+	for i := range back {
+		back[i] = math.Inf(-1)
+	}
+	lo := 8 + off
+	x := back[lo : lo+n : lo+n]
+	copy(x, vals)
+	return x, func(t *testing.T, what string) {
+		t.Helper()
+		for i, v := range back {
+			w := math.Inf(-1)
+			if i >= lo && i < lo+n {
+				w = vals[i-lo]
+			}
+			if math.Float64bits(v) != math.Float64bits(w) {
+				t.Fatalf("%s: element %d of the backing array (x at [%d, %d)) is %v, was %v", what, i, lo, lo+n, v, w)
+			}
+		}
+	}
+}
+
+// TestMaxAbsEveryLengthAndOffset: on random data of mixed signs and
+// magnitudes, with the largest magnitude at every index in turn (of either
+// sign, and sometimes tied with its negation elsewhere), MaxAbs on every
+// path returns the bits of the Go loop at every offset 0..7, reads nothing
+// outside x (maxAbsGuarded) and changes nothing.
+func TestMaxAbsEveryLengthAndOffset(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, p := range Paths() {
+		for _, n := range maxAbsLengths() {
+			base := make([]float64, n)
+			for i := range base {
+				base[i] = (rng.Float64() - 0.5) * math.Ldexp(1, rng.IntN(40)-20)
+			}
+			for k := 0; k < max(n, 1); k++ {
+				want := make([]float64, n)
+				copy(want, base)
+				if n > 0 {
+					want[k] = math.Copysign(math.Ldexp(1+rng.Float64(), 25), rng.Float64()-0.5)
+					if k%3 == 0 {
+						want[(k*7+1)%n] = -want[k] // a tie of opposite sign
+					}
+				}
+				for off := 0; off < 8; off++ {
+					x, chk := maxAbsGuarded(want, off)
+					got := p.MaxAbs(x)
+					if w := maxAbsLoop(want); math.Float64bits(got) != math.Float64bits(w) {
+						t.Fatalf("%s MaxAbs n=%d off=%d max at %d: %v, want %v", p.Name, n, off, k, got, w)
+					}
+					chk(t, p.Name+" MaxAbs")
+				}
+			}
+		}
+	}
+}
+
+// maxAbsSpecials are the values MaxAbs must handle as the Go loop does:
+// NaNs of both signs, quiet and signalling, with several payloads (all to
+// be ignored), infinities, signed zeros, subnormals and the extremes of the
+// normal range.
+var maxAbsSpecials = []uint64{
+	0x7ff8000000000000, // quiet NaN (math.NaN)
+	0xfff8000000000000, // negative quiet NaN
+	0x7ff8dead0000beef, // quiet NaN with a payload
+	0x7fffffffffffffff, // quiet NaN, every payload bit
+	0xffffffffffffffff, // negative quiet NaN, every payload bit
+	0x7ff0000000000001, // signalling NaN, smallest payload
+	0x7ff4000000000000, // signalling NaN
+	0x7ff7ffffffffffff, // signalling NaN, largest payload
+	0xfff0000000000001, // negative signalling NaN
+	0xfff5555555555555, // negative signalling NaN with a payload
+	0x7ff0000000000000, // +Inf
+	0xfff0000000000000, // -Inf
+	0x0000000000000000, // +0
+	0x8000000000000000, // -0
+	0x0000000000000001, // smallest subnormal
+	0x8000000000000001, // its negation
+	0x000fffffffffffff, // largest subnormal
+	0x800fffffffffffff, // its negation
+	0x0010000000000000, // smallest normal
+	0x7fefffffffffffff, // MaxFloat64
+	0xffefffffffffffff, // -MaxFloat64
+	0x3ff0000000000000, // 1
+	0xbff0000000000000, // -1
+}
+
+// TestMaxAbsSpecialValues puts each special value at every index of
+// vectors of every length the kernels treat differently, over several
+// backgrounds: random numbers, zeros of both signs, subnormals, NaNs (all
+// the same, or of every kind in turn), and every other element NaN. The
+// result must have the bits of the Go loop on every path: NaNs ignored,
+// +Inf for an infinity, +0 (not -0) for zeros and for all-NaN vectors.
+func TestMaxAbsSpecialValues(t *testing.T) {
+	lengths := maxAbsLengths()[1:]
+	rng := rand.New(rand.NewPCG(3, 4))
+	backgrounds := []struct {
+		name string
+		val  func(i int) float64
+	}{
+		{"random", func(int) float64 { return (rng.Float64() - 0.5) * 1e3 }},
+		{"+0", func(int) float64 { return 0 }},
+		{"-0", func(int) float64 { return math.Copysign(0, -1) }},
+		{"subnormals", func(i int) float64 { return math.Float64frombits(uint64(i+1) | uint64(i&1)<<63) }},
+		{"NaN", func(int) float64 { return math.NaN() }},
+		{"NaNs of every kind", func(i int) float64 { return math.Float64frombits(maxAbsSpecials[i%10]) }},
+		{"alternate NaN", func(i int) float64 {
+			if i%2 == 0 {
+				return math.Float64frombits(maxAbsSpecials[(i/2)%10])
+			}
+			return (rng.Float64() - 0.5) * 1e3
+		}},
+	}
+	for _, p := range Paths() {
+		for _, n := range lengths {
+			for _, bg := range backgrounds {
+				x := make([]float64, n)
+				for i := range x {
+					x[i] = bg.val(i)
+				}
+				if got, w := p.MaxAbs(x), maxAbsLoop(x); math.Float64bits(got) != math.Float64bits(w) {
+					t.Fatalf("%s MaxAbs n=%d of %s: %v (%#x), want %v (%#x)", p.Name, n, bg.name, got, math.Float64bits(got), w, math.Float64bits(w))
+				}
+				for _, s := range maxAbsSpecials {
+					for k := 0; k < n; k++ {
+						old := x[k]
+						x[k] = math.Float64frombits(s)
+						got, w := p.MaxAbs(x), maxAbsLoop(x)
+						if math.Float64bits(got) != math.Float64bits(w) {
+							t.Fatalf("%s MaxAbs n=%d of %s, %#x at %d: %v (%#x), want %v (%#x)",
+								p.Name, n, bg.name, s, k, got, math.Float64bits(got), w, math.Float64bits(w))
+						}
+						x[k] = old
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMaxAbsKnownResults spells out what the loop gives for the cases the
+// doc comment names, so that they do not rest on maxAbsLoop alone.
+func TestMaxAbsKnownResults(t *testing.T) {
+	nan, snan := math.NaN(), math.Float64frombits(0x7ff0000000000001)
+	negZero := math.Copysign(0, -1)
+	for _, p := range Paths() {
+		for _, c := range []struct {
+			x    []float64
+			want float64
+		}{
+			{nil, 0},
+			{[]float64{}, 0},
+			{[]float64{negZero}, 0},
+			{[]float64{negZero, negZero, negZero, negZero, negZero}, 0},
+			{[]float64{nan}, 0},
+			{[]float64{snan, nan, -nan, snan, nan, nan, nan, nan, nan}, 0},
+			{[]float64{nan, -3, snan, 2}, 3},
+			{[]float64{1, 2, math.Inf(-1), nan, 5}, math.Inf(1)},
+			{[]float64{-0x1p-1074, nan, 0}, 0x1p-1074},
+			{[]float64{-math.MaxFloat64, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, math.MaxFloat64},
+		} {
+			got := p.MaxAbs(c.x)
+			if math.Float64bits(got) != math.Float64bits(c.want) {
+				t.Errorf("%s MaxAbs(%v) = %v (%#x), want %v", p.Name, c.x, got, math.Float64bits(got), c.want)
+			}
+			if got := MaxAbs(c.x); math.Float64bits(got) != math.Float64bits(c.want) {
+				t.Errorf("MaxAbs(%v) = %v (%#x), want %v", c.x, got, math.Float64bits(got), c.want)
+			}
+		}
+	}
+}
+
+// TestMaxAbsDispatch: the exported MaxAbs, which picks the avx2 or avx512
+// kernel by length on the avx512 path, gives the loop's bits at every
+// length around maxAbsAVX512Min and at the lengths of the engine's vectors.
+func TestMaxAbsDispatch(t *testing.T) {
+	for n := 0; n <= 300; n++ {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = vtWide(5, i)
+		}
+		if n > 2 {
+			x[n/2] = math.NaN()
+		}
+		if got, w := MaxAbs(x), maxAbsLoop(x); math.Float64bits(got) != math.Float64bits(w) {
+			t.Fatalf("MaxAbs n=%d (%s): %v, want %v", n, Impl(), got, w)
+		}
+	}
+}
+
+// BenchmarkMaxAbs times MaxAbs on every path at the lengths of the
+// active-set method's vectors and at a longer one.
+func BenchmarkMaxAbs(b *testing.B) {
+	for _, p := range Paths() {
+		for _, n := range []int{4, 8, 16, 32, 64, 100, 128, 200, 1000} {
+			x := make([]float64, n)
+			for i := range x {
+				x[i] = vtWide(1, i)
+			}
+			b.Run(fmt.Sprintf("%s/n=%d", p.Name, n), func(b *testing.B) {
+				for b.Loop() {
+					sink += p.MaxAbs(x)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkMaxAbsAfterStore times MaxAbs of a vector written just before,
+// as the active-set method takes the norm of a vector it has just updated:
+// each iteration rewrites x (the same values) with Scale(1, x), the kernel
+// of the path in use, or with a Go loop (8-byte stores), then calls
+// MaxAbs on every path. The sub-benchmarks "write-only" time the write
+// alone; the difference is the cost of MaxAbs in that setting, where a load
+// that spans two recent stores is not forwarded from the store buffer and
+// waits for them.
+func BenchmarkMaxAbsAfterStore(b *testing.B) {
+	writers := []struct {
+		name  string
+		write func(x []float64)
+	}{
+		{"Scale", func(x []float64) { Scale(1, x) }},
+		{"loop", func(x []float64) {
+			for i := range x {
+				x[i] *= 1
+			}
+		}},
+	}
+	for _, w := range writers {
+		for _, n := range []int{8, 10, 16, 20, 32, 50, 64, 100, 128, 200} {
+			x := make([]float64, n)
+			for i := range x {
+				x[i] = vtWide(1, i)
+			}
+			b.Run(fmt.Sprintf("%s/write-only/n=%d", w.name, n), func(b *testing.B) {
+				for b.Loop() {
+					w.write(x)
+					sink += x[0]
+				}
+			})
+			for _, p := range Paths() {
+				b.Run(fmt.Sprintf("%s/%s/n=%d", w.name, p.Name, n), func(b *testing.B) {
+					for b.Loop() {
+						w.write(x)
+						sink += p.MaxAbs(x)
+					}
+				})
 			}
 		}
 	}

@@ -16,6 +16,7 @@ type Path struct {
 	Dot           func(x, y []float64) float64
 	Dot4          func(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64)
 	SumSqDot      func(x, y []float64) (ss, dot float64)
+	MaxAbs        func(x []float64) float64
 	Axpy          func(alpha float64, x, y []float64)
 	Scale         func(alpha float64, x []float64)
 	AxpbyTo       func(dst []float64, a float64, x []float64, b float64, y []float64)
@@ -34,7 +35,7 @@ type Path struct {
 // new slice each call.
 func Paths() []Path {
 	out := []Path{{
-		Name: "generic", Dot: dotGeneric, Dot4: dot4Generic, SumSqDot: sumSqDotGeneric, Axpy: axpyGeneric, Scale: scaleGeneric,
+		Name: "generic", Dot: dotGeneric, Dot4: dot4Generic, SumSqDot: sumSqDotGeneric, MaxAbs: maxAbsGeneric, Axpy: axpyGeneric, Scale: scaleGeneric,
 		AxpbyTo: axpbyToGeneric, Step: stepGeneric, Softplus: softplusGeneric,
 		Sigmoid: sigmoidGeneric, SigmoidScaled: sigmoidScaledGeneric,
 		SoftplusSum: softplusSumGeneric,

@@ -1,8 +1,9 @@
 // Package vec holds the numerical kernels every layer above stands on: dot
-// products (Dot, and Dot4 for four sharing one vector), axpy-style updates,
-// the fused update of one stochastic step, vectorized softplus and
-// sigmoid, ExactSum, a sum of products in twice the working precision
-// (pure Go on every path), and Prefetch, a hint to the caches (prefetch.go).
+// products (Dot, and Dot4 for four sharing one vector), the infinity norm
+// (MaxAbs), axpy-style updates, the fused update of one stochastic step,
+// vectorized softplus and sigmoid, ExactSum, a sum of products in twice
+// the working precision (pure Go on every path), and Prefetch, a hint to
+// the caches (prefetch.go).
 //
 // Each kernel has a pure-Go version (vec_generic.go) and, on amd64 with AVX2
 // and FMA and on arm64 with ASIMD (NEON), an assembly version. The path is
@@ -29,6 +30,7 @@
 //     generic path by rounding (FMA and a different summation order), within
 //     the usual bound n*eps*sum|x_i*y_i| (DotErrorBound). The same inputs on
 //     the same path give the same bits.
+//   - MaxAbs is exact and gives the same bits on every path.
 //   - Softplus and Sigmoid are within 4 ulp of the exact value for every
 //     finite input, never overflow, and follow IEEE rules for ±Inf and NaN.
 //   - An output may be the same slice as an input where the doc says so;
@@ -145,6 +147,43 @@ func SumSqDot(x, y []float64) (ss, dot float64) {
 		return sumSqDotAsm(x, y)
 	}
 	return sumSqDotGeneric(x, y)
+}
+
+// MaxAbs returns the largest magnitude max_i |x[i]|, the infinity norm of
+// x, and +0 for an empty x. It has exactly the bits of the Go loop
+//
+//	m := 0.0
+//	for _, v := range x {
+//		if a := math.Abs(v); a > m {
+//			m = a
+//		}
+//	}
+//	return m
+//
+// on every path, for every input:
+//   - The result is exact: it is one of the |x[i]|, or +0. It is never
+//     negative and never -0 (|-0| = +0 does not exceed the start, +0).
+//   - NaN entries are ignored, as if absent: a NaN of either sign, quiet
+//     or signalling, with any payload, never changes the result, and a
+//     slice of NaNs only gives +0.
+//   - An infinite entry of either sign gives +Inf; subnormals compare as
+//     the numbers they are.
+//
+// The maximum of a set of magnitudes is one value with one bit pattern
+// (equal magnitudes have equal bits, the sign being cleared), so the order
+// in which the kernels compare (several lanes and accumulators at a time)
+// cannot change the result. MaxAbs reads only x[0:len(x)], takes any length
+// and alignment, does not modify x and does not allocate. On the avx512
+// path vectors shorter than maxAbsAVX512Min (64) elements run the avx2
+// kernel, which is as fast or faster there (BenchmarkMaxAbs).
+func MaxAbs(x []float64) float64 {
+	switch {
+	case useAVX512 && len(x) >= maxAbsAVX512Min:
+		return maxAbsAVX512(x)
+	case useAsm:
+		return maxAbsAsm(x)
+	}
+	return maxAbsGeneric(x)
 }
 
 // DotErrorBound returns gamma_n = n u / (1 - n u), u = 2^-53: on every

@@ -16,7 +16,7 @@ func asmPaths() []Path {
 		return nil
 	}
 	return []Path{{
-		Name: asmName, Dot: dotAsm, Dot4: dot4Asm, SumSqDot: sumSqDotAsm, Axpy: axpyAsm, Scale: scaleAsm,
+		Name: asmName, Dot: dotAsm, Dot4: dot4Asm, SumSqDot: sumSqDotAsm, MaxAbs: maxAbsAsm, Axpy: axpyAsm, Scale: scaleAsm,
 		AxpbyTo: axpbyToAsm, Step: stepAsm, Softplus: softplusAsm,
 		Sigmoid: sigmoidAsm, SigmoidScaled: sigmoidScaledAsm,
 		SoftplusSum: softplusSumAsm,

@@ -76,6 +76,19 @@ func dot4Generic(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64) {
 	return a0 + b0, a1 + b1, a2 + b2, a3 + b3
 }
 
+// maxAbsGeneric is the loop MaxAbs is defined by: a > m is false for a NaN
+// a, so NaNs never enter m. The assembly kernels compare in other orders
+// and give the same bits (the maximum of a set is unique).
+func maxAbsGeneric(x []float64) float64 {
+	m := 0.0
+	for _, v := range x {
+		if a := math.Abs(v); a > m {
+			m = a
+		}
+	}
+	return m
+}
+
 func axpyGeneric(alpha float64, x, y []float64) {
 	y = y[:len(x)]
 	for i, v := range x {

@@ -24,6 +24,7 @@ func sigmoidScaledAsm(dst, x []float64, scale, mul float64) { sigmoidScaledGener
 func softplusSumAsm(x []float64, scale float64) float64     { return softplusSumGeneric(x, scale) }
 
 func sumSqDotAsm(x, y []float64) (ss, dot float64) { return sumSqDotGeneric(x, y) }
+func maxAbsAsm(x []float64) float64                { return maxAbsGeneric(x) }
 
 func dot4Asm(x, y0, y1, y2, y3 []float64) (d0, d1, d2, d3 float64) {
 	return dot4Generic(x, y0, y1, y2, y3)

@@ -486,6 +486,7 @@ func TestNoAllocations(t *testing.T) {
 	allocs := testing.AllocsPerRun(10, func() {
 		Dot(x, y)
 		Dot4(x, y, y, x, y)
+		MaxAbs(x)
 		Axpy(1, x, y)
 		Scale(2, x)
 		AxpbyTo(y, 1, x, 2, y)
