@@ -218,7 +218,10 @@ func vfRamp(n int, f func(i int) float64) []float64 {
 // vfTame), lengths (the data holds three vectors of n = len(data)/24
 // elements), element offsets 0..7 of each slice in its buffer (off), and
 // aliasing (mode). Bounds: see the file comment. Each slice is followed and
-// preceded by guard elements that must survive.
+// preceded by guard elements that must survive. MaxAbs, which is exact,
+// must give the generic path's bits on the raw bit patterns of the whole
+// data (NaNs of every payload, infinities, subnormals), at offset off&7,
+// and leave its input unchanged.
 func FuzzVecLinearPaths(f *testing.F) {
 	for _, n := range []int{0, 1, 3, 4, 5, 7, 8, 15, 16, 17, 31, 33, 64, 100} {
 		v := vfRamp(3*n, func(i int) float64 { return float64(i%7) - 3.25 })
@@ -226,6 +229,11 @@ func FuzzVecLinearPaths(f *testing.F) {
 	}
 	// Cancellation: the exact dot product is 1, the terms are 2^100.
 	f.Add(uint8(0), uint8(0), vfBytes(0x1p100, 1, -0x1p100, 1, 1, 1, 1, 1, 1), 1.0, 1.0, 1.0)
+	// NaNs (quiet, signalling, negative, with payloads) around the largest
+	// magnitude, infinities and subnormals, for MaxAbs on raw bits.
+	f.Add(uint8(3), uint8(0), vfBytes(math.NaN(), math.Float64frombits(0x7ff0000000000001), -3,
+		math.Float64frombits(0xfff8dead0000beef), 0x1p-1074, math.Copysign(0, -1), 2, math.Inf(-1),
+		math.Float64frombits(0x7ff7ffffffffffff), 5, -7, math.NaN(), 1, 1, 1, 1, 1, 1), 1.0, 1.0, 1.0)
 	// Zeros of both signs, powers of two at the ends of the range.
 	f.Add(uint8(0x5b), uint8(0xff), vfBytes(0, math.Copysign(0, -1), 0x1p300, -0x1p-300, 1, -1,
 		0x1.fffffffffffffp300, 3, 0x1p-300, 5, 7, -11), -0.0, 0x1p-300, 0x1p300)
@@ -239,7 +247,22 @@ func FuzzVecLinearPaths(f *testing.F) {
 		ox, oy, oz := int(off&7), int(off>>3&7), int(off>>6)
 		paths := vec.Paths()
 		g := paths[0]
+		raw := vfDecode(data, vfRaw)
 		for _, p := range paths[1:] {
+			// MaxAbs: bit for bit.
+			r, rb := vfPlace(raw, ox)
+			mg, mp := g.MaxAbs(r), p.MaxAbs(r)
+			if math.Float64bits(mg) != math.Float64bits(mp) {
+				t.Fatalf("%s MaxAbs over %d = %v (%#x), generic %v (%#x): not the same bits",
+					p.Name, len(raw), mp, math.Float64bits(mp), mg, math.Float64bits(mg))
+			}
+			for i := range r {
+				if math.Float64bits(r[i]) != math.Float64bits(raw[i]) {
+					t.Fatalf("%s MaxAbs changed its input at %d of %d", p.Name, i, len(raw))
+				}
+			}
+			vfCheckGuards(t, p.Name+" MaxAbs", rb, ox, len(raw))
+
 			// Dot.
 			x, xb := vfPlace(x0, ox)
 			y, yb := vfPlace(y0, oy)
