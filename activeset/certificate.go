@@ -117,7 +117,7 @@ func (s *Solver) certify() {
 		lamAbs += math.Abs(l)
 	}
 	vec.Axpy(1, s.t, s.r)
-	r.Stationarity = normInf(s.r)
+	r.Stationarity = vec.MaxAbs(s.r)
 	s.violation()
 	s.gradientGap(lamAbs)
 	r.Gap = r.Rounding.Half + r.Rounding.Terms
@@ -184,7 +184,7 @@ func (s *Solver) gradientGap(lamAbs float64) {
 		grad += e * e
 	}
 	s.halfGap(math.Sqrt(grad))
-	r.Stationarity = normInf(s.r)
+	r.Stationarity = vec.MaxAbs(s.r)
 }
 
 // halfGap sets Rounding's Half, YNorm, GNorm and Grad (= grad) from g in
@@ -238,7 +238,7 @@ func (s *Solver) violationPass() gapTerms {
 	r := &s.res
 	viol, sum, comp := 0.0, 0.0, 0.0
 	xn := math.Sqrt(vec.Dot(s.x, s.x))
-	skip := s.newRowSkip(xn, normInf(s.x))
+	skip := s.newRowSkip(xn, vec.MaxAbs(s.x))
 	r.Feasible, r.NearlyImplied = true, s.eqNear+s.skipNear
 	s.worstRow, s.ownViolated, s.ownRow = -1, false, -1
 	ownWorst := 0.0
@@ -352,7 +352,7 @@ func (s *Solver) exactTerms() {
 	terms := s.newGapTerms()
 	if s.termsAll {
 		gn := vec.DotErrorBound(s.n + 1)
-		skip := s.newRowSkip(xn, normInf(s.x))
+		skip := s.newRowSkip(xn, vec.MaxAbs(s.x))
 		for j := 0; j < s.m; j++ {
 			if skip.holds(s, j) || s.ainv[j] == 0 {
 				continue

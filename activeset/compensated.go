@@ -95,7 +95,7 @@ func (s *Solver) refineCompensated() bool {
 			}
 			s.chol.SolveLT(s.xTry, s.t)
 		}
-		step = normInf(s.xTry)
+		step = vec.MaxAbs(s.xTry)
 		for i := range s.x {
 			s.x[i] -= s.xTry[i]
 		}
@@ -106,7 +106,7 @@ func (s *Solver) refineCompensated() bool {
 	}
 	s.xFresh, s.vFresh, s.hxOK = false, false, false
 	s.certify()
-	if s.penaltyGap() < before || step <= compensatedConverged*normInf(s.x) && s.res.Feasible {
+	if s.penaltyGap() < before || step <= compensatedConverged*vec.MaxAbs(s.x) && s.res.Feasible {
 		return true
 	}
 	copy(s.x, s.keptX)

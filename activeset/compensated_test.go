@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
 )
 
 // TestCompensatedRefinement: two of FuzzTinyQP's vertices of R^4 where the
@@ -123,7 +124,7 @@ func TestVertexAnswerAtOrigin(t *testing.T) {
 		p := &Problem{N: n, H: h, C: c, A: dense(rows), B: make([]float64, k)}
 		r := mustNew(t, p).Solve(ctx)
 		certified(t, fmt.Sprintf("cone of %d rows in R^%d", k, n), r, 1e-15)
-		if normInf(r.X) != 0 {
+		if vec.MaxAbs(r.X) != 0 {
 			t.Errorf("cone of %d rows in R^%d: x = %v, want 0", k, n, r.X)
 		}
 	}

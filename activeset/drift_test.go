@@ -41,7 +41,7 @@ func TestDriftBoundsHold(t *testing.T) {
 				x[i] *= 0.9
 			}
 		}
-		path, anchors := d.measure(x, normInf(x))
+		path, anchors := d.measure(x, vec.MaxAbs(x))
 		switch {
 		case anchors:
 			d.restart(x)

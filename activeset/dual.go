@@ -184,7 +184,7 @@ func (s *Solver) settle(status Status) Status {
 		s.refineAnswer()
 	}
 	for resume := 0; status == StatusSolved && resume < maxResumes; resume++ {
-		j, ok := s.mostViolated(s.memberResidual(), normInf(s.x))
+		j, ok := s.mostViolated(s.memberResidual(), vec.MaxAbs(s.x))
 		if !ok {
 			break
 		}
@@ -304,7 +304,7 @@ func (s *Solver) iterate() Status {
 			// Progress: the skipped rows and bounds may come back.
 			s.clearSkips()
 		}
-		res, xn := s.memberResidual(), normInf(s.x)
+		res, xn := s.memberResidual(), vec.MaxAbs(s.x)
 		if s.resBuilt < 0 {
 			s.resBuilt = res // the first point on a factor built from the normals
 		}
@@ -317,14 +317,14 @@ func (s *Solver) iterate() Status {
 				continue
 			}
 			s.primal()
-			res, xn = s.memberResidual(), normInf(s.x)
+			res, xn = s.memberResidual(), vec.MaxAbs(s.x)
 			s.resBuilt = res
 		}
 		if res > s.opt.PrimalTol*(1+xn) {
 			// x is too noisy to tell nearly active rows from violated
 			// ones (large multipliers cancel in v): refine it first.
 			s.refine(false)
-			res, xn = s.memberResidual(), normInf(s.x)
+			res, xn = s.memberResidual(), vec.MaxAbs(s.x)
 		}
 		j, ok := s.mostViolated(res, xn)
 		if !ok {
@@ -363,7 +363,7 @@ func (s *Solver) towardsLamStar() bool {
 	s.vFresh = false // lambda changes below
 	s.fac.solve(ls, k)
 	vec.Axpy(1, s.lam[:k], ls)
-	scale := max(1, normInf(ls))
+	scale := max(1, vec.MaxAbs(ls))
 	tol := s.opt.DualTol * scale
 	block, alpha, at := -1, 1.0, 0.0
 	for i, c := range s.ws {

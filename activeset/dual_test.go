@@ -44,7 +44,7 @@ func mustNew(tb testing.TB, p *Problem) *Solver {
 func certified(t *testing.T, name string, r *Result, tol float64) {
 	t.Helper()
 	scale := math.Max(1, math.Abs(r.Objective))
-	if r.Status != StatusSolved || math.Abs(r.Gap) > tol*scale || r.MaxViolation > tol*(1+normInf(r.X)) || !r.Feasible {
+	if r.Status != StatusSolved || math.Abs(r.Gap) > tol*scale || r.MaxViolation > tol*(1+vec.MaxAbs(r.X)) || !r.Feasible {
 		t.Errorf("%s: status %v gap %.3g viol %.3g feasible %v stat %.3g comp %.3g obj %.17g iter %d",
 			name, r.Status, r.Gap, r.MaxViolation, r.Feasible, r.Stationarity, r.Complementarity, r.Objective, r.Steps)
 	}

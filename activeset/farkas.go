@@ -153,7 +153,7 @@ func (s *Solver) buildFarkas() {
 			r.FarkasEq[c.i] = y * s.eqinv[c.i]
 		}
 	}
-	big := max(normInf(r.FarkasA), normInf(r.FarkasEq))
+	big := max(vec.MaxAbs(r.FarkasA), vec.MaxAbs(r.FarkasEq))
 	if big > 0 {
 		vec.Scale(1/big, r.FarkasA)
 		vec.Scale(1/big, r.FarkasEq)
@@ -436,7 +436,7 @@ func (s *Solver) farkasHolds() (ok, consistent bool) {
 	if !add(s.a, s.bOrig, r.FarkasA, true) || !add(s.aeq, s.beqOrig, r.FarkasEq, false) {
 		return false, false
 	}
-	wsMax := normInf(ws)
+	wsMax := vec.MaxAbs(ws)
 	minBox, approx, loose := 0.0, false, false
 	resid, wsSum := 0.0, 0.0 // sum |w_c| counted as zero; sum of all terms
 	for _, v := range ws {
@@ -585,7 +585,7 @@ func (s *Solver) farkasWeights(p []float64) []float64 {
 			wt[c] += math.Abs(v)
 		}
 	}
-	top := normInf(wt)
+	top := vec.MaxAbs(wt)
 	for c, v := range wt {
 		wt[c] = 1 / max(v, 0x1p-52*top)
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/softpen/softpen/vec"
 )
 
 // TestGramSolveBlocks: the Gram factor's solve, whose forward substitution
@@ -79,7 +81,7 @@ func TestGramSolveBlocks(t *testing.T) {
 					for j := range got {
 						r += dotGo(members[i], members[j]) * got[j]
 					}
-					if math.Abs(r) > 1e-10*(1+normInf(got)) {
+					if math.Abs(r) > 1e-10*(1+vec.MaxAbs(got)) {
 						t.Fatalf("sparse %v, %s, kk %d: residual %v in row %d", sparse, name, kk, r, i)
 					}
 				}

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/softpen/softpen/vec"
 )
 
 // TestCheckRowsFirstLargest: the scan that takes rows four at a time
@@ -65,7 +67,7 @@ func TestCheckRowsFirstLargest(t *testing.T) {
 			// At the point where it was computed a row's bound is its
 			// violation.
 			v := s.rowDot(j, s.x)*s.ainv[j] - s.b[j]
-			if d := math.Abs(s.violationBound(j) - v); d > 1e-14*(1+math.Abs(v)+normInf(s.x)) {
+			if d := math.Abs(s.violationBound(j) - v); d > 1e-14*(1+math.Abs(v)+vec.MaxAbs(s.x)) {
 				t.Fatalf("trial %d: row %d stored %v, one by one %v", trial, j, s.violationBound(j), v)
 			}
 			if v > want {

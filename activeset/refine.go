@@ -107,7 +107,7 @@ const orthoTrigger = 64 * refineFloor
 // ownScaleApplies reports whether kktResidual(own) would measure some row or
 // equality of the working set against its own terms (see kktResidual).
 func (s *Solver) ownScaleApplies() bool {
-	xn := 1 + normInf(s.x)
+	xn := 1 + vec.MaxAbs(s.x)
 	for _, c := range s.ws {
 		if c.kind != kindRow && c.kind != kindEq {
 			continue
@@ -190,7 +190,7 @@ func (s *Solver) kktResidual(x, lam []float64, own bool) float64 {
 	s.chol.mulH(s.hx, x)
 	s.hxOK = &x[0] == &s.x[0] // s.hx = H s.x, which certify reuses
 	copy(s.r, s.hx)
-	hx := normInf(s.r)
+	hx := vec.MaxAbs(s.r)
 	vec.Axpy(1, s.cEff, s.r)
 	// The sum's rounding grows with its largest terms, sum |lambda_i| among
 	// them (unit normals): scaled by them, the stationarity floor is a few
@@ -203,7 +203,7 @@ func (s *Solver) kktResidual(x, lam []float64, own bool) float64 {
 			lamSum += math.Abs(l)
 		}
 	}
-	stat := normInf(s.r) / (1 + normInf(s.cEff) + hx + lamSum)
+	stat := vec.MaxAbs(s.r) / (1 + vec.MaxAbs(s.cEff) + hx + lamSum)
 	// A member's residual is relative to 1 + ||x||_inf, or, when the
 	// terms it is made of, |ahat|'|x| + |bhat|, are below ownScale of
 	// that, relative to them, the scale of its rounding: rows of raw
@@ -213,7 +213,7 @@ func (s *Solver) kktResidual(x, lam []float64, own bool) float64 {
 	// sum is at least lo = max(|ahat'x|, |bhat|): it is formed only when
 	// lo is below ownScale of the common scale and the residual could beat
 	// the largest so far.
-	prim, xn := 0.0, 1+normInf(x)
+	prim, xn := 0.0, 1+vec.MaxAbs(x)
 	for _, c := range s.ws {
 		b := s.rhs(c)
 		v := s.rowValue(c, x)
@@ -250,17 +250,6 @@ func (s *Solver) rowSize(c constraint, x []float64) float64 {
 	return size * inv[c.i]
 }
 
-// normInf is max_i |v_i| (NaN entries are skipped: the inputs are finite).
-func normInf(v []float64) float64 {
-	m := 0.0
-	for _, x := range v {
-		if a := math.Abs(x); a > m {
-			m = a
-		}
-	}
-	return m
-}
-
 // zeroNoise sets to 0 each x_i within the rounding of what x is computed
 // from: 4 eps ||H^{-1} cEff||_inf, the size of the unconstrained minimiser
 // whose terms x = v_u - N lambda cancel. Where x* has zeros held by
@@ -272,7 +261,7 @@ func normInf(v []float64) float64 {
 func (s *Solver) zeroNoise() bool {
 	s.compensatedWork()
 	s.chol.Solve(s.t, s.cEff)
-	tiny := 4 * 0x1p-52 * normInf(s.t)
+	tiny := 4 * 0x1p-52 * vec.MaxAbs(s.t)
 	copy(s.keptX, s.x)
 	changed := false
 	for i, v := range s.x {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/softpen/softpen/internal/qpgen"
 	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
 )
 
 // TestSetBRefusesOverflow: SetB refuses a right-hand side whose quotient
@@ -128,7 +129,7 @@ func solvedExactly(t *testing.T, name string, p *Problem, r *Result) {
 		t.Errorf("%s: status %v, feasible %v, x %v (farkas %v %v); x* = %v", name, r.Status, r.Feasible, r.X, r.FarkasA, r.FarkasEq, ex.X)
 		return
 	}
-	if e := maxAbsDiff(r.X, ex.X); e > 1e-9*max(1, normInf(ex.X)) {
+	if e := maxAbsDiff(r.X, ex.X); e > 1e-9*max(1, vec.MaxAbs(ex.X)) {
 		t.Errorf("%s: x = %v, x* = %v: off by %.3g", name, r.X, ex.X, e)
 	}
 }
