@@ -210,12 +210,7 @@ func (s *Solver) localWeight() float64 {
 		}
 	}
 	var g [nnlsMax * nnlsMax]float64
-	for a := range d {
-		for b := 0; b <= a; b++ {
-			v := vec.Dot(cols[a*n:(a+1)*n], cols[b*n:(b+1)*n])
-			g[a*nnlsMax+b], g[b*nnlsMax+a] = v, v
-		}
-	}
+	columnGram(&g, cols, d, n)
 	for a := range d {
 		for i := range k {
 			h[a] += g[a*nnlsMax+i] * s.lam[i]
@@ -251,15 +246,20 @@ const spanRows = 2*exactRows + exactFarkasMaxSupport
 // near list (rho < 0) takes a multiplier only if the move towards the
 // others would violate it.
 func (s *Solver) spanMultipliers(rho []float64, r int) {
-	n := s.n
 	var sm [nnlsMax * nnlsMax]float64
-	for a := range r {
+	columnGram(&sm, s.spanU, r, s.n)
+	nnls(&sm, rho, r)
+}
+
+// columnGram sets g (row stride nnlsMax) to the Gram matrix of the d
+// columns of length n stored one after another in cols.
+func columnGram(g *[nnlsMax * nnlsMax]float64, cols []float64, d, n int) {
+	for a := range d {
 		for b := 0; b <= a; b++ {
-			v := vec.Dot(s.spanU[a*n:(a+1)*n], s.spanU[b*n:(b+1)*n])
-			sm[a*nnlsMax+b], sm[b*nnlsMax+a] = v, v
+			v := vec.Dot(cols[a*n:(a+1)*n], cols[b*n:(b+1)*n])
+			g[a*nnlsMax+b], g[b*nnlsMax+a] = v, v
 		}
 	}
-	nnls(&sm, rho, r)
 }
 
 // nnlsMax is the most unknowns nnls takes: the rows raiseWeight lists and
