@@ -286,8 +286,8 @@ func (s *Solver) violationPass() gapTerms {
 		}
 		comp = max(comp, math.Abs(r.Lambda[j]*res))
 		if s.ainv[j] > 0 {
-			err := gn*s.residualSize(j, xn) + terms.under
-			if r.Lambda[j] != 0 || res+err > 0 {
+			err, adds := s.rowTermError(j, res, xn, gn, terms.under)
+			if adds {
 				if len(s.termRows) < cap(s.termRows) {
 					s.termRows = append(s.termRows, int32(j))
 				} else {
@@ -309,6 +309,15 @@ func (s *Solver) violationPass() gapTerms {
 // the terms of row j's residual (xn = ||x||), rounded up.
 func (s *Solver) residualSize(j int, xn float64) float64 {
 	return xn/s.ainv[j]*(1+0x1p-50) + math.Abs(s.bOrig[j])
+}
+
+// rowTermError is the rounding of row j's residual res as computed
+// (within gn = gamma_{n+1} of its terms, xn = ||x||, plus under) and
+// whether the row adds to Gap's terms: it has a multiplier, or its
+// residual may be positive in exact arithmetic.
+func (s *Solver) rowTermError(j int, res, xn, gn, under float64) (float64, bool) {
+	err := gn*s.residualSize(j, xn) + under
+	return err, s.res.Lambda[j] != 0 || res+err > 0
 }
 
 // rowSkip is violationPass's test for the rows it skips.
@@ -357,8 +366,7 @@ func (s *Solver) exactTerms() {
 			if skip.holds(s, j) || s.ainv[j] == 0 {
 				continue
 			}
-			res := s.rowDot(j, s.x) - s.bOrig[j]
-			if r.Lambda[j] != 0 || res+gn*s.residualSize(j, xn)+terms.under > 0 {
+			if _, adds := s.rowTermError(j, s.rowDot(j, s.x)-s.bOrig[j], xn, gn, terms.under); adds {
 				s.exactRowTerm(&terms, j, xn)
 			}
 		}
