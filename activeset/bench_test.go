@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/softpen/softpen/internal/qpgen"
+	"github.com/softpen/softpen/internal/testqp"
 )
 
 // BenchmarkPaperQPCold is New + Solve on paper QPs s1-s5 (H and c given:
@@ -129,6 +130,28 @@ func BenchmarkFamilies(b *testing.B) {
 				b.ReportMetric(float64(solve.Nanoseconds())/float64(b.N), "solve-ns")
 				b.ReportMetric(float64(steps), "steps")
 			})
+		}
+	}
+}
+
+// BenchmarkInverseNorms: NewAt's pass over the rows of the large QP
+// (m = 1e5 rows of n = 100, 80 MB): each row's inverse norm, sparse listing
+// and product with a guess, the stream that a solve on many rows starts
+// with (inverseNorms).
+func BenchmarkInverseNorms(b *testing.B) {
+	p := testqp.LargeQP(2000, 100000, 100, 1)
+	m, n := len(p.A), p.N
+	inv, dots, x := make([]float64, m), make([]float64, m), make([]float64, n)
+	for i := range x {
+		x[i] = 1 / float64(i+1)
+	}
+	ints, floats, bools := sparseBuilderSlab(m, n)
+	for b.Loop() {
+		var sbv sparseBuilder
+		in, fl, bl := slab[int32](make([]int32, ints)), slab[float64](make([]float64, floats)), slab[bool](make([]bool, bools))
+		sb := newSparseBuilder(&sbv, m, n, &in, &fl, &bl)
+		if err := inverseNorms(inv, "A", 0, p.A, true, sb, x, dots); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package activeset
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -251,4 +252,89 @@ func maxAbsDiff(a, b []float64) float64 {
 		d = math.Max(d, math.Abs(a[i]-b[i]))
 	}
 	return d
+}
+
+// TestInverseNormsEveryRow: inverseNorms gives every row, over some
+// thousand rows of every kind, 1/||a_j|| from SumSqDot, or from mat.Norm
+// where the sum of squares under- or overflows (entries 1e-170, 1e170), 0
+// for a zero row; and the product with x: SumSqDot's for a dense row, the
+// sparse lists' for a row held sparse, 0 for a zero row. A bad row is
+// named by its index in the field (first + j), and of two the first.
+func TestInverseNormsEveryRow(t *testing.T) {
+	const n = 40
+	const m = 1543
+	rng := rand.New(rand.NewPCG(3, 5))
+	rows := make([][]float64, m)
+	for j := range rows {
+		r := make([]float64, n)
+		switch j % 7 {
+		case 0: // zero
+		case 1, 2: // sparse
+			r[rng.IntN(n)], r[rng.IntN(n)] = rng.NormFloat64(), rng.NormFloat64()
+		case 3:
+			for k := range r {
+				r[k] = 1e-170 * (1 + rng.Float64())
+			}
+		case 4:
+			for k := range r {
+				r[k] = 1e170 * (1 + rng.Float64())
+			}
+		default:
+			for k := range r {
+				r[k] = rng.NormFloat64()
+			}
+		}
+		rows[j] = r
+	}
+	x := make([]float64, n)
+	for k := range x {
+		x[k] = rng.NormFloat64()
+	}
+	inv, dots := make([]float64, m), make([]float64, m)
+	var sbv sparseBuilder
+	ints, floats, bools := sparseBuilderSlab(m, n)
+	in, fl, bl := slab[int32](make([]int32, ints)), slab[float64](make([]float64, floats)), slab[bool](make([]bool, bools))
+	sb := newSparseBuilder(&sbv, m, n, &in, &fl, &bl)
+	if err := inverseNorms(inv, "A", 0, rows, false, sb, x, dots); err != nil {
+		t.Fatal(err)
+	}
+	sp := sb.rows()
+	sparse := 0
+	for j, r := range rows {
+		ss, dense := vec.SumSqDot(r, x)
+		wantInv, wantDot := 0.0, dense
+		switch {
+		case j%7 == 0:
+			wantDot = 0
+		case j%7 == 3 || j%7 == 4:
+			wantInv = 1 / mat.Norm(r)
+		default:
+			wantInv = 1 / math.Sqrt(ss)
+		}
+		if sp.sparse != nil && sp.sparse[j] {
+			sparse++
+			wantDot = sp.dot(j, x)
+		}
+		if math.Float64bits(inv[j]) != math.Float64bits(wantInv) || math.Float64bits(dots[j]) != math.Float64bits(wantDot) {
+			t.Fatalf("row %d (kind %d): inv %v dot %v, want %v %v", j, j%7, inv[j], dots[j], wantInv, wantDot)
+		}
+	}
+	if want := 2 * m / 7; sparse < want {
+		t.Fatalf("%d rows held sparse, want at least %d", sparse, want)
+	}
+	for _, bad := range [][]int{{515}, {511, 512}, {1029, 1033}} {
+		r := make([][]float64, m)
+		for j := range r {
+			r[j] = rows[j]
+		}
+		for i, j := range bad {
+			r[j] = append([]float64(nil), rows[j]...)
+			r[j][i] = []float64{math.NaN(), math.Inf(1)}[i]
+		}
+		err := inverseNorms(inv, "A", 100, r, true, nil, nil, nil)
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.Field != "ARows" || ie.Index != 100+bad[0] {
+			t.Fatalf("bad rows %v: %v, want ARows row %d named", bad, err, 100+bad[0])
+		}
+	}
 }
