@@ -233,6 +233,9 @@ if $daqp; then
   GOTAGS=daqp section "Beside DAQP: receding-horizon loops" \
     "The MPC sequences of internal/testqp step by step: softpen cold, softpen warm (one Solver, SetQ and SetB per step), DAQP warm (daqp_update_ldp, then daqp_solve)." \
     scripts/peers 3x '^BenchmarkDAQPMPCLoop$'
+  GOTAGS=daqp section "Beside DAQP: the generated hard QPs, engine alone" \
+    "The families of internal/qpgen at n = 100 (feasible QPs, seeds 1-3): the active-set engine alone (activeset.New + Solve, H given) beside daqp_quadprog; solve-ns is the solve call alone (after New; DAQP's daqp_solve after setup_daqp); flagged and disagree are the shares of DAQP's solves without an optimal exit flag, or with an x more than 1e-6 off the engine's (DAQP's default primal tolerance is 1e-6)." \
+    scripts/peers 5x '^BenchmarkDAQPFamilies$'
 fi
 if $liblinear; then
   ZIPF=1 section "Sparse data beside LIBLINEAR (whole processes)" \

@@ -90,11 +90,19 @@ static int peer_daqp_resolve(peer_daqp* d) {
 	daqp_solve(&d->res, &d->work);
 	return d->res.exitflag;
 }
+
+// peer_daqp_solve is daqp_solve alone, on the workspace of
+// peer_daqp_setup.
+static int peer_daqp_solve(peer_daqp* d) {
+	daqp_solve(&d->res, &d->work);
+	return d->res.exitflag;
+}
 */
 import "C"
 
 import (
 	"fmt"
+	"slices"
 	"unsafe"
 )
 
@@ -105,7 +113,8 @@ const daqpInf = 1e30
 //
 //	minimize   1/2 x'Hx + f'x
 //	subject to lower <= x <= upper   (simple bounds on every variable, or none)
-//	           a_j'x <= b_j          (rows),
+//	           a_j'x <= b_j          (rows)
+//	           aeq_i'x = beq_i       (equalities: rows whose sense is active and immutable),
 //
 // held in C memory, with its result and the workspace of Resolve. It must
 // be freed by Free.
@@ -119,8 +128,16 @@ type DAQP struct {
 // simple bounds) or of length n (±Inf for none); a has the rows, b their
 // right-hand sides.
 func NewDAQP(h [][]float64, f, lower, upper []float64, a [][]float64, b []float64) *DAQP {
+	return NewDAQPEq(h, f, lower, upper, a, b, nil, nil)
+}
+
+// NewDAQPEq is NewDAQP with equalities aeq_i'x = beq_i, given to DAQP as
+// rows after those of a with equal bounds and the sense DAQP_ACTIVE |
+// DAQP_IMMUTABLE (api.h), as its own interfaces pass equalities.
+func NewDAQPEq(h [][]float64, f, lower, upper []float64, a [][]float64, b []float64, aeq [][]float64, beq []float64) *DAQP {
+	rows := append(slices.Clip(a), aeq...)
 	n, ms := len(h), len(lower)
-	m := ms + len(a)
+	m := ms + len(rows)
 	d := &DAQP{d: C.peer_daqp_new(C.int(n), C.int(m), C.int(ms)), n: n, m: m, ms: ms}
 	hc := view(d.d.qp.H, n*n)
 	for i, r := range h {
@@ -128,8 +145,8 @@ func NewDAQP(h [][]float64, f, lower, upper []float64, a [][]float64, b []float6
 	}
 	d.f = view(d.d.qp.f, n)
 	copy(d.f, f)
-	ac := view(d.d.qp.A, len(a)*n)
-	for j, r := range a {
+	ac := view(d.d.qp.A, len(rows)*n)
+	for j, r := range rows {
 		copy(ac[j*n:(j+1)*n], r)
 	}
 	d.bupper = view(d.d.qp.bupper, m)
@@ -139,6 +156,14 @@ func NewDAQP(h [][]float64, f, lower, upper []float64, a [][]float64, b []float6
 	}
 	for j := range a {
 		d.bupper[ms+j], bl[ms+j] = bound(b[j]), -daqpInf
+	}
+	if len(aeq) > 0 {
+		sense := unsafe.Slice((*C.int)(unsafe.Pointer(d.d.qp.sense)), m)
+		for i, v := range beq {
+			k := ms + len(a) + i
+			d.bupper[k], bl[k] = v, v
+			sense[k] = C.DAQP_ACTIVE | C.DAQP_IMMUTABLE
+		}
 	}
 	return d
 }
@@ -168,6 +193,10 @@ func (d *DAQP) Setup() error {
 	}
 	return nil
 }
+
+// Solve is daqp_solve alone on the workspace of Setup: after Setup, a
+// cold solve (the working set holds the equalities only).
+func (d *DAQP) Solve() error { return d.status(C.peer_daqp_solve(d.d)) }
 
 // Resolve solves the QP with f and the rows' right-hand sides b replaced
 // (the simple bounds kept), on the workspace of Setup, from its last

@@ -12,7 +12,10 @@ import (
 	"time"
 
 	"github.com/softpen/softpen"
+	"github.com/softpen/softpen/activeset"
+	"github.com/softpen/softpen/internal/qpgen"
 	"github.com/softpen/softpen/internal/testqp"
+	"github.com/softpen/softpen/mat"
 )
 
 // qpCase is one QP in softpen's form and in DAQP's, with each solver's
@@ -175,12 +178,17 @@ func (st *solveStats) add(dt time.Duration, iters int) {
 	st.iters += iters
 }
 
+// median is the median of the solve times (it sorts them).
+func (st *solveStats) median() time.Duration {
+	slices.Sort(st.times)
+	return st.times[len(st.times)/2]
+}
+
 // report gives the median and p99 of the solve times and the mean
 // iterations.
 func (st *solveStats) report(b *testing.B) {
-	slices.Sort(st.times)
 	n := len(st.times)
-	b.ReportMetric(float64(st.times[n/2].Nanoseconds()), "median-ns")
+	b.ReportMetric(float64(st.median().Nanoseconds()), "median-ns")
 	b.ReportMetric(float64(st.times[min(n-1, int(math.Ceil(0.99*float64(n)))-1)].Nanoseconds()), "p99-ns")
 	b.ReportMetric(float64(st.iters)/float64(n), "iterations")
 }
@@ -327,6 +335,157 @@ func BenchmarkDAQPMPCLoop(b *testing.B) {
 				}
 			}
 			st.report(b)
+		})
+	}
+}
+
+// genCase is one QP of the generator's families (internal/qpgen) for the
+// active-set engine alone (H given) and for DAQP, with the engine's answer
+// from a first, untimed solve.
+type genCase struct {
+	ap *activeset.Problem
+	dq *DAQP
+	x  []float64
+}
+
+// genFamilyN is the order of the generated QPs set beside DAQP: the n of
+// the solve-call target of the small-problem issue.
+const genFamilyN = 100
+
+// genCases returns the feasible QPs of family fam at order n, seeds 1-3
+// (a QP the generator builds infeasible, or so near degenerate that it may
+// be undecided in float64, has no answer to compare), each solved once by
+// the engine, which must solve it.
+func genCases(b *testing.B, fam string, n int) []*genCase {
+	var cs []*genCase
+	for seed := uint64(1); seed <= 3; seed++ {
+		q := qpgen.Generate(fam, n, seed)
+		if q.Infeasible || q.MayBeUndecided {
+			continue
+		}
+		ap := &activeset.Problem{N: q.N, H: denseOf(q.H), C: q.C, ARows: q.A, B: q.B,
+			Aeq: denseOf(q.Aeq), Beq: q.Beq, Lower: q.Lower, Upper: q.Upper}
+		lower, upper := q.Lower, q.Upper
+		if (lower == nil) != (upper == nil) {
+			lower, upper = infIfNil(lower, q.N, -1), infIfNil(upper, q.N, 1)
+		}
+		s, err := activeset.New(ap, nil)
+		if err != nil {
+			b.Fatalf("%s seed %d: %v", fam, seed, err)
+		}
+		r := s.Solve(context.Background())
+		if r.Status != activeset.StatusSolved {
+			b.Fatalf("%s seed %d: engine status %v", fam, seed, r.Status)
+		}
+		c := &genCase{ap: ap, dq: NewDAQPEq(q.H, q.C, lower, upper, q.A, q.B, q.Aeq, q.Beq), x: slices.Clone(r.X)}
+		// What DAQP's answer is, beside the engine's, judged as the
+		// engine's tests judge answers (qpgen.PrimalBackward: the
+		// constraints' backward error in units of eps; the near-copy
+		// families' judge).
+		err = c.dq.Cold()
+		b.Logf("%s seed %d: DAQP exit %v, ||x_daqp - x_engine|| = %.3g (||x|| %.3g), backward error engine %.3g, DAQP %.3g",
+			fam, seed, err, testqp.Dist(c.dq.X(), c.x), testqp.Norm(c.x), qpgen.PrimalBackward(q, c.x), qpgen.PrimalBackward(q, c.dq.X()))
+		cs = append(cs, c)
+	}
+	return cs
+}
+
+// denseOf is rows as a matrix (nil for none).
+func denseOf(rows [][]float64) *mat.Dense {
+	if len(rows) == 0 {
+		return nil
+	}
+	d := mat.NewDense(len(rows), len(rows[0]))
+	for i, r := range rows {
+		copy(d.Row(i), r)
+	}
+	return d
+}
+
+// infIfNil is v, or n entries of sign Inf when v is nil.
+func infIfNil(v []float64, n, sign int) []float64 {
+	if v != nil {
+		return v
+	}
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = math.Inf(sign)
+	}
+	return w
+}
+
+// BenchmarkDAQPFamilies: the generator's hard QPs (internal/qpgen, every
+// family, n = 100, the feasible ones of seeds 1-3) solved cold by the
+// active-set engine alone (package activeset, H given: New + Solve) and by
+// DAQP (daqp_quadprog), interleaved in one run (family=F/impl=...).
+// median-ns and p99-ns are of whole cold solves; solve-ns is the median of
+// the solve call alone, from an empty working set: the engine's Solve
+// after New (which factors H and takes the rows' norms), DAQP's daqp_solve
+// after setup_daqp (which factors H and transforms every row by it).
+// Equalities go to DAQP as rows of sense active and immutable. The engine
+// must solve every QP. Of DAQP's solves, of either kind, flagged is the
+// share that end without an optimal exit flag, disagree the share that
+// end with one but an x farther than agreeTol (relative) from the
+// engine's; the benchmark's log judges each QP's first DAQP answer.
+func BenchmarkDAQPFamilies(b *testing.B) {
+	for _, fam := range qpgen.Families() {
+		cs := genCases(b, fam, genFamilyN)
+		if len(cs) == 0 {
+			continue
+		}
+		f := &family{name: fam, tol: agreeTol}
+		b.Run(fmt.Sprintf("family=%s/n=%d/impl=engine", fam, genFamilyN), func(b *testing.B) {
+			var cold, call solveStats
+			for b.Loop() {
+				for _, c := range cs {
+					t0 := time.Now()
+					s, err := activeset.New(c.ap, nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					t1 := time.Now()
+					r := s.Solve(context.Background())
+					t2 := time.Now()
+					if r.Status != activeset.StatusSolved {
+						b.Fatalf("engine status %v", r.Status)
+					}
+					cold.add(t2.Sub(t0), r.Steps)
+					call.add(t2.Sub(t1), 0)
+				}
+			}
+			cold.report(b)
+			b.ReportMetric(float64(call.median().Nanoseconds()), "solve-ns")
+		})
+		b.Run(fmt.Sprintf("family=%s/n=%d/impl=daqp", fam, genFamilyN), func(b *testing.B) {
+			var cold, call solveStats
+			flagged, disagree := 0, 0
+			check := func(c *genCase, err error) {
+				switch {
+				case err != nil:
+					flagged++
+				case f.agree(c.dq.X(), c.x) != nil:
+					disagree++
+				}
+			}
+			for b.Loop() {
+				for _, c := range cs {
+					t0 := time.Now()
+					err := c.dq.Cold()
+					cold.add(time.Since(t0), c.dq.Iterations())
+					check(c, err)
+					if err := c.dq.Setup(); err != nil {
+						b.Fatal(err)
+					}
+					t0 = time.Now()
+					err = c.dq.Solve()
+					call.add(time.Since(t0), 0)
+					check(c, err)
+				}
+			}
+			cold.report(b)
+			b.ReportMetric(float64(call.median().Nanoseconds()), "solve-ns")
+			b.ReportMetric(float64(flagged)/float64(2*b.N*len(cs)), "flagged")
+			b.ReportMetric(float64(disagree)/float64(2*b.N*len(cs)), "disagree")
 		})
 	}
 }
