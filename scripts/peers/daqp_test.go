@@ -15,7 +15,6 @@ import (
 	"github.com/softpen/softpen/activeset"
 	"github.com/softpen/softpen/internal/qpgen"
 	"github.com/softpen/softpen/internal/testqp"
-	"github.com/softpen/softpen/mat"
 )
 
 // qpCase is one QP in softpen's form and in DAQP's, with each solver's
@@ -363,8 +362,8 @@ func genCases(b *testing.B, fam string, n int) []*genCase {
 		if q.Infeasible || q.MayBeUndecided {
 			continue
 		}
-		ap := &activeset.Problem{N: q.N, H: denseOf(q.H), C: q.C, ARows: q.A, B: q.B,
-			Aeq: denseOf(q.Aeq), Beq: q.Beq, Lower: q.Lower, Upper: q.Upper}
+		ap := &activeset.Problem{N: q.N, H: testqp.Dense(q.H), C: q.C, ARows: q.A, B: q.B,
+			Aeq: testqp.Dense(q.Aeq), Beq: q.Beq, Lower: q.Lower, Upper: q.Upper}
 		lower, upper := q.Lower, q.Upper
 		if (lower == nil) != (upper == nil) {
 			lower, upper = infIfNil(lower, q.N, -1), infIfNil(upper, q.N, 1)
@@ -388,18 +387,6 @@ func genCases(b *testing.B, fam string, n int) []*genCase {
 		cs = append(cs, c)
 	}
 	return cs
-}
-
-// denseOf is rows as a matrix (nil for none).
-func denseOf(rows [][]float64) *mat.Dense {
-	if len(rows) == 0 {
-		return nil
-	}
-	d := mat.NewDense(len(rows), len(rows[0]))
-	for i, r := range rows {
-		copy(d.Row(i), r)
-	}
-	return d
 }
 
 // infIfNil is v, or n entries of sign Inf when v is nil.
