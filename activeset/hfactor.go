@@ -114,9 +114,9 @@ func (f *hFactor) measure() {
 
 // solveError bounds ||E||_2 for SolveL: its computed y = L^{-1} b has
 // ||y||^2 = b'(H + E)^{-1} b exactly, y solving (L + dL) y = b with
-// |dL| <= gamma_n |L|, and L L' = H + dH with |dH| <= gamma_{n+1} |L||L'|
-// (Higham, Accuracy and Stability of Numerical Algorithms, Thms 8.5 and
-// 10.3): |E| <= gamma_{3n+1} |L||L'|, and || |L||L'| ||_2 <= ||L||_F^2 =
+// |dL| <= gamma_{n+1} |L| (mat.Cholesky.SolveL), and L L' = H + dH with
+// |dH| <= gamma_{n+1} |L||L'| (Higham, Accuracy and Stability of Numerical
+// Algorithms, Thm 10.3): |E| <= gamma_{3n+3} |L||L'|, and || |L||L'| ||_2 <= ||L||_F^2 =
 // trace(L L'), trace(H) up to the factor's own error (the factor
 // 1 + 2 gamma). The diagonal path rounds sqrt, 1/sqrt and a product per
 // entry: within 8 ulp of h_ii relative. measure must have run.
@@ -129,7 +129,7 @@ func (f *hFactor) solveError() float64 {
 		}
 		return 8 * 0x1p-53 * dmax
 	}
-	g := vec.DotErrorBound(3*n + 1)
+	g := vec.DotErrorBound(3*n + 3)
 	return g * (1 + 2*g) * f.trace
 }
 

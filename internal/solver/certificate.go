@@ -290,15 +290,16 @@ func (s *Solver) ensureHRowNorm() {
 // t) and the slack that bounds its rounding and that of g, whose error is
 // at most eNorm in norm:
 //   - the solve's, by the backward error of the Cholesky factor and its
-//     triangular solves, |dH| <= gamma_{3n+1} |L||L'|, whose norm is at
-//     most gamma_{3n+1} n max_i H_ii: with u = H^-1 g,
+//     triangular solves (each within gamma_{n+1} |L|, mat.Cholesky.SolveL),
+//     |dH| <= gamma_{3n+3} |L||L'|, whose norm is at most
+//     gamma_{3n+3} n max_i H_ii: with u = H^-1 g,
 //     1/2 g'u <= 1/2 g't + ||dH|| ||t||^2 once ||dH|| <= mu/2 (then
 //     ||u|| <= 2 ||t||), and 1/2 g'u <= ||g||^2 / (2 mu) otherwise;
 //   - g's, 1/2 (g - d)'H^-1 (g - d) <= 1/2 g'u + ||d|| ||u|| +
 //     ||d||^2 / (2 mu) for ||d|| <= eNorm.
 func (s *Solver) halfGap(g, t []float64, eNorm, gNorm float64) (half, slack float64) {
 	s.chol.Solve(t, g)
-	dH := vec.DotErrorBound(3*s.n+1) * float64(s.n) * s.hDiagMax
+	dH := vec.DotErrorBound(3*s.n+3) * float64(s.n) * s.hDiagMax
 	var uNorm float64
 	if dH <= s.mu/2 {
 		tNorm := math.Sqrt(vec.Dot(t, t))
