@@ -645,6 +645,63 @@ func TestTriangularSolves(t *testing.T) {
 	}
 }
 
+// TestUnitColumn: column i of L^{-1} for every i, at orders on both sides
+// of smallSolve and on a diagonal factor: its first i entries are exactly
+// zero, entry i is 1 / L_ii, and L times it is e_i within SolveL's
+// backward error, gamma_{n+1} |L| |y| entrywise (twice that for the
+// residual's own sum in float64).
+func TestUnitColumn(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 9))
+	var c Cholesky
+	for _, n := range []int{1, 2, 5, 16, 17, 40, 101} {
+		for _, diag := range []bool{false, true} {
+			a := NewDense(n, n)
+			if diag {
+				for i := 0; i < n; i++ {
+					a.Data[i*n+i] = math.Ldexp(1+r.Float64(), i%7-3)
+				}
+			} else {
+				b := seq(n, n, n, func(i, j int) float64 { return (r.Float64() - 0.5) * math.Ldexp(1, (i+2*j)%7-3) })
+				b.Gram(a, 1)
+				a.AddDiag(1e-2)
+			}
+			if err := c.Factor(a); err != nil {
+				t.Fatalf("n=%d diag=%v: %v", n, diag, err)
+			}
+			l := c.l[:n*n]
+			y := make([]float64, n)
+			g := vec.DotErrorBound(n + 1)
+			for i := 0; i < n; i++ {
+				for k := range y {
+					y[k] = math.NaN()
+				}
+				c.UnitColumn(y, i)
+				for k := 0; k < i; k++ {
+					if y[k] != 0 {
+						t.Fatalf("n=%d diag=%v col %d: entry %d = %v, want 0", n, diag, i, k, y[k])
+					}
+				}
+				if want := 1 / l[i*n+i]; y[i] != want {
+					t.Fatalf("n=%d diag=%v col %d: entry %d = %v, want %v", n, diag, i, i, y[i], want)
+				}
+				for row := 0; row < n; row++ {
+					res, size := 0.0, 0.0
+					if row == i {
+						res = 1
+					}
+					for k := 0; k <= row; k++ {
+						res -= l[row*n+k] * y[k]
+						size += math.Abs(l[row*n+k] * y[k])
+					}
+					if math.Abs(res) > 2*g*size {
+						t.Fatalf("n=%d diag=%v col %d: row %d residual %.3g, bound %.3g", n, diag, i, row, res, 2*g*size)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestCholeskyQuadSameBits: with the 24 x 8 blocks of vec.TileMulAddQuad
 // in the trailing update (tileQuad, on the avx512 path) the factor has
 // the bits of the 4 x 12 tiles alone, on one and three goroutines, at
