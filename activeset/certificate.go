@@ -248,53 +248,61 @@ func (s *Solver) violationPass() gapTerms {
 	worst := 0.0
 	gn := vec.DotErrorBound(s.n + 1)
 	terms := s.newGapTerms()
-	for j := 0; j < s.m; j++ {
-		if skip.holds(s, j) {
-			continue
+	var rows [residualChunk]int32
+	var resids [residualChunk]float64
+	for next := 0; next < s.m; {
+		k := 0
+		for ; next < s.m && k < residualChunk; next++ {
+			if !skip.holds(s, next) {
+				rows[k] = int32(next)
+				k++
+			}
 		}
-		// a_j'x - b_j on the caller's scale.
-		res := s.rowDot(j, s.x) - s.bOrig[j]
-		viol = max(viol, res)
-		if res > 0 {
-			sum += res
-			v := res * s.ainv[j]
-			bhat := s.bOrig[j] * s.ainv[j]
-			if !WithinRounding(v, xn, bhat, s.n) {
-				r.Feasible = false
-				if v > worst && !s.rowIn[j] {
-					worst, s.worstRow = v, j
-				}
-			} else if s.ainv[j] > 0 {
-				terms := s.absNormalDot(constraint{kindRow, int32(j)}, s.x) + math.Abs(bhat)
-				if !WithinRounding(v, terms, 0, s.n) {
-					s.ownViolated = true
-					if !s.rowIn[j] && v/terms > ownWorst {
-						ownWorst, s.ownRow = v/terms, j
+		s.rowResiduals(rows[:k], resids[:k])
+		for i, j32 := range rows[:k] {
+			j, res := int(j32), resids[i] // a_j'x - b_j on the caller's scale
+			viol = max(viol, res)
+			if res > 0 {
+				sum += res
+				v := res * s.ainv[j]
+				bhat := s.bOrig[j] * s.ainv[j]
+				if !WithinRounding(v, xn, bhat, s.n) {
+					r.Feasible = false
+					if v > worst && !s.rowIn[j] {
+						worst, s.worstRow = v, j
+					}
+				} else if s.ainv[j] > 0 {
+					terms := s.absNormalDot(constraint{kindRow, int32(j)}, s.x) + math.Abs(bhat)
+					if !WithinRounding(v, terms, 0, s.n) {
+						s.ownViolated = true
+						if !s.rowIn[j] && v/terms > ownWorst {
+							ownWorst, s.ownRow = v/terms, j
+						}
 					}
 				}
 			}
-		}
-		// A row whose residual is within its evaluation's rounding of
-		// zero or above may be violated in exact arithmetic: its
-		// residual summed in twice the precision says. So may, on the
-		// members' exact face, a row that holds at x by no more than a
-		// member may be violated there (WithinRounding): one nearly
-		// opposite to a member that x violates within rounding holds by
-		// that much (nearlyImpliedRows).
-		if !s.rowIn[j] && s.ainv[j] > 0 && WithinRounding(-res*s.ainv[j], xn, s.b[j], s.n) {
-			s.noteExact(j, xn)
-		}
-		comp = max(comp, math.Abs(r.Lambda[j]*res))
-		if s.ainv[j] > 0 {
-			err, adds := s.rowTermError(j, res, xn, gn, terms.under)
-			if adds {
-				if len(s.termRows) < cap(s.termRows) {
-					s.termRows = append(s.termRows, int32(j))
-				} else {
-					s.termsAll = true
-				}
+			// A row whose residual is within its evaluation's rounding of
+			// zero or above may be violated in exact arithmetic: its
+			// residual summed in twice the precision says. So may, on the
+			// members' exact face, a row that holds at x by no more than a
+			// member may be violated there (WithinRounding): one nearly
+			// opposite to a member that x violates within rounding holds by
+			// that much (nearlyImpliedRows).
+			if !s.rowIn[j] && s.ainv[j] > 0 && WithinRounding(-res*s.ainv[j], xn, s.b[j], s.n) {
+				s.noteExact(j, xn)
 			}
-			terms.row(r.Lambda[j], res, err)
+			comp = max(comp, math.Abs(r.Lambda[j]*res))
+			if s.ainv[j] > 0 {
+				err, adds := s.rowTermError(j, res, xn, gn, terms.under)
+				if adds {
+					if len(s.termRows) < cap(s.termRows) {
+						s.termRows = append(s.termRows, int32(j))
+					} else {
+						s.termsAll = true
+					}
+				}
+				terms.row(r.Lambda[j], res, err)
+			}
 		}
 	}
 	viol, sum = s.equalityTerms(&terms, xn, viol, sum)
@@ -303,6 +311,50 @@ func (s *Solver) violationPass() gapTerms {
 	r.MaxViolation, r.Complementarity = max(viol, bviol), max(comp, bcomp)
 	terms.finish(&r.Rounding)
 	return terms
+}
+
+// residualChunk is the rows violationPass and exactTerms list before
+// computing their residuals together (rowResiduals): on the stack.
+const residualChunk = 64
+
+// rowResiduals sets res[i] = a_j'x - b_j on the caller's scale for
+// j = rows[i]. Dense rows go four at a time through one vec.Dot4, which
+// reads x once for the four (a Dot a row was most of a warm re-solve's
+// certificate), and a last one to three are padded with copies of the
+// last: each row's product is thus the bits of a Dot4 lane, whatever rows
+// it is grouped with, so two passes over different sets of rows agree on
+// the rows they share. Rows held sparse go over their entries. Each
+// product is within gamma_n of its terms, as a Dot's.
+func (s *Solver) rowResiduals(rows []int32, res []float64) {
+	sparse := s.sp.sparse
+	var four [4]int
+	k := 0
+	for i, j32 := range rows {
+		j := int(j32)
+		if sparse != nil && sparse[j] {
+			res[i] = s.sp.dot(j, s.x) - s.bOrig[j]
+			continue
+		}
+		four[k] = i
+		if k++; k == 4 {
+			s.fourResiduals(rows, res, four[:])
+			k = 0
+		}
+	}
+	if k > 0 {
+		for p := k; p < 4; p++ {
+			four[p] = four[k-1]
+		}
+		s.fourResiduals(rows, res, four[:])
+	}
+}
+
+// fourResiduals sets res[i] for the four (dense) rows rows[i], i in at.
+func (s *Solver) fourResiduals(rows []int32, res []float64, at []int) {
+	a, b := s.a, s.bOrig
+	j0, j1, j2, j3 := rows[at[0]], rows[at[1]], rows[at[2]], rows[at[3]]
+	d0, d1, d2, d3 := vec.Dot4(s.x, a[j0], a[j1], a[j2], a[j3])
+	res[at[0]], res[at[1]], res[at[2]], res[at[3]] = d0-b[j0], d1-b[j1], d2-b[j2], d3-b[j3]
 }
 
 // residualSize is ||a_j|| ||x|| + |b_j| on the caller's scale, a bound on
@@ -362,12 +414,21 @@ func (s *Solver) exactTerms() {
 	if s.termsAll {
 		gn := vec.DotErrorBound(s.n + 1)
 		skip := s.newRowSkip(xn, vec.MaxAbs(s.x))
-		for j := 0; j < s.m; j++ {
-			if skip.holds(s, j) || s.ainv[j] == 0 {
-				continue
+		var rows [residualChunk]int32
+		var resids [residualChunk]float64
+		for next := 0; next < s.m; {
+			k := 0
+			for ; next < s.m && k < residualChunk; next++ {
+				if !skip.holds(s, next) && s.ainv[next] > 0 {
+					rows[k] = int32(next)
+					k++
+				}
 			}
-			if _, adds := s.rowTermError(j, s.rowDot(j, s.x)-s.bOrig[j], xn, gn, terms.under); adds {
-				s.exactRowTerm(&terms, j, xn)
+			s.rowResiduals(rows[:k], resids[:k])
+			for i, j := range rows[:k] {
+				if _, adds := s.rowTermError(int(j), resids[i], xn, gn, terms.under); adds {
+					s.exactRowTerm(&terms, int(j), xn)
+				}
 			}
 		}
 	} else {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/softpen/softpen/internal/testqp"
 	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
 )
 
 // TestViolationSkipsOnlySatisfiedRows: the certificate's violation pass
@@ -116,6 +117,57 @@ func TestExactTermsOnlyListedRows(t *testing.T) {
 		t.Fatalf("copied rows: status %v", r.Status)
 	}
 	check("copied rows", s, true)
+}
+
+// TestRowResidualsGrouping: the certificate's row residuals
+// (rowResiduals) give each row the same bits whether it is computed in a
+// group of four, alone (padded), or among other rows in another order, at
+// orders below and above avx512's threshold for Dot4, so violationPass
+// and exactTerms agree on the rows they share; each is within
+// gamma_{n+1} of its terms of the residual summed in twice the precision.
+func TestRowResidualsGrouping(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 3))
+	for _, n := range []int{3, 10, 63, 70} {
+		s := mustNew(t, randomQP(rng, n, 150, 1e3, false))
+		if r := s.Solve(ctx); r.Status != StatusSolved {
+			t.Fatalf("n=%d: status %v", n, r.Status)
+		}
+		all := make([]int32, s.m)
+		for j := range all {
+			all[j] = int32(j)
+		}
+		want := make([]float64, s.m)
+		s.rowResiduals(all, want)
+		got := make([]float64, s.m)
+		for j := range all {
+			s.rowResiduals(all[j:j+1], got[j:j+1])
+		}
+		perm := rng.Perm(s.m)
+		shuffled := make([]int32, s.m)
+		for i, j := range perm {
+			shuffled[i] = int32(j)
+		}
+		other := make([]float64, s.m)
+		s.rowResiduals(shuffled[:s.m-5], other[:s.m-5])
+		g := vec.DotErrorBound(n + 1)
+		for j := range all {
+			if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+				t.Fatalf("n=%d row %d: alone %v, in fours %v", n, j, got[j], want[j])
+			}
+			size := math.Abs(s.bOrig[j])
+			for k, a := range s.a[j] {
+				size += math.Abs(a * s.x[k])
+			}
+			if e := s.exactResidual(j, s.x); math.Abs(want[j]-e) > g*size {
+				t.Fatalf("n=%d row %d: residual %v, summed in twice the precision %v, bound %.3g", n, j, want[j], e, g*size)
+			}
+		}
+		for i, j := range shuffled[:s.m-5] {
+			if math.Float64bits(other[i]) != math.Float64bits(want[j]) {
+				t.Fatalf("n=%d row %d: in another order %v, in fours %v", n, j, other[i], want[j])
+			}
+		}
+	}
 }
 
 // TestGapCoversTheSums: with multipliers of 2e14 on rows of norm 5
