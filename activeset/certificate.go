@@ -248,19 +248,10 @@ func (s *Solver) violationPass() gapTerms {
 	worst := 0.0
 	gn := vec.DotErrorBound(s.n + 1)
 	terms := s.newGapTerms()
-	var rows [residualChunk]int32
-	var resids [residualChunk]float64
-	for next := 0; next < s.m; {
-		k := 0
-		for ; next < s.m && k < residualChunk; next++ {
-			if !skip.holds(s, next) {
-				rows[k] = int32(next)
-				k++
-			}
-		}
-		s.rowResiduals(rows[:k], resids[:k])
-		for i, j32 := range rows[:k] {
-			j, res := int(j32), resids[i] // a_j'x - b_j on the caller's scale
+	var c rowChunk
+	for s.nextChunk(&c, skip, false) {
+		for i, j32 := range c.rows[:c.k] {
+			j, res := int(j32), c.res[i] // a_j'x - b_j on the caller's scale
 			viol = max(viol, res)
 			if res > 0 {
 				sum += res
@@ -316,6 +307,34 @@ func (s *Solver) violationPass() gapTerms {
 // residualChunk is the rows violationPass and exactTerms list before
 // computing their residuals together (rowResiduals): on the stack.
 const residualChunk = 64
+
+// rowChunk is one chunk of the walk over the rows that violationPass and
+// exactTerms share: up to residualChunk rows and their residuals, and the
+// row the next chunk starts from.
+type rowChunk struct {
+	rows    [residualChunk]int32
+	res     [residualChunk]float64
+	k, next int
+}
+
+// nextChunk lists in c the next rows that skip does not rule out (and,
+// with nonzero, that are not zero rows), up to residualChunk of them, with
+// their residuals (rowResiduals). It reports false once every row has
+// been walked.
+func (s *Solver) nextChunk(c *rowChunk, skip rowSkip, nonzero bool) bool {
+	if c.next >= s.m {
+		return false
+	}
+	c.k = 0
+	for ; c.next < s.m && c.k < residualChunk; c.next++ {
+		if j := c.next; !skip.holds(s, j) && (!nonzero || s.ainv[j] > 0) {
+			c.rows[c.k] = int32(j)
+			c.k++
+		}
+	}
+	s.rowResiduals(c.rows[:c.k], c.res[:c.k])
+	return true
+}
 
 // rowResiduals sets res[i] = a_j'x - b_j on the caller's scale for
 // j = rows[i]. Dense rows go four at a time through one vec.Dot4, which
@@ -414,19 +433,10 @@ func (s *Solver) exactTerms() {
 	if s.termsAll {
 		gn := vec.DotErrorBound(s.n + 1)
 		skip := s.newRowSkip(xn, vec.MaxAbs(s.x))
-		var rows [residualChunk]int32
-		var resids [residualChunk]float64
-		for next := 0; next < s.m; {
-			k := 0
-			for ; next < s.m && k < residualChunk; next++ {
-				if !skip.holds(s, next) && s.ainv[next] > 0 {
-					rows[k] = int32(next)
-					k++
-				}
-			}
-			s.rowResiduals(rows[:k], resids[:k])
-			for i, j := range rows[:k] {
-				if _, adds := s.rowTermError(int(j), resids[i], xn, gn, terms.under); adds {
+		var c rowChunk
+		for s.nextChunk(&c, skip, true) {
+			for i, j := range c.rows[:c.k] {
+				if _, adds := s.rowTermError(int(j), c.res[i], xn, gn, terms.under); adds {
 					s.exactRowTerm(&terms, int(j), xn)
 				}
 			}
