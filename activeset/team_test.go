@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
 )
 
 // teamProblem is a QP with H = I and m rows of n entries (every third row
@@ -239,5 +240,47 @@ func BenchmarkTeamDo(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkTeamStream: the ceiling of what a team gains on a pass over
+// every row of a dense A that is too large for the caches: four rows to a
+// vec.Dot4 with x, nothing else, over the large QP's shape (m = 1e5 rows
+// of n = 100, 80 MB), on one goroutine and on a team of two. A pass that
+// streams A from memory is bound by the memory bandwidth its goroutines
+// get together; where one core nearly saturates it, threads=2 gains
+// little over threads=1 on this pass and on the solver's passes alike
+// (BenchmarkLargeQPThreads in the root package).
+func BenchmarkTeamStream(b *testing.B) {
+	const m, n = 100000, 100
+	a := make([]float64, m*n)
+	for i := range a {
+		a[i] = float64(i%17) - 8
+	}
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = 1 / float64(i+1)
+	}
+	sums := make([]float64, 2)
+	job := func(k, lo, hi int) {
+		s := 0.0
+		for i := lo; i+4 <= hi; i += 4 {
+			d0, d1, d2, d3 := vec.Dot4(x, a[i*n:(i+1)*n], a[(i+1)*n:(i+2)*n], a[(i+2)*n:(i+3)*n], a[(i+3)*n:(i+4)*n])
+			s += d0 + d1 + d2 + d3
+		}
+		sums[k] = s
+	}
+	for threads := 1; threads <= 2; threads++ {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			t := newRowTeam(m, n, scanBlockRows(n), threads)
+			b.SetBytes(8 * m * n)
+			for b.Loop() {
+				if t == nil {
+					job(0, 0, m)
+				} else {
+					t.do(job)
+				}
+			}
+		})
 	}
 }
