@@ -480,6 +480,13 @@ dot4short:
 // Z0 = alpha broadcast, SI = x, DI = y, CX = elements left (biased by -32
 // in the main loop). y[i] = alpha*x[i] + y[i] with one rounding (FMA).
 // Each vector of y is read before it is written, so x may be y.
+//
+// In the main loop each of the four vectors is loaded, combined and stored
+// before the next is loaded, so the stores leave one at a time between the
+// loads rather than four together at the end of the iteration. A core with
+// one 512-bit store a cycle (Zen 5) then gets closer to a store every
+// cycle than with all loads first; the loads of x[i+8:] come after the
+// store of y[i:i+8], which is still safe when x is y.
 TEXT ·axpyAVX512(SB), NOSPLIT, $0-56
 	VBROADCASTSD alpha+0(FP), Z0
 	MOVQ         x_base+8(FP), SI
@@ -490,16 +497,16 @@ TEXT ·axpyAVX512(SB), NOSPLIT, $0-56
 
 axpyloop32:
 	VMOVUPD     (SI), Z1
-	VMOVUPD     64(SI), Z2
-	VMOVUPD     128(SI), Z3
-	VMOVUPD     192(SI), Z4
 	VFMADD213PD (DI), Z0, Z1     // Z1 = alpha*x + y
-	VFMADD213PD 64(DI), Z0, Z2
-	VFMADD213PD 128(DI), Z0, Z3
-	VFMADD213PD 192(DI), Z0, Z4
 	VMOVUPD     Z1, (DI)
+	VMOVUPD     64(SI), Z2
+	VFMADD213PD 64(DI), Z0, Z2
 	VMOVUPD     Z2, 64(DI)
+	VMOVUPD     128(SI), Z3
+	VFMADD213PD 128(DI), Z0, Z3
 	VMOVUPD     Z3, 128(DI)
+	VMOVUPD     192(SI), Z4
+	VFMADD213PD 192(DI), Z0, Z4
 	VMOVUPD     Z4, 192(DI)
 	ADDQ        $256, SI
 	ADDQ        $256, DI
