@@ -56,11 +56,22 @@
 // cycle, so eight chains keep both FMA units busy; the loads (two per FMA)
 // are then the limit. Z8..Z15 hold x.
 //
+// Vectors of DOTPFMIN elements or more do not fit in L1 and come from L2,
+// L3 or memory. They first run dotpfloop: the same 64-element blocks into
+// the same accumulators, each iteration also asking with PREFETCHT0 for the
+// cache lines of x and y DOTPFDIST bytes (four blocks) ahead, which keeps
+// more lines in flight than the hardware prefetchers alone. It stops while
+// four whole blocks are left, so no prefetch reaches past len, and
+// dotloop64 does the rest. Shorter vectors skip it: in L1 the loads are the
+// limit, and each prefetch would take a load's slot.
+//
 // Tail of 0..63 elements: optional steps of 32 (into Z0..Z3), 16 (Z4, Z5)
 // and 8 (Z6) elements, then 1..7 elements masked into Z7: each element's
 // accumulator depends only on its index and the length. The accumulators
 // are combined as ((Z0+Z4) + (Z1+Z5)) + ((Z2+Z6) + (Z3+Z7)), then the
 // eight lanes by HSUMZ0.
+#define DOTPFMIN 4096
+#define DOTPFDIST 2048
 TEXT ·dotAVX512(SB), NOSPLIT, $0-56
 	MOVQ   x_base+0(FP), SI
 	MOVQ   x_len+8(FP), CX
@@ -75,6 +86,8 @@ TEXT ·dotAVX512(SB), NOSPLIT, $0-56
 	VXORPD Y7, Y7, Y7
 	CMPQ   CX, $8
 	JL     dotshort
+	CMPQ   CX, $DOTPFMIN
+	JGE    dotlong
 	SUBQ   $64, CX
 	JL     dottail
 
@@ -155,6 +168,51 @@ dotreduce:
 	VZEROUPPER
 	VMOVSD X0, ret+48(FP)
 	RET
+
+dotlong:
+	// CX biased by -64-DOTPFDIST/8: an iteration starts only while its
+	// block and the four after it, whose lines it prefetches, are in x and y.
+	SUBQ $(64+DOTPFDIST/8), CX
+
+dotpfloop:
+	PREFETCHT0  DOTPFDIST+0(SI)
+	PREFETCHT0  DOTPFDIST+0(DI)
+	PREFETCHT0  DOTPFDIST+64(SI)
+	PREFETCHT0  DOTPFDIST+64(DI)
+	PREFETCHT0  DOTPFDIST+128(SI)
+	PREFETCHT0  DOTPFDIST+128(DI)
+	PREFETCHT0  DOTPFDIST+192(SI)
+	PREFETCHT0  DOTPFDIST+192(DI)
+	PREFETCHT0  DOTPFDIST+256(SI)
+	PREFETCHT0  DOTPFDIST+256(DI)
+	PREFETCHT0  DOTPFDIST+320(SI)
+	PREFETCHT0  DOTPFDIST+320(DI)
+	PREFETCHT0  DOTPFDIST+384(SI)
+	PREFETCHT0  DOTPFDIST+384(DI)
+	PREFETCHT0  DOTPFDIST+448(SI)
+	PREFETCHT0  DOTPFDIST+448(DI)
+	VMOVUPD     (SI), Z8
+	VMOVUPD     64(SI), Z9
+	VMOVUPD     128(SI), Z10
+	VMOVUPD     192(SI), Z11
+	VMOVUPD     256(SI), Z12
+	VMOVUPD     320(SI), Z13
+	VMOVUPD     384(SI), Z14
+	VMOVUPD     448(SI), Z15
+	VFMADD231PD (DI), Z8, Z0
+	VFMADD231PD 64(DI), Z9, Z1
+	VFMADD231PD 128(DI), Z10, Z2
+	VFMADD231PD 192(DI), Z11, Z3
+	VFMADD231PD 256(DI), Z12, Z4
+	VFMADD231PD 320(DI), Z13, Z5
+	VFMADD231PD 384(DI), Z14, Z6
+	VFMADD231PD 448(DI), Z15, Z7
+	ADDQ        $512, SI
+	ADDQ        $512, DI
+	SUBQ        $64, CX
+	JGE         dotpfloop
+	ADDQ        $(DOTPFDIST/8), CX // biased by -64 again, and >= 0: 256..319 elements left
+	JMP         dotloop64
 
 dotshort:
 	// 0..7 elements: masked into Z0, then straight to the lanes' sum. The
