@@ -56,7 +56,9 @@ type Options struct {
 	// only rarely: its re-solves then keep no transformed normals of the
 	// rows and bounds ((m + n) n floats on small problems, allocated by
 	// the first re-solve; workingset.go) and compute each normal as it is
-	// admitted.
+	// admitted; and New leaves the storage of a rarely taken step
+	// (raiseWeight's, (nnlsMax + spanRows) n floats) for the step to
+	// allocate when it first runs.
 	OneShot bool
 }
 

@@ -44,7 +44,7 @@ import (
 // makes their residuals' rounding weigh in the gap (violation). It runs
 // only when the exact list is not empty or x was clipped, in O((n^2 +
 // k n) r + n r^2) for r <= spanRows constraints held, and does not
-// allocate.
+// allocate but under Options.OneShot, once (spanWork).
 func (s *Solver) raiseWeight() {
 	k, n := len(s.ws), s.n
 	if s.exact.n == 0 && !s.clipped {
@@ -77,6 +77,7 @@ func (s *Solver) raiseWeight() {
 // spanMultipliers', and the members' change by Y mu.
 func (s *Solver) faceWeight() float64 {
 	k, n := len(s.ws), s.n
+	s.spanWork(nil)
 	var rows [spanRows]int32 // the row of column a, -1 for a bound
 	var sigma, mu [spanRows]float64
 	r := 0
@@ -172,6 +173,7 @@ func (s *Solver) listHeld(f func(c constraint, resid float64)) {
 // row is listed. 0 (no raise) with a held kink among the members.
 func (s *Solver) localWeight() float64 {
 	k, n := len(s.ws), s.n
+	s.spanWork(nil)
 	cols := s.spanU // column a of M at a*n
 	var sigma, h [nnlsMax]float64
 	var rows [nnlsMax]int32            // the row of a listed row's column
@@ -232,6 +234,25 @@ func (s *Solver) localWeight() float64 {
 		}
 	}
 	return w
+}
+
+// spanFloats is the length of spanWork's storage for n variables.
+func spanFloats(n int) int { return nnlsMax*n + spanRows*(n+1) }
+
+// spanWork sizes s.spanU and s.spanY from fl, or from an allocation of
+// their own when fl is nil and they have none (Options.OneShot, whose
+// solves raise the weight rarely). Their entries are written before they
+// are read: the storage needs no clearing.
+func (s *Solver) spanWork(fl *slab[float64]) {
+	if s.spanU != nil {
+		return
+	}
+	n := s.n
+	if fl == nil {
+		f := slab[float64](make([]float64, spanFloats(n)))
+		fl = &f
+	}
+	s.spanU, s.spanY = fl.take(nnlsMax*n), fl.take(spanRows*(n+1))
 }
 
 // spanRows is how many constraints raiseWeight holds beside the members:

@@ -144,7 +144,9 @@ type Solver struct {
 	keptK    int
 	// spanU (nnlsMax x n) and spanY (spanRows x capacity): raiseWeight's
 	// normals of the constraints it holds, or their parts off the members'
-	// span and their coefficients on it.
+	// span and their coefficients on it (spanWork). New sizes them unless
+	// Options.OneShot: a solve raises the weight only when the answer
+	// violates a row in exact arithmetic or was clipped to its box.
 	spanU, spanY []float64
 	// ortho, orthoW (n) and orthoY (capacity): refineOrtho's workspace,
 	// allocated on first use.
@@ -211,7 +213,11 @@ func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
 	// (the cold set-up of a small problem is mostly allocation): floats,
 	// int32s, bools and int8s.
 	spInts, spFloats, spBools := sparseBuilderSlab(m, n)
-	fl := slab[float64](make([]float64, (18+nnlsMax)*n+(9+spanRows)*capacity+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)+spFloats))
+	span := 0
+	if !s.opt.OneShot {
+		span = spanFloats(n)
+	}
+	fl := slab[float64](make([]float64, 18*n+9*capacity+span+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)+spFloats))
 	in := slab[int32](make([]int32, 2*capacity+normalSetInts(capacity, n)+gramLDLInts(capacity)+spInts))
 	bl := slab[bool](make([]bool, n+2*m+meq+spBools))
 	i8 := slab[int8](make([]int8, 3*n))
@@ -260,7 +266,9 @@ func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
 	s.g, s.lamStar, s.dir, s.lamTry = fl.take(capacity), fl.take(capacity), fl.take(capacity), fl.take(capacity)
 	s.keptViol, s.keptK = fl.take(capacity), -1
 	s.eqDir = fl.take(capacity)
-	s.spanU, s.spanY = fl.take(nnlsMax*n), fl.take(spanRows*capacity)
+	if span > 0 {
+		s.spanWork(&fl)
+	}
 	s.res = Result{X: fl.take(n), Lambda: fl.take(m), Nu: fl.take(meq),
 		Z: fl.take(n), FarkasA: fl.take(m), FarkasEq: fl.take(meq)}
 	if s.l1 > 0 {
