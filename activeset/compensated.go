@@ -75,10 +75,10 @@ func (s *Solver) refineCompensated() bool {
 	}
 	before := s.penaltyGap()
 	copy(s.keptX, s.x)
-	copy(s.keptLam, s.lam[:k])
+	copy(s.rare.keptLam, s.lam[:k])
 	step := math.Inf(1)
 	for round := 0; round < compensatedRounds; round++ {
-		// s.r = Hx + cEff + A_W'lamhat and s.memberRes the members'
+		// s.r = Hx + cEff + A_W'lamhat and s.rare.memberRes the members'
 		// residuals on the unit-row scale; t = L^{-1} r.
 		s.compensatedResiduals(s.x, s.lam)
 		s.chol.SolveL(s.t, s.r)
@@ -87,7 +87,7 @@ func (s *Solver) refineCompensated() bool {
 			s.orthoStep(q, dl)
 		} else {
 			for i := range s.ws {
-				dl[i] = s.memberRes[i]/s.sigma[i] - s.normals.dot(i, s.t)
+				dl[i] = s.rare.memberRes[i]/s.sigma[i] - s.normals.dot(i, s.t)
 			}
 			s.fac.solve(dl, k)
 			for i := range dl {
@@ -110,7 +110,7 @@ func (s *Solver) refineCompensated() bool {
 		return true
 	}
 	copy(s.x, s.keptX)
-	copy(s.lam[:k], s.keptLam)
+	copy(s.lam[:k], s.rare.keptLam)
 	s.certify()
 	return false
 }
@@ -172,9 +172,9 @@ func (s *Solver) exactMemberResidual(c constraint) float64 {
 // compensatedWork allocates the workspace of refineCompensated and
 // memberAnswer on first use.
 func (s *Solver) compensatedWork() {
-	if s.memberRes == nil {
-		s.memberRes = make([]float64, cap(s.ws))
-		s.keptLam = make([]float64, cap(s.ws))
+	if r := s.rareWork(); r.memberRes == nil {
+		r.memberRes = make([]float64, cap(s.ws))
+		r.keptLam = make([]float64, cap(s.ws))
 		s.keptX = make([]float64, s.n)
 	}
 }
@@ -212,7 +212,7 @@ func (s *Solver) memberAnswer() bool {
 		return false
 	}
 	copy(s.keptX, s.x)
-	u, y := s.orthoW, s.orthoY[:k]
+	u, y := s.rare.orthoW, s.rare.orthoY[:k]
 	for i, c := range s.ws {
 		y[i] = s.rhs(c)
 	}
@@ -232,7 +232,7 @@ func (s *Solver) memberAnswer() bool {
 		copy(s.x, u)
 		q.applyQ(s.x)
 		s.compensatedResiduals(s.x, s.lam)
-		copy(y, s.memberRes[:k])
+		copy(y, s.rare.memberRes[:k])
 	}
 	return s.keepIfFeasible()
 }
@@ -258,10 +258,11 @@ func (s *Solver) keepIfFeasible() bool {
 func (s *Solver) reducedStep(q *orthoQR, u []float64) bool {
 	k, n := q.k, s.n
 	m := n - k
-	if s.reduced == nil {
-		s.reduced = make([]float64, n*n)
+	r := s.rareWork()
+	if r.reduced == nil {
+		r.reduced = make([]float64, n*n)
 	}
-	hr := s.reduced[:m*m]
+	hr := r.reduced[:m*m]
 	col, w := s.t, s.r
 	for i := 0; i < m; i++ {
 		clear(col)
@@ -283,10 +284,10 @@ func (s *Solver) reducedStep(q *orthoQR, u []float64) bool {
 		z[i] = -w[k+i]
 	}
 	a := mat.Dense{Rows: m, Cols: m, Stride: m, Data: hr}
-	if s.reducedChol.Factor(&a) != nil {
+	if r.reducedChol.Factor(&a) != nil {
 		return false
 	}
-	s.reducedChol.Solve(z, z)
+	r.reducedChol.Solve(z, z)
 	return true
 }
 
@@ -295,15 +296,15 @@ func (s *Solver) reducedStep(q *orthoQR, u []float64) bool {
 const compensatedConverged = 8 * 0x1p-52
 
 // orthoStep solves a compensated step through the QR factor q of the
-// normals, from s.t = L^{-1} r and s.memberRes (refineOrtho's step):
+// normals, from s.t = L^{-1} r and s.rare.memberRes (refineOrtho's step):
 // the correction of x in s.xTry, of the multipliers in dl.
 func (s *Solver) orthoStep(q *orthoQR, dl []float64) {
 	k := len(dl)
-	u, y := s.orthoW, s.orthoY[:k]
+	u, y := s.rare.orthoW, s.rare.orthoY[:k]
 	copy(u, s.t)
 	q.applyQT(u)
 	for i := range s.ws {
-		y[i] = s.memberRes[i] / s.sigma[i]
+		y[i] = s.rare.memberRes[i] / s.sigma[i]
 	}
 	q.solveRT(y)
 	for i := range dl {
@@ -331,7 +332,7 @@ func (s *Solver) penaltyGap() float64 {
 }
 
 // compensatedResiduals sets s.r = Hx + cEff + sum_W lamhat_k ahat_k and
-// s.memberRes[k] = ahat_k'x - bhat_k (the members' residuals on the
+// s.rare.memberRes[k] = ahat_k'x - bhat_k (the members' residuals on the
 // unit-row scale), each computed in twice the working precision.
 func (s *Solver) compensatedResiduals(x, lam []float64) {
 	s.stationarity(s.r, x, lam, s.cEff, false)
@@ -360,7 +361,7 @@ func (s *Solver) compensatedResiduals(x, lam []float64) {
 			e.Add(x[c.i])
 			e.Add(-s.up[c.i])
 		}
-		s.memberRes[k] = e.Value() * scale
+		s.rare.memberRes[k] = e.Value() * scale
 	}
 }
 

@@ -52,10 +52,10 @@ func (s *Solver) memberHoldCost() (cost, err float64) {
 		s.normals.axpy(y[i], i, s.t)
 	}
 	s.chol.SolveLT(s.xTry, s.t)
-	if s.heldBounds == nil {
-		s.heldBounds = make([]int32, 0, s.n)
+	if r := s.rareWork(); r.heldBounds == nil {
+		r.heldBounds = make([]int32, 0, s.n)
 	}
-	s.heldBounds = s.heldBounds[:0]
+	s.rare.heldBounds = s.rare.heldBounds[:0]
 	for round := 0; round < holdRounds; round++ {
 		if !s.crossedBounds() {
 			return s.stepCost(s.xTry)
@@ -115,7 +115,7 @@ func (s *Solver) crossedBounds() bool {
 			continue
 		}
 		if ((v == s.up[i] && v-d > v) || (v == s.lo[i] && v-d < v)) && s.stepMatters(i, d) {
-			s.heldBounds = append(s.heldBounds, int32(i))
+			s.rare.heldBounds = append(s.rare.heldBounds, int32(i))
 			crossed = true
 		}
 	}
@@ -159,7 +159,7 @@ func (s *Solver) unitCoef(c constraint, i int) float64 {
 // whether it could (at most n of them, independent to orthoTiny).
 func (s *Solver) holdWithBounds() bool {
 	k := len(s.ws)
-	kk := k + len(s.heldBounds)
+	kk := k + len(s.rare.heldBounds)
 	if kk > s.n {
 		return false
 	}
@@ -167,17 +167,17 @@ func (s *Solver) holdWithBounds() bool {
 	for i := 0; i < k; i++ {
 		copy(q.col(i), s.normals.full(i))
 	}
-	for j, v := range s.heldBounds {
+	for j, v := range s.rare.heldBounds {
 		s.chol.UnitColumn(q.col(k+j), int(v))
 	}
 	if !q.factor(orthoTiny) {
 		return false
 	}
-	y := s.orthoY[:kk]
+	y := s.rare.orthoY[:kk]
 	s.holdResiduals(y[:k])
 	clear(y[k:])
 	q.solveRT(y)
-	u := s.orthoW
+	u := s.rare.orthoW
 	clear(u)
 	copy(u, y)
 	q.applyQ(u)

@@ -80,7 +80,7 @@ func (s *Solver) sameDirection(i, j, f int) bool {
 // lowest row. On random rows it costs a few times a product with every
 // row.
 func (s *Solver) buildOpposites() {
-	o := &s.opp
+	o := &s.rareWork().opp
 	o.start = make([]int32, 0, 1)
 	keys := s.oppositeCandidates()
 	slices.SortFunc(keys, func(x, y directionKey) int {
@@ -206,10 +206,10 @@ func (s *Solver) oppositeClasses(keys []directionKey) []oppositeClass {
 // opposite) after the index is built; it allocates only to build it (and
 // tiltFarkas when it moves an entry).
 func (s *Solver) oppositeCertificate() bool {
-	if s.opp.start == nil {
+	if s.rare == nil || s.rare.opp.start == nil {
 		s.buildOpposites()
 	}
-	o, r := &s.opp, &s.res
+	o, r := &s.rare.opp, &s.res
 	for g := 0; g+1 < len(o.start); g++ {
 		lo, mid, hi := o.start[g], o.mid[g], o.start[g+1]
 		i, j := s.lowestB(o.rows[lo:mid]), s.lowestB(o.rows[mid:hi])

@@ -85,7 +85,7 @@ func TestOppositeIndex(t *testing.T) {
 	p, q := oppositeProblem(rows, []float64{1, 5, 1, 0, 2, 1, 1, -3, 1})
 	s := mustNew(t, p)
 	s.buildOpposites()
-	o := &s.opp
+	o := &s.rare.opp
 	if want := []int32{0, 8, 4, 7, 5, 6}; !slices.Equal(o.rows, want) {
 		t.Errorf("rows %v, want %v", o.rows, want)
 	}

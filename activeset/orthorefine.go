@@ -129,7 +129,7 @@ func (s *Solver) refineOrtho(final bool) bool {
 			}
 		}
 		s.chol.SolveL(s.t, s.r)
-		u, y, dl := s.orthoW, s.orthoY[:k], s.lamTry[:k]
+		u, y, dl := s.rare.orthoW, s.rare.orthoY[:k], s.lamTry[:k]
 		copy(u, s.t)
 		q.applyQT(u)
 		for i, c := range s.ws {
@@ -197,13 +197,14 @@ const (
 // (most solves never refine through QR) for k columns, and grown when a
 // later call needs more.
 func (s *Solver) orthoWork(k int) *orthoQR {
-	q := &s.ortho
+	r := s.rareWork()
+	q := &r.ortho
 	if cap(q.cols) < k*s.n {
 		q.cols = make([]float64, k*s.n)
 	}
 	if q.diag == nil { // k <= n
 		q.diag, q.tau = make([]float64, s.n), make([]float64, s.n)
-		s.orthoW, s.orthoY = make([]float64, s.n), make([]float64, s.n)
+		r.orthoW, r.orthoY = make([]float64, s.n), make([]float64, s.n)
 	}
 	q.n, q.k = s.n, k
 	q.cols = q.cols[:k*s.n]

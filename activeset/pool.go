@@ -89,7 +89,7 @@ func (s *Solver) sampledBounds() []float64 {
 	if !s.split.sample {
 		return s.sampleRows(s.poolScore[:0], 0, s.m)
 	}
-	pt := &s.poolTeam
+	pt := s.poolTeam
 	pt.sampling = true
 	s.team.do(pt.job)
 	// Chunk k wrote from the slot of its first row, at or beyond the end
@@ -126,7 +126,7 @@ func (s *Solver) poolCandidates(cut float64) ([]int32, []float64, bool) {
 	if !s.split.rows {
 		return s.candidateRows(cand, score, 0, s.m, cut)
 	}
-	pt := &s.poolTeam
+	pt := s.poolTeam
 	pt.sampling, pt.cut = false, cut
 	s.team.do(pt.job)
 	over := pt.over[0]
@@ -170,10 +170,11 @@ type poolTeam struct {
 	job      func(k, lo, hi int)
 }
 
-// newPoolTeam sizes s.poolTeam for s.team and s.pool and makes its job.
+// newPoolTeam makes s.poolTeam, sized for s.team and s.pool, and its job.
 func (s *Solver) newPoolTeam() {
 	c, room := s.team.chunks(), cap(s.poolCand)
-	pt := &s.poolTeam
+	pt := new(poolTeam)
+	s.poolTeam = pt
 	pt.n, pt.over = make([]int, c), make([]bool, c)
 	pt.cand, pt.score = make([][]int32, c), make([][]float64, c)
 	for k := 1; k < c; k++ {

@@ -72,7 +72,7 @@ type Solver struct {
 	poolCand   []int32
 	poolScore  []float64
 	poolOK     bool
-	poolTeam   poolTeam  // rebuildPool's passes on the team
+	poolTeam   *poolTeam // rebuildPool's passes on the team (nil without one)
 	short      shortlist // the last scan's most violated rows (shortlist.go)
 	kinkIn     []bool    // the kink of x_i is in ws (l1 only)
 	boundIn    []int8    // +1 upper, -1 lower, 2 fixed, 0 none in ws
@@ -117,8 +117,7 @@ type Solver struct {
 	rowSkip   []bool
 	boundSkip []int8
 	skips     int
-	skipLevel float64      // ||v - v_u||^2 (2 f(x) + const) when the last was skipped
-	opp       oppositeRows // built when first needed (opposite.go)
+	skipLevel float64 // ||v - v_u||^2 (2 f(x) + const) when the last was skipped
 
 	// scratch of length n, n+1 or rows
 	v, x, t, r, xTry []float64
@@ -148,21 +147,12 @@ type Solver struct {
 	// Options.OneShot: a solve raises the weight only when the answer
 	// violates a row in exact arithmetic or was clipped to its box.
 	spanU, spanY []float64
-	// ortho, orthoW (n) and orthoY (capacity): refineOrtho's workspace,
-	// allocated on first use.
-	ortho          orthoQR
-	orthoW, orthoY []float64
-	// heldBounds: the bounds memberHoldCost holds beside the members,
-	// allocated on first use.
-	heldBounds []int32
-	// memberRes, keptLam (capacity) and keptX (n): refineCompensated's
-	// members' residuals and the answer it started from, allocated on
+	// rare holds the workspace of the steps most solves never take,
+	// allocated on first use (rareWork).
+	rare *rareWork
+	// keptX (n): the answer refineCompensated started from, allocated on
 	// first use.
-	memberRes, keptLam, keptX []float64
-	// reduced: memberAnswer's reduced Hessian (n^2), allocated on first
-	// use.
-	reduced     []float64
-	reducedChol mat.Cholesky
+	keptX []float64
 	// team runs the passes over every row on several goroutines
 	// (Options.Threads; nil: one), scan is its pricing scan's storage.
 	team  *rowTeam
@@ -174,6 +164,33 @@ type Solver struct {
 	seedJob func(k, lo, hi int)
 	seedAt  []float64
 	res     Result
+}
+
+// rareWork is the workspace of the steps most solves never take, kept out
+// of the Solver, whose every byte a cold set-up pays for (zeroed, and
+// scanned by the collector while it lives). Each field is allocated on
+// first use.
+type rareWork struct {
+	// ortho, orthoW (n) and orthoY (capacity): refineOrtho's workspace.
+	ortho          orthoQR
+	orthoW, orthoY []float64
+	// heldBounds: the bounds memberHoldCost holds beside the members.
+	heldBounds []int32
+	// memberRes, keptLam (capacity): refineCompensated's members'
+	// residuals and the multipliers it started from.
+	memberRes, keptLam []float64
+	// reduced: memberAnswer's reduced Hessian (n^2).
+	reduced     []float64
+	reducedChol mat.Cholesky
+	opp         oppositeRows // built when first needed (opposite.go)
+}
+
+// rareWork returns s.rare, allocated on first use.
+func (s *Solver) rareWork() *rareWork {
+	if s.rare == nil {
+		s.rare = new(rareWork)
+	}
+	return s.rare
 }
 
 // New checks and factors p. It returns an *InputError for malformed data
