@@ -349,7 +349,8 @@ func denseRows(a *mat.Dense, rows [][]float64) [][]float64 {
 // sb, each other chunk in lists of its own (sb.chunk; their flags and
 // offsets go to sb's directly), appended to sb's in chunk order, so that
 // the result is the one pass's bit for bit, and the first bad row in row
-// order is the error.
+// order is the error. Chunk 0 works on a copy of *sb, copied back after
+// the pass, so that sb does not escape (New's is on its stack).
 func (s *Solver) rowNorms(asRows bool, sb *sparseBuilder, at guess) error {
 	if s.team == nil {
 		return inverseNorms(s.ainv, "A", 0, s.a, asRows, sb, at.x, at.dots)
@@ -357,7 +358,10 @@ func (s *Solver) rowNorms(asRows bool, sb *sparseBuilder, at guess) error {
 	c := s.team.chunks()
 	errs := make([]error, c)
 	parts := make([]*sparseBuilder, c)
-	parts[0] = sb
+	if sb != nil {
+		parts[0] = new(sparseBuilder)
+		*parts[0] = *sb
+	}
 	for k := 1; k < c; k++ {
 		parts[k] = sb.chunk(s.team.bounds[k], s.team.bounds[k+1])
 	}
@@ -368,6 +372,9 @@ func (s *Solver) rowNorms(asRows bool, sb *sparseBuilder, at guess) error {
 		}
 		errs[k] = inverseNorms(s.ainv[lo:hi], "A", lo, s.a[lo:hi], asRows, parts[k], at.x, dots)
 	})
+	if sb != nil {
+		*sb = *parts[0]
+	}
 	for k, err := range errs {
 		if err != nil {
 			return err
