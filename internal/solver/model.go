@@ -16,8 +16,10 @@ import (
 // Phi: s.phiRows are the caller's rows until New has decided on the path
 // (the direct path reads them only to form the model; the others copy them
 // into s.phi). It sets s.quad, and on the quadratic model makes the
-// model's c and cLoss (zero) for buildModel.
-func (s *Solver) copyObjective(p *Problem) {
+// model's c and cLoss (zero) for buildModel. It returns the rest of its
+// allocation: certifyMinEig's scratch and the Result's vectors
+// (allocResult), taken in that order; s.m and s.meq must be set.
+func (s *Solver) copyObjective(p *Problem) floats {
 	n := p.N
 	s.loss = p.Loss
 	if p.Loss != LossNone {
@@ -34,8 +36,9 @@ func (s *Solver) copyObjective(p *Problem) {
 	s.ridge, s.l1, s.offset = p.Ridge, p.L1, p.Offset
 	s.quad = s.loss != LossLogistic && n <= maxDenseHessian
 	// The vectors of length n kept here and by buildModel (the model's c
-	// and cLoss) are pieces of one allocation: a small problem's set-up
-	// is mostly allocation.
+	// and cLoss), certifyMinEig's scratch and the Result's vectors are
+	// pieces of one allocation: a small problem's set-up is mostly
+	// allocation.
 	box := p.Lower != nil || p.Upper != nil
 	k := 0
 	if box {
@@ -47,7 +50,7 @@ func (s *Solver) copyObjective(p *Problem) {
 	if s.quad {
 		k += 2
 	}
-	fl := floats(make([]float64, k*n))
+	fl := floats(make([]float64, k*n+2*n+s.resultFloats()))
 	if s.quad {
 		s.c, s.cLoss = fl.take(n), fl.take(n)
 	}
@@ -73,6 +76,7 @@ func (s *Solver) copyObjective(p *Problem) {
 		s.q = fl.take(n)
 		copy(s.q, p.Q)
 	}
+	return fl
 }
 
 // floats hands out consecutive pieces of one allocation.
@@ -113,7 +117,9 @@ func (e *NotConvexError) Error() string { return "not strongly convex: " + e.Msg
 // penalty method's steps need a sharp mu and L), the bound is sharpened by
 // Cholesky factors of the shifted model (certifyMinEig), and an objective
 // with no certified positive bound is a *NotConvexError.
-func (s *Solver) buildModel(sharpMu bool) error {
+//
+// certifyMinEig's scratch, 2n floats, comes from fl.
+func (s *Solver) buildModel(sharpMu bool, fl *floats) error {
 	n := s.n
 	floor := s.ridge // a proven lower bound on the eigenvalues of the Hessian
 	if s.pm != nil {
@@ -159,12 +165,12 @@ func (s *Solver) buildModel(sharpMu bool) error {
 		s.mu = floor
 		switch {
 		case sharpMu:
-			s.mu = s.certifyMinEig(s.h, max(floor, 0), sharpMuIters, sharpMuStart)
+			s.mu = s.certifyMinEig(s.h, max(floor, 0), sharpMuIters, sharpMuStart, fl.take(2*n))
 		case !(floor > 0):
 			// The direct path needs mu only for the certificate's
 			// rounding and the distance bound: an estimate of a few
 			// iterations, certified as any other, does.
-			s.mu = s.certifyMinEig(s.h, 0, roughMuIters, roughMuStart)
+			s.mu = s.certifyMinEig(s.h, 0, roughMuIters, roughMuStart, fl.take(2*n))
 		}
 		if sharpMu {
 			// The penalty method's path: its steps need L too.
@@ -186,7 +192,7 @@ func (s *Solver) buildModel(sharpMu bool) error {
 			}
 			var c mat.Cholesky
 			if c.Factor(hp) == nil {
-				s.mu = s.certifyMinEig(hp, max(floor, 0), sharpMuIters, sharpMuStart)
+				s.mu = s.certifyMinEig(hp, max(floor, 0), sharpMuIters, sharpMuStart, fl.take(2*n))
 			}
 			s.lf = symNormUpper(hp)
 			s.lfCert = gershgorin(hp)
@@ -220,12 +226,11 @@ func (s *Solver) buildModel(sharpMu bool) error {
 // proves m - mu I is positive definite), and never below floor (a bound
 // known by construction, e.g. the ridge). The estimate approaches the
 // eigenvalue from above, so fewer iterations cost at most a few more
-// factorisations, never validity. Its scratch is one allocation beside the
-// factor's.
-func (s *Solver) certifyMinEig(m *mat.Dense, floor float64, iters int, start float64) float64 {
+// factorisations, never validity. buf (2n floats) is its scratch; it
+// allocates only the trial factor's storage.
+func (s *Solver) certifyMinEig(m *mat.Dense, floor float64, iters int, start float64, buf []float64) float64 {
 	n := m.Rows
-	buf := make([]float64, 2*n)
-	v, w := buf[:n], buf[n:]
+	v, w := buf[:n], buf[n:2*n]
 	est := s.chol.MinEigen(iters, v, w)
 	var c mat.Cholesky
 	if m != s.h {

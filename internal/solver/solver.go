@@ -149,8 +149,8 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	if err := s.opt.check(); err != nil {
 		return nil, err
 	}
-	s.copyObjective(p)
 	s.m, s.meq = p.rows()
+	fl := s.copyObjective(p)
 	direct, err := s.useDirect()
 	if err != nil {
 		return nil, err
@@ -162,7 +162,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	s.opt = s.opt.withDefaults()
 	if direct {
 		// The direct path keeps none of the penalty method's storage.
-		if err := s.buildModel(false); err != nil {
+		if err := s.buildModel(false, &fl); err != nil {
 			return nil, err
 		}
 		if err := s.newDirect(p, start); err != nil {
@@ -186,7 +186,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		if err := s.copyConstraints(p); err != nil {
 			return nil, err
 		}
-		if err := s.buildModel(true); err != nil {
+		if err := s.buildModel(true, &fl); err != nil {
 			return nil, err
 		}
 		if err := s.newFinisher(p); err != nil {
@@ -202,20 +202,19 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 			s.updateSmax()
 		}
 	}
-	s.allocResult(direct)
+	s.allocResult(direct, &fl)
 	s.res.Impl = vec.Impl()
 	return s, nil
 }
 
+// resultFloats is the length of allocResult's pieces of fl.
+func (s *Solver) resultFloats() int { return 3*s.n + 2*(s.m+s.meq) }
+
 // allocResult sizes the Result's vectors, and the direct path's one
-// scratch vector, as pieces of one allocation: a small problem's set-up is
-// mostly allocation, and the garbage collector's work grows with each.
-func (s *Solver) allocResult(direct bool) {
-	tmp := 0
-	if direct {
-		tmp = s.n // state.tmp, for objective
-	}
-	fl := floats(make([]float64, 2*s.n+2*(s.m+s.meq)+tmp))
+// scratch vector, as pieces of fl (copyObjective's allocation: a small
+// problem's set-up is mostly allocation, and the garbage collector's work
+// grows with each).
+func (s *Solver) allocResult(direct bool, fl *floats) {
 	s.res.X, s.res.Z = fl.take(s.n), fl.take(s.n)
 	s.res.Lambda, s.res.Nu, s.res.Farkas = fl.take(s.m), fl.take(s.meq), fl.take(s.m+s.meq)
 	if direct {
