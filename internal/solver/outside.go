@@ -25,18 +25,27 @@ type outsideBounds struct {
 	fresh   bool      // no check yet in this solve
 }
 
-// alloc sizes the bounds for a working set (lazy mode only).
-func (o *outsideBounds) alloc(s *Solver) {
+// allocOutside makes s.outside for a working set (lazy mode only).
+// Without one it stays nil, which reset and outsideResiduals take as no
+// bounds: the Solver holds a pointer rather than the bounds, since a cold
+// set-up zeroes every byte of it.
+func (s *Solver) allocOutside() {
 	if !s.lazy {
 		return
 	}
+	o := new(outsideBounds)
+	s.outside = o
 	o.res = make([]float64, s.m+2*s.meq)
 	o.at = make([]float64, s.m+2*s.meq)
 	o.seen = make([]float64, s.n)
 }
 
-// reset forgets the bounds at the start of a solve (b may have changed).
+// reset forgets the bounds at the start of a solve (b may have changed);
+// a nil o has none.
 func (o *outsideBounds) reset() {
+	if o == nil {
+		return
+	}
 	for i := range o.res {
 		o.res[i] = math.Inf(1)
 	}
@@ -61,9 +70,9 @@ func (s *Solver) boundIndex(k int) int {
 // at x into state.r[kept:mw], reading only the rows whose bound does not
 // show them satisfied (those get their bound, which is <= 0).
 func (s *Solver) outsideResiduals(x []float64) {
-	o := &s.outside
+	o := s.outside
 	out := s.state.r[s.kept:s.mw]
-	if o.res == nil {
+	if o == nil || o.res == nil {
 		for i := range out {
 			out[i] = s.rowResidual(s.kept+i, x)
 		}

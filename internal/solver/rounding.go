@@ -32,7 +32,10 @@ type smoothNorms struct {
 
 // norms returns the model's row norms, computing them once.
 func (s *Solver) norms() *smoothNorms {
-	nm := &s.smooth
+	if s.smooth == nil {
+		s.smooth = new(smoothNorms)
+	}
+	nm := s.smooth
 	if nm.computed {
 		return nm
 	}

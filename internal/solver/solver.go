@@ -51,8 +51,8 @@ type Solver struct {
 	hRowNorm []float64
 	hDiagMax float64
 	// smooth holds the row norms of the model that is not quadratic,
-	// made at its first certificate (rounding.go).
-	smooth smoothNorms
+	// made at its first certificate (rounding.go; nil until then).
+	smooth *smoothNorms
 
 	mu float64 // certified strong convexity constant of F
 	lf float64 // upper bound on the smoothness constant of the smooth part
@@ -109,7 +109,7 @@ type Solver struct {
 	cutX       []float64
 	sample     sampledStart        // the direct path's sampled start on many rows (sample.go)
 	fin        finisher            // the penalty method's exact finisher (handover.go)
-	outside    outsideBounds       // bounds on the outside rows' residuals (outside.go)
+	outside    *outsideBounds      // bounds on the outside rows' residuals (outside.go), nil without a working set
 	newton     *newtonWork         // Newton steps for a logistic loss (newton.go), or nil
 	sparse     *newtoncg.Workspace // the sparse-rows path (sparse.go), or nil
 	sparseSVRG *lazySVRG           // SVRG on it (lazysvrg.go), or nil: Newton-CG
@@ -192,7 +192,7 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 		if err := s.newFinisher(p); err != nil {
 			return nil, err
 		}
-		s.outside.alloc(s)
+		s.allocOutside()
 		s.state.alloc(s)
 		if newton {
 			s.newNewton(p)
