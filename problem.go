@@ -311,11 +311,22 @@ func checkSemidefinite(pm [][]float64) error {
 // relative 1e-10) the average rounds, by at most 2^-52 of its value; a
 // symmetric P is its own symmetric part, exactly (rounding 0).
 func symmetricPart(pm [][]float64) (d *mat.Dense, rounding float64) {
+	if len(pm) == 0 {
+		return nil, 0
+	}
+	data := make([]float64, len(pm)*len(pm))
+	return symmetricPartInto(new(mat.Dense), &data, pm)
+}
+
+// symmetricPartInto is symmetricPart with d's header and data given: the
+// data are taken from the front of *fl.
+func symmetricPartInto(d *mat.Dense, fl *[]float64, pm [][]float64) (*mat.Dense, float64) {
 	n := len(pm)
 	if n == 0 {
 		return nil, 0
 	}
-	d = denseOf(pm, n)
+	d = denseInto(d, fl, pm, n)
+	var rounding float64
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
 			if pm[i][j] == pm[j][i] {
@@ -520,17 +531,24 @@ func checkBounds(lo, hi []float64, n int) error {
 	return nil
 }
 
-// denseOf copies rows into a new matrix; nil when there are none.
-func denseOf(rows [][]float64, cols int) *mat.Dense {
+// denseInto copies rows into d (nil when there are none), its data the
+// first len(rows) cols floats of *fl, which it moves past them.
+func denseInto(d *mat.Dense, fl *[]float64, rows [][]float64, cols int) *mat.Dense {
 	if len(rows) == 0 {
 		return nil
 	}
-	d := mat.NewDense(len(rows), cols)
+	k := len(rows) * cols
+	*d = mat.Dense{Rows: len(rows), Cols: cols, Stride: cols, Data: (*fl)[:k:k]}
+	*fl = (*fl)[k:]
 	for i, r := range rows {
 		copy(d.Row(i), r)
 	}
 	return d
 }
+
+// denseHeaders are the headers of the matrices of internalInto's
+// solver.Problem.
+type denseHeaders struct{ p, aeq, a mat.Dense }
 
 // internal builds the solver's form of p, which must have passed Validate
 // (newSolver, the one caller outside tests, runs it first): P and Aeq are
@@ -540,18 +558,42 @@ func denseOf(rows [][]float64, cols int) *mat.Dense {
 // (P + P')/2, bounds of magnitude >= 1e20 become ∓Inf, and the vectors are
 // shared (the solver copies what it keeps and modifies nothing).
 func (p *Problem) internal() (*solver.Problem, error) {
+	return p.internalInto(new(denseHeaders), false)
+}
+
+// internalInto is internal with the matrices' headers in h; with copyA,
+// A is copied too, into ip.A (ip.ARows nil). The matrices' data and the
+// bounds are pieces of one allocation (a small problem's set-up is mostly
+// allocation, and the garbage collector's work grows with each).
+func (p *Problem) internalInto(h *denseHeaders, copyA bool) (*solver.Problem, error) {
+	n := p.N
+	size := len(p.Aeq) * n
+	if len(p.P) > 0 {
+		size += n * n
+	}
+	if p.Lower != nil {
+		size += n
+	}
+	if p.Upper != nil {
+		size += n
+	}
+	if copyA {
+		size += len(p.A) * n
+	}
+	var fl []float64
+	if size > 0 {
+		fl = make([]float64, size)
+	}
 	ip := &solver.Problem{
 		N: p.N, PhiRows: p.Phi, Y: p.Y, Ridge: p.Ridge, L1: p.L1,
 		OwnP: true, Q: p.Q, Offset: p.Offset,
-		ARows: p.A, B: p.B, Aeq: denseOf(p.Aeq, p.N), Beq: p.Beq,
+		ARows: p.A, B: p.B, Aeq: denseInto(&h.aeq, &fl, p.Aeq, n), Beq: p.Beq,
 	}
-	ip.P, ip.PRounding = symmetricPart(p.P)
-	// Both bounds in one allocation (a small problem's set-up is mostly
-	// allocation).
-	var bounds []float64
-	if p.Lower != nil || p.Upper != nil {
-		bounds = make([]float64, 0, 2*p.N)
+	if copyA {
+		ip.ARows, ip.A = nil, denseInto(&h.a, &fl, p.A, n)
 	}
+	ip.P, ip.PRounding = symmetricPartInto(&h.p, &fl, p.P)
+	bounds := fl[:0]
 	if p.Lower != nil {
 		for i := 0; i < p.N; i++ {
 			bounds = append(bounds, lowerAt(p.Lower, i))

@@ -172,15 +172,13 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 		s.sep, s.n = sp, full.N
 		return s, nil
 	}
-	ip, err := p.internal()
+	// The matrices' headers share the Solver's allocation. With own, the
+	// solver may read rows of A during every Solve (working set): it gets
+	// a copy that the caller cannot change.
+	sd := new(solverDense)
+	ip, err := p.internalInto(&sd.hdr, own && len(p.A) > 0)
 	if err != nil {
 		return nil, err
-	}
-
-	if own && len(p.A) > 0 {
-		// The solver may read rows of A during every Solve (working set):
-		// give it a copy that the caller cannot change.
-		ip.ARows, ip.A = nil, denseOf(p.A, p.N)
 	}
 	s, err := solver.New(ip, so)
 	if err != nil {
@@ -193,7 +191,15 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 		}
 		return nil, err
 	}
-	return &Solver{s: s, sep: sp, n: full.N, m: len(p.A), box: p.Lower != nil || p.Upper != nil}, nil
+	sd.Solver = Solver{s: s, sep: sp, n: full.N, m: len(p.A), box: p.Lower != nil || p.Upper != nil}
+	return &sd.Solver, nil
+}
+
+// solverDense is a Solver and the headers of the matrices its solver
+// keeps (internalInto), in one allocation.
+type solverDense struct {
+	Solver
+	hdr denseHeaders
 }
 
 // errNotBuilt is the error of a Solver that NewSolver did not make.
