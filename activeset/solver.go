@@ -234,7 +234,11 @@ func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
 	if !s.opt.OneShot {
 		span = spanFloats(n)
 	}
-	fl := slab[float64](make([]float64, 18*n+9*capacity+span+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)+spFloats))
+	vecs := 16 // of length n: one more for the Result's W with l1
+	if p.L1 > 0 {
+		vecs++
+	}
+	fl := slab[float64](make([]float64, vecs*n+9*capacity+span+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)+spFloats))
 	in := slab[int32](make([]int32, 2*capacity+normalSetInts(capacity, n)+gramLDLInts(capacity)+spInts))
 	bl := slab[bool](make([]bool, n+2*m+meq+spBools))
 	i8 := slab[int8](make([]int8, 3*n))
