@@ -558,14 +558,17 @@ type denseHeaders struct{ p, aeq, a mat.Dense }
 // (P + P')/2, bounds of magnitude >= 1e20 become ∓Inf, and the vectors are
 // shared (the solver copies what it keeps and modifies nothing).
 func (p *Problem) internal() (*solver.Problem, error) {
-	return p.internalInto(new(denseHeaders), false)
+	ip := new(solver.Problem)
+	p.internalInto(ip, new(denseHeaders), false)
+	return ip, nil
 }
 
-// internalInto is internal with the matrices' headers in h; with copyA,
-// A is copied too, into ip.A (ip.ARows nil). The matrices' data and the
-// bounds are pieces of one allocation (a small problem's set-up is mostly
-// allocation, and the garbage collector's work grows with each).
-func (p *Problem) internalInto(h *denseHeaders, copyA bool) (*solver.Problem, error) {
+// internalInto is internal into *ip, with the matrices' headers in h;
+// with copyA, A is copied too, into ip.A (ip.ARows nil). The matrices'
+// data and the bounds are pieces of one allocation (a small problem's
+// set-up is mostly allocation, and the garbage collector's work grows with
+// each). It keeps no pointer to ip.
+func (p *Problem) internalInto(ip *solver.Problem, h *denseHeaders, copyA bool) {
 	n := p.N
 	size := len(p.Aeq) * n
 	if len(p.P) > 0 {
@@ -584,7 +587,7 @@ func (p *Problem) internalInto(h *denseHeaders, copyA bool) (*solver.Problem, er
 	if size > 0 {
 		fl = make([]float64, size)
 	}
-	ip := &solver.Problem{
+	*ip = solver.Problem{
 		N: p.N, PhiRows: p.Phi, Y: p.Y, Ridge: p.Ridge, L1: p.L1,
 		OwnP: true, Q: p.Q, Offset: p.Offset,
 		ARows: p.A, B: p.B, Aeq: denseInto(&h.aeq, &fl, p.Aeq, n), Beq: p.Beq,
@@ -614,5 +617,4 @@ func (p *Problem) internalInto(h *denseHeaders, copyA bool) (*solver.Problem, er
 	default:
 		ip.Loss = solver.LossNone
 	}
-	return ip, nil
 }

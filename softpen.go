@@ -175,12 +175,11 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 	// The matrices' headers share the Solver's allocation. With own, the
 	// solver may read rows of A during every Solve (working set): it gets
 	// a copy that the caller cannot change.
+	// solver.New keeps no pointer to its Problem: ip stays on the stack.
 	sd := new(solverDense)
-	ip, err := p.internalInto(&sd.hdr, own && len(p.A) > 0)
-	if err != nil {
-		return nil, err
-	}
-	s, err := solver.New(ip, so)
+	var ip solver.Problem
+	p.internalInto(&ip, &sd.hdr, own && len(p.A) > 0)
+	s, err := solver.New(&ip, so)
 	if err != nil {
 		if verr := full.Validate(); verr != nil {
 			return nil, verr

@@ -63,7 +63,10 @@ func (s *Solver) newDirect(p *Problem, start time.Time) error {
 	}
 	r := s.sample.presolve(start)
 	if s.opt.TimeLimit > 0 && time.Since(start) >= s.opt.TimeLimit {
-		s.pending = p
+		// A copy: New keeps no pointer to its p, which can then stay on
+		// its caller's stack.
+		pending := *p
+		s.pending = &pending
 		s.cutX = make([]float64, s.n)
 		if r != nil {
 			copy(s.cutX, r.X)
