@@ -530,7 +530,7 @@ func checkBounds(lo, hi []float64, n int) error {
 }
 
 // denseInto copies rows into d (nil when there are none), its data the
-// first len(rows) cols floats of *fl, which it moves past them.
+// first len(rows)*cols floats of *fl, which it moves past them.
 func denseInto(d *mat.Dense, fl *[]float64, rows [][]float64, cols int) *mat.Dense {
 	if len(rows) == 0 {
 		return nil
@@ -549,7 +549,7 @@ func denseInto(d *mat.Dense, fl *[]float64, rows [][]float64, cols int) *mat.Den
 type denseHeaders struct{ p, aeq, a mat.Dense }
 
 // internal builds the solver's form of p, which must have passed Validate
-// (newSolver, the one caller outside tests, runs it first): P and Aeq are
+// (newSolver runs it first, before internalInto or newSparseSolver): P and Aeq are
 // copied into mat.Dense (nil when empty), the rows of A and Phi are passed
 // as they are (see newSolver; the solver copies Phi's only on the penalty
 // path, and reads them only in solver.New), P is replaced by its symmetric part

@@ -127,7 +127,9 @@ type Solver struct {
 // Problem), certifies the strong convexity of F and allocates the whole
 // workspace. It returns an error when the options are invalid, F is not
 // strongly convex, or a row of A or Aeq is not finite or cannot be scaled
-// to unit norm (see Problem).
+// to unit norm (see Problem). The Solver keeps no pointer to *p itself
+// (only to the vectors and matrices it holds), so p may live on the
+// caller's stack.
 func New(p *Problem, opt *Options) (*Solver, error) {
 	start := time.Now()
 	if p == nil {
