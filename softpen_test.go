@@ -282,8 +282,8 @@ func TestColdSetupAllocations(t *testing.T) {
 
 // The bounds of TestColdSetupAllocations.
 const (
-	coldNewSolverAllocs = 22
-	coldSolveAllocs     = 19
+	coldNewSolverAllocs = 14
+	coldSolveAllocs     = 13
 )
 
 // TestSetBReachesEveryPath: after SetB every method answers the new
