@@ -162,6 +162,9 @@ section "Many rows: the exact method with its sampled start" \
 section "Many rows on one goroutine and on two" \
   "LargeQPThreads: the large QP with Options.Threads 1 and 2 (the rows' norms in New and the pricing scans over all rows split in two)." \
   . 5x '^BenchmarkLargeQPThreads$'
+section "A pass that only streams A, on one goroutine and on two" \
+  "TeamStream: four rows to a vec.Dot4 over the large QP's 80 MB of rows and nothing else, on one goroutine and on the team of two: the ceiling of what Options.Threads gains on a pass over every row." \
+  ./activeset 20x '^BenchmarkTeamStream$'
 section "Many dense objective terms: constrained least squares" \
   "DenseLeastSquares: the large-QP family at l = 2e5 terms, n = 400, m = 2000 rows, solved exactly with Options.Threads 1 and 2; gram-share is the part of the time spent forming phi'phi/l." \
   . 3x '^BenchmarkDenseLeastSquares$'
