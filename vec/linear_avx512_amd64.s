@@ -49,6 +49,29 @@
 	VPERMILPD     $1, X0, X1; \
 	VADDSD        X1, X0, X0
 
+// DOTBLOCK64 adds the 64-element block at SI and DI into Z0..Z7 (x in
+// Z8..Z15; Zk += x[i+8k:i+8k+8] * y[i+8k:i+8k+8]) and moves SI and DI past
+// it: the body of dotloop64 and dotpfloop.
+#define DOTBLOCK64 \
+	VMOVUPD     (SI), Z8;        \
+	VMOVUPD     64(SI), Z9;      \
+	VMOVUPD     128(SI), Z10;    \
+	VMOVUPD     192(SI), Z11;    \
+	VMOVUPD     256(SI), Z12;    \
+	VMOVUPD     320(SI), Z13;    \
+	VMOVUPD     384(SI), Z14;    \
+	VMOVUPD     448(SI), Z15;    \
+	VFMADD231PD (DI), Z8, Z0;    \
+	VFMADD231PD 64(DI), Z9, Z1;  \
+	VFMADD231PD 128(DI), Z10, Z2; \
+	VFMADD231PD 192(DI), Z11, Z3; \
+	VFMADD231PD 256(DI), Z12, Z4; \
+	VFMADD231PD 320(DI), Z13, Z5; \
+	VFMADD231PD 384(DI), Z14, Z6; \
+	VFMADD231PD 448(DI), Z15, Z7; \
+	ADDQ        $512, SI;        \
+	ADDQ        $512, DI
+
 // func dotAVX512(x, y []float64) float64
 // SI = x, DI = y, CX = elements left (biased by -64 in the main loop).
 // Z0..Z7: eight independent accumulators, one per 8-element vector of a
@@ -92,24 +115,7 @@ TEXT ·dotAVX512(SB), NOSPLIT, $0-56
 	JL     dottail
 
 dotloop64:
-	VMOVUPD     (SI), Z8
-	VMOVUPD     64(SI), Z9
-	VMOVUPD     128(SI), Z10
-	VMOVUPD     192(SI), Z11
-	VMOVUPD     256(SI), Z12
-	VMOVUPD     320(SI), Z13
-	VMOVUPD     384(SI), Z14
-	VMOVUPD     448(SI), Z15
-	VFMADD231PD (DI), Z8, Z0     // Z0 += x[i:i+8] * y[i:i+8]
-	VFMADD231PD 64(DI), Z9, Z1
-	VFMADD231PD 128(DI), Z10, Z2
-	VFMADD231PD 192(DI), Z11, Z3
-	VFMADD231PD 256(DI), Z12, Z4
-	VFMADD231PD 320(DI), Z13, Z5
-	VFMADD231PD 384(DI), Z14, Z6
-	VFMADD231PD 448(DI), Z15, Z7
-	ADDQ        $512, SI
-	ADDQ        $512, DI
+	DOTBLOCK64
 	SUBQ        $64, CX
 	JGE         dotloop64
 
@@ -191,24 +197,7 @@ dotpfloop:
 	PREFETCHT0  DOTPFDIST+384(DI)
 	PREFETCHT0  DOTPFDIST+448(SI)
 	PREFETCHT0  DOTPFDIST+448(DI)
-	VMOVUPD     (SI), Z8
-	VMOVUPD     64(SI), Z9
-	VMOVUPD     128(SI), Z10
-	VMOVUPD     192(SI), Z11
-	VMOVUPD     256(SI), Z12
-	VMOVUPD     320(SI), Z13
-	VMOVUPD     384(SI), Z14
-	VMOVUPD     448(SI), Z15
-	VFMADD231PD (DI), Z8, Z0
-	VFMADD231PD 64(DI), Z9, Z1
-	VFMADD231PD 128(DI), Z10, Z2
-	VFMADD231PD 192(DI), Z11, Z3
-	VFMADD231PD 256(DI), Z12, Z4
-	VFMADD231PD 320(DI), Z13, Z5
-	VFMADD231PD 384(DI), Z14, Z6
-	VFMADD231PD 448(DI), Z15, Z7
-	ADDQ        $512, SI
-	ADDQ        $512, DI
+	DOTBLOCK64
 	SUBQ        $64, CX
 	JGE         dotpfloop
 	ADDQ        $(DOTPFDIST/8), CX // biased by -64 again, and >= 0: 256..319 elements left
