@@ -49,6 +49,12 @@
 	VPERMILPD     $1, X0, X1; \
 	VADDSD        X1, X0, X0
 
+// HALVES loads the eight doubles at off(ptr) into z as two 32-byte halves
+// (low into y, the low half of z, then high inserted): dot4halves' loads.
+#define HALVES(off, ptr, y, z) \
+	VMOVUPD      off(ptr), y; \
+	VINSERTF64X4 $1, off+32(ptr), z, z
+
 // DOTBLOCK64 adds the 64-element block at SI and DI into Z0..Z7 (x in
 // Z8..Z15; Zk += x[i+8k:i+8k+8] * y[i+8k:i+8k+8]) and moves SI and DI past
 // it: the body of dotloop64 and dotpfloop.
@@ -411,6 +417,17 @@ maxabsreduce:
 // by four FMAs whose y operand comes straight from memory (5 loads per 4
 // FMAs); eight chains hide the FMA latency.
 //
+// The loop is bound by its loads, and a 64-byte load that is not 64-byte
+// aligned spans two cache lines and costs about two: on rows of a matrix
+// whose stride is not a multiple of 8 (every other row of n = 100 starts
+// 32 bytes into a line) the loop ran up to a quarter slower than avx2's,
+// whose 32-byte loads split less often. So unless all five vectors start on
+// a 64-byte boundary, dot4halves runs instead: each 8-element vector is
+// loaded as two 32-byte halves (VMOVUPD, then VINSERTF64X4 from memory),
+// which split only where avx2's loads do. The lanes hold the same elements
+// and the FMAs are the same, so the result is the same bit for bit; only
+// the speed depends on the alignment.
+//
 // Tail: one optional 8-element step into Z0, Z2, Z4, Z6, then 1..7
 // elements masked into Z1, Z3, Z5, Z7. The four results are then reduced
 // together in a fixed order: a = Z0+Z1, ..., d = Z6+Z7, each folded from
@@ -434,7 +451,15 @@ TEXT ·dot4AVX512(SB), NOSPLIT, $0-152
 	VXORPD Y7, Y7, Y7
 	CMPQ   CX, $8
 	JL     dot4short
+	MOVQ   SI, AX
+	ORQ    R8, AX
+	ORQ    R9, AX
+	ORQ    R10, AX
+	ORQ    R11, AX
 	SUBQ   $16, CX
+	TESTQ  $63, AX
+	JNE    dot4halves
+	CMPQ   CX, $0
 	JL     dot4step8
 
 dot4loop16:
@@ -510,6 +535,40 @@ dot4fold:
 	VMOVSD        X2, d2+136(FP)
 	VMOVSD        X3, d3+144(FP)
 	RET
+
+dot4halves:
+	// dot4loop16 with every vector loaded as two halves (see above); CX is
+	// already biased by -16. Z10..Z15 take the halves of y.
+	CMPQ         CX, $0
+	JL           dot4step8
+
+dot4loop16h:
+	HALVES(0, SI, Y8, Z8)
+	HALVES(64, SI, Y9, Z9)
+	HALVES(0, R8, Y10, Z10)
+	HALVES(64, R8, Y11, Z11)
+	VFMADD231PD  Z10, Z8, Z0
+	VFMADD231PD  Z11, Z9, Z1
+	HALVES(0, R9, Y12, Z12)
+	HALVES(64, R9, Y13, Z13)
+	VFMADD231PD  Z12, Z8, Z2
+	VFMADD231PD  Z13, Z9, Z3
+	HALVES(0, R10, Y14, Z14)
+	HALVES(64, R10, Y15, Z15)
+	VFMADD231PD  Z14, Z8, Z4
+	VFMADD231PD  Z15, Z9, Z5
+	HALVES(0, R11, Y10, Z10)
+	HALVES(64, R11, Y11, Z11)
+	VFMADD231PD  Z10, Z8, Z6
+	VFMADD231PD  Z11, Z9, Z7
+	ADDQ         $128, SI
+	ADDQ         $128, R8
+	ADDQ         $128, R9
+	ADDQ         $128, R10
+	ADDQ         $128, R11
+	SUBQ         $16, CX
+	JGE          dot4loop16h
+	JMP          dot4step8 // at most 15 elements left: as on the aligned path
 
 dot4short:
 	// 0..7 elements: masked straight into a, b, c, d (Z0, Z2, Z4, Z6),

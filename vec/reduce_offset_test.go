@@ -3,6 +3,7 @@ package vec
 import (
 	"math"
 	"testing"
+	"unsafe"
 )
 
 // TestReductionsSameBitsEveryOffset: on inexact data (where the summation
@@ -55,6 +56,63 @@ func TestReductionsSameBitsEveryOffset(t *testing.T) {
 				}
 				if !same(got, first) {
 					t.Fatalf("%s n=%d off=%d: Dot, Dot4, SumSqDot = %v, at offset 0 %v", p.Name, n, off, got, first)
+				}
+			}
+		}
+	}
+}
+
+// TestDot4SameBitsAlignedOrNot: the avx512 Dot4 takes a different loop
+// when all five vectors start on a 64-byte boundary (whole-vector loads)
+// than when one does not (loads by halves); both must give the same bits,
+// on every path, for every length up to 300 and every placement: all
+// aligned, one vector at a time 8 or 32 bytes off, and all off by 32.
+func TestDot4SameBitsAlignedOrNot(t *testing.T) {
+	// at returns a copy of v starting off elements past a 64-byte boundary.
+	at := func(v []float64, off int) []float64 {
+		back := make([]float64, len(v)+off+8)
+		start := 0
+		for uintptr(unsafe.Pointer(&back[start]))%64 != 0 {
+			start++
+		}
+		s := back[start+off : start+off+len(v) : start+off+len(v)]
+		copy(s, v)
+		return s
+	}
+	type placement [5]int
+	places := []placement{{0, 0, 0, 0, 0}, {4, 4, 4, 4, 4}, {1, 3, 5, 7, 2}}
+	for j := range 5 {
+		for _, off := range []int{1, 4} {
+			var p placement
+			p[j] = off
+			places = append(places, p)
+		}
+	}
+	for n := 0; n <= 300; n++ {
+		var v [5][]float64
+		for j := range v {
+			v[j] = make([]float64, n)
+			for i := range v[j] {
+				v[j][i] = vtWide(5*j+2, i)
+			}
+		}
+		for _, p := range Paths() {
+			var first [4]float64
+			for k, pl := range places {
+				var s [5][]float64
+				for j := range s {
+					s[j] = at(v[j], pl[j])
+				}
+				var got [4]float64
+				got[0], got[1], got[2], got[3] = p.Dot4(s[0], s[1], s[2], s[3], s[4])
+				if k == 0 {
+					first = got
+					continue
+				}
+				for i := range got {
+					if math.Float64bits(got[i]) != math.Float64bits(first[i]) {
+						t.Fatalf("%s n=%d placement %v: d%d = %v, all aligned %v", p.Name, n, pl, i, got[i], first[i])
+					}
 				}
 			}
 		}
