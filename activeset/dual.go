@@ -425,13 +425,9 @@ func (s *Solver) memberViolations(ls []float64) {
 	if !s.vFresh {
 		s.primalV()
 	}
-	one, oneVal := s.normals.one[:k], s.normals.oneVal[:k]
+	s.normals.dots(s.v, ls)
 	for i := range ls {
-		if o := one[i]; o >= 0 {
-			ls[i] = oneVal[i]*s.v[o] - s.beta[i]
-		} else {
-			ls[i] = s.normals.dot(i, s.v) - s.beta[i]
-		}
+		ls[i] -= s.beta[i]
 	}
 	copy(s.keptViol[:k], ls)
 }

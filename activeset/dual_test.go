@@ -473,8 +473,9 @@ func TestImpliedRowByMembersResiduals(t *testing.T) {
 
 // TestKeptViolations: after a leave that moved no multiplier, towardsLamStar
 // takes the members' violations it kept instead of computing them again
-// (memberViolations); they and v must be what primalV and the products
-// give, bit for bit. A portfolio (sum x = 1, 0 <= x <= 0.1, a dense H)
+// (memberViolations); they and v must be what primalV and memberViolations
+// computing them afresh give, bit for bit, though the wide members among
+// them now fall into other groups of four. A portfolio (sum x = 1, 0 <= x <= 0.1, a dense H)
 // re-solved from zero multipliers after c moves lets members go one by
 // one without moving any multiplier.
 func TestKeptViolations(t *testing.T) {
@@ -502,7 +503,7 @@ func TestKeptViolations(t *testing.T) {
 	if r := s.Solve(ctx); r.Status != StatusSolved {
 		t.Fatal(r.Status)
 	}
-	c, v, viol := make([]float64, n), make([]float64, n), make([]float64, n+1)
+	c, v, viol, fresh := make([]float64, n), make([]float64, n), make([]float64, n+1), make([]float64, n+1)
 	kept := 0
 	for round := 0; round < 40; round++ {
 		for i := range c {
@@ -525,9 +526,12 @@ func TestKeptViolations(t *testing.T) {
 			if !slices.Equal(v, s.v) {
 				t.Fatalf("round %d: the kept v differs from primalV's", round)
 			}
+			s.keptK = -1
+			s.memberViolations(fresh[:k])
+			s.keptK = k
 			for i := 0; i < k; i++ {
-				if d := s.normals.dot(i, s.v) - s.beta[i]; math.Float64bits(d) != math.Float64bits(viol[i]) {
-					t.Fatalf("round %d: member %d's kept violation %v, computed %v", round, i, viol[i], d)
+				if math.Float64bits(fresh[i]) != math.Float64bits(viol[i]) {
+					t.Fatalf("round %d: member %d's kept violation %v, computed %v", round, i, viol[i], fresh[i])
 				}
 			}
 		}
@@ -539,4 +543,96 @@ func TestKeptViolations(t *testing.T) {
 		t.Error("no leave kept the members' violations")
 	}
 	t.Logf("%d leaves kept the violations", kept)
+}
+
+// TestMemberViolationsGrouping: memberViolations (normalSet.dots) gives
+// each member the same bits whether its normal goes through vec.Dot4 among
+// three others or alone (padded with copies of itself), at orders below
+// and above avx512's threshold for Dot4, with a dense H (bounds' normals of
+// supports [i, n)) and a diagonal one (single entries and sparse lists);
+// at every order, below shortLen too, each is within gamma_{n+1} of its
+// terms of the violation summed over the support in twice the precision.
+func TestMemberViolationsGrouping(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	for _, n := range []int{5, 10, 63, 64, 70} {
+		for _, kind := range []string{"dense", "diag", "bounds"} {
+			diag := kind == "diag"
+			p := randomQP(rng, n, 3*n, 1e3, true)
+			if kind == "bounds" { // most of x at its upper bound
+				p = randomQP(rng, n, 2, 1e3, true)
+				for i := range p.C {
+					p.C[i] = -1e3 * (1 + rng.Float64())
+				}
+			}
+			if diag {
+				p.H = mat.NewDense(n, n)
+				for i := range n {
+					p.H.Row(i)[i] = 1 + rng.Float64()
+				}
+				for j := 0; j < n; j += 3 { // rows with a few nonzeros
+					for i := range p.A.Row(j) {
+						if rng.IntN(12) > 0 {
+							p.A.Row(j)[i] = 0
+						}
+					}
+				}
+			}
+			s := mustNew(t, p)
+			if r := s.Solve(ctx); r.Status != StatusSolved {
+				t.Fatalf("n=%d %s: status %v", n, kind, r.Status)
+			}
+			k := len(s.ws)
+			s.primalV()
+			want := make([]float64, k)
+			s.keptK = -1
+			s.memberViolations(want)
+			wide := 0
+			for i := range k {
+				if n < shortLen || !s.normals.wide(i) {
+					continue
+				}
+				wide++
+				got := make([]float64, k)
+				s.normals.dot4(s.v, got, [4]int{i, i, i, i})
+				o := [4]int{rng.IntN(k), i, rng.IntN(k), rng.IntN(k)}
+				for q := range o {
+					if q != 1 && !s.normals.wide(o[q]) {
+						o[q] = i
+					}
+				}
+				other := make([]float64, k)
+				s.normals.dot4(s.v, other, o)
+				if w := math.Float64bits(want[i]); math.Float64bits(got[i]-s.beta[i]) != w || math.Float64bits(other[i]-s.beta[i]) != w {
+					t.Fatalf("n=%d %s member %d: in memberViolations %v, alone %v, among %v %v", n, kind, i, want[i], got[i], o, other[i])
+				}
+			}
+			short, listed := 0, 0
+			for i := range k {
+				if s.normals.nnz[i] >= 0 {
+					listed++
+				}
+				if s.normals.wide(i) && 2*(s.normals.hi[i]-s.normals.lo[i]) < int32(n) {
+					short++
+				}
+				lo, r := s.normals.support(i)
+				var e vec.ExactSum
+				e.Add(-s.beta[i])
+				size := math.Abs(s.beta[i])
+				for c, a := range r {
+					e.AddProduct(a, s.v[lo+c])
+					size += math.Abs(a * s.v[lo+c])
+				}
+				if d := math.Abs(want[i] - e.Value()); d > vec.DotErrorBound(n+1)*size {
+					t.Fatalf("n=%d %s member %d: violation %v, over the support in twice the precision %v", n, kind, i, want[i], e.Value())
+				}
+			}
+			if n >= shortLen && kind != "diag" && wide == 0 {
+				t.Errorf("n=%d %s: no wide member", n, kind)
+			}
+			if n >= shortLen && kind == "bounds" && short == 0 {
+				t.Errorf("n=%d %s: no wide normal's support is under half the row", n, kind)
+			}
+			t.Logf("n=%d %s: %d members, %d wide (%d of supports under half the row), %d listed", n, kind, k, wide, short, listed)
+		}
+	}
 }

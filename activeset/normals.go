@@ -150,6 +150,72 @@ func (s *normalSet) dot(k int, v []float64) float64 {
 	return dot(r, v[lo:lo+len(r)])
 }
 
+// wide reports whether products with member k's normal go over its full
+// row, four members at a time (dots): the normal is neither a single entry
+// nor listed. The entries outside its support are exact zeros (normal
+// writes every row in full, and trim's support runs from the first to the
+// last nonzero), so the full row's product is the support's up to
+// rounding. A Dot4 of four members over n entries loads about 5n/4 floats
+// a member where a Dot over a support of length l loads 2l: the full row
+// costs more only for supports shorter than about 5n/8 (a bound's normal
+// L^{-1} e_i for a dense H, zero above i), at most twice as much.
+func (s *normalSet) wide(k int) bool {
+	return s.one[k] < 0 && s.nnz[k] < 0
+}
+
+// dots sets d[i] = n_i'v for the members i < len(d): for n >= shortLen the
+// wide ones (wide) four at a time in one vec.Dot4 over their full rows
+// (dot4), a last one to three padded with copies of the last, the others
+// one by one (dot); for n < shortLen all one by one.
+// Each lane of Dot4 depends only on v and its own row, and every wide row
+// has the same length n, so a member's product has the same bits whatever
+// members it is grouped with, or repeated with to fill a group: a product
+// kept from one call (memberViolations) is the one a later call at the
+// same v gives.
+func (s *normalSet) dots(v, d []float64) {
+	one, oneVal := s.one[:len(d)], s.oneVal[:len(d)]
+	if s.n < shortLen {
+		// dot's Go loop, cheaper than a kernel's call at this length,
+		// and no test of wide.
+		for i := range d {
+			if o := one[i]; o >= 0 {
+				d[i] = oneVal[i] * v[o]
+			} else {
+				d[i] = s.dot(i, v)
+			}
+		}
+		return
+	}
+	var four [4]int
+	g := 0
+	for i := range d {
+		switch {
+		case one[i] >= 0:
+			d[i] = oneVal[i] * v[one[i]]
+		case !s.wide(i):
+			d[i] = s.dot(i, v)
+		default:
+			four[g] = i
+			if g++; g == 4 {
+				s.dot4(v, d, four)
+				g = 0
+			}
+		}
+	}
+	if g > 0 {
+		for p := g; p < 4; p++ {
+			four[p] = four[g-1]
+		}
+		s.dot4(v, d, four)
+	}
+}
+
+// dot4 sets d[i] = n_i'v for the four wide members i in at, over their
+// full rows.
+func (s *normalSet) dot4(v, d []float64, at [4]int) {
+	d[at[0]], d[at[1]], d[at[2]], d[at[3]] = vec.Dot4(v, s.full(at[0]), s.full(at[1]), s.full(at[2]), s.full(at[3]))
+}
+
 // axpy adds alpha n_k to v.
 func (s *normalSet) axpy(alpha float64, k int, v []float64) {
 	if o := s.one[k]; o >= 0 {
