@@ -86,8 +86,9 @@ func (s *Solver) refineCompensated() bool {
 		if q != nil {
 			s.orthoStep(q, dl)
 		} else {
+			s.normals.dots(s.t, dl)
 			for i := range s.ws {
-				dl[i] = s.rare.memberRes[i]/s.sigma[i] - s.normals.dot(i, s.t)
+				dl[i] = s.rare.memberRes[i]/s.sigma[i] - dl[i]
 			}
 			s.fac.solve(dl, k)
 			for i := range dl {

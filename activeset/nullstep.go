@@ -246,8 +246,9 @@ func (s *Solver) refineNull(p []float64) {
 		if round == 3 {
 			break
 		}
+		s.normals.dots(s.t, d)
 		for i := range d {
-			d[i] = -s.normals.dot(i, s.t)
+			d[i] = -d[i]
 		}
 		s.fac.solve(d, q)
 		vec.Axpy(1, d, p[:q])

@@ -33,8 +33,9 @@ func (s *Solver) refine(final bool) float64 {
 		// (of this x and lambda: a rejected step ends the loop), t = L^{-1} r.
 		s.chol.SolveL(s.t, s.r)
 		dl := s.lamTry[:k]
+		s.normals.dots(s.t, dl)
 		for i, c := range s.ws {
-			dl[i] = (s.rowValue(c, s.x)-s.rhs(c))/s.sigma[i] - s.normals.dot(i, s.t)
+			dl[i] = (s.rowValue(c, s.x)-s.rhs(c))/s.sigma[i] - dl[i]
 		}
 		s.fac.solve(dl, k)
 		for i := range dl {
