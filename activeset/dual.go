@@ -425,9 +425,23 @@ func (s *Solver) memberViolations(ls []float64) {
 	if !s.vFresh {
 		s.primalV()
 	}
-	s.normals.dots(s.v, ls)
-	for i := range ls {
-		ls[i] -= s.beta[i]
+	if s.normals.n < shortLen {
+		// normalSet.dots's short loop with beta folded in: below
+		// shortLen the products are a few flops, and its call and
+		// second pass cost as much again.
+		one, oneVal := s.normals.one[:k], s.normals.oneVal[:k]
+		for i := range ls {
+			if o := one[i]; o >= 0 {
+				ls[i] = oneVal[i]*s.v[o] - s.beta[i]
+			} else {
+				ls[i] = s.normals.dot(i, s.v) - s.beta[i]
+			}
+		}
+	} else {
+		s.normals.dots(s.v, ls)
+		for i := range ls {
+			ls[i] -= s.beta[i]
+		}
 	}
 	copy(s.keptViol[:k], ls)
 }
