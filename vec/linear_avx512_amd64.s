@@ -55,6 +55,15 @@
 	VMOVUPD      off(ptr), y; \
 	VINSERTF64X4 $1, off+32(ptr), z, z
 
+// DOT4ROWHALVES adds y[i:i+16] of the y at ptr, loaded by halves into za and
+// zb (ya and yb their low halves), times x[i:i+16] (Z8, Z9) into that
+// y's accumulators a0 and a1: one row of dot4loop16h.
+#define DOT4ROWHALVES(ptr, ya, za, yb, zb, a0, a1) \
+	HALVES(0, ptr, ya, za);  \
+	HALVES(64, ptr, yb, zb); \
+	VFMADD231PD za, Z8, a0;  \
+	VFMADD231PD zb, Z9, a1
+
 // DOTBLOCK64 adds the 64-element block at SI and DI into Z0..Z7 (x in
 // Z8..Z15; Zk += x[i+8k:i+8k+8] * y[i+8k:i+8k+8]) and moves SI and DI past
 // it: the body of dotloop64 and dotpfloop.
@@ -545,22 +554,10 @@ dot4halves:
 dot4loop16h:
 	HALVES(0, SI, Y8, Z8)
 	HALVES(64, SI, Y9, Z9)
-	HALVES(0, R8, Y10, Z10)
-	HALVES(64, R8, Y11, Z11)
-	VFMADD231PD  Z10, Z8, Z0
-	VFMADD231PD  Z11, Z9, Z1
-	HALVES(0, R9, Y12, Z12)
-	HALVES(64, R9, Y13, Z13)
-	VFMADD231PD  Z12, Z8, Z2
-	VFMADD231PD  Z13, Z9, Z3
-	HALVES(0, R10, Y14, Z14)
-	HALVES(64, R10, Y15, Z15)
-	VFMADD231PD  Z14, Z8, Z4
-	VFMADD231PD  Z15, Z9, Z5
-	HALVES(0, R11, Y10, Z10)
-	HALVES(64, R11, Y11, Z11)
-	VFMADD231PD  Z10, Z8, Z6
-	VFMADD231PD  Z11, Z9, Z7
+	DOT4ROWHALVES(R8, Y10, Z10, Y11, Z11, Z0, Z1)
+	DOT4ROWHALVES(R9, Y12, Z12, Y13, Z13, Z2, Z3)
+	DOT4ROWHALVES(R10, Y14, Z14, Y15, Z15, Z4, Z5)
+	DOT4ROWHALVES(R11, Y10, Z10, Y11, Z11, Z6, Z7)
 	ADDQ         $128, SI
 	ADDQ         $128, R8
 	ADDQ         $128, R9
