@@ -34,12 +34,12 @@ const compensatedRounds = 4
 // the working precision, certifies the answer again, and keeps it if its
 // exact-penalty gap (penaltyGap) is below that of the answer it started
 // from, which must be certified, or if the steps converged (the last one
-// below compensatedConverged of x) to an answer that is Feasible;
-// otherwise it restores and re-certifies the answer it started from. It
-// reports whether it kept the refined answer, and does nothing if the last
-// member depends on the others. O(n^2 + k n) per step and two
-// certificates; only run on answers whose violations matter. The first
-// call allocates n + 2k floats.
+// below compensatedConverged of x, and no multiplier clamped by it) to an
+// answer that is Feasible; otherwise it restores and re-certifies the
+// answer it started from. It reports whether it kept the refined answer,
+// and does nothing if the last member depends on the others. O(n^2 + k n)
+// per step and two certificates; only run on answers whose violations
+// matter. The first call allocates n + 2k floats.
 //
 // Every step starts from the latest iterate, whatever a residual measure
 // says of it: near-parallel members make the KKT residual a poor judge of
@@ -51,7 +51,15 @@ const compensatedRounds = 4
 // 1e10. Steps that converge are the proof there: each removes all but
 // a fraction of the error of the last (about cond eps of the factor that
 // solves them), so a last step at the rounding of x leaves x at its
-// working accuracy.
+// working accuracy. Not when the last step asks a member for a multiplier
+// outside its range (wrongSign): a step whose multipliers are clamped is
+// not the Newton step of the working set's system, and its x proves
+// nothing of the multipliers. With a member 7e-13 from the others' span
+// the multipliers' part of a step is R's inverse applied to Q'r, whose
+// error is eps/7e-13 of r: it asked a wedge of a row and its near-copy
+// for -4e4 at every round while x converged, the clamp zeroed the pair's
+// O(1) multipliers, and the answer kept was "solved" at a relative
+// stationarity of 1e-2 (TestCompensatedStepsClampedMultipliers).
 //
 // With a nearly dependent working set (nearlyDependent) the steps are
 // solved through a QR factorisation of the normals (refineOrtho's), whose
@@ -76,7 +84,7 @@ func (s *Solver) refineCompensated() bool {
 	before := s.penaltyGap()
 	copy(s.keptX, s.x)
 	copy(s.rare.keptLam, s.lam[:k])
-	step := math.Inf(1)
+	step, clamped := math.Inf(1), false
 	for round := 0; round < compensatedRounds; round++ {
 		// s.r = Hx + cEff + A_W'lamhat and s.rare.memberRes the members'
 		// residuals on the unit-row scale; t = L^{-1} r.
@@ -100,6 +108,7 @@ func (s *Solver) refineCompensated() bool {
 		for i := range s.x {
 			s.x[i] -= s.xTry[i]
 		}
+		clamped = s.wrongSign(dl) >= 0
 		for i, c := range s.ws {
 			lo, hi := s.multiplierRange(i, c)
 			s.lam[i] = min(max(dl[i]+s.lam[i], lo), hi)
@@ -107,7 +116,7 @@ func (s *Solver) refineCompensated() bool {
 	}
 	s.xFresh, s.vFresh, s.hxOK = false, false, false
 	s.certify()
-	if s.penaltyGap() < before || step <= compensatedConverged*vec.MaxAbs(s.x) && s.res.Feasible {
+	if s.penaltyGap() < before || step <= compensatedConverged*vec.MaxAbs(s.x) && !clamped && s.res.Feasible {
 		return true
 	}
 	copy(s.x, s.keptX)
