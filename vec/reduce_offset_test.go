@@ -68,17 +68,6 @@ func TestReductionsSameBitsEveryOffset(t *testing.T) {
 // on every path, for every length up to 300 and every placement: all
 // aligned, one vector at a time 8 or 32 bytes off, and all off by 32.
 func TestDot4SameBitsAlignedOrNot(t *testing.T) {
-	// at returns a copy of v starting off elements past a 64-byte boundary.
-	at := func(v []float64, off int) []float64 {
-		back := make([]float64, len(v)+off+8)
-		start := 0
-		for uintptr(unsafe.Pointer(&back[start]))%64 != 0 {
-			start++
-		}
-		s := back[start+off : start+off+len(v) : start+off+len(v)]
-		copy(s, v)
-		return s
-	}
 	type placement [5]int
 	places := []placement{{0, 0, 0, 0, 0}, {4, 4, 4, 4, 4}, {1, 3, 5, 7, 2}}
 	for j := range 5 {
@@ -101,7 +90,7 @@ func TestDot4SameBitsAlignedOrNot(t *testing.T) {
 			for k, pl := range places {
 				var s [5][]float64
 				for j := range s {
-					s[j] = at(v[j], pl[j])
+					s[j] = vtLineAt(v[j], pl[j])
 				}
 				var got [4]float64
 				got[0], got[1], got[2], got[3] = p.Dot4(s[0], s[1], s[2], s[3], s[4])
@@ -117,4 +106,17 @@ func TestDot4SameBitsAlignedOrNot(t *testing.T) {
 			}
 		}
 	}
+}
+
+// vtLineAt returns a copy of v that starts off elements past a 64-byte
+// (cache line) boundary.
+func vtLineAt(v []float64, off int) []float64 {
+	back := make([]float64, len(v)+off+8)
+	start := 0
+	for uintptr(unsafe.Pointer(&back[start]))%64 != 0 {
+		start++
+	}
+	s := back[start+off : start+off+len(v) : start+off+len(v)]
+	copy(s, v)
+	return s
 }

@@ -653,6 +653,41 @@ func BenchmarkSumSqDot(b *testing.B) {
 	}
 }
 
+// BenchmarkDot4Rows is a pricing scan's shape: Dot4 of x against 256 rows
+// of a matrix stored with stride n, four rows a call, with the matrix
+// starting on a cache line (rows=aligned: at n = 100 every other row then
+// starts 32 bytes into a line) or 32 bytes past one (rows=off32); x starts
+// on a line. On avx512 the rows that do not start on a line are read by
+// halves (dot4AVX512). ns/row is the time per row.
+func BenchmarkDot4Rows(b *testing.B) {
+	const m = 256
+	for _, p := range Paths() {
+		for _, n := range []int{100, 112} {
+			for _, off := range []int{0, 4} {
+				a := make([]float64, m*n)
+				for i := range a {
+					a[i] = float64(i%13)*0.1 - 0.6
+				}
+				a = vtLineAt(a, off)
+				x := make([]float64, n)
+				for i := range x {
+					x[i] = float64(i%7)*0.2 - 0.5
+				}
+				x = vtLineAt(x, 0)
+				place := map[int]string{0: "aligned", 4: "off32"}[off]
+				b.Run(fmt.Sprintf("%s/n=%d/rows=%s", p.Name, n, place), func(b *testing.B) {
+					for b.Loop() {
+						for i := 0; i < m; i += 4 {
+							sink += dot4Sum(p.Dot4(x, a[i*n:(i+1)*n], a[(i+1)*n:(i+2)*n], a[(i+2)*n:(i+3)*n], a[(i+3)*n:(i+4)*n]))
+						}
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/m, "ns/row")
+				})
+			}
+		}
+	}
+}
+
 // BenchmarkDot4 compares Dot4 with the four Dot calls it replaces, on every
 // path, at the lengths of the Gram and Cholesky column products it is for
 // and at longer ones.
