@@ -173,33 +173,19 @@ func (s *normalSet) wide(k int) bool {
 // kept from one call (memberViolations) is the one a later call at the
 // same v gives.
 func (s *normalSet) dots(v, d []float64) {
-	one, oneVal := s.one[:len(d)], s.oneVal[:len(d)]
-	if s.n < shortLen {
-		// dot's Go loop, cheaper than a kernel's call at this length,
-		// and no test of wide.
-		for i := range d {
-			if o := one[i]; o >= 0 {
-				d[i] = oneVal[i] * v[o]
-			} else {
-				d[i] = s.dot(i, v)
-			}
-		}
-		return
-	}
 	var four [4]int
 	g := 0
 	for i := range d {
-		switch {
-		case one[i] >= 0:
-			d[i] = oneVal[i] * v[one[i]]
-		case !s.wide(i):
+		if s.n < shortLen || !s.wide(i) {
+			// dot takes single entries and lists itself, and below
+			// shortLen its Go loop is cheaper than a kernel's call.
 			d[i] = s.dot(i, v)
-		default:
-			four[g] = i
-			if g++; g == 4 {
-				s.dot4(v, d, four)
-				g = 0
-			}
+			continue
+		}
+		four[g] = i
+		if g++; g == 4 {
+			s.dot4(v, d, four)
+			g = 0
 		}
 	}
 	if g > 0 {

@@ -55,6 +55,17 @@
 	VMOVUPD      off(ptr), y; \
 	VINSERTF64X4 $1, off+32(ptr), z, z
 
+// DOT4NEXT16 moves x and y0..y3 (SI, R8..R11) past the 16 elements a
+// Dot4 main loop iteration took and counts them off CX: the tail of
+// dot4loop16 and dot4loop16h.
+#define DOT4NEXT16 \
+	ADDQ $128, SI;  \
+	ADDQ $128, R8;  \
+	ADDQ $128, R9;  \
+	ADDQ $128, R10; \
+	ADDQ $128, R11; \
+	SUBQ $16, CX
+
 // DOT4ROWHALVES adds y[i:i+16] of the y at ptr, loaded by halves into za and
 // zb (ya and yb their low halves), times x[i:i+16] (Z8, Z9) into that
 // y's accumulators a0 and a1: one row of dot4loop16h.
@@ -482,12 +493,7 @@ dot4loop16:
 	VFMADD231PD 64(R10), Z9, Z5
 	VFMADD231PD (R11), Z8, Z6
 	VFMADD231PD 64(R11), Z9, Z7
-	ADDQ        $128, SI
-	ADDQ        $128, R8
-	ADDQ        $128, R9
-	ADDQ        $128, R10
-	ADDQ        $128, R11
-	SUBQ        $16, CX
+	DOT4NEXT16
 	JGE         dot4loop16
 
 dot4step8:
@@ -558,12 +564,7 @@ dot4loop16h:
 	DOT4ROWHALVES(R9, Y12, Z12, Y13, Z13, Z2, Z3)
 	DOT4ROWHALVES(R10, Y14, Z14, Y15, Z15, Z4, Z5)
 	DOT4ROWHALVES(R11, Y10, Z10, Y11, Z11, Z6, Z7)
-	ADDQ         $128, SI
-	ADDQ         $128, R8
-	ADDQ         $128, R9
-	ADDQ         $128, R10
-	ADDQ         $128, R11
-	SUBQ         $16, CX
+	DOT4NEXT16
 	JGE          dot4loop16h
 	JMP          dot4step8 // at most 15 elements left: as on the aligned path
 
