@@ -29,6 +29,21 @@ func NewDense(rows, cols int) *Dense {
 	return &Dense{Rows: rows, Cols: cols, Stride: cols, Data: make([]float64, rows*cols)}
 }
 
+// ZeroDense returns a zeroed rows x cols matrix with Stride = cols: m
+// itself, its storage cleared, when m's storage holds rows*cols entries
+// (a workspace reused for the next problem), else NewDense's. A nil m
+// allocates.
+func ZeroDense(m *Dense, rows, cols int) *Dense {
+	k := rows * cols
+	if m == nil || cap(m.Data) < k {
+		return NewDense(rows, cols)
+	}
+	d := m.Data[:k:k]
+	clear(d)
+	*m = Dense{Rows: rows, Cols: cols, Stride: cols, Data: d}
+	return m
+}
+
 // Row returns row i as a slice of length Cols that aliases the matrix.
 func (m *Dense) Row(i int) []float64 {
 	off := i * m.Stride

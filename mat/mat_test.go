@@ -267,3 +267,27 @@ func BenchmarkTriangularSolve(b *testing.B) {
 		})
 	}
 }
+
+// TestZeroDense: ZeroDense reuses storage that holds the shape, clearing
+// it, and allocates where it does not.
+func TestZeroDense(t *testing.T) {
+	m := NewDense(3, 4)
+	for i := range m.Data {
+		m.Data[i] = float64(i + 1)
+	}
+	z := ZeroDense(m, 2, 5)
+	if z != m || z.Rows != 2 || z.Cols != 5 || z.Stride != 5 || len(z.Data) != 10 || &z.Data[0] != &m.Data[0] {
+		t.Fatalf("ZeroDense(3x4, 2, 5): %d x %d stride %d, len %d, same %v", z.Rows, z.Cols, z.Stride, len(z.Data), z == m)
+	}
+	for i, v := range z.Data {
+		if v != 0 {
+			t.Fatalf("entry %d is %v after ZeroDense", i, v)
+		}
+	}
+	if g := ZeroDense(m, 4, 4); g == m || len(g.Data) != 16 {
+		t.Error("ZeroDense(2x5 storage, 4, 4) did not allocate")
+	}
+	if g := ZeroDense(nil, 2, 2); g == nil || len(g.Data) != 4 {
+		t.Error("ZeroDense(nil, 2, 2)")
+	}
+}
