@@ -154,8 +154,12 @@ func (s *Solver) rowToAdmit(round int, status Status) (int, Status) {
 // for them from the working set), and, at the first re-solve, the
 // transformed normals the re-solves keep (workingset.go).
 func (s *Solver) beginSolve(ctx context.Context, start time.Time) {
+	if s.unloaded {
+		panic("activeset: Solve of a Solver whose last Load failed")
+	}
 	if s.solves == 1 && !s.opt.OneShot {
-		s.tNormals = newTransformedNormals(s.m, s.n)
+		s.tNormals = newTransformedNormals(s.mem.transformed, s.m, s.n)
+		s.mem.transformed = s.tNormals
 	}
 	s.solves++
 	s.startBudget(ctx, start)

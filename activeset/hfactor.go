@@ -56,12 +56,14 @@ func allZero(r []float64) bool {
 	return (a|b)<<1 == 0
 }
 
-// setup factors h (copying what it keeps), or takes the caller's factor;
-// diag says whether h is diagonal (isDiagonal).
-func (f *hFactor) setup(h *mat.Dense, given *mat.Cholesky, diag bool) error {
+// setup factors h (copying what it keeps into mem's storage, reused where
+// it fits), or takes the caller's factor; diag says whether h is diagonal
+// (isDiagonal).
+func (f *hFactor) setup(h *mat.Dense, given *mat.Cholesky, diag bool, mem *storage) error {
 	n := h.Rows
 	if diag {
-		f.hd = make([]float64, n)
+		mem.hd = reuse(mem.hd, n)
+		f.hd = mem.hd
 		for i := range f.hd {
 			f.hd[i] = h.Data[i*h.Stride+i]
 		}
@@ -73,7 +75,8 @@ func (f *hFactor) setup(h *mat.Dense, given *mat.Cholesky, diag bool) error {
 			f.h = h
 		}
 	case diag:
-		f.ld, f.ldi = make([]float64, n), make([]float64, n)
+		mem.ld, mem.ldi = reuse(mem.ld, n), reuse(mem.ldi, n)
+		f.ld, f.ldi = mem.ld, mem.ldi
 		for i, d := range f.hd {
 			if !(d > 0) {
 				return &mat.NotPDError{Pivot: i, Value: d}
@@ -82,11 +85,15 @@ func (f *hFactor) setup(h *mat.Dense, given *mat.Cholesky, diag bool) error {
 			f.ldi[i] = 1 / f.ld[i]
 		}
 	default:
-		f.h = mat.NewDense(n, n)
+		mem.h = mat.ZeroDense(mem.h, n, n)
+		f.h = mem.h
 		for i := 0; i < n; i++ {
 			copy(f.h.Row(i), h.Row(i))
 		}
-		if err := f.chol.Factor(f.h); err != nil {
+		f.chol = mem.chol
+		err := f.chol.Factor(f.h)
+		mem.chol = f.chol
+		if err != nil {
 			return err
 		}
 	}

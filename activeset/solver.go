@@ -164,6 +164,9 @@ type Solver struct {
 	seedJob func(k, lo, hi int)
 	seedAt  []float64
 	res     Result
+	mem     storage // what the Solver allocated for itself, for Load
+	// unloaded: the last Load failed, and s holds no problem.
+	unloaded bool
 }
 
 // rareWork is the workspace of the steps most solves never take, kept out
@@ -204,20 +207,36 @@ type guess struct{ x, dots []float64 }
 // newSolver is New; with at.x set it also leaves every row's product with
 // at.x in at.dots (newPool), computed in the same pass as the rows' norms.
 func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
+	s := new(Solver)
+	if err := s.build(p, opt, at); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// build makes s the Solver of p (newSolver), in the storage s allocated
+// for an earlier problem where it fits (Load; storage.go) and in new
+// allocations elsewhere. Every reused piece is cleared first, so the
+// Solver is the one newSolver makes, bit for bit. After an error s holds
+// no problem (only its storage): it must be built again before a solve.
+func (s *Solver) build(p *Problem, opt *Options, at *guess) error {
 	diagH, err := p.check()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := opt.check(); err != nil {
-		return nil, err
+		return err
 	}
 	n, m, meq := p.N, p.rowsA(), rows(p.Aeq)
-	s := &Solver{n: n, m: m, meq: meq, opt: opt.resolved()}
 	if p.Factor != nil && p.Factor.N() != n {
-		return nil, &InputError{"Factor", -1, fmt.Sprintf("order %d, want %d", p.Factor.N(), n)}
+		return &InputError{"Factor", -1, fmt.Sprintf("order %d, want %d", p.Factor.N(), n)}
 	}
-	if err := s.chol.setup(p.H, p.Factor, diagH); err != nil {
-		return nil, err
+	old := s.storage()
+	*s = Solver{n: n, m: m, meq: meq, opt: opt.resolved()}
+	s.mem = old
+	s.keepRare()
+	if err := s.chol.setup(p.H, p.Factor, diagH, &s.mem); err != nil {
+		return err
 	}
 	capacity := n + 1
 	s.block = scanBlockRows(n)
@@ -238,33 +257,34 @@ func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
 	if p.L1 > 0 {
 		vecs++
 	}
-	fl := slab[float64](make([]float64, vecs*n+9*capacity+span+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)+spFloats))
-	in := slab[int32](make([]int32, 2*capacity+normalSetInts(capacity, n)+gramLDLInts(capacity)+spInts))
-	bl := slab[bool](make([]bool, n+2*m+meq+spBools))
-	i8 := slab[int8](make([]int8, 3*n))
+	s.mem.fl = reuse(s.mem.fl, vecs*n+9*capacity+span+5*m+5*meq+normalSetFloats(capacity, n)+gramLDLFloats(capacity)+spFloats)
+	s.mem.in = reuse(s.mem.in, 2*capacity+normalSetInts(capacity, n)+gramLDLInts(capacity)+spInts)
+	s.mem.bl = reuse(s.mem.bl, n+2*m+meq+spBools)
+	s.mem.i8 = reuse(s.mem.i8, 3*n)
+	fl, in, bl, i8 := slab[float64](s.mem.fl), slab[int32](s.mem.in), slab[bool](s.mem.bl), slab[int8](s.mem.i8)
 	s.c = fl.take(n)
 	copy(s.c, p.C)
 	s.l1 = p.L1
 	s.capSign, s.cEff, s.kinkIn = i8.take(n), fl.take(n), bl.take(n)
-	s.a, s.aeq = denseRows(p.A, p.ARows), denseRows(p.Aeq, nil)
+	s.a, s.aeq = denseRows(&s.mem.a, p.A, p.ARows), denseRows(&s.mem.aeq, p.Aeq, nil)
 	var sbv sparseBuilder
 	sb := newSparseBuilder(&sbv, m, n, &in, &fl, &bl)
 	s.ainv, s.eqinv = fl.take(m), fl.take(meq)
 	if err = s.rowNorms(p.A == nil, sb, *at); err != nil {
-		return nil, err
+		return err
 	}
 	if err = inverseNorms(s.eqinv, "Aeq", 0, s.aeq, false, nil, nil, nil); err != nil {
-		return nil, err
+		return err
 	}
 	s.sp = sb.rows()
 	s.bOrig, s.beqOrig = fl.take(m), fl.take(meq)
 	copy(s.bOrig, p.B)
 	copy(s.beqOrig, p.Beq)
 	if err := checkScaled("B", s.bOrig, s.ainv); err != nil {
-		return nil, err
+		return err
 	}
 	if err := checkScaled("Beq", s.beqOrig, s.eqinv); err != nil {
-		return nil, err
+		return err
 	}
 	s.b, s.beq = fl.take(m), fl.take(meq)
 	s.lo, s.up = fl.take(n), fl.take(n)
@@ -272,14 +292,16 @@ func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
 		s.lo[i], s.up[i] = bound(p.Lower, i, math.Inf(-1)), bound(p.Upper, i, math.Inf(1))
 	}
 	s.setBoxed()
-	wsBoth := make([]constraint, 2*capacity)
+	s.mem.ws = reuse(s.mem.ws, 2*capacity)
+	wsBoth := s.mem.ws
 	s.ws, s.wsPrev = wsBoth[:0:capacity], wsBoth[capacity:capacity:2*capacity]
 	s.lam, s.sigma, s.beta = fl.take(capacity), fl.take(capacity), fl.take(capacity)
 	s.normals = newNormalSet(capacity, n, &fl, &in)
 	s.fac = newGramLDL(capacity, &fl, &in)
 	s.rowIn, s.boundIn, s.eqRedund = bl.take(m), i8.take(n), bl.take(meq)
 	s.rowSkip, s.boundSkip = bl.take(m), i8.take(n)
-	s.rowBnd = make([]rowBound, m)
+	s.mem.rowBnd = reuse(s.mem.rowBnd, m)
+	s.rowBnd = s.mem.rowBnd
 	s.termRows = in.take(2 * capacity)[:0]
 	s.drift.seen, s.drift.anchor = fl.take(n), fl.take(n)
 	s.v, s.x, s.t, s.r, s.xTry = fl.take(n), fl.take(n), fl.take(n), fl.take(n), fl.take(n)
@@ -300,7 +322,7 @@ func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
 	if at.x == nil {
 		s.Reset() // NewAt's HotStart resets
 	}
-	return s, nil
+	return nil
 }
 
 // newPool allocates the pool and its scratch, and with at.x set points
@@ -310,7 +332,8 @@ func newSolver(p *Problem, opt *Options, at *guess) (*Solver, error) {
 func (s *Solver) newPool(at *guess) {
 	n, m := s.n, s.m
 	if k := poolSize(n, m); m > k {
-		s.pool, s.poolCand, s.poolScore = make([]int32, 0, k), make([]int32, 0, 4*k), make([]float64, 0, m)
+		s.mem.pool, s.mem.cand, s.mem.score = reuse(s.mem.pool, k), reuse(s.mem.cand, 4*k), reuse(s.mem.score, m)
+		s.pool, s.poolCand, s.poolScore = s.mem.pool[:0], s.mem.cand[:0], s.mem.score[:0]
 		if s.team != nil {
 			s.newPoolTeam()
 		}
@@ -336,12 +359,14 @@ func (p *slab[T]) take(k int) []T {
 	return s
 }
 
-// denseRows lists the rows of a, or returns rows when a is nil.
-func denseRows(a *mat.Dense, rows [][]float64) [][]float64 {
+// denseRows lists the rows of a in *list (reused where it fits), or
+// returns rows when a is nil.
+func denseRows(list *[][]float64, a *mat.Dense, rows [][]float64) [][]float64 {
 	if a == nil {
 		return rows
 	}
-	out := make([][]float64, a.Rows)
+	*list = reuse(*list, a.Rows)
+	out := *list
 	for i := range out {
 		out[i] = a.Row(i)
 	}

@@ -434,13 +434,18 @@ func transformedFloats(m, n int) int {
 	return (m+n)*n + m + n
 }
 
-// newTransformedNormals allocates them, none above transformedMax.
-func newTransformedNormals(m, n int) transformedNormals {
+// newTransformedNormals allocates them, none above transformedMax, or
+// reuses old's storage (load) where it fits.
+func newTransformedNormals(old transformedNormals, m, n int) transformedNormals {
 	k := transformedFloats(m, n)
 	if k == 0 {
 		return transformedNormals{}
 	}
-	fl := make([]float64, k)
+	var fl []float64
+	if old.data != nil {
+		fl = old.data[:cap(old.data)]
+	}
+	fl = reuse(fl, k)
 	return transformedNormals{n: n, data: fl[:(m+n)*n], sigma: fl[(m+n)*n:]}
 }
 
