@@ -140,6 +140,11 @@ func (s *Solver) engineProblem(p *Problem, h *mat.Dense, c []float64, f *mat.Cho
 // maxSteps working-set changes a solve (0: the engine's safety bound).
 func (s *Solver) newEngine(p *Problem, maxSteps int) (*activeset.Solver, error) {
 	o := s.engineOptions(maxSteps)
+	if e := s.mem.engine; e != nil {
+		// Load: the last problem's engine, loaded in its own storage.
+		s.mem.engine = nil
+		return engineOrError(e, e.Load(s.engineProblem(p, s.h, s.c, &s.chol), &o))
+	}
 	return engineOrError(activeset.New(s.engineProblem(p, s.h, s.c, &s.chol), &o))
 }
 

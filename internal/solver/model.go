@@ -31,7 +31,8 @@ func (s *Solver) copyObjective(p *Problem) floats {
 			}
 		}
 		s.l = len(s.phiRows)
-		s.y = append([]float64(nil), p.Y...)
+		s.mem.y = append(s.mem.y[:0], p.Y...)
+		s.y = s.mem.y
 	}
 	s.ridge, s.l1, s.offset = p.Ridge, p.L1, p.Offset
 	s.quad = s.loss != LossLogistic && n <= maxDenseHessian
@@ -50,7 +51,8 @@ func (s *Solver) copyObjective(p *Problem) floats {
 	if s.quad {
 		k += 2
 	}
-	fl := floats(make([]float64, k*n+2*n+s.resultFloats()))
+	s.mem.fl = reuse(s.mem.fl, k*n+2*n+s.resultFloats())
+	fl := floats(s.mem.fl)
 	if s.quad {
 		s.c, s.cLoss = fl.take(n), fl.take(n)
 	}
@@ -133,7 +135,8 @@ func (s *Solver) buildModel(sharpMu bool, fl *floats) error {
 			// either after this).
 			s.h = s.pm
 		} else {
-			s.h = mat.NewDense(n, n)
+			s.mem.h = mat.ZeroDense(s.mem.h, n, n)
+			s.h = s.mem.h
 		}
 		if s.l > 0 {
 			mat.GramRowsThreads(s.h, s.phiRows, 1/float64(s.l), s.threads())
@@ -154,6 +157,7 @@ func (s *Solver) buildModel(sharpMu bool, fl *floats) error {
 			}
 		}
 		copy(s.cLoss, s.c)
+		s.chol = s.mem.chol
 		if s.q != nil {
 			vec.Axpy(1, s.q, s.c)
 		}
@@ -226,13 +230,13 @@ func (s *Solver) buildModel(sharpMu bool, fl *floats) error {
 // proves m - mu I is positive definite), and never below floor (a bound
 // known by construction, e.g. the ridge). The estimate approaches the
 // eigenvalue from above, so fewer iterations cost at most a few more
-// factorisations, never validity. buf (2n floats) is its scratch; it
-// allocates only the trial factor's storage.
+// factorisations, never validity. buf (2n floats) is its scratch; the
+// trial factor's storage is s.mem.trial's (allocated once, dropTrial).
 func (s *Solver) certifyMinEig(m *mat.Dense, floor float64, iters int, start float64, buf []float64) float64 {
 	n := m.Rows
 	v, w := buf[:n], buf[n:2*n]
 	est := s.chol.MinEigen(iters, v, w)
-	var c mat.Cholesky
+	c := &s.mem.trial
 	if m != s.h {
 		if c.Factor(m) == nil {
 			est = c.MinEigen(iters, v, w)

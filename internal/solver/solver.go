@@ -121,6 +121,7 @@ type Solver struct {
 	sparseBase int64             // rows a sparse solve evaluated before Newton-CG took over (handover)
 	cd         *dualcd.Workspace // the sparse-rows path of a ridge objective with rows (sparserows.go), or nil
 	finisher   *supportFinisher
+	mem        storage // what the Solver allocated for itself, for Load
 }
 
 // New copies and normalises the data of p, which must be valid (see
@@ -144,31 +145,43 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	if opt != nil && (opt.Method == MethodNewtonCG || opt.Method == MethodDualCD) {
 		return nil, fmt.Errorf("options: method %v runs on sparse rows (Problem.PhiSparse, ASparse) only", opt.Method)
 	}
-	s := &Solver{n: p.N, infeasibleRow: noRow}
+	s := new(Solver)
+	if err := s.build(p, opt, start); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// build makes s the Solver of p (New, for the dense paths), in the storage
+// s allocated for an earlier problem where it fits (Load; load.go) and in
+// new allocations elsewhere: the same Solver bit for bit. After an error s
+// holds no problem (only its storage).
+func (s *Solver) build(p *Problem, opt *Options, start time.Time) error {
+	*s = Solver{n: p.N, infeasibleRow: noRow, mem: s.storage()}
 	if opt != nil {
 		s.opt = *opt
 	}
 	if err := s.opt.check(); err != nil {
-		return nil, err
+		return err
 	}
 	s.m, s.meq = p.rows()
 	fl := s.copyObjective(p)
 	direct, err := s.useDirect()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	newton, err := s.useNewton()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	s.opt = s.opt.withDefaults()
 	if direct {
 		// The direct path keeps none of the penalty method's storage.
 		if err := s.buildModel(false, &fl); err != nil {
-			return nil, err
+			return err
 		}
 		if err := s.newDirect(p, start); err != nil {
-			return nil, err
+			return err
 		}
 		// The model holds the objective (objective reads H): the direct
 		// path keeps no copy of Phi.
@@ -186,13 +199,13 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 			s.phiRows = rows
 		}
 		if err := s.copyConstraints(p); err != nil {
-			return nil, err
+			return err
 		}
 		if err := s.buildModel(true, &fl); err != nil {
-			return nil, err
+			return err
 		}
 		if err := s.newFinisher(p); err != nil {
-			return nil, err
+			return err
 		}
 		s.allocOutside()
 		s.state.alloc(s)
@@ -206,7 +219,8 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 	}
 	s.allocResult(direct, &fl)
 	s.res.Impl = vec.Impl()
-	return s, nil
+	s.dropTrial()
+	return nil
 }
 
 // resultFloats is the length of allocResult's pieces of fl.

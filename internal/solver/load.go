@@ -1,0 +1,100 @@
+package solver
+
+import (
+	"errors"
+	"time"
+
+	"github.com/softpen/softpen/activeset"
+	"github.com/softpen/softpen/mat"
+)
+
+// storage is the memory a Solver allocated for itself, which Load reuses
+// for the next problem: a service that solves problems of one shape one
+// after the other then allocates nothing. It never holds the caller's
+// data (a P given with OwnP, the rows of A).
+type storage struct {
+	fl     []float64    // copyObjective's slab
+	y      []float64    // the copy of the loss's targets
+	h      *mat.Dense   // the model's H where it is not P itself
+	chol   mat.Cholesky // H's factor
+	trial  mat.Cholesky // certifyMinEig's trial factors
+	engine *activeset.Solver
+}
+
+// trialKept is the largest n whose trial factor a Solver keeps after New
+// (dropTrial): a third n x n matrix is worth keeping for the loads of
+// small problems, not beside the factor of a large one.
+const trialKept = 256
+
+// storage returns what build may reuse.
+func (s *Solver) storage() storage {
+	m := s.mem
+	m.chol, m.engine = s.chol, s.direct
+	if s.h != nil && s.h != s.pm {
+		m.h = s.h
+	}
+	return m
+}
+
+// dropTrial lets certifyMinEig's trial factor go above trialKept.
+func (s *Solver) dropTrial() {
+	if s.n > trialKept {
+		s.mem.trial = mat.Cholesky{}
+	}
+}
+
+// Load makes s the Solver of p, as New(p, opt) does, in the storage s
+// allocated for the problems it held before where it fits, and reports
+// whether it did: it does only when both the problem s holds and p are
+// solved by the exact method alone (the direct path without samples of
+// the rows: a quadratic objective, fewer than minSampledRows rows, no
+// time limit passed in the set-up), and otherwise does nothing and
+// reports false. On problems of one shape it allocates nothing. After an
+// error s holds no problem: it must be loaded (or a new Solver built)
+// before it solves.
+func (s *Solver) Load(p *Problem, opt *Options) (bool, error) {
+	start := time.Now()
+	if p == nil {
+		return false, errors.New("solver: nil problem")
+	}
+	if !s.loadable() || !directAlone(p, opt) {
+		return false, nil
+	}
+	return true, s.build(p, opt, start)
+}
+
+// loadable reports whether s is a built Solver of the direct path alone
+// (directAlone) with its engine.
+func (s *Solver) loadable() bool {
+	return s.direct != nil && s.pending == nil && len(s.sample.levels) == 0 &&
+		s.sparse == nil && s.cd == nil && s.sparseRun == nil
+}
+
+// directAlone reports whether New(p, opt) takes the direct path without
+// samples of the rows (newDirect).
+func directAlone(p *Problem, opt *Options) bool {
+	if p.PhiSparse != nil || p.ASparse != nil {
+		return false
+	}
+	method := MethodAuto
+	if opt != nil {
+		method = opt.Method
+	}
+	rows := len(p.ARows)
+	if p.A != nil {
+		rows = p.A.Rows
+	}
+	quad := p.Loss != LossLogistic && p.N <= maxDenseHessian
+	return quad && (method == MethodAuto || method == MethodActiveSet) && rows < minSampledRows(p.N)
+}
+
+// reuse returns old[:k:k] cleared when old can hold k entries, else a new
+// slice of length k: either way k zero entries, as make gives.
+func reuse(old []float64, k int) []float64 {
+	if cap(old) < k {
+		return make([]float64, k)
+	}
+	v := old[:k:k]
+	clear(v)
+	return v
+}
