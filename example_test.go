@@ -277,3 +277,50 @@ func ExampleProblem_sparseRowsPenalty() {
 	// solved svrg true
 	// x_1 + x_3 = 0.2000, its multiplier 0.038
 }
+
+// ExampleSolver_Load: a service that answers one small QP per request, all
+// of one shape, in one Solver: each request's weighted projection onto the
+// simplex, minimize 1/2 sum w_i (x_i - c_i)^2 subject to sum x = 1, x >= 0.
+// Load takes each request's P and q in the Solver's storage, allocating
+// nothing, and Solve answers it as a new Solver would.
+func ExampleSolver_Load() {
+	requests := []struct{ w, c []float64 }{
+		{[]float64{1, 1, 1, 1}, []float64{0.5, 0.4, 0.3, -0.2}},
+		{[]float64{4, 1, 1, 2}, []float64{0.5, 0.4, 0.3, -0.2}},
+		{[]float64{1, 2, 3, 4}, []float64{0.9, 0.1, 0.6, 0.2}},
+	}
+	const n = 4
+	p := &softpen.Problem{N: n, Loss: "none", P: make([][]float64, n), Q: make([]float64, n),
+		Aeq: [][]float64{{1, 1, 1, 1}}, Beq: []float64{1}, Lower: make([]float64, n)}
+	for i := range p.P {
+		p.P[i] = make([]float64, n)
+	}
+	// request writes request r into p: P = diag(w), q = -w c.
+	request := func(r int) {
+		for i, w := range requests[r].w {
+			p.P[i][i], p.Q[i] = w, -w*requests[r].c[i]
+		}
+	}
+	request(0)
+	s, err := softpen.NewSolver(p, nil)
+	if err != nil {
+		panic(err)
+	}
+	for r := range requests {
+		if r > 0 {
+			request(r)
+			if err := s.Load(p); err != nil {
+				panic(err)
+			}
+		}
+		res, err := s.Solve(context.Background())
+		if err != nil || res.Status != softpen.StatusSolved {
+			panic(fmt.Sprint(err, res.Status))
+		}
+		fmt.Printf("request %d: x = %.4f\n", r, res.X)
+	}
+	// Output:
+	// request 0: x = [0.4333 0.3333 0.2333 0.0000]
+	// request 1: x = [0.4778 0.3111 0.2111 0.0000]
+	// request 2: x = [0.4579 0.0000 0.4526 0.0895]
+}

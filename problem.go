@@ -567,6 +567,12 @@ func (p *Problem) internal() (*solver.Problem, error) {
 // set-up is mostly allocation, and the garbage collector's work grows with
 // each). It keeps no pointer to ip.
 func (p *Problem) internalInto(ip *solver.Problem, h *denseHeaders, copyA bool) {
+	p.internalReusing(ip, h, copyA, nil)
+}
+
+// internalReusing is internalInto with the allocation taken from old where
+// it fits (Solver.Load); it returns the allocation.
+func (p *Problem) internalReusing(ip *solver.Problem, h *denseHeaders, copyA bool, old []float64) []float64 {
 	n := p.N
 	size := len(p.Aeq) * n
 	if len(p.P) > 0 {
@@ -582,9 +588,14 @@ func (p *Problem) internalInto(ip *solver.Problem, h *denseHeaders, copyA bool) 
 		size += len(p.A) * n
 	}
 	var fl []float64
-	if size > 0 {
+	switch {
+	case size <= cap(old):
+		// Every entry is written below: no clearing needed.
+		fl = old[:size:size]
+	case size > 0:
 		fl = make([]float64, size)
 	}
+	slab := fl
 	*ip = solver.Problem{
 		N: p.N, PhiRows: p.Phi, Y: p.Y, Ridge: p.Ridge, L1: p.L1,
 		OwnP: true, Q: p.Q, Offset: p.Offset,
@@ -615,4 +626,5 @@ func (p *Problem) internalInto(ip *solver.Problem, h *denseHeaders, copyA bool) 
 	default:
 		ip.Loss = solver.LossNone
 	}
+	return slab
 }

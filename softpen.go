@@ -85,6 +85,15 @@ type Solver struct {
 	lo, hi []float64
 	res    Result
 	pen    PenaltyInfo
+	// opt is a copy of NewSolver's options (nil: the defaults), which
+	// Load builds with; hdr and mem hold the matrices' headers and the
+	// copies of the caller's data (internalInto), which Load reuses.
+	opt *Options
+	hdr *denseHeaders
+	mem []float64
+	// loadErr is the error of the last Load: the Solver holds no problem
+	// until a Load succeeds.
+	loadErr error
 }
 
 // NewSolver validates p, copies what it keeps (p may be changed or reused
@@ -170,6 +179,9 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 			return nil, err
 		}
 		s.sep, s.n = sp, full.N
+		if !oneShot {
+			s.opt = opt.clone()
+		}
 		return s, nil
 	}
 	// The matrices' headers share the Solver's allocation. With own, the
@@ -178,20 +190,32 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 	// solver.New keeps no pointer to its Problem: ip stays on the stack.
 	sd := new(solverDense)
 	var ip solver.Problem
-	p.internalInto(&ip, &sd.hdr, own && len(p.A) > 0)
+	mem := p.internalReusing(&ip, &sd.hdr, own && len(p.A) > 0, nil)
 	s, err := solver.New(&ip, so)
 	if err != nil {
-		if verr := full.Validate(); verr != nil {
-			return nil, verr
-		}
-		var nc *solver.NotConvexError
-		if errors.As(err, &nc) {
-			return nil, inputErr("ridge", nil, nc.Error()+"; a larger ridge makes it so")
-		}
-		return nil, err
+		return nil, newError(full, err)
 	}
-	sd.Solver = Solver{s: s, sep: sp, n: full.N, m: len(p.A), box: p.Lower != nil || p.Upper != nil}
+	sd.Solver = Solver{s: s, sep: sp, n: full.N, m: len(p.A), box: p.Lower != nil || p.Upper != nil,
+		hdr: &sd.hdr, mem: mem}
+	if !oneShot {
+		sd.opt = opt.clone()
+	}
 	return &sd.Solver, nil
+}
+
+// newError is the error of NewSolver(p) when the solver's New fails with
+// err: Validate's where Validate finds one (no bad data gets through, and
+// the message is the same either way), an objective that is not strongly
+// convex as an *InputError on the ridge.
+func newError(p *Problem, err error) error {
+	if verr := p.Validate(); verr != nil {
+		return verr
+	}
+	var nc *solver.NotConvexError
+	if errors.As(err, &nc) {
+		return inputErr("ridge", nil, nc.Error()+"; a larger ridge makes it so")
+	}
+	return err
 }
 
 // solverDense is a Solver and the headers of the matrices its solver
@@ -214,8 +238,8 @@ func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 }
 
 func (s *Solver) solveFrom(ctx context.Context, start time.Time) (*Result, error) {
-	if s == nil || s.s == nil {
-		return nil, errNotBuilt
+	if err := s.usable(); err != nil {
+		return nil, err
 	}
 	r, err := s.s.SolveFrom(ctx, start)
 	if err != nil {
@@ -230,7 +254,7 @@ func (s *Solver) solveFrom(ctx context.Context, start time.Time) (*Result, error
 
 // Reset makes the next Solve start cold, from x = 0.
 func (s *Solver) Reset() {
-	if s != nil && s.s != nil {
+	if s.usable() == nil {
 		s.s.Reset()
 	}
 }
@@ -239,8 +263,8 @@ func (s *Solver) Reset() {
 // finite) for the next Solve; the warm start is kept. It allocates nothing.
 // An error names the bad entry; the Solver is then unchanged.
 func (s *Solver) SetB(b []float64) error {
-	if s == nil || s.s == nil {
-		return errNotBuilt
+	if err := s.usable(); err != nil {
+		return err
 	}
 	return s.s.SetB(b)
 }
@@ -252,8 +276,8 @@ func (s *Solver) SetB(b []float64) error {
 // once, at the first SetQ). An error names the bad entry; the Solver is
 // then unchanged.
 func (s *Solver) SetQ(q []float64) error {
-	if s == nil || s.s == nil {
-		return errNotBuilt
+	if err := s.usable(); err != nil {
+		return err
 	}
 	if s.sep != nil {
 		qk, err := s.sep.setQ(q)
@@ -275,8 +299,8 @@ func (s *Solver) SetQ(q []float64) error {
 // bounds of a Solver built without any. An error names the bad entry; the
 // Solver is then unchanged.
 func (s *Solver) SetBounds(lower, upper []float64) error {
-	if s == nil || s.s == nil {
-		return errNotBuilt
+	if err := s.usable(); err != nil {
+		return err
 	}
 	if err := checkBounds(lower, upper, s.n); err != nil {
 		return err

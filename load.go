@@ -1,0 +1,122 @@
+package softpen
+
+import (
+	"fmt"
+
+	"github.com/softpen/softpen/internal/solver"
+)
+
+// Load replaces the Solver's problem by p, with the options the Solver was
+// built with: afterwards the Solver is the one NewSolver(p, opt) returns,
+// bit for bit, and its next Solve starts cold. It is for a service that
+// solves many problems of one shape (a controller whose model changes
+// every step, one QP per request): where the Solver's problem and p are
+// both solved by the exact method alone (a quadratic objective on dense
+// rows, fewer than 10000 rows of A, no variable taken out: what MethodAuto
+// picks for most problems of a few hundred variables), Load validates p and
+// builds in the Solver's own storage, and on problems of one shape (the
+// same N, rows of A and Aeq, and the same fields given) allocates nothing.
+// Otherwise it allocates a new workspace as NewSolver does. As with
+// NewSolver, the Solver keeps its own copy of p's data: p may be changed
+// or reused afterwards.
+//
+// An error is NewSolver's for p; the Solver then holds no problem, and
+// its Solve, SetB, SetQ and SetBounds return an error saying so until a
+// Load succeeds.
+func (s *Solver) Load(p *Problem) error {
+	if s == nil || s.s == nil {
+		return errNotBuilt
+	}
+	err := s.load(p)
+	s.loadErr = nil
+	if err != nil {
+		s.loadErr = fmt.Errorf("softpen: the Solver holds no problem: its last Load failed: %w", err)
+	}
+	return err
+}
+
+// load is Load: in place when it can, else a new workspace.
+func (s *Solver) load(p *Problem) error {
+	done, err := s.loadInPlace(p)
+	if done {
+		return err
+	}
+	ns, err := newSolver(p, s.opt, true)
+	if err != nil {
+		return err
+	}
+	*s = *ns
+	return nil
+}
+
+// loadInPlace builds the Solver of p in s's storage and reports true, or
+// reports false having changed nothing when p or s's problem is not on
+// the exact path alone (solver.Solver.Load). The checks are newSolver's,
+// in its order, so that the errors are the same.
+func (s *Solver) loadInPlace(p *Problem) (bool, error) {
+	if s.hdr == nil || s.sep != nil || p == nil || p.PhiSparse != nil || p.ASparse != nil {
+		return false, nil
+	}
+	if err := p.validate(false, false); err != nil {
+		return true, p.Validate()
+	}
+	so, err := s.opt.internal()
+	if err != nil {
+		return true, err
+	}
+	if err := p.CheckMemory(s.opt); err != nil {
+		return true, err
+	}
+	method := MethodAuto
+	if s.opt != nil {
+		method = s.opt.Method
+	}
+	if p.sparsePath(method) || p.dualCDPath(method) {
+		return false, nil
+	}
+	if free := separableVars(p); free != nil && worthSeparating(p, s.opt, true, free, false, false) {
+		return false, nil
+	}
+	if p.P != nil && !solver.FactorsP(p.N, p.Loss != "none" && p.Loss != "", p.Ridge) {
+		if err := checkSemidefinite(p.P); err != nil {
+			return true, p.Validate()
+		}
+	}
+	var ip solver.Problem
+	mem := p.internalReusing(&ip, s.hdr, len(p.A) > 0, s.mem)
+	done, err := s.s.Load(&ip, so)
+	if !done {
+		return false, nil
+	}
+	s.mem = mem
+	if err != nil {
+		return true, newError(p, err)
+	}
+	s.n, s.m, s.box = p.N, len(p.A), p.Lower != nil || p.Upper != nil
+	if len(s.lo) != p.N {
+		s.lo, s.hi = nil, nil
+	}
+	s.res, s.pen = Result{}, PenaltyInfo{}
+	return true, nil
+}
+
+// usable returns the error of a Solver that cannot solve: not built by
+// NewSolver, or holding no problem after a failed Load.
+func (s *Solver) usable() error {
+	switch {
+	case s == nil || s.s == nil:
+		return errNotBuilt
+	case s.loadErr != nil:
+		return s.loadErr
+	}
+	return nil
+}
+
+// clone returns a copy of o (nil for nil).
+func (o *Options) clone() *Options {
+	if o == nil {
+		return nil
+	}
+	c := *o
+	return &c
+}

@@ -1,0 +1,178 @@
+package softpen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/softpen/softpen/internal/testqp"
+)
+
+// TestLoadSameAsNewSolver: one Solver loaded with the adversarial families'
+// problems one after the other (every shape, l1, the squared loss, bounds,
+// equalities, infeasible draws, separable variables) answers each as a new
+// Solver does, bit for bit: the first solve and a re-solve after SetB.
+func TestLoadSameAsNewSolver(t *testing.T) {
+	draws := 6
+	if testing.Short() {
+		draws = 2
+	}
+	var s *Solver
+	loaded := 0
+	for fi, fam := range advFamilies() {
+		rng := rand.New(rand.NewSource(int64(900 + fi)))
+		for it := range draws {
+			p := fam.draw(rng)
+			label := fmt.Sprintf("%s %d", fam.name, it)
+			if s == nil {
+				var err error
+				if s, err = NewSolver(p, nil); err != nil {
+					t.Fatalf("%s: %v", label, err)
+				}
+				continue
+			}
+			fresh, errNew := NewSolver(p, nil)
+			if err := s.Load(p); (err == nil) != (errNew == nil) {
+				t.Fatalf("%s: Load: %v, NewSolver: %v", label, err, errNew)
+			} else if err != nil {
+				continue
+			}
+			loaded++
+			compareLoaded(t, label, s, fresh)
+			if len(p.B) > 0 {
+				b := slices.Clone(p.B)
+				b[rng.Intn(len(b))] += 0.1
+				if err := s.SetB(b); err != nil {
+					t.Fatal(err)
+				}
+				if err := fresh.SetB(b); err != nil {
+					t.Fatal(err)
+				}
+				compareLoaded(t, label+" after SetB", s, fresh)
+			}
+		}
+	}
+	if loaded == 0 {
+		t.Fatal("nothing loaded")
+	}
+}
+
+// compareLoaded fails t unless s and fresh solve to the same bits.
+func compareLoaded(t *testing.T, label string, s, fresh *Solver) {
+	t.Helper()
+	ctx := context.Background()
+	r, err := s.Solve(ctx)
+	if err != nil {
+		t.Fatalf("%s: %v", label, err)
+	}
+	got := advClone(r)
+	want, err := fresh.Solve(ctx)
+	if err != nil {
+		t.Fatalf("%s: %v", label, err)
+	}
+	if !advSameBits(got, want) || got.Steps != want.Steps || !slices.Equal(got.Lambda, want.Lambda) {
+		t.Errorf("%s: loaded %v gap %v steps %d, new %v gap %v steps %d", label,
+			got.Status, got.Gap, got.Steps, want.Status, want.Gap, want.Steps)
+	}
+}
+
+// mpcProblems returns two problems of the double integrator's shape at
+// horizon 10 whose data all differ: the second's A and P moved by a few
+// percent (a model that changes with the operating point).
+func mpcProblems(t *testing.T) (*Problem, *Problem) {
+	run, err := testqp.MPCSequence("double-integrator", 10, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1 := &Problem{N: run.N, P: run.H, Q: run.Steps[0].Q, Lower: run.Lower, Upper: run.Upper, A: run.A, B: run.Steps[0].B}
+	p2 := *p1
+	p2.Q, p2.B = run.Steps[1].Q, run.Steps[1].B
+	p2.A = make([][]float64, len(run.A))
+	for i, r := range run.A {
+		p2.A[i] = slices.Clone(r)
+		for j := range r {
+			p2.A[i][j] *= 1 + 0.02*float64((i+j)%3-1)
+		}
+	}
+	p2.P = make([][]float64, len(run.H))
+	for i, r := range run.H {
+		p2.P[i] = slices.Clone(r)
+		p2.P[i][i] *= 1.05
+	}
+	return p1, &p2
+}
+
+// TestLoadAllocatesNothing: problems of one shape loaded in turn and
+// solved allocate nothing (the double integrator with its model moved).
+func TestLoadAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's allocations are not the program's own")
+	}
+	p1, p2 := mpcProblems(t)
+	s, err := NewSolver(p1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	k := 0
+	allocs := testing.AllocsPerRun(50, func() {
+		p := p1
+		if k++; k%2 == 0 {
+			p = p2
+		}
+		if err := s.Load(p); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if r, err := s.Solve(ctx); err != nil || r.Status != StatusSolved {
+				t.Fatalf("%v %v", r.Status, err)
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("Load and two solves allocate %v times, want 0", allocs)
+	}
+}
+
+// TestLoadBadProblem: a Load of bad data returns NewSolver's error; the
+// Solver then refuses to solve until a Load succeeds, and answers that
+// problem as a new Solver does.
+func TestLoadBadProblem(t *testing.T) {
+	p1, p2 := mpcProblems(t)
+	s, err := NewSolver(p1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := *p2
+	bad.A = slices.Clone(p2.A)
+	bad.A[3] = slices.Clone(p2.A[3])
+	bad.A[3][1] = math.NaN()
+	_, want := NewSolver(&bad, nil)
+	err = s.Load(&bad)
+	if err == nil || want == nil || err.Error() != want.Error() || !strings.Contains(err.Error(), "3") {
+		t.Fatalf("Load of a NaN in A[3][1]: %v, want %v", err, want)
+	}
+	var ie *InputError
+	if !errors.As(err, &ie) {
+		t.Errorf("Load's error %T is not an *InputError", err)
+	}
+	if _, err := s.Solve(context.Background()); err == nil {
+		t.Error("Solve after a failed Load: no error")
+	}
+	if err := s.SetB(p2.B); err == nil {
+		t.Error("SetB after a failed Load: no error")
+	}
+	if err := s.Load(p2); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := NewSolver(p2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareLoaded(t, "after a failed Load", s, fresh)
+}
