@@ -193,10 +193,16 @@ func (st *solveStats) report(b *testing.B) {
 }
 
 // softpenCold is one cold softpen solve of c, a QP of f (NewSolver +
-// Solve, MethodAuto), checked: solved, and x agreeing with DAQP's answer.
-func softpenCold(b *testing.B, st *solveStats, f *family, c *qpCase) {
+// Solve, MethodAuto; with s not nil, s.Load + Solve in s's storage),
+// checked: solved, and x agreeing with DAQP's answer.
+func softpenCold(b *testing.B, st *solveStats, f *family, c *qpCase, s *softpen.Solver) {
 	t0 := time.Now()
-	s, err := softpen.NewSolver(c.sp, nil)
+	var err error
+	if s == nil {
+		s, err = softpen.NewSolver(c.sp, nil)
+	} else {
+		err = s.Load(c.sp)
+	}
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -215,7 +221,8 @@ func softpenCold(b *testing.B, st *solveStats, f *family, c *qpCase) {
 }
 
 // BenchmarkDAQPCold: each QP of a family solved from scratch by softpen
-// (NewSolver + Solve, MethodAuto) and by DAQP (daqp_quadprog: set-up,
+// (NewSolver + Solve, MethodAuto; impl=softpen-load: Load + Solve in one
+// Solver's storage) and by DAQP (daqp_quadprog: set-up,
 // solve, free), interleaved in one run (qp=FAMILY/impl=...). ns/op solves
 // the whole family once; median-ns and p99-ns are of single solves. Every
 // answer is checked against the other solver's (family.agree) and softpen's
@@ -230,7 +237,20 @@ func BenchmarkDAQPCold(b *testing.B) {
 			var st solveStats
 			for b.Loop() {
 				for _, c := range f.qps {
-					softpenCold(b, &st, f, c)
+					softpenCold(b, &st, f, c, nil)
+				}
+			}
+			st.report(b)
+		})
+		b.Run("qp="+f.name+"/impl=softpen-load", func(b *testing.B) {
+			s, err := softpen.NewSolver(f.qps[0].sp, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var st solveStats
+			for b.Loop() {
+				for _, c := range f.qps {
+					softpenCold(b, &st, f, c, s)
 				}
 			}
 			st.report(b)
@@ -277,7 +297,7 @@ func BenchmarkDAQPMPCLoop(b *testing.B) {
 			var st solveStats
 			for b.Loop() {
 				for _, c := range f.qps {
-					softpenCold(b, &st, f, c)
+					softpenCold(b, &st, f, c, nil)
 				}
 			}
 			st.report(b)
