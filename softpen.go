@@ -74,7 +74,8 @@ func Solve(ctx context.Context, p *Problem, opt *Options) (*Result, error) {
 // Solver is a reusable workspace for one problem: NewSolver does all the
 // allocation, and each Solve warm-starts from the previous answer without
 // allocating (the active-set method hot-starts from its last working set).
-// A Solver is not safe for concurrent use.
+// Load replaces the problem, in the same storage where it fits. A Solver
+// is not safe for concurrent use.
 type Solver struct {
 	s   *solver.Solver
 	sep *separable // the variables taken out (columns.go), or nil
