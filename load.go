@@ -2,6 +2,7 @@ package softpen
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/softpen/softpen/internal/solver"
 )
@@ -82,8 +83,10 @@ func (s *Solver) loadInPlace(p *Problem) (bool, error) {
 			return true, p.Validate()
 		}
 	}
+	sameP := s.sameP(p)
 	var ip solver.Problem
 	mem := p.internalReusing(&ip, s.hdr, len(p.A) > 0, s.mem)
+	ip.SameP = sameP
 	done, err := s.s.Load(&ip, so)
 	if !done {
 		return false, nil
@@ -98,6 +101,24 @@ func (s *Solver) loadInPlace(p *Problem) (bool, error) {
 	}
 	s.res, s.pen = Result{}, PenaltyInfo{}
 	return true, nil
+}
+
+// sameP reports whether p's P is, bit for bit, the copy of the P of the
+// problem s holds (internalInto's symmetric part, which for a symmetric P
+// is P itself): its factor then stands (solver.Problem.SameP).
+func (s *Solver) sameP(p *Problem) bool {
+	h := &s.hdr.p
+	if len(p.P) == 0 || h.Rows != p.N {
+		return false
+	}
+	for i, r := range p.P {
+		for j, v := range r {
+			if math.Float64bits(v) != math.Float64bits(h.Data[i*h.Stride+j]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // usable returns the error of a Solver that cannot solve: not built by

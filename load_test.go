@@ -176,3 +176,50 @@ func TestLoadBadProblem(t *testing.T) {
 	}
 	compareLoaded(t, "after a failed Load", s, fresh)
 }
+
+// TestLoadSamePSameAsNewSolver: a Load whose P is the last one's keeps its
+// factor and certified mu; every answer along a sequence that keeps P,
+// moves the ridge, drops P and brings it back, and fails a Load in
+// between, is a new Solver's bit for bit.
+func TestLoadSamePSameAsNewSolver(t *testing.T) {
+	p1, p2 := mpcProblems(t)
+	samePMoved := *p2
+	samePMoved.P = p1.P
+	ridged := *p1
+	ridged.Ridge = 0.5
+	noP := *p1
+	noP.P, noP.Ridge = nil, 1
+	bad := *p1
+	bad.A = slices.Clone(p1.A)
+	bad.A[0] = slices.Clone(p1.A[0])
+	bad.A[0][0] = math.Inf(1)
+	seq := []struct {
+		name string
+		p    *Problem
+	}{
+		{"the same problem", p1}, {"the same P, the rest moved", &samePMoved}, {"a ridge", &ridged},
+		{"the same P, no ridge", p1}, {"no P", &noP}, {"P again", p1}, {"bad A", &bad},
+		{"P after a failed Load", &samePMoved}, {"another P", p2}, {"P back", p1},
+	}
+	s, err := NewSolver(p1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range seq {
+		err := s.Load(c.p)
+		if c.p == &bad {
+			if err == nil {
+				t.Fatal("Load of an infinite entry of A: no error")
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		fresh, err := NewSolver(c.p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareLoaded(t, c.name, s, fresh)
+	}
+}

@@ -605,6 +605,9 @@ func (p *Problem) internalReusing(ip *solver.Problem, h *denseHeaders, copyA boo
 		ip.ARows, ip.A = nil, denseInto(&h.a, &fl, p.A, n)
 	}
 	ip.P, ip.PRounding = symmetricPartInto(&h.p, &fl, p.P)
+	if ip.P == nil {
+		h.p = mat.Dense{} // no P: nothing for the next Load to compare with
+	}
 	bounds := fl[:0]
 	if p.Lower != nil {
 		for i := 0; i < p.N; i++ {

@@ -64,14 +64,18 @@ type Problem struct {
 	// the caller's matrix, when P is that part rounded (0: P is exact).
 	// The certificates allow for it (modelRounding).
 	PRounding float64
-	Q         []float64 // length N, or nil
-	Offset    float64
-	A         *mat.Dense  // m x N, or nil
-	ARows     [][]float64 // instead of A: its rows, each of length N (saves a copy of a large A)
-	ASparse   *mat.Sparse // instead of A and ARows: compressed rows, read in place (with PhiSparse: sparse.go; without: sparserows.go, ridge, q and these rows only, b < 0)
-	B         []float64   // length m
-	Aeq       *mat.Dense  // meq x N, or nil
-	Beq       []float64   // length meq
+	// SameP says that P is, bit for bit, the P of the problem a Load
+	// replaces: with the same ridge and no loss the model's factor and
+	// certified mu stand (keptModel).
+	SameP   bool
+	Q       []float64 // length N, or nil
+	Offset  float64
+	A       *mat.Dense  // m x N, or nil
+	ARows   [][]float64 // instead of A: its rows, each of length N (saves a copy of a large A)
+	ASparse *mat.Sparse // instead of A and ARows: compressed rows, read in place (with PhiSparse: sparse.go; without: sparserows.go, ridge, q and these rows only, b < 0)
+	B       []float64   // length m
+	Aeq     *mat.Dense  // meq x N, or nil
+	Beq     []float64   // length meq
 }
 
 // Method is the inner method M of the nested scheme.

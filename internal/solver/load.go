@@ -2,6 +2,7 @@ package solver
 
 import (
 	"errors"
+	"math"
 	"time"
 
 	"github.com/softpen/softpen/activeset"
@@ -19,6 +20,27 @@ type storage struct {
 	chol   mat.Cholesky // H's factor
 	trial  mat.Cholesky // certifyMinEig's trial factors
 	engine *activeset.Solver
+	// model says which objective chol factors: a Load whose problem has
+	// the same (SameP, ridge, no loss) keeps the factor and mu.
+	model keptModel
+}
+
+// keptModel is the key of the direct path's model H = P + ridge I (no
+// loss) that storage.chol factors, and its certified mu; valid only after
+// a build that formed it, until the next build starts.
+type keptModel struct {
+	valid bool
+	n     int
+	hasP  bool
+	ridge float64
+	mu    float64
+}
+
+// keeps reports whether the model of p, on s, is m's: P the same bit for
+// bit (Problem.SameP), the same ridge, no loss.
+func (m keptModel) keeps(s *Solver, p *Problem) bool {
+	return m.valid && p.SameP && m.n == s.n && m.hasP == (p.P != nil) && s.l == 0 && s.quad &&
+		math.Float64bits(m.ridge) == math.Float64bits(s.ridge)
 }
 
 // trialKept is the largest n whose trial factor a Solver keeps after New

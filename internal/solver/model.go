@@ -163,18 +163,27 @@ func (s *Solver) buildModel(sharpMu bool, fl *floats) error {
 		}
 		s.c0 += s.offset
 		s.modelH, s.modelC = s.modelRounding()
-		if err := s.chol.Factor(s.h); err != nil {
-			return &NotConvexError{fmt.Sprintf("the quadratic part phi'phi/l + P + ridge I is not positive definite (%v)", err)}
+		if s.keepFactor && !sharpMu {
+			// Load with the P and ridge of the model factored before
+			// (keptModel): H, its factor and mu (set by build) are
+			// that model's.
+		} else {
+			if err := s.chol.Factor(s.h); err != nil {
+				return &NotConvexError{fmt.Sprintf("the quadratic part phi'phi/l + P + ridge I is not positive definite (%v)", err)}
+			}
+			s.mu = floor
+			switch {
+			case sharpMu:
+				s.mu = s.certifyMinEig(s.h, max(floor, 0), sharpMuIters, sharpMuStart, fl.take(2*n))
+			case !(floor > 0):
+				// The direct path needs mu only for the certificate's
+				// rounding and the distance bound: an estimate of a few
+				// iterations, certified as any other, does.
+				s.mu = s.certifyMinEig(s.h, 0, roughMuIters, roughMuStart, fl.take(2*n))
+			}
 		}
-		s.mu = floor
-		switch {
-		case sharpMu:
-			s.mu = s.certifyMinEig(s.h, max(floor, 0), sharpMuIters, sharpMuStart, fl.take(2*n))
-		case !(floor > 0):
-			// The direct path needs mu only for the certificate's
-			// rounding and the distance bound: an estimate of a few
-			// iterations, certified as any other, does.
-			s.mu = s.certifyMinEig(s.h, 0, roughMuIters, roughMuStart, fl.take(2*n))
+		if !sharpMu && s.l == 0 {
+			s.mem.model = keptModel{valid: true, n: n, hasP: s.pm != nil, ridge: s.ridge, mu: s.mu}
 		}
 		if sharpMu {
 			// The penalty method's path: its steps need L too.

@@ -122,6 +122,7 @@ type Solver struct {
 	cd         *dualcd.Workspace // the sparse-rows path of a ridge objective with rows (sparserows.go), or nil
 	finisher   *supportFinisher
 	mem        storage // what the Solver allocated for itself, for Load
+	keepFactor bool    // build keeps mem's factor and mu (keptModel)
 }
 
 // New copies and normalises the data of p, which must be valid (see
@@ -158,6 +159,9 @@ func New(p *Problem, opt *Options) (*Solver, error) {
 // holds no problem (only its storage).
 func (s *Solver) build(p *Problem, opt *Options, start time.Time) error {
 	*s = Solver{n: p.N, infeasibleRow: noRow, mem: s.storage()}
+	// The factored model is valid again only once this build forms it.
+	model := s.mem.model
+	s.mem.model = keptModel{}
 	if opt != nil {
 		s.opt = *opt
 	}
@@ -166,6 +170,9 @@ func (s *Solver) build(p *Problem, opt *Options, start time.Time) error {
 	}
 	s.m, s.meq = p.rows()
 	fl := s.copyObjective(p)
+	if s.keepFactor = model.keeps(s, p); s.keepFactor {
+		s.mu = model.mu
+	}
 	direct, err := s.useDirect()
 	if err != nil {
 		return err
