@@ -208,8 +208,9 @@ func kktPoints(H [][]float64, q []float64, A [][]float64, b []float64, filter bo
 
 // FuzzTinyQP builds problems with n <= 4 and m <= 6 from the fuzzer's bytes
 // (and an l1 weight from the byte after them: 0 when the input has ended)
-// and checks the solver against exact enumeration (checkTinyQP), cold, and
-// warm after SetB with right-hand sides moved by the bytes after that.
+// and checks the solver against exact enumeration (checkTinyQP), cold,
+// warm after SetB with right-hand sides moved by the bytes after that, and
+// after a Load of a second problem of the shape from the bytes after those.
 func FuzzTinyQP(f *testing.F) {
 	f.Add([]byte{3, 4, 10, 200, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180, 190})
 	f.Add([]byte{1, 2, 128, 0, 255, 1, 2, 3})
@@ -253,7 +254,53 @@ func FuzzTinyQP(f *testing.F) {
 			}
 			checkTinyQP(t, &q, &o, res, xs, lam, fstar, feasible)
 		}
+		// A Load of a second problem of the shape, from the bytes after
+		// that, into the exact path's Solver of the first: checked against
+		// enumeration, and the answer of a new Solver bit for bit.
+		p2, H2 := tinyQP(src, p.N, len(p.A))
+		p2.L1 = p.L1
+		xs, lam, fstar, feasible = enumerateL1KKT(H2, p2.Q, p2.L1, p2.A, p2.B)
+		o := tinyOptions[1]
+		s, err := softpen.NewSolver(p, &o)
+		if err != nil {
+			t.Fatalf("NewSolver: %v", err)
+		}
+		if _, err := s.Solve(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Load(p2); err != nil {
+			t.Fatalf("Load: %v", err)
+		}
+		res, err := s.Solve(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkTinyQP(t, p2, &o, res, xs, lam, fstar, feasible)
+		fresh, err := softpen.NewSolver(p2, &o)
+		if err != nil {
+			t.Fatalf("NewSolver: %v", err)
+		}
+		want, err := fresh.Solve(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != want.Status || math.Float64bits(res.Gap) != math.Float64bits(want.Gap) || !sameBits(res.X, want.X) {
+			t.Fatalf("after Load: %v gap %v x %v, a new Solver's %v gap %v x %v", res.Status, res.Gap, res.X, want.Status, want.Gap, want.X)
+		}
 	})
+}
+
+// sameBits reports whether a and b hold the same float64s bit for bit.
+func sameBits(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // tinyOptions are the solves the tiny-QP targets check: the penalty method
