@@ -31,14 +31,14 @@ func NewDense(rows, cols int) *Dense {
 
 // ZeroDense returns a zeroed rows x cols matrix with Stride = cols: m
 // itself, its storage cleared, when m's storage holds rows*cols entries
-// (a workspace reused for the next problem), else NewDense's. A nil m
-// allocates.
+// (a workspace reused for the next problem; Data keeps the storage's
+// capacity), else NewDense's. A nil m allocates.
 func ZeroDense(m *Dense, rows, cols int) *Dense {
 	k := rows * cols
 	if m == nil || cap(m.Data) < k {
 		return NewDense(rows, cols)
 	}
-	d := m.Data[:k:k]
+	d := m.Data[:k]
 	clear(d)
 	*m = Dense{Rows: rows, Cols: cols, Stride: cols, Data: d}
 	return m

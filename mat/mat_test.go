@@ -291,3 +291,22 @@ func TestZeroDense(t *testing.T) {
 		t.Error("ZeroDense(nil, 2, 2)")
 	}
 }
+
+// TestOverlaps: pieces of one array overlap exactly when their index
+// ranges do; separate arrays and empty slices never do.
+func TestOverlaps(t *testing.T) {
+	a := make([]float64, 20)
+	b := make([]float64, 20)
+	for _, c := range []struct {
+		x, y []float64
+		want bool
+	}{
+		{a[0:5], a[4:9], true}, {a[0:5], a[5:9], false}, {a[5:9], a[0:5], false},
+		{a[3:4], a[0:20], true}, {a[0:20], a[19:20], true}, {a, b, false},
+		{a[0:0], a, false}, {a[2:2:20], a[0:5], false}, {nil, a, false}, {a[7:8], a[7:8], true},
+	} {
+		if got := Overlaps(c.x, c.y); got != c.want {
+			t.Errorf("Overlaps(len %d, len %d): %v, want %v", len(c.x), len(c.y), got, c.want)
+		}
+	}
+}
