@@ -63,7 +63,7 @@ func (f *hFactor) setup(h *mat.Dense, given *mat.Cholesky, diag bool, mem *stora
 	n := h.Rows
 	if diag {
 		mem.hd = reuse(mem.hd, n)
-		f.hd = mem.hd
+		f.hd = mem.hd[:n:n]
 		for i := range f.hd {
 			f.hd[i] = h.Data[i*h.Stride+i]
 		}
@@ -76,7 +76,7 @@ func (f *hFactor) setup(h *mat.Dense, given *mat.Cholesky, diag bool, mem *stora
 		}
 	case diag:
 		mem.ld, mem.ldi = reuse(mem.ld, n), reuse(mem.ldi, n)
-		f.ld, f.ldi = mem.ld, mem.ldi
+		f.ld, f.ldi = mem.ld[:n:n], mem.ldi[:n:n]
 		for i, d := range f.hd {
 			if !(d > 0) {
 				return &mat.NotPDError{Pivot: i, Value: d}

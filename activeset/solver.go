@@ -301,7 +301,7 @@ func (s *Solver) build(p *Problem, opt *Options, at *guess) error {
 	s.rowIn, s.boundIn, s.eqRedund = bl.take(m), i8.take(n), bl.take(meq)
 	s.rowSkip, s.boundSkip = bl.take(m), i8.take(n)
 	s.mem.rowBnd = reuse(s.mem.rowBnd, m)
-	s.rowBnd = s.mem.rowBnd
+	s.rowBnd = s.mem.rowBnd[:m:m]
 	s.termRows = in.take(2 * capacity)[:0]
 	s.drift.seen, s.drift.anchor = fl.take(n), fl.take(n)
 	s.v, s.x, s.t, s.r, s.xTry = fl.take(n), fl.take(n), fl.take(n), fl.take(n), fl.take(n)
@@ -333,7 +333,7 @@ func (s *Solver) newPool(at *guess) {
 	n, m := s.n, s.m
 	if k := poolSize(n, m); m > k {
 		s.mem.pool, s.mem.cand, s.mem.score = reuse(s.mem.pool, k), reuse(s.mem.cand, 4*k), reuse(s.mem.score, m)
-		s.pool, s.poolCand, s.poolScore = s.mem.pool[:0], s.mem.cand[:0], s.mem.score[:0]
+		s.pool, s.poolCand, s.poolScore = s.mem.pool[:0:k], s.mem.cand[:0:4*k], s.mem.score[:0:m]
 		if s.team != nil {
 			s.newPoolTeam()
 		}
@@ -365,8 +365,11 @@ func denseRows(list *[][]float64, a *mat.Dense, rows [][]float64) [][]float64 {
 	if a == nil {
 		return rows
 	}
+	// The whole list cleared: no row of an earlier matrix stays
+	// reachable from it.
+	clear((*list)[:cap(*list)])
 	*list = reuse(*list, a.Rows)
-	out := *list
+	out := (*list)[:a.Rows:a.Rows]
 	for i := range out {
 		out[i] = a.Row(i)
 	}

@@ -3,10 +3,12 @@ package activeset
 import "github.com/softpen/softpen/mat"
 
 // storage is the memory a Solver allocated for itself and a later build
-// (load) reuses: a service that solves problems of one shape, one after
-// the other, then allocates nothing. It never holds the caller's data:
-// H with a given factor and ARows are read in place, and B, Beq, C and
-// the bounds are copied into the slabs.
+// (Load) reuses: a service that solves problems of one shape, one after
+// the other, then allocates nothing. Nothing of the caller's is ever
+// written: H with a given factor and ARows are read in place (the row
+// lists of a Dense A point at the caller's rows), and B, Beq, C and the
+// bounds are copied into the slabs. Each piece keeps its capacity, so a
+// larger problem after a smaller one reuses what the first allocated.
 type storage struct {
 	// The slabs every vector of the Solver is a piece of (build).
 	fl []float64
@@ -39,7 +41,9 @@ type storage struct {
 // the re-solves allocated and the workspace of rare steps.
 func (s *Solver) storage() storage {
 	m := s.mem
-	m.transformed = s.tNormals
+	if s.tNormals.data != nil {
+		m.transformed = s.tNormals
+	}
 	m.rare, m.keptX, m.basis, m.shape = s.rare, s.keptX, s.basis, [3]int{s.n, s.m, s.meq}
 	return m
 }
@@ -64,10 +68,18 @@ func (s *Solver) keepRare() {
 // Load makes s the Solver of p, as New(p, opt) does, in the storage s
 // allocated for the problems it held before where it fits (the same
 // Solver bit for bit): a service that solves problems of one shape one
-// after the other then allocates nothing. The next Solve starts cold.
-// After an error s holds no problem: it must be loaded again before a
-// Solve, which panics otherwise.
+// after the other then allocates nothing (but the team of goroutines of
+// Options.Threads, made anew for problems of 2^18 entries of A and more).
+// The next Solve starts cold. p must not share storage with s's Result
+// (copy it first): Load clears that storage before it reads p. After an
+// error s holds no problem: it must be loaded again before a Solve, which
+// panics otherwise (its setters act on no problem).
 func (s *Solver) Load(p *Problem, opt *Options) error {
+	if s.inStorage(p) {
+		// Built in new storage, as New would: the old stays p's until
+		// the build has copied it.
+		s.mem = storage{}
+	}
 	if err := s.build(p, opt, &guess{}); err != nil {
 		*s = Solver{mem: s.storage(), unloaded: true}
 		return err
@@ -75,13 +87,36 @@ func (s *Solver) Load(p *Problem, opt *Options) error {
 	return nil
 }
 
-// reuse returns old[:k:k] cleared when old can hold k entries, else a new
-// slice of length k: either way k zero entries, as make gives.
+// inStorage reports whether a vector or matrix of p lives in the slab of
+// s's vectors, the Result's among them.
+func (s *Solver) inStorage(p *Problem) bool {
+	fl := s.mem.fl[:cap(s.mem.fl)]
+	for _, v := range [][]float64{p.C, p.B, p.Beq, p.Lower, p.Upper} {
+		if mat.Overlaps(v, fl) {
+			return true
+		}
+	}
+	for _, m := range []*mat.Dense{p.H, p.A, p.Aeq} {
+		if m != nil && mat.Overlaps(m.Data, fl) {
+			return true
+		}
+	}
+	for _, r := range p.ARows {
+		if mat.Overlaps(r, fl) {
+			return true
+		}
+	}
+	return false
+}
+
+// reuse returns old[:k] cleared when old can hold k entries, else a new
+// slice of length k: either way k zero entries, as make gives, and the
+// capacity of old kept for the next reuse.
 func reuse[T any](old []T, k int) []T {
 	if cap(old) < k {
 		return make([]T, k)
 	}
-	v := old[:k:k]
+	v := old[:k]
 	clear(v)
 	return v
 }
