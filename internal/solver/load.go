@@ -67,22 +67,51 @@ func (s *Solver) dropTrial() {
 
 // Load makes s the Solver of p, as New(p, opt) does, in the storage s
 // allocated for the problems it held before where it fits, and reports
-// whether it did: it does only when both the problem s holds and p are
-// solved by the exact method alone (the direct path without samples of
-// the rows: a quadratic objective, fewer than minSampledRows rows, no
-// time limit passed in the set-up), and otherwise does nothing and
-// reports false. On problems of one shape it allocates nothing. After an
-// error s holds no problem: it must be loaded (or a new Solver built)
-// before it solves.
+// whether it did: it does only where CanLoad(p, opt) holds, and otherwise
+// does nothing and reports false. On problems of one shape it allocates
+// nothing (but the engine's team: activeset.Solver.Load). After an error
+// s holds no problem and takes none: only a new Solver solves.
 func (s *Solver) Load(p *Problem, opt *Options) (bool, error) {
 	start := time.Now()
 	if p == nil {
 		return false, errors.New("solver: nil problem")
 	}
-	if !s.loadable() || !directAlone(p, opt) {
+	if !s.CanLoad(p, opt) {
 		return false, nil
 	}
 	return true, s.build(p, opt, start)
+}
+
+// CanLoad reports whether Load takes p: both the problem s holds and p
+// are solved by the exact method alone (the direct path without samples
+// of the rows: a quadratic objective, fewer than minSampledRows rows, no
+// time limit passed in the set-up), and no vector or row of p lives in
+// s's storage (the Result's vectors among it), which Load clears before
+// it reads p. It reads only p's vectors' and rows' addresses, its sizes
+// and its loss: a caller may ask before it writes p's data anywhere.
+func (s *Solver) CanLoad(p *Problem, opt *Options) bool {
+	if !s.loadable() || !directAlone(p, opt) {
+		return false
+	}
+	fl := s.mem.fl[:cap(s.mem.fl)]
+	for _, v := range [][]float64{p.Q, p.Y, p.B, p.Beq, p.Lower, p.Upper} {
+		if mat.Overlaps(v, fl) {
+			return false
+		}
+	}
+	for _, rows := range [][][]float64{p.ARows, p.PhiRows} {
+		for _, r := range rows {
+			if mat.Overlaps(r, fl) {
+				return false
+			}
+		}
+	}
+	for _, m := range []*mat.Dense{p.A, p.Aeq, p.P, p.Phi} {
+		if m != nil && mat.Overlaps(m.Data, fl) {
+			return false
+		}
+	}
+	return true
 }
 
 // loadable reports whether s is a built Solver of the direct path alone
@@ -110,13 +139,14 @@ func directAlone(p *Problem, opt *Options) bool {
 	return quad && (method == MethodAuto || method == MethodActiveSet) && rows < minSampledRows(p.N)
 }
 
-// reuse returns old[:k:k] cleared when old can hold k entries, else a new
-// slice of length k: either way k zero entries, as make gives.
+// reuse returns old[:k] cleared when old can hold k entries, else a new
+// slice of length k: either way k zero entries, as make gives, and the
+// capacity of old kept for the next reuse.
 func reuse(old []float64, k int) []float64 {
 	if cap(old) < k {
 		return make([]float64, k)
 	}
-	v := old[:k:k]
+	v := old[:k]
 	clear(v)
 	return v
 }
