@@ -43,8 +43,10 @@ type separable struct {
 // Validate) in order, or nil when there are none. When every variable is
 // separable the solver keeps variable 0, since it needs one. It reads a
 // row of Phi, A or Aeq only while some variable is still unseen, and then
-// only at those, so that on dense rows it stops after the first.
-func separableVars(p *Problem) []int32 {
+// only at those, so that on dense rows it stops after the first. The
+// list is made in scratch when it can hold N entries (it then aliases
+// scratch), else allocated.
+func separableVars(p *Problem, scratch []int32) []int32 {
 	// unseen is made at the first variable that P does not couple: with
 	// a dense P (most small QPs) there is none, and nothing to allocate.
 	var unseen []int32
@@ -60,7 +62,9 @@ func separableVars(p *Problem) []int32 {
 		}
 		if !coupled {
 			if unseen == nil {
-				unseen = make([]int32, 0, p.N-j)
+				if unseen = scratch[:0]; cap(scratch) < p.N {
+					unseen = make([]int32, 0, p.N-j)
+				}
 			}
 			unseen = append(unseen, int32(j))
 		}

@@ -115,7 +115,7 @@ func TestSeparableVariables(t *testing.T) {
 	for _, loss := range []string{"none", "squared", "logistic"} {
 		for seed := uint64(1); seed <= 4; seed++ {
 			p, free := separableCase(loss, seed)
-			if got := separableVars(p); len(got) != len(free) {
+			if got := separableVars(p, nil); len(got) != len(free) {
 				t.Fatalf("%s seed %d: separable %v, want %v", loss, seed, got, free)
 			}
 			ref, err := Solve(context.Background(), withCouplingRows(p, free), &Options{Tol: 1e-12})

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/softpen/softpen/internal/solver"
+	"github.com/softpen/softpen/mat"
 )
 
 // Load replaces the Solver's problem by p, with the options the Solver was
@@ -15,15 +16,23 @@ import (
 // both solved by the exact method alone (a quadratic objective on dense
 // rows, fewer than 10000 rows of A, no variable taken out: what MethodAuto
 // picks for most problems of a few hundred variables), Load validates p and
-// builds in the Solver's own storage, and on problems of one shape (the
-// same N, rows of A and Aeq, and the same fields given) allocates nothing.
-// Otherwise it allocates a new workspace as NewSolver does. As with
-// NewSolver, the Solver keeps its own copy of p's data: p may be changed
-// or reused afterwards.
+// builds in the Solver's own storage. Where p's P is the last one's bit for
+// bit, with the same ridge and no loss, its factor and certified strong
+// convexity stand and are not computed again. Otherwise, and where p
+// shares storage with the Solver's Result, it allocates a new workspace
+// as NewSolver does. As with NewSolver, the Solver keeps its own copy of
+// p's data: p may be changed or reused afterwards.
 //
-// An error is NewSolver's for p; the Solver then holds no problem, and
-// its Solve, SetB, SetQ and SetBounds return an error saying so until a
-// Load succeeds.
+// On problems of one shape (the same N, rows of A and Aeq, and the same
+// fields given) Load allocates nothing, but: once, a scratch list of N
+// entries; the team of goroutines of Options.Threads, made anew for a
+// problem of 2^18 entries of A or more; above N = 256 the trial factor
+// that certifies the strong convexity of a P that changed.
+//
+// The Result of the last Solve is cleared. An error is NewSolver's for p;
+// the Solver then holds no problem, and its Solve, SetB, SetQ and
+// SetBounds return an error saying so until a Load succeeds, which builds
+// a new workspace.
 func (s *Solver) Load(p *Problem) error {
 	if s == nil || s.s == nil {
 		return errNotBuilt
@@ -52,18 +61,17 @@ func (s *Solver) load(p *Problem) error {
 
 // loadInPlace builds the Solver of p in s's storage and reports true, or
 // reports false having changed nothing when p or s's problem is not on
-// the exact path alone (solver.Solver.Load). The checks are newSolver's,
-// in its order, so that the errors are the same.
+// the exact path alone, or p lives in the solver's storage
+// (solver.Solver.CanLoad, asked before anything is written: a new
+// workspace that then fails to build must leave nothing that a later
+// Load could take for p's). The checks are newSolver's, in its order, so
+// that the errors are the same.
 func (s *Solver) loadInPlace(p *Problem) (bool, error) {
 	if s.hdr == nil || s.sep != nil || p == nil || p.PhiSparse != nil || p.ASparse != nil {
 		return false, nil
 	}
 	if err := p.validate(false, false); err != nil {
 		return true, p.Validate()
-	}
-	so, err := s.opt.internal()
-	if err != nil {
-		return true, err
 	}
 	if err := p.CheckMemory(s.opt); err != nil {
 		return true, err
@@ -75,7 +83,21 @@ func (s *Solver) loadInPlace(p *Problem) (bool, error) {
 	if p.sparsePath(method) || p.dualCDPath(method) {
 		return false, nil
 	}
-	if free := separableVars(p); free != nil && worthSeparating(p, s.opt, true, free, false, false) {
+	if cap(s.free) < p.N {
+		s.free = make([]int32, 0, p.N)
+	}
+	if free := separableVars(p, s.free); free != nil && worthSeparating(p, s.opt, true, free, false, false) {
+		return false, nil
+	}
+	// What the solver reads of p in place (the rest internalReusing
+	// copies first): the probe's vectors and rows, and its sizes.
+	probe := solver.Problem{N: p.N, Loss: lossOf(p.Loss), PhiRows: p.Phi, Y: p.Y, Q: p.Q,
+		ARows: p.A, B: p.B, Beq: p.Beq}
+	so := &s.iopt
+	if !s.iset {
+		so = nil
+	}
+	if !s.s.CanLoad(&probe, so) {
 		return false, nil
 	}
 	if p.P != nil && !solver.FactorsP(p.N, p.Loss != "none" && p.Loss != "", p.Ridge) {
@@ -85,14 +107,13 @@ func (s *Solver) loadInPlace(p *Problem) (bool, error) {
 	}
 	sameP := s.sameP(p)
 	var ip solver.Problem
-	mem := p.internalReusing(&ip, s.hdr, len(p.A) > 0, s.mem)
+	s.mem = p.internalReusing(&ip, s.hdr, len(p.A) > 0, s.mem)
 	ip.SameP = sameP
-	done, err := s.s.Load(&ip, so)
-	if !done {
+	if done, err := s.s.Load(&ip, so); !done {
+		// CanLoad said it would: not reached. The copies are p's now.
+		s.hdr.p = mat.Dense{}
 		return false, nil
-	}
-	s.mem = mem
-	if err != nil {
+	} else if err != nil {
 		return true, newError(p, err)
 	}
 	s.n, s.m, s.box = p.N, len(p.A), p.Lower != nil || p.Upper != nil
@@ -133,11 +154,15 @@ func (s *Solver) usable() error {
 	return nil
 }
 
-// clone returns a copy of o (nil for nil).
+// clone returns a copy of o (nil for nil), its Penalty options copied too.
 func (o *Options) clone() *Options {
 	if o == nil {
 		return nil
 	}
 	c := *o
+	if o.Penalty != nil {
+		pc := *o.Penalty
+		c.Penalty = &pc
+	}
 	return &c
 }

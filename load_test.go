@@ -223,3 +223,121 @@ func TestLoadSamePSameAsNewSolver(t *testing.T) {
 		compareLoaded(t, c.name, s, fresh)
 	}
 }
+
+// TestLoadAfterFailedNewWorkspace: a Load that fails on a new workspace
+// (a logistic problem, which is not the exact path alone) must leave
+// nothing the next Load takes for its P: the QP with that P loads as a new
+// Solver answers it, and one whose P is singular fails as NewSolver does.
+func TestLoadAfterFailedNewWorkspace(t *testing.T) {
+	p1 := [][]float64{{4, 1, 0}, {1, 3, 0.5}, {0, 0.5, 2}}
+	p2 := [][]float64{{1, 0.2, 0}, {0.2, 5, 0}, {0, 0, 9}}
+	singular := [][]float64{{1, 1, 0}, {1, 1, 0}, {0, 0, 1}}
+	q, a, b := []float64{1, -2, 3}, [][]float64{{1, 1, 1}}, []float64{-1}
+	for _, c := range []struct {
+		name   string
+		failed *Problem
+		next   *Problem
+	}{
+		{"a NaN in A", &Problem{N: 3, Loss: "logistic", Phi: [][]float64{{1, 0, 0}, {0, 1, 1}}, Y: []float64{1, -1},
+			P: p2, Q: q, A: [][]float64{{1, math.NaN(), 1}}, B: b}, &Problem{N: 3, P: p2, Q: q, A: a, B: b}},
+		{"not strongly convex", &Problem{N: 3, Loss: "logistic", Phi: [][]float64{{1, 0, 0}}, Y: []float64{1},
+			P: singular, Q: q, A: a, B: b}, &Problem{N: 3, P: singular, Q: q, A: a, B: b}},
+	} {
+		s, err := NewSolver(&Problem{N: 3, P: p1, Q: q, A: a, B: b}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Solve(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Load(c.failed); err == nil {
+			t.Fatalf("%s: Load: no error", c.name)
+		}
+		fresh, errNew := NewSolver(c.next, nil)
+		errLoad := s.Load(c.next)
+		if (errNew == nil) != (errLoad == nil) {
+			t.Fatalf("%s: then Load: %v, NewSolver: %v", c.name, errLoad, errNew)
+		}
+		if errNew == nil {
+			compareLoaded(t, c.name, s, fresh)
+		}
+	}
+}
+
+// TestLoadFromResult: a problem made of the Solver's own Result (q its x,
+// b its multipliers) loads as a new Solver takes it: Load clears its
+// storage, so it builds anew.
+func TestLoadFromResult(t *testing.T) {
+	p1, _ := mpcProblems(t)
+	s, err := NewSolver(p1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Solve(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := *p1
+	p.Q = r.X
+	p.B = r.Lambda
+	for j := range p.B {
+		p.B[j] += p1.B[j]
+	}
+	fresh, err := NewSolver(&p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Load(&p); err != nil {
+		t.Fatal(err)
+	}
+	compareLoaded(t, "q and b from the Result", s, fresh)
+}
+
+// TestLoadAllocatesNothingMore: Load with options given, on a diagonal P
+// with an equality (ExampleSolver_Load's problem), and a Load after a
+// single Solve allocate nothing either, after the first.
+func TestLoadAllocatesNothingMore(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's allocations are not the program's own")
+	}
+	const n = 4
+	simplex := func(w float64) *Problem {
+		p := &Problem{N: n, P: make([][]float64, n), Q: make([]float64, n),
+			Aeq: [][]float64{{1, 1, 1, 1}}, Beq: []float64{1}, Lower: make([]float64, n)}
+		for i := range p.P {
+			p.P[i] = make([]float64, n)
+			p.P[i][i], p.Q[i] = w+float64(i), -float64(i%3)
+		}
+		return p
+	}
+	p1, p2 := mpcProblems(t)
+	for _, c := range []struct {
+		name   string
+		p1, p2 *Problem
+		opt    *Options
+	}{
+		{"options given", p1, p2, &Options{Threads: 1, Tol: 1e-8}},
+		{"diagonal P, an equality", simplex(1), simplex(2), nil},
+	} {
+		s, err := NewSolver(c.p1, c.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := 0
+		allocs := testing.AllocsPerRun(20, func() {
+			p := c.p1
+			if k++; k%2 == 0 {
+				p = c.p2
+			}
+			if err := s.Load(p); err != nil {
+				t.Fatal(err)
+			}
+			if r, err := s.Solve(context.Background()); err != nil || r.Status != StatusSolved {
+				t.Fatalf("%v %v", r.Status, err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: Load and a solve allocate %v times, want 0", c.name, allocs)
+		}
+	}
+}

@@ -591,7 +591,7 @@ func (p *Problem) internalReusing(ip *solver.Problem, h *denseHeaders, copyA boo
 	switch {
 	case size <= cap(old):
 		// Every entry is written below: no clearing needed.
-		fl = old[:size:size]
+		fl = old[:size]
 	case size > 0:
 		fl = make([]float64, size)
 	}
@@ -621,13 +621,17 @@ func (p *Problem) internalReusing(ip *solver.Problem, h *denseHeaders, copyA boo
 		}
 		ip.Upper = bounds[:p.N:p.N]
 	}
-	switch p.Loss {
-	case "squared":
-		ip.Loss = solver.LossSquared
-	case "logistic":
-		ip.Loss = solver.LossLogistic
-	default:
-		ip.Loss = solver.LossNone
-	}
+	ip.Loss = lossOf(p.Loss)
 	return slab
+}
+
+// lossOf is the solver's form of Problem.Loss.
+func lossOf(name string) solver.Loss {
+	switch name {
+	case "squared":
+		return solver.LossSquared
+	case "logistic":
+		return solver.LossLogistic
+	}
+	return solver.LossNone
 }

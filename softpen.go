@@ -87,11 +87,17 @@ type Solver struct {
 	res    Result
 	pen    PenaltyInfo
 	// opt is a copy of NewSolver's options (nil: the defaults), which
-	// Load builds with; hdr and mem hold the matrices' headers and the
-	// copies of the caller's data (internalInto), which Load reuses.
-	opt *Options
-	hdr *denseHeaders
-	mem []float64
+	// Load builds with, and iopt the solver's form of them (when iset; a
+	// value: a pointer kept here would move every solve's options to the
+	// heap); hdr and mem hold the matrices' headers and the copies of the
+	// caller's data (internalInto), free the scratch of separableVars,
+	// which Load reuses.
+	opt  *Options
+	iopt solver.Options
+	iset bool
+	hdr  *denseHeaders
+	mem  []float64
+	free []int32
 	// loadErr is the error of the last Load: the Solver holds no problem
 	// until a Load succeeds.
 	loadErr error
@@ -151,7 +157,7 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 	}
 	full := p
 	var sp *separable
-	free := separableVars(p)
+	free := separableVars(p, nil)
 	separate := free != nil && worthSeparating(p, opt, own, free, sparse, dualCD)
 	if p.P != nil && (sparse || separate || !solver.FactorsP(p.N, p.Loss != "none" && p.Loss != "", p.Ridge)) {
 		// Where solver.New factors the whole P itself, a P that is not
@@ -200,6 +206,9 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 		hdr: &sd.hdr, mem: mem}
 	if !oneShot {
 		sd.opt = opt.clone()
+		if so != nil {
+			sd.iopt, sd.iset = *so, true
+		}
 	}
 	return &sd.Solver, nil
 }

@@ -661,7 +661,7 @@ func TestSparseHugeIndexSVM(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := SVMProblemSparse(s.Labels, s.X, false)
-	free := separableVars(p)
+	free := separableVars(p, nil)
 	if len(free) != 1<<24-3 {
 		t.Fatalf("%d separable variables, want 2^24 - 3", len(free))
 	}
