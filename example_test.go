@@ -281,8 +281,9 @@ func ExampleProblem_sparseRowsPenalty() {
 // ExampleSolver_Load: a service that answers one small QP per request, all
 // of one shape, in one Solver: each request's weighted projection onto the
 // simplex, minimize 1/2 sum w_i (x_i - c_i)^2 subject to sum x = 1, x >= 0.
-// Load takes each request's P and q in the Solver's storage, allocating
-// nothing, and Solve answers it as a new Solver would.
+// Load takes each request's P and q in the Solver's storage (allocating
+// nothing after the first Load), and Solve answers it as a new Solver
+// would.
 func ExampleSolver_Load() {
 	requests := []struct{ w, c []float64 }{
 		{[]float64{1, 1, 1, 1}, []float64{0.5, 0.4, 0.3, -0.2}},
