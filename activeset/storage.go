@@ -70,8 +70,9 @@ func (s *Solver) keepRare() {
 // Solver bit for bit): a service that solves problems of one shape one
 // after the other then allocates nothing (but the team of goroutines of
 // Options.Threads, made anew for problems of 2^18 entries of A and more).
-// The next Solve starts cold. p must not share storage with s's Result
-// (copy it first): Load clears that storage before it reads p. After an
+// The next Solve starts cold. A p that shares storage with s's vectors
+// (its Result's: a C taken from the last X) is built in new storage, as
+// New builds it: Load clears its storage before it reads p. After an
 // error s holds no problem: it must be loaded again before a Solve, which
 // panics otherwise (its setters act on no problem).
 func (s *Solver) Load(p *Problem, opt *Options) error {

@@ -84,8 +84,9 @@ func (s *Solver) Load(p *Problem, opt *Options) (bool, error) {
 
 // CanLoad reports whether Load takes p: both the problem s holds and p
 // are solved by the exact method alone (the direct path without samples
-// of the rows: a quadratic objective, fewer than minSampledRows rows, no
-// time limit passed in the set-up), and no vector or row of p lives in
+// of the rows: a quadratic objective, fewer than minSampledRows rows; a
+// time limit that passes in the set-up leaves the engine for the first
+// Solve, as in New), and no vector or row of p lives in
 // s's storage (the Result's vectors among it), which Load clears before
 // it reads p. It reads only p's vectors' and rows' addresses, its sizes
 // and its loss: a caller may ask before it writes p's data anywhere.
