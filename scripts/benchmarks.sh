@@ -232,7 +232,7 @@ fi
 if $daqp; then
   GOTAGS=daqp section "Beside DAQP: cold solves" \
     "Each QP solved from scratch: softpen NewSolver + Solve; softpen-load, Load + Solve in one Solver's storage (the QPs of an MPC family share P, whose factor Load keeps); DAQP's daqp_quadprog (v0.9.1, built -O3 -march=native); median-ns and p99-ns are of single solves, every answer checked against the other solver's." \
-    scripts/peers 3x '^BenchmarkDAQPCold$'
+    scripts/peers 20x '^BenchmarkDAQPCold$'
   GOTAGS=daqp section "Beside DAQP: receding-horizon loops" \
     "The MPC sequences of internal/testqp step by step: softpen cold, softpen warm (one Solver, SetQ and SetB per step), DAQP warm (daqp_update_ldp, then daqp_solve)." \
     scripts/peers 3x '^BenchmarkDAQPMPCLoop$'
