@@ -266,24 +266,7 @@ func (s *Solver) build(p *Problem, opt *Options, at *guess) error {
 	copy(s.c, p.C)
 	s.l1 = p.L1
 	s.capSign, s.cEff, s.kinkIn = i8.take(n), fl.take(n), bl.take(n)
-	s.a, s.aeq = denseRows(&s.mem.a, p.A, p.ARows), denseRows(&s.mem.aeq, p.Aeq, nil)
-	var sbv sparseBuilder
-	sb := newSparseBuilder(&sbv, m, n, &in, &fl, &bl)
-	s.ainv, s.eqinv = fl.take(m), fl.take(meq)
-	if err = s.rowNorms(p.A == nil, sb, *at); err != nil {
-		return err
-	}
-	if err = inverseNorms(s.eqinv, "Aeq", 0, s.aeq, false, nil, nil, nil); err != nil {
-		return err
-	}
-	s.sp = sb.rows()
-	s.bOrig, s.beqOrig = fl.take(m), fl.take(meq)
-	copy(s.bOrig, p.B)
-	copy(s.beqOrig, p.Beq)
-	if err := checkScaled("B", s.bOrig, s.ainv); err != nil {
-		return err
-	}
-	if err := checkScaled("Beq", s.beqOrig, s.eqinv); err != nil {
+	if err := s.readRows(p, at, &fl, &in, &bl); err != nil {
 		return err
 	}
 	s.b, s.beq = fl.take(m), fl.take(meq)
@@ -323,6 +306,32 @@ func (s *Solver) build(p *Problem, opt *Options, at *guess) error {
 		s.Reset() // NewAt's HotStart resets
 	}
 	return nil
+}
+
+// readRows lists the rows of A and Aeq (read in place), their inverse
+// norms and sparse forms, and the copies of B and Beq, from the slabs: the
+// pass of build that checks every row. A row that is not finite, or whose
+// scaling overflows, is an *InputError naming it.
+func (s *Solver) readRows(p *Problem, at *guess, fl *slab[float64], in *slab[int32], bl *slab[bool]) error {
+	m, meq := s.m, s.meq
+	s.a, s.aeq = denseRows(&s.mem.a, p.A, p.ARows), denseRows(&s.mem.aeq, p.Aeq, nil)
+	var sbv sparseBuilder
+	sb := newSparseBuilder(&sbv, m, s.n, in, fl, bl)
+	s.ainv, s.eqinv = fl.take(m), fl.take(meq)
+	if err := s.rowNorms(p.A == nil, sb, *at); err != nil {
+		return err
+	}
+	if err := inverseNorms(s.eqinv, "Aeq", 0, s.aeq, false, nil, nil, nil); err != nil {
+		return err
+	}
+	s.sp = sb.rows()
+	s.bOrig, s.beqOrig = fl.take(m), fl.take(meq)
+	copy(s.bOrig, p.B)
+	copy(s.beqOrig, p.Beq)
+	if err := checkScaled("B", s.bOrig, s.ainv); err != nil {
+		return err
+	}
+	return checkScaled("Beq", s.beqOrig, s.eqinv)
 }
 
 // newPool allocates the pool and its scratch, and with at.x set points

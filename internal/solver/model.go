@@ -163,23 +163,12 @@ func (s *Solver) buildModel(sharpMu bool, fl *floats) error {
 		}
 		s.c0 += s.offset
 		s.modelH, s.modelC = s.modelRounding()
-		if s.keepFactor && !sharpMu {
-			// Load with the P and ridge of the model factored before
-			// (keptModel): H, its factor and mu (set by build) are
-			// that model's.
-		} else {
-			if err := s.chol.Factor(s.h); err != nil {
-				return &NotConvexError{fmt.Sprintf("the quadratic part phi'phi/l + P + ridge I is not positive definite (%v)", err)}
-			}
-			s.mu = floor
-			switch {
-			case sharpMu:
-				s.mu = s.certifyMinEig(s.h, max(floor, 0), sharpMuIters, sharpMuStart, fl.take(2*n))
-			case !(floor > 0):
-				// The direct path needs mu only for the certificate's
-				// rounding and the distance bound: an estimate of a few
-				// iterations, certified as any other, does.
-				s.mu = s.certifyMinEig(s.h, 0, roughMuIters, roughMuStart, fl.take(2*n))
+		if !s.keepFactor || sharpMu {
+			// Otherwise Load with the P and ridge of the model factored
+			// before (keptModel): H, its factor and mu (set by build)
+			// are that model's.
+			if err := s.factorModel(sharpMu, floor, fl); err != nil {
+				return err
 			}
 		}
 		if !sharpMu && s.l == 0 {
@@ -229,6 +218,26 @@ func (s *Solver) buildModel(sharpMu bool, fl *floats) error {
 			return &NotConvexError{"the quadratic part phi'phi/l + P + ridge I has no certified positive eigenvalue bound"}
 		}
 		return &NotConvexError{"P + ridge I has no certified positive eigenvalue bound (the logistic loss's own curvature can vanish)"}
+	}
+	return nil
+}
+
+// factorModel factors the quadratic model's H and sets mu: floor, or
+// where floor is not positive (or sharpMu asks) a bound certifyMinEig
+// certifies, its scratch from fl.
+func (s *Solver) factorModel(sharpMu bool, floor float64, fl *floats) error {
+	if err := s.chol.Factor(s.h); err != nil {
+		return &NotConvexError{fmt.Sprintf("the quadratic part phi'phi/l + P + ridge I is not positive definite (%v)", err)}
+	}
+	s.mu = floor
+	switch {
+	case sharpMu:
+		s.mu = s.certifyMinEig(s.h, max(floor, 0), sharpMuIters, sharpMuStart, fl.take(2*s.n))
+	case !(floor > 0):
+		// The direct path needs mu only for the certificate's rounding
+		// and the distance bound: an estimate of a few iterations,
+		// certified as any other, does.
+		s.mu = s.certifyMinEig(s.h, 0, roughMuIters, roughMuStart, fl.take(2*s.n))
 	}
 	return nil
 }
