@@ -135,11 +135,7 @@ func (s *Solver) exactResidual(j int, x []float64) float64 {
 			e.AddProduct(sp.val[lo+int32(p)], x[k])
 		}
 	} else {
-		for k, a := range s.a[j] {
-			if a != 0 {
-				e.AddProduct(a, x[k])
-			}
-		}
+		e.AddDot(s.a[j], x)
 	}
 	e.Add(-s.bOrig[j])
 	return e.Value()
@@ -149,11 +145,7 @@ func (s *Solver) exactResidual(j int, x []float64) float64 {
 // scale, summed in twice the working precision.
 func (s *Solver) exactEqResidual(i int, x []float64) float64 {
 	var e vec.ExactSum
-	for k, a := range s.aeq[i] {
-		if a != 0 {
-			e.AddProduct(a, x[k])
-		}
-	}
+	e.AddDot(s.aeq[i], x)
 	e.Add(-s.beqOrig[i])
 	return e.Value()
 }
@@ -351,15 +343,11 @@ func (s *Solver) compensatedResiduals(x, lam []float64) {
 		scale := 1.0
 		switch c.kind {
 		case kindRow:
-			for i, a := range s.a[c.i] {
-				e.AddProduct(a, x[i])
-			}
+			e.AddDot(s.a[c.i], x)
 			e.Add(-s.bOrig[c.i])
 			scale = s.ainv[c.i]
 		case kindEq:
-			for i, a := range s.aeq[c.i] {
-				e.AddProduct(a, x[i])
-			}
+			e.AddDot(s.aeq[c.i], x)
 			e.Add(-s.beqOrig[c.i])
 			scale = s.eqinv[c.i]
 		case kindLower:
@@ -406,9 +394,7 @@ func (s *Solver) stationarity(dst, x, lam, base []float64, capped bool) {
 		if s.chol.hd != nil {
 			e.AddProduct(s.chol.hd[i], x[i])
 		} else {
-			for j, h := range s.chol.h.Row(i) {
-				e.AddProduct(h, x[j])
-			}
+			e.AddDot(s.chol.h.Row(i), x)
 		}
 		e.Add(base[i])
 		if capped && s.capSign[i] != 0 {

@@ -55,3 +55,56 @@ func TestExactSumCancellation(t *testing.T) {
 		}
 	}
 }
+
+// TestExactSumAddDot: AddDot's four running sums, against math/big, on
+// every length 0..300 with a cancelling last term (as in
+// TestExactSumCancellation) and after a nonzero start: within AddProduct's
+// bound, eps |sum| + n^2 eps^2 sum |terms| with a margin of 4. The
+// error-free product of TestExactSumErrorFree, at each position of the
+// four sums and of the tail, must come out exact.
+func TestExactSumAddDot(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	eps := math.Ldexp(1, -53)
+	for n := 0; n <= 300; n++ {
+		a, b := make([]float64, n), make([]float64, n+3) // b may be longer
+		for i := range a {
+			a[i] = math.Ldexp(rng.NormFloat64(), rng.IntN(40))
+			b[i] = rng.NormFloat64()
+		}
+		if n > 0 {
+			var f float64
+			for i := 0; i < n-1; i++ {
+				f += a[i] * b[i]
+			}
+			a[n-1], b[n-1] = -f, 1
+		}
+		start := rng.NormFloat64()
+		e := ExactSum{}
+		e.Add(start)
+		e.AddDot(a, b)
+		exact := new(big.Float).SetPrec(2000).SetFloat64(start)
+		terms := math.Abs(start)
+		for i := range a {
+			exact.Add(exact, new(big.Float).SetPrec(2000).Mul(big.NewFloat(a[i]), big.NewFloat(b[i])))
+			terms += math.Abs(a[i] * b[i])
+		}
+		want, _ := exact.Float64()
+		m := float64(n + 1)
+		if got, bound := e.Value(), eps*math.Abs(want)+m*m*eps*eps*terms*4; math.Abs(got-want) > bound {
+			t.Fatalf("n = %d: sum %.17g, exact %.17g, off by %.3g > %.3g", n, got, want, math.Abs(got-want), bound)
+		}
+	}
+	u, v := 1+math.Ldexp(1, -30), 1-math.Ldexp(1, -30)
+	for n := 1; n <= 9; n++ {
+		for at := 0; at < n; at++ {
+			a, b := make([]float64, n), make([]float64, n)
+			a[at], b[at] = u, v
+			e := ExactSum{}
+			e.Add(-1)
+			e.AddDot(a, b)
+			if got, want := e.Value(), -math.Ldexp(1, -60); got != want {
+				t.Errorf("n = %d, product at %d: -1 + a b = %g, want %g", n, at, got, want)
+			}
+		}
+	}
+}

@@ -150,9 +150,7 @@ func (s *Solver) penaltyUpper(x []float64) float64 {
 			continue
 		}
 		var e vec.ExactSum
-		for j, a := range s.a.Row(k) {
-			e.AddProduct(a, x[j])
-		}
+		e.AddDot(s.a.Row(k), x)
 		e.Add(-s.b[k])
 		v := e.Value()
 		pen += max(v+0x1p-52*math.Abs(v)+g2*size, 0)
