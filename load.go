@@ -70,7 +70,10 @@ func (s *Solver) loadInPlace(p *Problem) (bool, error) {
 	if s.hdr == nil || s.sep != nil || p == nil || p.PhiSparse != nil || p.ASparse != nil {
 		return false, nil
 	}
-	if err := p.validate(false, false); err != nil {
+	// P the last problem's, bit for bit (the common case of a controller
+	// or a service of one model): its checks passed then.
+	sameP := s.sameP(p)
+	if err := p.validate(false, false, sameP); err != nil {
 		return true, p.Validate()
 	}
 	if err := p.CheckMemory(s.opt); err != nil {
@@ -105,7 +108,6 @@ func (s *Solver) loadInPlace(p *Problem) (bool, error) {
 			return true, p.Validate()
 		}
 	}
-	sameP := s.sameP(p)
 	var ip solver.Problem
 	s.mem = p.internalReusing(&ip, s.hdr, len(p.A) > 0, s.mem)
 	ip.SameP = sameP
@@ -126,15 +128,23 @@ func (s *Solver) loadInPlace(p *Problem) (bool, error) {
 
 // sameP reports whether p's P is, bit for bit, the copy of the P of the
 // problem s holds (internalInto's symmetric part, which for a symmetric P
-// is P itself): its factor then stands (solver.Problem.SameP).
+// is P itself), with finite entries: its factor then stands
+// (solver.Problem.SameP), and P is n x n, finite and symmetric (the copy
+// is, exactly), so that validate need not check it again. p need not be
+// valid: any length is compared safely.
 func (s *Solver) sameP(p *Problem) bool {
 	h := &s.hdr.p
-	if len(p.P) == 0 || h.Rows != p.N {
+	n := p.N
+	if len(p.P) == 0 || len(p.P) != n || h.Rows != n {
 		return false
 	}
 	for i, r := range p.P {
+		if len(r) != n {
+			return false
+		}
+		hr := h.Data[i*h.Stride : i*h.Stride+n]
 		for j, v := range r {
-			if math.Float64bits(v) != math.Float64bits(h.Data[i*h.Stride+j]) {
+			if math.Float64bits(v) != math.Float64bits(hr[j]) || v-v != 0 {
 				return false
 			}
 		}

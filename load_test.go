@@ -177,6 +177,66 @@ func TestLoadBadProblem(t *testing.T) {
 	compareLoaded(t, "after a failed Load", s, fresh)
 }
 
+// TestLoadSamePBadProblem: Load leaves out the checks of a P that is the
+// held one's bit for bit (sameP); every P that is not, by a row's length,
+// a NaN, an Inf or an asymmetry, and every other bad field beside the
+// held P, still gets NewSolver's error, and the Solver then loads the good
+// problem again as a new Solver would.
+func TestLoadSamePBadProblem(t *testing.T) {
+	p1, _ := mpcProblems(t)
+	n := p1.N
+	withP := func(edit func(pm [][]float64)) *Problem {
+		q := *p1
+		q.P = make([][]float64, n)
+		for i, r := range p1.P {
+			q.P[i] = slices.Clone(r)
+		}
+		edit(q.P)
+		return &q
+	}
+	badQ := *p1
+	badQ.Q = p1.Q[:n-1]
+	nanQ := *p1
+	nanQ.Q = slices.Clone(p1.Q)
+	nanQ.Q[2] = math.NaN()
+	wrongN := *p1
+	wrongN.N = n + 1
+	cases := []struct {
+		name string
+		p    *Problem
+	}{
+		{"a row of P one too long", withP(func(pm [][]float64) { pm[1] = append(pm[1], 0) })},
+		{"a row of P one too short", withP(func(pm [][]float64) { pm[n-1] = pm[n-1][:n-1] })},
+		{"a NaN in P", withP(func(pm [][]float64) { pm[2][2] = math.NaN() })},
+		{"an Inf in P", withP(func(pm [][]float64) { pm[0][1], pm[1][0] = math.Inf(1), math.Inf(1) })},
+		{"P not symmetric", withP(func(pm [][]float64) { pm[0][1] += 1 })},
+		{"P one row short", withP(func(pm [][]float64) {})},
+		{"q one entry short", &badQ},
+		{"a NaN in q", &nanQ},
+		{"n one larger than P", &wrongN},
+	}
+	cases[5].p.P = cases[5].p.P[:n-1]
+	s, err := NewSolver(p1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		_, want := NewSolver(c.p, nil)
+		err := s.Load(c.p)
+		if err == nil || want == nil || err.Error() != want.Error() {
+			t.Errorf("%s: Load's error %v, NewSolver's %v", c.name, err, want)
+		}
+		if err := s.Load(p1); err != nil {
+			t.Fatalf("%s: Load of the good problem after it: %v", c.name, err)
+		}
+	}
+	fresh, err := NewSolver(p1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareLoaded(t, "after the bad problems", s, fresh)
+}
+
 // TestLoadSamePSameAsNewSolver: a Load whose P is the last one's keeps its
 // factor and certified mu; every answer along a sequence that keeps P,
 // moves the ridge, drops P and brings it back, and fails a Load in

@@ -120,7 +120,7 @@ func bad(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }
 // so the constant mu of strong convexity) takes a factorisation of it: the
 // solver finds it, once, and returns an *InputError naming ridge if not.
 // Validate does not modify p and never panics, whatever the lengths.
-func (p *Problem) Validate() error { return p.validate(true, true) }
+func (p *Problem) Validate() error { return p.validate(true, true, false) }
 
 // validate is Validate; with entriesOfA false it leaves out the pass over
 // the entries of A (finite, and the norms that scaling needs), which
@@ -128,7 +128,9 @@ func (p *Problem) Validate() error { return p.validate(true, true) }
 //
 // With semidefinite false, P is not factored: the caller proves P positive
 // semidefinite otherwise (newSolver, where the solver factors P itself).
-func (p *Problem) validate(entriesOfA, semidefinite bool) error {
+// With knownP, P's checks are left out: the caller has found P, bit for
+// bit, finite and symmetric already (Solver.sameP), so they would pass.
+func (p *Problem) validate(entriesOfA, semidefinite, knownP bool) error {
 	if p == nil {
 		return inputErr("problem", nil, "nil")
 	}
@@ -143,7 +145,7 @@ func (p *Problem) validate(entriesOfA, semidefinite bool) error {
 		p.checkLoss,
 		p.checkScalars,
 		func() error { return checkBounds(p.Lower, p.Upper, n) },
-		func() error { return p.checkQuadratic(semidefinite) },
+		func() error { return p.checkQuadratic(semidefinite, knownP) },
 		func() error { return p.checkConstraints(entriesOfA) },
 	} {
 		if err := check(); err != nil {
@@ -269,7 +271,10 @@ func (p *Problem) checkScalars() error {
 
 // checkQuadratic checks P and q (P positive semidefinite only with
 // semidefinite).
-func (p *Problem) checkQuadratic(semidefinite bool) error {
+func (p *Problem) checkQuadratic(semidefinite, knownP bool) error {
+	if knownP {
+		return p.checkQ()
+	}
 	if _, err := checkMatrix("P", p.P, p.N, p.N); err != nil {
 		return err
 	}
@@ -281,6 +286,11 @@ func (p *Problem) checkQuadratic(semidefinite bool) error {
 			return err
 		}
 	}
+	return p.checkQ()
+}
+
+// checkQ checks q: n finite entries, or none.
+func (p *Problem) checkQ() error {
 	if p.Q != nil && len(p.Q) != p.N {
 		return inputErr("q", nil, "length "+strconv.Itoa(len(p.Q))+", want n = "+strconv.Itoa(p.N))
 	}

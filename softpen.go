@@ -122,7 +122,7 @@ func newSolver(p *Problem, opt *Options, own bool) (*Solver, error) {
 	// (TestValidateNamesFieldAndIndex).
 	// P's semidefiniteness (a factorisation) is checked below, unless
 	// the solver factors P itself.
-	if err := p.validate(false, false); err != nil {
+	if err := p.validate(false, false, false); err != nil {
 		return nil, p.Validate()
 	}
 	so, err := opt.internal()
