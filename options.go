@@ -141,7 +141,10 @@ type Options struct {
 	// than 2^16 nonzeros (dense A: 2^17 entries) a goroutine get fewer. A
 	// given Threads gives the same bits on every run; different ones differ
 	// by rounding, each answer certified to Tol. The penalty methods run
-	// on one goroutine.
+	// on one goroutine. Between the active-set method's passes over every
+	// row, its other goroutines wait for the next one spinning, for at
+	// most a millisecond after the last (as BLAS and OpenMP threads do):
+	// a goroutine woken from sleep often came too late to share a pass.
 	Threads int
 	// Penalty tunes the penalty methods; nil means their defaults. It is
 	// read only when a penalty method runs (one of MethodAPG ...

@@ -1,6 +1,10 @@
 package activeset
 
-import "sync/atomic"
+import (
+	"runtime"
+	"sync/atomic"
+	"time"
+)
 
 // rowTeam runs the passes over every row of A on several goroutines: the
 // rows are cut once into contiguous chunks of about equal size, whole
@@ -13,10 +17,11 @@ import "sync/atomic"
 // machine has not yet scheduled.
 //
 // The goroutines' functions are made once, in newRowTeam: a pass
-// allocates nothing. A goroutine that starts after its pass has ended
-// takes its chunk of the pass then running, if free, or returns; while it
-// is pending no other is started for its chunk, so that the goroutines of
-// a busy machine do not pile up (a new goroutine allocates).
+// allocates nothing. A goroutine that has run its chunk, or started after
+// its pass ended, waits for the next pass spinning (linger), and returns
+// after teamLinger without one; while it is alive no other is started for
+// its chunk, so that the goroutines of a busy machine do not pile up (a
+// new goroutine allocates).
 type rowTeam struct {
 	bounds []int          // chunk k is rows bounds[k]:bounds[k+1]
 	start  []func()       // start[k] runs chunk k of job unless it is taken (k >= 1)
@@ -57,19 +62,17 @@ func newRowTeam(m, n, block, threads int) *rowTeam {
 	for k := 1; k < chunks; k++ {
 		t.state[k].Store(chunkDone)
 		t.start[k] = func() {
-			if t.state[k].CompareAndSwap(chunkFree, chunkTaken) {
-				t.job(k, t.bounds[k], t.bounds[k+1])
-				t.state[k].Store(chunkDone)
-				// Not alive before the send: the pass that waits for it
-				// ends only after it, and the next may start a goroutine
-				// at once (cleared after it, a pass that came right after
-				// saw this one alive, started none, and the caller ran
-				// the chunk itself).
-				t.alive[k].Store(false)
-				t.done <- struct{}{}
-				return
+			for {
+				if t.state[k].CompareAndSwap(chunkFree, chunkTaken) {
+					t.job(k, t.bounds[k], t.bounds[k+1])
+					t.state[k].Store(chunkDone)
+					t.done <- struct{}{}
+				}
+				if !t.linger(k) {
+					t.alive[k].Store(false)
+					return
+				}
 			}
-			t.alive[k].Store(false)
 		}
 	}
 	return t
@@ -126,4 +129,34 @@ func (t *rowTeam) do(job func(k, lo, hi int)) {
 		<-t.done
 	}
 	t.job = nil
+}
+
+// teamLinger is how long a goroutine of the team waits for the next pass
+// before it returns. A parked goroutine that a pass wakes (or a new one)
+// can take longer to run than the caller takes for chunk 0 of a pass
+// that checks violation bounds only: the caller then runs the other
+// chunks too, and the pass gains nothing. On the large QP (m = 1e5, n =
+// 100) with two goroutines, new goroutines took 3 or 4 of the 12 passes'
+// second chunks; lingering ones take 11 or 12. The passes of a solve
+// come a millisecond or less apart; spinning between them, as OpenMP's
+// and BLAS's threads do, costs a core for at most teamLinger after the
+// last. The spin yields the processor (runtime.Gosched) every few
+// checks, so other goroutines still run.
+const teamLinger = time.Millisecond
+
+// linger waits, spinning, until chunk k is freed by the next pass (true)
+// or teamLinger has passed (false).
+func (t *rowTeam) linger(k int) bool {
+	deadline := time.Now().Add(teamLinger)
+	for i := 1; ; i++ {
+		if t.state[k].Load() == chunkFree {
+			return true
+		}
+		if i%64 == 0 {
+			if time.Now().After(deadline) {
+				return false
+			}
+			runtime.Gosched()
+		}
+	}
 }

@@ -181,8 +181,8 @@ func TestHotStartAtThreads(t *testing.T) {
 // TestTeamEveryChunkOnce: every pass runs each chunk once, on its rows,
 // whether the goroutines take their chunks or the caller does (one
 // processor: the goroutines start after the caller has taken every
-// chunk), and a goroutine that starts after its pass runs nothing of the
-// next.
+// chunk), and a goroutine that starts after its pass, or lingers after
+// it, runs nothing of the next until that pass frees its chunk.
 func TestTeamEveryChunkOnce(t *testing.T) {
 	for _, procs := range []int{1, runtime.GOMAXPROCS(0)} {
 		old := runtime.GOMAXPROCS(procs)
@@ -210,6 +210,24 @@ func TestTeamEveryChunkOnce(t *testing.T) {
 			}
 		}
 		runtime.GOMAXPROCS(old)
+	}
+}
+
+// TestTeamGoroutinesReturn: the goroutines that linger after the passes
+// return once teamLinger has passed without one.
+func TestTeamGoroutinesReturn(t *testing.T) {
+	team := newRowTeam(3000, minChunkEntries, 100, 3)
+	for range 50 {
+		team.do(func(k, lo, hi int) { time.Sleep(10 * time.Microsecond) })
+	}
+	deadline := time.Now().Add(time.Second + 100*teamLinger)
+	for k := 1; k < team.chunks(); k++ {
+		for team.alive[k].Load() {
+			if time.Now().After(deadline) {
+				t.Fatalf("chunk %d's goroutine still alive a second after the last pass", k)
+			}
+			time.Sleep(teamLinger / 4)
+		}
 	}
 }
 
