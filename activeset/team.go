@@ -74,6 +74,11 @@ func newRowTeam(m, n, block, threads int) *rowTeam {
 				}
 			}
 		}
+		// Started now, the goroutines are running when the first pass
+		// (the rows' norms, soon after) comes: woken by it, they took
+		// part of it a millisecond or more late.
+		t.alive[k].Store(true)
+		go t.start[k]()
 	}
 	return t
 }
