@@ -451,21 +451,12 @@ func inverseNorms(inv []float64, field string, first int, rows [][]float64, asRo
 			y = r // the sum of squares does not depend on y
 		}
 		ss, dense := vec.SumSqDot(r, y)
-		nr := math.Sqrt(ss)
-		if !(ss > 0x1p-900 && ss < 0x1p900) {
-			nr = mat.Norm(r) // scaled, so that no entry's square overflows or underflows
-		}
-		switch {
-		case nr == 0:
-		case math.IsNaN(nr) || math.IsInf(nr, 0) || math.IsInf(1/nr, 0):
-			for k, x := range r {
-				if x-x != 0 {
-					return &InputError{field, first + j, fmt.Sprintf("column %d is %v", k, x)}
-				}
-			}
-			return &InputError{field, first + j, fmt.Sprintf("the row's norm overflows when the row is scaled to unit norm (norm %v)", nr)}
-		default:
-			inv[j] = 1 / nr
+		if ss > 0x1p-900 && ss < 0x1p900 {
+			// Nearly every row: the norm and its inverse are finite and
+			// not zero, and need no check.
+			inv[j] = 1 / math.Sqrt(ss)
+		} else if err := unusualNorm(&inv[j], field, first+j, r); err != nil {
+			return err
 		}
 		if sb != nil {
 			sb.add(j, r)
@@ -473,6 +464,27 @@ func inverseNorms(inv []float64, field string, first int, rows [][]float64, asRo
 		if x != nil {
 			dots[j] = sb.guessDot(inv[j], j, x, dense)
 		}
+	}
+	return nil
+}
+
+// unusualNorm sets *inv = 1/||r|| for a row whose sum of squares is not
+// within 2^-900..2^900 (inverseNorms): the norm taken again scaled, so that
+// no entry's square overflows or underflows; 0 for a zero row, and an
+// *InputError naming the row when a norm or its inverse is not finite.
+func unusualNorm(inv *float64, field string, row int, r []float64) error {
+	nr := mat.Norm(r)
+	switch {
+	case nr == 0:
+	case math.IsNaN(nr) || math.IsInf(nr, 0) || math.IsInf(1/nr, 0):
+		for k, x := range r {
+			if x-x != 0 {
+				return &InputError{field, row, fmt.Sprintf("column %d is %v", k, x)}
+			}
+		}
+		return &InputError{field, row, fmt.Sprintf("the row's norm overflows when the row is scaled to unit norm (norm %v)", nr)}
+	default:
+		*inv = 1 / nr
 	}
 	return nil
 }
