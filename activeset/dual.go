@@ -25,6 +25,7 @@ func (s *Solver) Solve(ctx context.Context) *Result {
 // before the call: for a caller whose time limit bounds its own set-up
 // too.
 func (s *Solver) SolveFrom(ctx context.Context, start time.Time) *Result {
+	defer s.team.rest() // no pass until the next solve
 	s.beginSolve(ctx, start)
 	status := s.settle(s.iterate())
 	admitted, objective := -1, 0.0 // the final rounds' last admission, and F before it

@@ -19,7 +19,9 @@ import (
 // The goroutines' functions are made once, in newRowTeam: a pass
 // allocates nothing. A goroutine that has run its chunk, or started after
 // its pass ended, waits for the next pass spinning (linger), and returns
-// after teamLinger without one; while it is alive no other is started for
+// after teamLinger without one, or at once when the team rests (the end of
+// a solve: the next one may be another Solver's, whose goroutines this one's
+// would hold up); while it is alive no other is started for
 // its chunk, so that the goroutines of a busy machine do not pile up (a
 // new goroutine allocates).
 type rowTeam struct {
@@ -27,6 +29,7 @@ type rowTeam struct {
 	start  []func()       // start[k] runs chunk k of job unless it is taken (k >= 1)
 	state  []atomic.Int32 // chunk k's: chunkFree, chunkTaken or chunkDone
 	alive  []atomic.Bool  // chunk k's goroutine has been started and not returned
+	busy   atomic.Bool    // passes may follow: the goroutines linger (do sets it, rest clears it)
 	done   chan struct{}  // a goroutine has run a chunk it took
 	job    func(k, lo, hi int)
 }
@@ -74,13 +77,25 @@ func newRowTeam(m, n, block, threads int) *rowTeam {
 				}
 			}
 		}
-		// Started now, the goroutines are running when the first pass
-		// (the rows' norms, soon after) comes: woken by it, they took
-		// part of it a millisecond or more late.
+	}
+	// Started now, the goroutines are running when the first pass (the
+	// rows' norms, soon after) comes: woken by it, they took part of it
+	// 65-165 µs late on the large QP.
+	t.busy.Store(true)
+	for k := 1; k < chunks; k++ {
 		t.alive[k].Store(true)
 		go t.start[k]()
 	}
 	return t
+}
+
+// rest tells the goroutines that no pass follows soon (a solve has
+// ended): they return instead of lingering. The next pass starts them
+// again.
+func (t *rowTeam) rest() {
+	if t != nil {
+		t.busy.Store(false)
+	}
 }
 
 // splits says which passes, besides those over every row's entries (the
@@ -114,6 +129,7 @@ func (t *rowTeam) chunks() int { return len(t.start) }
 // exactly those.
 func (t *rowTeam) do(job func(k, lo, hi int)) {
 	t.job = job
+	t.busy.Store(true)
 	for k := 1; k < len(t.start); k++ {
 		t.state[k].Store(chunkFree)
 		if t.alive[k].CompareAndSwap(false, true) {
@@ -149,13 +165,16 @@ func (t *rowTeam) do(job func(k, lo, hi int)) {
 // checks, so other goroutines still run.
 const teamLinger = time.Millisecond
 
-// linger waits, spinning, until chunk k is freed by the next pass (true)
-// or teamLinger has passed (false).
+// linger waits, spinning, until chunk k is freed by the next pass (true),
+// or the team rests or teamLinger has passed (false).
 func (t *rowTeam) linger(k int) bool {
 	deadline := time.Now().Add(teamLinger)
 	for i := 1; ; i++ {
 		if t.state[k].Load() == chunkFree {
 			return true
+		}
+		if !t.busy.Load() {
+			return false
 		}
 		if i%64 == 0 {
 			if time.Now().After(deadline) {

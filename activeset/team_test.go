@@ -214,19 +214,40 @@ func TestTeamEveryChunkOnce(t *testing.T) {
 }
 
 // TestTeamGoroutinesReturn: the goroutines that linger after the passes
-// return once teamLinger has passed without one.
+// return once teamLinger has passed without one, and when the team rests
+// (the end of a solve); the passes after a rest start them again and run
+// every chunk once.
 func TestTeamGoroutinesReturn(t *testing.T) {
 	team := newRowTeam(3000, minChunkEntries, 100, 3)
-	for range 50 {
-		team.do(func(k, lo, hi int) { time.Sleep(10 * time.Microsecond) })
+	runs := make([]atomic.Int64, team.chunks())
+	passes := func() {
+		for range 50 {
+			team.do(func(k, lo, hi int) {
+				time.Sleep(10 * time.Microsecond)
+				runs[k].Add(1)
+			})
+		}
 	}
-	deadline := time.Now().Add(time.Second + 100*teamLinger)
-	for k := 1; k < team.chunks(); k++ {
-		for team.alive[k].Load() {
-			if time.Now().After(deadline) {
-				t.Fatalf("chunk %d's goroutine still alive a second after the last pass", k)
+	returned := func(how string) {
+		deadline := time.Now().Add(time.Second + 100*teamLinger)
+		for k := 1; k < team.chunks(); k++ {
+			for team.alive[k].Load() {
+				if time.Now().After(deadline) {
+					t.Fatalf("%s: chunk %d's goroutine still alive a second after the last pass", how, k)
+				}
+				time.Sleep(teamLinger / 4)
 			}
-			time.Sleep(teamLinger / 4)
+		}
+	}
+	passes()
+	returned("lingering")
+	passes()
+	team.rest()
+	returned("after a rest")
+	passes()
+	for k := range runs {
+		if n := runs[k].Load(); n != 150 {
+			t.Errorf("chunk %d run %d times in 150 passes", k, n)
 		}
 	}
 }
