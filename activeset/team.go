@@ -19,11 +19,11 @@ import (
 // The goroutines' functions are made once, in newRowTeam: a pass
 // allocates nothing. A goroutine that has run its chunk, or started after
 // its pass ended, waits for the next pass spinning (linger), and returns
-// after teamLinger without one, or at once when the team rests (the end of
-// a solve: the next one may be another Solver's, whose goroutines this one's
-// would hold up); while it is alive no other is started for
-// its chunk, so that the goroutines of a busy machine do not pile up (a
-// new goroutine allocates).
+// after teamLinger without one, or at once when the team rests (the end
+// of a solve: the next one may be another Solver's, whose goroutines this
+// one's would hold up). While it is alive no other is started for its
+// chunk, so that the goroutines of a busy machine do not pile up (a new
+// goroutine allocates).
 type rowTeam struct {
 	bounds []int          // chunk k is rows bounds[k]:bounds[k+1]
 	start  []func()       // start[k] runs chunk k of job unless it is taken (k >= 1)

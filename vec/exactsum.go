@@ -41,8 +41,9 @@ func (e *ExactSum) Value() float64 { return e.Hi + e.Lo }
 // are still kept exactly (TwoSum and math.FMA) and added to Lo, so the
 // bound is AddProduct's: every error term is at most eps times a partial
 // sum over fewer terms than one running sum would see, and Lo holds
-// about 2 n such terms. The bits may differ from AddProduct's, in Lo's
-// own rounding only. It is pure Go on every path and allocates nothing.
+// about 2 n such terms. The sum may differ from AddProduct's in its last
+// bits (the same errors, added in another order). It is pure Go on every
+// path and allocates nothing.
 func (e *ExactSum) AddDot(a, b []float64) {
 	b = b[:len(a)]
 	var h0, h1, h2, h3, l0, l1, l2, l3 float64
