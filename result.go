@@ -82,6 +82,9 @@ type Info struct {
 	// within rounding, and +Inf when an equality or a row within rounding
 	// of active depends on the others to rounding but not exactly (x*
 	// then lies where it cuts them, at a distance rounding decides).
+	// Its known limit: where such rows meet at a small angle float64
+	// still resolves, x* can lie further than this by the rounding of
+	// the rows divided by that angle (DESIGN.md, "Mathematics").
 	DistBound float64
 	// MaxViolation is the largest violation of a row, equality or bound
 	// by x on the caller's scale.
