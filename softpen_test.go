@@ -13,6 +13,7 @@ import (
 
 	"github.com/softpen/softpen/internal/qpgen"
 	"github.com/softpen/softpen/internal/testqp"
+	"github.com/softpen/softpen/mat"
 )
 
 // TestTinyTolerance: a tolerance below what float64 can certify ends at
@@ -758,6 +759,41 @@ func TestStochasticStepsAllowForP(t *testing.T) {
 		}
 		if res.Status != StatusSolved {
 			t.Errorf("%v: %v at %v (%s)", m, res.Status, res.X, res.Message)
+		}
+	}
+}
+
+// TestOverflowingObjectiveNotSolved: where the optimum's objective passes
+// float64's range (a row or an equality that puts x near 5e299, sparse
+// rows with b = -1e200) no method calls the answer solved: the relative
+// test gap <= Tol max(1, |F|) reads Inf <= Inf as true, and was taken so
+// by every path but newton-cg's. Each answer is precision_limit with a gap
+// and a distance bound of +Inf, never NaN, and a message.
+func TestOverflowingObjectiveNotSolved(t *testing.T) {
+	rows := [][]float64{{1, 0, 2}, {0, 1, 0}, {1, 1, 0}}
+	sparse := mat.SparseFromRows(rows, 3)
+	cases := []struct {
+		name    string
+		p       *Problem
+		methods []Method
+	}{
+		{"row b = -1e300", &Problem{N: 2, Loss: "none", Ridge: 1, Q: []float64{1, 1}, A: [][]float64{{1, 1}}, B: []float64{-1e300}},
+			[]Method{MethodAuto, MethodActiveSet, MethodAPG, MethodSVRG, MethodCatalyst, MethodSGD, MethodSGDM}},
+		{"equality 1e300", &Problem{N: 2, Loss: "none", Ridge: 1, Aeq: [][]float64{{1, 1}}, Beq: []float64{1e300}},
+			[]Method{MethodAuto, MethodActiveSet, MethodAPG, MethodSVRG}},
+		{"sparse rows b = -1e200", &Problem{N: 3, Loss: "none", Ridge: 1, ASparse: sparse, B: []float64{-1e200, -1e200, -1e200}},
+			[]Method{MethodAuto, MethodActiveSet, MethodDualCD, MethodAPG, MethodSVRG}},
+	}
+	for _, c := range cases {
+		for _, m := range c.methods {
+			res, err := Solve(context.Background(), c.p, &Options{Method: m, MaxSteps: 1e6})
+			if err != nil {
+				t.Fatalf("%s, %v: %v", c.name, m, err)
+			}
+			if res.Status != StatusPrecisionLimit || !math.IsInf(res.Gap, 1) || !math.IsInf(res.DistBound, 1) || res.Message == "" {
+				t.Errorf("%s, %v: %v, objective %.3g, gap %.3g, distance bound %.3g, message %q",
+					c.name, m, res.Status, res.Objective, res.Gap, res.DistBound, res.Message)
+			}
 		}
 	}
 }

@@ -105,7 +105,7 @@ func (w *Workspace) certify() (Status, bool) {
 	res.Objective, res.Gap, res.MaxViol = f, gap, viol
 	res.Allowance = allow
 	tolF := w.opt.Tol * max(1, math.Abs(f))
-	if gap <= tolF {
+	if gap <= tolF && !math.IsInf(f, 0) { // an overflowing F makes tolF +Inf
 		return Solved, true
 	}
 	if allow > tolF && f-d <= allow {

@@ -43,8 +43,20 @@ func (c *certificate) forget() { c.gap, c.g = math.Inf(1), math.Inf(-1) }
 
 // solved reports whether the best certified gap meets the tolerance.
 func (s *Solver) solved(rn *run) bool {
-	return rn.best.gap <= s.opt.Tol*max(1, math.Abs(rn.best.f))
+	return meetsTol(rn.best.gap, rn.best.f, s.opt.Tol)
 }
+
+// meetsTol reports whether gap certifies the objective f to tol:
+// gap <= tol max(1, |f|), with gap and f finite. An objective that
+// overflows float64 would pass the relative test as Inf <= tol Inf while
+// certifying nothing (a row with b = -1e300 puts x near -5e299).
+func meetsTol(gap, f, tol float64) bool {
+	return gap <= tol*max(1, math.Abs(f)) && !math.IsInf(gap, 1) && !math.IsInf(f, 0)
+}
+
+// notFiniteMessage is the message of an answer whose objective or
+// certificate is not finite in float64.
+const notFiniteMessage = "the answer's objective or its certificate is not finite in float64 (x or the multipliers are too large for their products and sums): no certificate"
 
 // certify computes the stage's certificate at state.x: multipliers (4.3) at
 // the current delta, the duality gap F_{xi_r,0}(x) - G(lambda), and keeps the

@@ -289,16 +289,16 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 		res.Status = StatusCanceled
 	case r.Status == activeset.StatusMaxSteps:
 		res.Status = StatusMaxSteps
+	case math.IsNaN(res.Gap) || math.IsInf(res.Gap, 1) || math.IsNaN(res.Objective) || math.IsInf(res.Objective, 0):
+		res.Status, res.Gap, res.DistBound = StatusPrecisionLimit, math.Inf(1), math.Inf(1)
+		res.Message = notFiniteMessage
 	case r.Status == activeset.StatusPrecisionLimit && r.HoldCost > 0:
 		res.Status, res.Gap, res.DistBound = StatusPrecisionLimit, math.Inf(1), math.Inf(1)
 		res.Message = holdMessage(r.HoldCost)
 	case r.Status == activeset.StatusPrecisionLimit:
 		res.Status = StatusPrecisionLimit
 		res.Message = fmt.Sprintf("the active-set method stopped after %d working-set changes without settling its working set (cycling on a degenerate vertex, or rows it could neither satisfy nor prove infeasible in float64); the answer is certified to gap %.3g", r.Steps, res.Gap)
-	case math.IsNaN(res.Gap) || math.IsNaN(res.Objective):
-		res.Status, res.Gap, res.DistBound = StatusPrecisionLimit, math.Inf(1), math.Inf(1)
-		res.Message = "the answer's objective or its certificate is not finite in float64 (x or the multipliers are too large for their products and sums): no certificate"
-	case res.Gap <= s.opt.Tol*max(1, math.Abs(res.Objective)) && r.Feasible:
+	case meetsTol(res.Gap, res.Objective, s.opt.Tol) && r.Feasible:
 		res.Status = StatusSolved
 	case !r.Feasible:
 		// Rows are violated beyond what x's own rounding explains. Seen

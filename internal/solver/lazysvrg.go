@@ -786,7 +786,7 @@ func (z *lazySVRG) solve(tol float64, stop func(steps int64) bool, progress func
 		}
 		res.iterations = ep
 		switch {
-		case res.gap <= tol*max(1, math.Abs(res.objective)) && bestRel <= tol:
+		case meetsTol(res.gap, res.objective, tol) && bestRel <= tol:
 			res.status = newtoncg.Solved
 		case stop != nil && stop(z.steps):
 			res.status = newtoncg.Stopped

@@ -308,7 +308,7 @@ func (s *Solver) newtonChord(rn *run, viol, rho float64) bool {
 // outside them add (none after newtonAdmit, which admits every row the
 // iterates violate).
 func (s *Solver) newtonSolved(rn *run) bool {
-	return s.wholeGap(rn, s.state.best) <= s.opt.Tol*max(1, math.Abs(rn.best.f))
+	return meetsTol(s.wholeGap(rn, s.state.best), rn.best.f, s.opt.Tol)
 }
 
 // newtonLambda writes the subproblem's multipliers onto the kept working

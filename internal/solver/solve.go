@@ -392,7 +392,7 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 	res.MaxViolation, feasible = s.callerViolation(res.X)
 	res.DistBound = s.distBound(res.Gap, feasible)
 	res.Kept = s.kept - s.screenFinal(res.DistBound)
-	if st == StatusSolved && !(res.Gap <= s.opt.Tol*max(1, math.Abs(res.Objective))) {
+	if st == StatusSolved && !meetsTol(res.Gap, res.Objective, s.opt.Tol) {
 		// The model's gap met the tolerance, but not with the rounding of
 		// forming the model from the caller's data (userGap).
 		res.Status = StatusPrecisionLimit
@@ -405,9 +405,9 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 		res.Message = fmt.Sprintf("the point violates rows by up to %.3g, beyond rounding: its gap %.3g would hold only if xi = %.3g bounds the multipliers, which nothing proves (the exact finish, on by default for quadratic objectives, answers a feasible point)",
 			res.MaxViolation, res.Gap, rn.best.xi)
 	}
-	if math.IsNaN(res.Gap) || math.IsNaN(res.Objective) {
+	if math.IsNaN(res.Gap) || math.IsNaN(res.Objective) || math.IsInf(res.Objective, 0) {
 		res.Status, res.Gap, res.DistBound = StatusPrecisionLimit, math.Inf(1), math.Inf(1)
-		res.Message = "the answer's objective or its certificate is not finite in float64 (x or the multipliers are too large for their products and sums): no certificate"
+		res.Message = notFiniteMessage
 	}
 	return res
 }
