@@ -602,9 +602,10 @@ func (t *gapTerms) exactError(r, size float64) float64 {
 }
 
 // row adds -lambda r for a row of residual r (computed within err), and
-// r's violation where the exact residual may be positive.
+// r's violation where the exact residual may be positive, or is not
+// finite (a residual whose sum overflowed).
 func (t *gapTerms) row(lambda, r, err float64) {
-	if r+err > 0 {
+	if !(r+err <= 0) {
 		t.viol += max(r, 0)
 		t.violErr += err
 		t.nv++

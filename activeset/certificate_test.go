@@ -346,3 +346,37 @@ func TestPenaltyWeightOverMembers(t *testing.T) {
 		}
 	}
 }
+
+// TestResidualOfAlternatingHugeTerms: a row whose products with x are
+// +-1e308 in turn (its residual's partial sums in column order 1e308, 0,
+// 1e308, ... are finite, and so is its exact value): the residual summed
+// in twice the precision is finite (vec.ExactSum.AddDot's four running
+// sums put two 1e308 in one, overflowed and gave NaN). And a residual that
+// is not finite counts as a violation in the certificate's terms: NaN had
+// read as a row that holds.
+func TestResidualOfAlternatingHugeTerms(t *testing.T) {
+	n := 5
+	h := mat.NewDense(n, n)
+	c := make([]float64, n)
+	for i := range n {
+		h.Row(i)[i] = 1
+		c[i] = -1e8
+	}
+	a := mat.NewDense(1, n)
+	copy(a.Row(0), []float64{1e300, -1e300, 1e300, -1e300, 1e300})
+	s, err := New(&Problem{N: n, H: h, C: c, A: a, B: []float64{1e308}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := []float64{1e8, 1e8, 1e8, 1e8, 1e8}
+	if r := s.exactResidual(0, x); math.IsNaN(r) || math.IsInf(r, 0) {
+		t.Errorf("residual at x = %v: %v", x, r)
+	}
+	for _, r := range []float64{math.NaN(), math.Inf(1)} {
+		var terms gapTerms
+		terms.row(0, r, 1)
+		if terms.nv != 1 || !(math.IsNaN(terms.viol) || math.IsInf(terms.viol, 1)) {
+			t.Errorf("residual %v: %d rows violated, violation %v", r, terms.nv, terms.viol)
+		}
+	}
+}

@@ -42,8 +42,12 @@ func (e *ExactSum) Value() float64 { return e.Hi + e.Lo }
 // bound is AddProduct's: every error term is at most eps times a partial
 // sum over fewer terms than one running sum would see, and Lo holds
 // about 2 n such terms. The sum may differ from AddProduct's in its last
-// bits (the same errors, added in another order). It is pure Go on every
-// path and allocates nothing.
+// bits (the same errors, added in another order). A running sum can
+// overflow where the sum in column order does not (1e308, -1e308, 1e308,
+// -1e308, 1e308 puts the first and the fifth in one): then, and for terms
+// that are not finite, the terms are added again one by one by
+// AddProduct, whose result this is. It is pure Go on every path and
+// allocates nothing.
 func (e *ExactSum) AddDot(a, b []float64) {
 	b = b[:len(a)]
 	var h0, h1, h2, h3, l0, l1, l2, l3 float64
@@ -66,6 +70,12 @@ func (e *ExactSum) AddDot(a, b []float64) {
 		z := s - h0
 		l0 += ((h0 - (s - z)) + (p - z)) + math.FMA(a[i], b[i], -p)
 		h0 = s
+	}
+	if (h0-h0)+(h1-h1)+(h2-h2)+(h3-h3) != 0 { // NaN: a sum is not finite
+		for i := range a {
+			e.AddProduct(a[i], b[i])
+		}
+		return
 	}
 	e.Add(h0)
 	e.Add(h1)

@@ -108,3 +108,40 @@ func TestExactSumAddDot(t *testing.T) {
 		}
 	}
 }
+
+// TestExactSumAddDotOverflow: terms +-1e308 in turn, whose sum in column
+// order stays finite (1e308, 0, 1e308, ...) while one of AddDot's four
+// running sums takes the first and the fifth: AddDot's sum is AddProduct's
+// term by term at every length, and bit for bit so for terms that are
+// not finite.
+func TestExactSumAddDotOverflow(t *testing.T) {
+	for n := 1; n <= 13; n++ {
+		for _, special := range []float64{0, math.Inf(1), math.NaN()} {
+			a, b := make([]float64, n), make([]float64, n)
+			for i := range a {
+				a[i], b[i] = 1e308, 1
+				if i%2 == 1 {
+					a[i] = -1e308
+				}
+			}
+			if special != 0 {
+				a[n/2] = special
+			}
+			seq, dot := ExactSum{Hi: 1}, ExactSum{Hi: 1}
+			for i := range a {
+				seq.AddProduct(a[i], b[i])
+			}
+			dot.AddDot(a, b)
+			same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) || x != x && y != y }
+			if special == 0 {
+				// No running sum overflows below n = 5: Hi and Lo may then
+				// split the sum otherwise, its value is the same.
+				if seq.Value() != dot.Value() {
+					t.Errorf("n = %d: AddProduct gives %v, AddDot %v", n, seq.Value(), dot.Value())
+				}
+			} else if !same(seq.Hi, dot.Hi) || !same(seq.Lo, dot.Lo) {
+				t.Errorf("n = %d, term %g: AddProduct gives %v, AddDot %v", n, special, seq, dot)
+			}
+		}
+	}
+}
