@@ -252,6 +252,14 @@ func (s *Solver) violationPass() gapTerms {
 	for s.nextChunk(&c, skip, false) {
 		for i, j32 := range c.rows[:c.k] {
 			j, res := int(j32), c.res[i] // a_j'x - b_j on the caller's scale
+			if math.IsNaN(res) && !oddScale(s.ainv[j]) {
+				// The row's products with x overflow with both signs: float64
+				// cannot tell whether x satisfies it, and x is not an answer.
+				// (A row of unusual norm is judged on the unit scale:
+				// unusualViolations.)
+				r.Feasible = false
+				res = math.Inf(1)
+			}
 			viol = max(viol, res)
 			if res > 0 {
 				sum += res
@@ -296,6 +304,7 @@ func (s *Solver) violationPass() gapTerms {
 			}
 		}
 	}
+	viol = max(viol, s.unusualViolations(xn))
 	viol, sum = s.equalityTerms(&terms, xn, viol, sum)
 	r.SumViolation = sum
 	bviol, bcomp := s.boundTerms(&terms)
@@ -303,6 +312,49 @@ func (s *Solver) violationPass() gapTerms {
 	terms.finish(&r.Rounding)
 	return terms
 }
+
+// unusualViolations takes the residuals of the rows of unusual norm
+// outside the working set on the unit scale, (a_j/||a_j||)'x -
+// b_j/||a_j||, summed in twice the precision (xn = ||x||): on the
+// caller's scale a row of norm 1e230 at an x of 1e87 has products beyond
+// float64's range, and its residual, the exact 7e316, came out -Inf, a
+// row that holds, and x the unconstrained minimiser was answered solved.
+// A row violated beyond rounding (with the scaling's rounding) makes x
+// infeasible, and is the row the solve admits next when it is the
+// most violated (worstRow). It returns the largest such violation on the
+// caller's scale (+Inf where that overflows), 0 if none.
+func (s *Solver) unusualViolations(xn float64) (viol float64) {
+	worst := 0.0
+	if s.worstRow >= 0 {
+		worst = math.Inf(1) // a row found by the pass comes first
+	}
+	for _, j32 := range s.unusual {
+		j := int(j32)
+		if s.rowIn[j] {
+			continue
+		}
+		inv := s.ainv[j]
+		var e vec.ExactSum
+		for i, v := range s.a[j] {
+			e.AddProduct(v*inv, s.x[i])
+		}
+		bhat := s.bOrig[j] * inv
+		e.Add(-bhat)
+		v := e.Value()
+		if v > 0 && !WithinRounding(v, 2*xn, 2*math.Abs(bhat), s.n) {
+			s.res.Feasible = false
+			viol = max(viol, v/inv)
+			if v > worst {
+				worst, s.worstRow = v, j
+			}
+		}
+	}
+	return viol
+}
+
+// oddScale reports whether a row's inverse norm inv is that of a row of
+// unusual norm (Solver.unusual): outside 2^-450..2^450.
+func oddScale(inv float64) bool { return inv > 0 && (inv < 0x1p-450 || inv > 0x1p450) }
 
 // residualChunk is the rows violationPass and exactTerms list before
 // computing their residuals together (rowResiduals): on the stack.

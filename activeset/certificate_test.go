@@ -3,6 +3,7 @@ package activeset
 import (
 	"context"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -378,5 +379,50 @@ func TestResidualOfAlternatingHugeTerms(t *testing.T) {
 		if terms.nv != 1 || !(math.IsNaN(terms.viol) || math.IsInf(terms.viol, 1)) {
 			t.Errorf("residual %v: %d rows violated, violation %v", r, terms.nv, terms.viol)
 		}
+	}
+}
+
+// TestRowOfHugeNormAtLargeX: a row of norm 7e229 at the unconstrained
+// minimiser x_u (entries ~1e87) has products beyond float64's range; on
+// the caller's scale its residual (exactly 7e316) came out -Inf, a row
+// that holds, and x_u was answered solved. On the unit scale
+// (unusualViolations) the row is violated, the solve admits it, and the
+// answer is x_u's projection onto it (exact reference in 300-bit floats).
+func TestRowOfHugeNormAtLargeX(t *testing.T) {
+	n := 3
+	h := mat.NewDense(n, n)
+	for i := range n {
+		h.Row(i)[i] = 1e-4
+	}
+	c := []float64{4.042212479860924e+82, -8.86848611004478e+82, 9.380998657652757e+82}
+	a := mat.NewDense(1, n)
+	copy(a.Row(0), []float64{2.921178841622822e+229, 3.258624898372534e+229, -5.619781161647419e+229})
+	b := -1.1249061438527518e-16
+	s, err := New(&Problem{N: n, H: h, C: c, A: a, B: []float64{b}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := s.Solve(context.Background())
+	// x* = x_u - (a'x_u - b)/||a||^2 a, x_u = -c/1e-4.
+	bf := func(v float64) *big.Float { return new(big.Float).SetPrec(300).SetFloat64(v) }
+	xu := make([]*big.Float, n)
+	ax, aa := bf(-b), bf(0)
+	for i := range xu {
+		xu[i] = new(big.Float).SetPrec(300).Quo(bf(-c[i]), bf(1e-4))
+		ax.Add(ax, new(big.Float).SetPrec(300).Mul(bf(a.Row(0)[i]), xu[i]))
+		aa.Add(aa, new(big.Float).SetPrec(300).Mul(bf(a.Row(0)[i]), bf(a.Row(0)[i])))
+	}
+	if ax.Sign() <= 0 {
+		t.Fatal("the row holds at x_u: no test")
+	}
+	step := new(big.Float).SetPrec(300).Quo(ax, aa)
+	for i := range xu {
+		want, _ := new(big.Float).SetPrec(300).Sub(xu[i], new(big.Float).SetPrec(300).Mul(step, bf(a.Row(0)[i]))).Float64()
+		if math.Abs(r.X[i]-want) > 1e-12*math.Abs(want) {
+			t.Fatalf("%v, x = %v, want x* = x_u's projection (entry %d %.17g)", r.Status, r.X, i, want)
+		}
+	}
+	if r.Status != StatusSolved || r.Active != 1 {
+		t.Errorf("%v with %d members", r.Status, r.Active)
 	}
 }

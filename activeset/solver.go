@@ -79,6 +79,12 @@ type Solver struct {
 	eqRedund   []bool    // equality i depends on the others consistently
 	infeasible int       // index+1 of a zero row that cannot hold (rows then equalities), 0 if none
 	worstRow   int       // the row violated most beyond rounding at the certified answer (violation), -1 if none
+	// unusual lists the rows whose norm is outside 2^-450..2^450: their
+	// products with x can overflow (or underflow) on the caller's scale,
+	// where a sum of terms beyond float64's range comes out infinite with
+	// the sign of whichever overflowed first, and violation takes their
+	// residuals on the unit scale again (unusualViolations).
+	unusual []int32
 	// ownViolated: a row or equality of the certified answer is violated
 	// within the rounding of ||x|| but beyond that of its own terms
 	// (violation); ownRow is the row outside the working set most so
@@ -320,6 +326,12 @@ func (s *Solver) readRows(p *Problem, at *guess, fl *slab[float64], in *slab[int
 	s.ainv, s.eqinv = fl.take(m), fl.take(meq)
 	if err := s.rowNorms(p.A == nil, sb, *at); err != nil {
 		return err
+	}
+	s.unusual = s.unusual[:0]
+	for j, v := range s.ainv {
+		if oddScale(v) {
+			s.unusual = append(s.unusual, int32(j))
+		}
 	}
 	if err := inverseNorms(s.eqinv, "Aeq", 0, s.aeq, false, nil, nil, nil); err != nil {
 		return err
