@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
@@ -796,4 +797,79 @@ func TestOverflowingObjectiveNotSolved(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestScaledQPsCertified: min r/2 ||x||^2 + q'x s.t. a'x <= b with q, a
+// and b at random scales from 1e-300 to 1e300 and r from 1e-20 to 1e20,
+// x* exact in 300-bit floats: an answer called solved is within its
+// distance bound of x* (or, where x* itself is below 1e6 DistBound's
+// resolution, within 1e-6 of its size). Underflow had hidden whole gaps
+// (q ~ 1e-250: gap 0, distance bound 0, x 8e-234 from x*), and a row of
+// norm 1e230 at x ~ 1e87 had been read as holding (x the unconstrained
+// minimiser, solved).
+func TestScaledQPsCertified(t *testing.T) {
+	draws := 300
+	if testing.Short() {
+		draws = 100
+	}
+	for _, seed := range []uint64{5, 7} {
+		rng := rand.New(rand.NewPCG(seed, seed+1))
+		for it := range draws {
+			n := 2 + rng.IntN(3)
+			scale := func() float64 { return math.Pow(10, float64(rng.IntN(601)-300)) }
+			sq, sa, sb := scale(), scale(), scale()
+			r := math.Pow(10, float64(rng.IntN(41)-20))
+			q, a := make([]float64, n), make([]float64, n)
+			for i := range q {
+				q[i], a[i] = rng.NormFloat64()*sq, rng.NormFloat64()*sa
+			}
+			b := rng.NormFloat64() * sb
+			want := scaledQPAnswer(q, a, b, r)
+			p := &Problem{N: n, Loss: "none", Ridge: r, Q: q, A: [][]float64{a}, B: []float64{b}}
+			for _, m := range []Method{MethodAuto, MethodAPG, MethodSVRG} {
+				res, err := Solve(context.Background(), p, &Options{Method: m, MaxSteps: 200000})
+				if err != nil {
+					if _, ok := err.(*InputError); ok {
+						continue // a row too short for its b (b_j / ||a_j|| overflows): refused
+					}
+					t.Fatalf("seed %d, draw %d, %v: %v", seed, it, m, err)
+				}
+				if res.Status != StatusSolved {
+					continue
+				}
+				d, size := 0.0, 0.0
+				for i := range want {
+					d = math.Max(d, math.Abs(res.X[i]-want[i]))
+					size = math.Max(size, math.Abs(want[i]))
+				}
+				if math.IsNaN(d) || d > 1e-6*size && d > res.DistBound*(1+1e-12) {
+					t.Errorf("seed %d, draw %d, %v (q ~ %.0e, a ~ %.0e, b ~ %.0e, ridge %.0e): x %v, x* %v, off by %.3g, distance bound %.3g, gap %.3g",
+						seed, it, m, sq, sa, sb, r, res.X, want, d, res.DistBound, res.Gap)
+				}
+			}
+		}
+	}
+}
+
+// scaledQPAnswer is x* of min r/2 ||x||^2 + q'x s.t. a'x <= b, in 300-bit
+// floats: x_u = -q/r, projected onto the row where it violates it.
+func scaledQPAnswer(q, a []float64, b, r float64) []float64 {
+	bf := func(v float64) *big.Float { return new(big.Float).SetPrec(300).SetFloat64(v) }
+	xu := make([]*big.Float, len(q))
+	ax, aa := bf(-b), bf(0)
+	for i := range xu {
+		xu[i] = new(big.Float).SetPrec(300).Quo(bf(-q[i]), bf(r))
+		ax.Add(ax, new(big.Float).SetPrec(300).Mul(bf(a[i]), xu[i]))
+		aa.Add(aa, new(big.Float).SetPrec(300).Mul(bf(a[i]), bf(a[i])))
+	}
+	x := make([]float64, len(q))
+	for i := range x {
+		v := xu[i]
+		if ax.Sign() > 0 {
+			step := new(big.Float).SetPrec(300).Quo(ax, aa)
+			v = new(big.Float).SetPrec(300).Sub(v, step.Mul(step, bf(a[i])))
+		}
+		x[i], _ = v.Float64()
+	}
+	return x
 }

@@ -661,7 +661,12 @@ func (s *Solver) distBound(gap float64, feasible bool) float64 {
 	}
 	// mu - modelH bounds the caller's Hessian (userGap).
 	if mu := s.mu - s.modelH; mu > 0 {
-		return math.Sqrt(2 * gap / mu)
+		if v := 2 * gap / mu; v >= 0x1p-1022 || gap == 0 {
+			return math.Sqrt(v)
+		}
+		// 2 gap / mu underflows (a gap of underflowFloor's size, a large
+		// mu): the roots apart keep the bound in range.
+		return math.Sqrt(2*gap) / math.Sqrt(mu) * (1 + 0x1p-50)
 	}
 	return math.Inf(1)
 }

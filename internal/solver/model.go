@@ -320,7 +320,12 @@ func (s *Solver) modelRounding() (eH, eC float64) {
 // left side from below (the caller's Hessian is within eH of the model's):
 // D is at most the positive root of (mu - 2 eH)/2 D^2 - K D - gap. Without
 // any rounding in the model, gap is returned as it is.
+//
+// The gap first takes underflowFloor: where its terms are below float64's
+// normal range the relative rounding bounds see nothing of what underflow
+// loses.
 func (s *Solver) userGap(gap float64, x []float64) float64 {
+	gap += s.underflowFloor()
 	eH, eC := s.modelH, s.modelC
 	if s.l > 0 && s.q != nil {
 		eC += 0x1p-53 * math.Sqrt(vec.Dot(s.c, s.c))
@@ -335,6 +340,22 @@ func (s *Solver) userGap(gap float64, x []float64) float64 {
 	k := eH*math.Sqrt(vec.Dot(x, x)) + eC
 	d := (k + math.Sqrt(k*k+2*mu*gap)) / mu
 	return gap + d*k + eH*d*d/2
+}
+
+// underflowFloor bounds what underflow hides from a certified gap. The
+// certificates charge each sum's rounding relative to its terms' size,
+// which holds for terms in float64's normal range; a product below it
+// (2^-1022) is rounded to a multiple of 2^-1074 instead, losing up to
+// 2^-1075 that no relative bound sees, and a size computed from such
+// products is itself 0. A gap takes O(k^2) products (k = n + m + meq +
+// l + 8: the gradient's and the rows' sums, over n entries each), some
+// divided by mu (1/2 g'H^-1 g). Everything underflowing, the gap had been
+// 0 and the distance bound 0 for an x 8e-234 from x* (q ~ 1e-250, ridge
+// 1e-17: F ~ 1e-485). Against a gap in the normal range the floor is
+// below its last bit.
+func (s *Solver) underflowFloor() float64 {
+	k := float64(s.n + s.m + s.meq + s.l + 8)
+	return k * k * 0x1p-1074 * max(1, 1/s.mu)
 }
 
 func frobSq(rows [][]float64) float64 {
