@@ -1524,3 +1524,35 @@ func TestNewtonCGRowsBeyondRounding(t *testing.T) {
 		}
 	}
 }
+
+// TestDualCDRowsOfExtremeNorms: sparse rows with b < 0 and norms from
+// 1e-18 to 1e62 (found by a scaled hunt): dual coordinate descent's Farkas
+// reduction formed a K whose diagonal overflowed, and its damped Newton
+// loop (internal/boxqp) spun for good, past any time limit. The solve
+// ends, and an answer it does not call solved says why.
+func TestDualCDRowsOfExtremeNorms(t *testing.T) {
+	p := &Problem{N: 4, Loss: "none", Ridge: 1e-05,
+		Q: []float64{-7.179745727028637e-51, -1.8066618602250732e-50, -4.0910093028212997e-51, 4.370345296095203e-51},
+		ASparse: &mat.Sparse{Rows: 7, Cols: 4, Ptr: []int{0, 2, 4, 6, 7, 9, 12, 13}, Idx: []int32{0, 2, 1, 3, 2, 3, 0, 2, 3, 1, 2, 3, 0},
+			Val: []float64{4.384635636705042e+40, 2.8563643640373742e+41, 4.397922535604862e-19, 9.340703499275404e-19,
+				5.683831175118837e+43, 3.80913183144358e+42, -5.957721483436335e-11, -1.8570900029058901e+12,
+				-2.4034778506758643e+11, -6.79535029350664e+17, 1.7352157390015818e+18, -8.307022421629843e+17, -8.963492643868792e+61}},
+		B: []float64{-4.13444437468453e+98, -5.743796981766959e+74, -1.3214498775436812e+72, -2.8590722132890153e-35,
+			-1.6633574745975064e-64, -1.6407395480309266e+47, -3.7969061500156594e-45}}
+	done := make(chan *Result, 1)
+	go func() {
+		res, err := Solve(context.Background(), p, &Options{Method: MethodDualCD, TimeLimit: time.Second})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	select {
+	case res := <-done:
+		if res != nil && res.Status != StatusSolved && res.Message == "" {
+			t.Errorf("%v without a message", res.Status)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the solve did not end in 60 s (its time limit is 1 s)")
+	}
+}

@@ -191,9 +191,13 @@ func (w *Workspace) split(k *mat.Dense, g, d, x []float64, eps float64) []int32 
 
 // dampedStep takes a step from x (tryStep), raising the damping from
 // tauMin until one decreases f; it returns the damping the next iteration
-// starts from, or false when none up to 1e4 dmax does.
+// starts from, or false when none up to 1e4 dmax (at most float64's
+// largest) does. The bound is finite and each damping larger than the
+// last (nextTau), so the loop ends: with K's diagonal overflowed to +Inf
+// the damping had reached +Inf, never above the bound, and a dual
+// coordinate descent's Farkas reduction spun there for good.
 func (w *Workspace) dampedStep(k *mat.Dense, g, d, x []float64, free []int32, tauMin, dmax float64, res *Result) (float64, bool) {
-	for damp := tauMin; damp <= 1e4*dmax; damp = nextTau(damp, dmax) {
+	for damp := tauMin; damp <= min(1e4*dmax, math.MaxFloat64); damp = nextTau(damp, dmax) {
 		// The held variables' steps and the free set, which tryStep
 		// changes, are set again for the second try.
 		copy(w.freeTry, free)
@@ -236,10 +240,11 @@ func (w *Workspace) roundingFloor(k *mat.Dense, c, x []float64, pg float64) floa
 }
 
 // nextTau is the next, larger damping after tau: 1e-14 times the
-// diagonal's largest entry, then a hundredfold each time.
+// diagonal's largest entry (at least the least positive float64, where
+// that underflows), then a hundredfold each time.
 func nextTau(tau, dmax float64) float64 {
 	if tau == 0 {
-		return 1e-14 * dmax
+		return max(1e-14*dmax, 0x1p-1074)
 	}
 	return 100 * tau
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/softpen/softpen/mat"
 )
@@ -217,5 +218,29 @@ func TestSolveUnbounded(t *testing.T) {
 	res := w.Solve(k, c, x, Options{})
 	if res.Status != Unbounded || res.Iterations > 20 {
 		t.Fatalf("status %v after %d iterations, x %v", res.Status, res.Iterations, x)
+	}
+}
+
+// TestSolveOverflowedDiagonal: K's diagonal overflowed to +Inf (a dual
+// coordinate descent's Farkas reduction over rows of norm 1e61 and more)
+// makes every step fail; the damping had climbed to +Inf, never above its
+// bound 1e4 dmax = +Inf, and the solve spun for good. It ends now, not
+// Converged, within a few hundred factorisations.
+func TestSolveOverflowedDiagonal(t *testing.T) {
+	k := &mat.Dense{Rows: 2, Cols: 2, Stride: 2, Data: []float64{math.Inf(1), 1, 1, 1}}
+	c := []float64{-1, -1}
+	x := make([]float64, 2)
+	done := make(chan Result, 1)
+	go func() {
+		var w Workspace
+		done <- w.Solve(k, c, x, Options{})
+	}()
+	select {
+	case res := <-done:
+		if res.Status == Converged {
+			t.Errorf("converged on a K with an infinite diagonal: x %v", x)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the solve did not end in 30 s")
 	}
 }
