@@ -54,9 +54,13 @@ func meetsTol(gap, f, tol float64) bool {
 	return gap <= tol*max(1, math.Abs(f)) && !math.IsInf(gap, 1) && !math.IsInf(f, 0)
 }
 
-// notFiniteMessage is the message of an answer whose objective or
-// certificate is not finite in float64.
-const notFiniteMessage = "the answer's objective or its certificate is not finite in float64 (x or the multipliers are too large for their products and sums): no certificate"
+// notFinite makes res the answer of a point whose objective or
+// certificate is not finite in float64: precision_limit, with no gap and
+// no distance bound.
+func (res *Result) notFinite() {
+	res.Status, res.Gap, res.DistBound = StatusPrecisionLimit, math.Inf(1), math.Inf(1)
+	res.Message = "the answer's objective or its certificate is not finite in float64 (x or the multipliers are too large for their products and sums): no certificate"
+}
 
 // certify computes the stage's certificate at state.x: multipliers (4.3) at
 // the current delta, the duality gap F_{xi_r,0}(x) - G(lambda), and keeps the

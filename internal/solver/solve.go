@@ -406,8 +406,7 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 			res.MaxViolation, res.Gap, rn.best.xi)
 	}
 	if math.IsNaN(res.Gap) || math.IsNaN(res.Objective) || math.IsInf(res.Objective, 0) {
-		res.Status, res.Gap, res.DistBound = StatusPrecisionLimit, math.Inf(1), math.Inf(1)
-		res.Message = notFiniteMessage
+		res.notFinite()
 	}
 	return res
 }
