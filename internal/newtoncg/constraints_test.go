@@ -335,3 +335,56 @@ func TestRowsBeyondRoundingNotSolved(t *testing.T) {
 		}
 	}
 }
+
+// TestSolvedMeetsRows: at Tol 1e-6 the augmented Lagrangian's answers
+// violate their active rows by about Tol of the rows' terms; a Solved
+// answer must meet every row to the rounding of its residual, checked
+// here in exact arithmetic (Solve once returned such answers solved, with
+// no distance bound to give), and lie within its distance bound of x*
+// (a Tol 1e-13 solve's, within its own).
+func TestSolvedMeetsRows(t *testing.T) {
+	for _, loss := range []Loss{Logistic, Squared} {
+		for seed := uint64(1); seed <= 6; seed++ {
+			p := randomProblem(200, 30, 0.2, loss, seed)
+			if seed%2 == 0 {
+				p.L1 = 1e-3
+				p.Lower, p.Upper = make([]float64, 30), make([]float64, 30)
+				for j := range p.Lower {
+					p.Lower[j], p.Upper[j] = -0.5, 1
+				}
+			}
+			p = withRows(p, 25, 0.3, 100+seed)
+			ref := New(p, Options{Tol: 1e-13}).Solve()
+			if ref.Status != Solved || !ref.Feasible {
+				t.Fatalf("%v seed %d: reference %v, feasible %v", loss, seed, ref.Status, ref.Feasible)
+			}
+			xs := append([]float64(nil), ref.X...)
+			dRef := math.Sqrt(2 * ref.Gap / p.Ridge)
+			for _, tol := range []float64{1e-6, 1e-8} {
+				res := New(p, Options{Tol: tol}).Solve()
+				if res.Status != Solved || !res.Feasible || !(res.Gap <= tol*math.Max(1, math.Abs(res.Objective))) {
+					t.Fatalf("%v seed %d tol %g: status %v, feasible %v, gap %.3g", loss, seed, tol, res.Status, res.Feasible, res.Gap)
+				}
+				for i := 0; i < p.A.Rows; i++ {
+					idx, val := p.A.Row(i)
+					r := new(big.Rat).SetFloat64(-p.B[i])
+					size := math.Abs(p.B[i])
+					for q, j := range idx {
+						r.Add(r, new(big.Rat).Mul(new(big.Rat).SetFloat64(val[q]), new(big.Rat).SetFloat64(res.X[j])))
+						size += math.Abs(val[q] * res.X[j])
+					}
+					if v, _ := r.Float64(); v > vec.DotErrorBound(len(idx)+1)*size*1.01 {
+						t.Errorf("%v seed %d tol %g: row %d violated by %.3g, rounding allows %.3g", loss, seed, tol, i, v, vec.DotErrorBound(len(idx)+1)*size)
+					}
+				}
+				dist := 0.0
+				for j, v := range res.X {
+					dist += (v - xs[j]) * (v - xs[j])
+				}
+				if d := math.Sqrt(2 * res.Gap / p.Ridge); math.Sqrt(dist) > d+dRef {
+					t.Errorf("%v seed %d tol %g: %.3g from x*, bounds %.3g + %.3g", loss, seed, tol, math.Sqrt(dist), d, dRef)
+				}
+			}
+		}
+	}
+}

@@ -37,6 +37,20 @@ import (
 // simpler neighbours), and the solve ends Infeasible; when neither a point
 // nor a certificate is found the solve ends Undecided.
 //
+// A solved answer meets its rows to rounding, as the other methods' do:
+// the distance bound sqrt(2 gap / ridge) holds only for such a point, and
+// the caller asked for one. So once phase one has found a point x_f that
+// meets them, the answer moves from x toward it, x + t (x_f - x), with
+// the least t that the residuals, linear in t, say meets every row
+// violated beyond rounding at x (t = 1, x_f itself, where x_f only meets
+// a row to rounding), and is certified there afresh with the answer's
+// multipliers lhat (any lhat >= 0 gives a dual bound; those of the new
+// residuals, lambda + rho r, are far off where rho has grown large), the
+// exact penalty's term then only an allowance for rounding. If that gap
+// misses Tol, the iterations go on with the tolerance cut sixteenfold, at
+// most tightenings times, so that the violations, and the move, shrink
+// with it; after that the solve ends Unmet.
+//
 // The augmented Lagrangian's answer usually violates its active rows by
 // about Tol of their terms, far above rounding, so phase one runs on most
 // solves with rows; aimed inside the rows (phaseOne), it meets them in a
@@ -54,6 +68,7 @@ const (
 	phaseShiftIters = 25 // Newton steps of each
 	phaseCG         = 50
 	phaseReg        = 1e-12 // the Newton matrix's regularisation, relative to its largest diagonal entry
+	tightenings     = 4     // tolerance cuts before an answer whose feasible neighbour misses Tol is Unmet
 )
 
 // feasibility is what phase one concluded.
@@ -312,4 +327,100 @@ func (w *Workspace) phaseHessian(ph *phaseWork, reg, shift float64) {
 			ph.hp[j] += s * val[q]
 		}
 	}
+}
+
+// feasibleAnswer moves the answer w.x (Phi x in w.t, A x - b in w.rA,
+// rows violated beyond rounding) toward phase one's point w.phase.xc,
+// which meets every row to rounding, as the header says, and certifies the
+// new point. If it meets its rows to rounding and its gap meets
+// Options.Tol, it becomes the answer (w.x, w.t, w.rA, the derivatives and
+// w.res's Objective, Gap and MaxViolation its own) and feasibleAnswer
+// reports true; otherwise the answer and its derivatives are as before.
+// Phase one is over: its scratch vectors serve here.
+func (w *Workspace) feasibleAnswer() bool {
+	ph := &w.phase
+	xf, rf, xt, saved := ph.xc, ph.resT, ph.x, ph.xt
+	w.residualA(rf, xf)
+	w.phasePasses++
+	g := vec.DotErrorBound(w.rowMaxA + 1)
+	const eps = 0x1p-52
+	t := 0.0
+	for i, ri := range w.rA {
+		if !(ri > 0) {
+			continue
+		}
+		idx, val := w.p.A.Row(i)
+		var ax float64
+		for q, j := range idx {
+			ax += math.Abs(val[q] * w.x[j])
+		}
+		if ri <= g*(ax+math.Abs(w.p.B[i]))+eps*ri {
+			continue
+		}
+		ti := 1.0
+		if rf[i] < 0 {
+			ti = ri / (ri - rf[i])
+		}
+		t = max(t, ti)
+	}
+	copy(saved, w.x)
+	moved := false
+	// Two tries: a little past the least t (the residuals are linear in t
+	// only to rounding), then x_f.
+	for _, tc := range [2]float64{min(1, t*(1+0x1p-10)), 1} {
+		if tc == 1 {
+			copy(xt, xf)
+		} else {
+			for j, v := range saved {
+				xt[j] = min(max(v+tc*(xf[j]-v), w.lower(j)), w.upper(j))
+			}
+		}
+		w.residualA(w.rANew, xt)
+		w.phasePasses++
+		if !w.withinRounding(xt, w.rANew) {
+			if tc == 1 {
+				break
+			}
+			continue
+		}
+		moved = true
+		copy(w.x, xt)
+		w.team.MulVec(w.tNew, w.x)
+		w.passes++
+		w.t, w.tNew = w.tNew, w.t
+		w.rA, w.rANew = w.rANew, w.rA
+		f := w.objective(w.x, w.t)
+		w.keepLhat = true
+		w.derivatives()
+		w.keepLhat = false
+		gap := w.gapTerms(w.x, w.s, w.sAbs)
+		gapA, viol, _ := w.gapA(w.x, w.alXi())
+		gap += gapA
+		if gap <= w.opt.Tol*max(1, math.Abs(f)) && !math.IsInf(f, 0) {
+			w.res.Objective, w.res.Gap, w.res.MaxViolation = f, gap, viol
+			return true
+		}
+		copy(w.x, saved)
+		w.t, w.tNew = w.tNew, w.t
+		w.rA, w.rANew = w.rANew, w.rA
+		if tc == 1 {
+			break
+		}
+	}
+	if moved {
+		w.derivatives() // the answer's, for its multipliers and the iterations
+	}
+	return false
+}
+
+// MeetsRows reports whether x meets every row of A to within the rounding
+// of its residual, as a Solved answer does (true without rows): what
+// another method's answer certified on this workspace must show before it
+// is called solved. A pass over the rows of A; it allocates nothing.
+func (w *Workspace) MeetsRows(x []float64) bool {
+	if w.p.A == nil {
+		return true
+	}
+	w.residualA(w.rANew, x)
+	return w.withinRounding(x, w.rANew)
 }

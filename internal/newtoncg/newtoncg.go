@@ -68,6 +68,11 @@ const (
 	// that meets them to rounding nor a Farkas certificate
 	// (feasibility.go): the rows may have no solution.
 	Undecided
+	// Unmet: the answer meets Tol only where it violates rows beyond the
+	// rounding of their residuals; at the points toward phase one's, which
+	// meet them, the certified gap stayed above Tol, also after the
+	// tolerance of the iterations was tightened (feasibility.go).
+	Unmet
 )
 
 // Options are a solve's choices; zero values mean the defaults.
@@ -113,6 +118,9 @@ type Result struct {
 	// that decides feasibility before an answer violating rows beyond
 	// rounding is called solved (feasibility.go); 0 when it did not run.
 	PhaseOnePasses int64
+	// Feasible says that X meets every row of A to within the rounding of
+	// its residual (always, without rows; always when Solved).
+	Feasible bool
 }
 
 // Workspace holds a problem and every vector a solve needs.
@@ -146,7 +154,10 @@ type Workspace struct {
 	// augmented Lagrangian's multipliers)
 	penXi, penDelta float64
 	penDrop         []bool
-	pre             rowPrecond // the rows' preconditioner (preconditioner.go)
+	// keepLhat: derivatives leaves lhat as it is (feasibleAnswer certifies
+	// a point near the answer with the answer's multipliers)
+	keepLhat bool
+	pre      rowPrecond // the rows' preconditioner (preconditioner.go)
 	// phase one before a solved answer with rows violated beyond rounding
 	// (feasibility.go), allocated on first use
 	phase       phaseWork
@@ -260,6 +271,13 @@ func (w *Workspace) upper(j int) float64 {
 // of phase one, the first time an answer violates rows beyond rounding
 // (feasibility.go).
 func (w *Workspace) Solve() *Result {
+	res := w.solve()
+	res.Feasible = w.p.A == nil || w.withinRounding(w.x, w.rA)
+	return res
+}
+
+// solve is Solve but for Result.Feasible.
+func (w *Workspace) solve() *Result {
 	x := w.x
 	for j := range x {
 		x[j] = min(max(x[j], w.lower(j)), w.upper(j))
@@ -277,6 +295,10 @@ func (w *Workspace) Solve() *Result {
 	fIn := w.innerObjective(f, w.rA) // F_rho, what the steps lower
 	gnorm0 := -1.0
 	newton := 0 // Newton steps since the multipliers changed
+	// tol is the tolerance of the iterations: Options.Tol, tightened when
+	// an answer that met it violated rows and no point that meets them
+	// near it met it too (solvedStatus).
+	tol, tightened := w.opt.Tol, 0
 	for it := 0; ; it++ {
 		w.derivatives()
 		res.Objective = f
@@ -289,16 +311,20 @@ func (w *Workspace) Solve() *Result {
 			var rel float64
 			gapA, res.MaxViolation, rel = w.gapA(x, xi)
 			res.Gap += gapA
-			settled = w.rho*res.MaxViolation <= xi/20 && rel <= w.opt.Tol
+			settled = w.rho*res.MaxViolation <= xi/20 && rel <= tol
 		}
 		res.Iterations, res.Passes = it, w.passes
 		if w.opt.Progress != nil {
 			w.opt.Progress(it, w.passes, res.Gap)
 		}
-		if res.Gap <= w.opt.Tol*max(1, math.Abs(f)) && settled && !math.IsInf(f, 0) {
+		if res.Gap <= tol*max(1, math.Abs(f)) && settled && !math.IsInf(f, 0) {
 			// (An infinite F, a loss that overflows, meets no
 			// tolerance, though Inf <= Inf would say so.)
 			res.Status = w.solvedStatus(res.MaxViolation)
+			if res.Status == Unmet && tightened < tightenings {
+				tol, tightened = tol/16, tightened+1
+				continue
+			}
 			w.multipliers()
 			return res
 		}
@@ -307,7 +333,7 @@ func (w *Workspace) Solve() *Result {
 			w.multipliers()
 			return res
 		}
-		update := w.p.A != nil && newton > 0 && (inner <= gapA/10 || res.Gap <= w.opt.Tol*max(1, math.Abs(f)))
+		update := w.p.A != nil && newton > 0 && (inner <= gapA/10 || res.Gap <= tol*max(1, math.Abs(f)))
 		ok := true
 		var fNew, fInNew float64
 		if !update {
@@ -350,15 +376,22 @@ func (w *Workspace) Solve() *Result {
 
 // solvedStatus is the status of an answer at w.x that meets the
 // tolerance, maxViol its largest row violation: Solved, unless rows are
-// violated beyond rounding and phase one (feasibility.go) finds no point
-// that meets them to rounding; then Infeasible (w.res.Farkas set),
-// Stopped or Undecided. It sets w.res.PhaseOnePasses.
+// violated beyond rounding. Then phase one (feasibility.go) looks for a
+// point that meets them to rounding, and the answer moves toward it
+// (feasibleAnswer; w.res's objective, gap and violation then the new
+// point's): Solved if the gap there meets Options.Tol, Unmet if not;
+// Infeasible (w.res.Farkas set), Stopped or Undecided when phase one finds
+// no such point. It sets w.res.PhaseOnePasses.
 func (w *Workspace) solvedStatus(maxViol float64) Status {
 	if w.p.A == nil || maxViol <= 0 || w.withinRounding(w.x, w.rA) {
 		return Solved
 	}
 	st := Solved
 	switch w.phaseOne(w.x, w.rA) {
+	case feasFeasible:
+		if !w.feasibleAnswer() {
+			st = Unmet
+		}
 	case feasInfeasible:
 		st, w.res.Farkas = Infeasible, w.farkas
 	case feasStopped:
@@ -392,6 +425,8 @@ func (w *Workspace) derivatives() {
 	case p.A == nil:
 	case w.penXi > 0:
 		w.penaltyDerivativesA()
+	case w.keepLhat:
+		w.sumsA() // lhat as it is (feasibleAnswer)
 	default:
 		w.derivativesA()
 	}

@@ -308,7 +308,9 @@ func TestLazyRowsOfAFarFromFeasible(t *testing.T) {
 // rows needs xr >= lambda*, which nothing certifies; with lambda* = 150
 // and 50 and xi = 1 an active row was dropped at the first epoch, and the
 // solve never recovered. Screening only at points that meet the rows
-// keeps both rows, and the solve ends solved at newton-cg's multipliers.
+// keeps both rows, and the solve meets the tolerance at newton-cg's
+// multipliers (solved, or handed to newton-cg for a point that meets the
+// rows to rounding, which a solve of the Solver then ends with).
 func TestLazyRowsOfAScreenOutside(t *testing.T) {
 	x := &mat.Sparse{Rows: 2, Cols: 2, Ptr: []int{0, 1, 2}, Idx: []int32{0, 1}, Val: []float64{1e-8, 1e-8}}
 	a := &mat.Sparse{Rows: 2, Cols: 2, Ptr: []int{0, 1, 3}, Idx: []int32{0, 0, 1}, Val: []float64{1, -1, 1}}
@@ -316,7 +318,8 @@ func TestLazyRowsOfAScreenOutside(t *testing.T) {
 	z := newLazySVRG(p, newtoncg.New(p, newtoncg.Options{}), &Options{Seed: 5, Delta0: 0.05}, MethodSVRG)
 	r := z.solve(1e-9, func(steps int64) bool { return steps > 1e7 }, nil)
 	t.Logf("%v after %d epochs, gap %.3g, lambda %v, dropped %d", r.status, r.iterations, r.gap, r.lambda, z.dropped)
-	if r.status != newtoncg.Solved || z.dropped != 0 || math.Abs(r.lambda[0]-150) > 0.1 || math.Abs(r.lambda[1]-50) > 0.1 {
+	met := r.status == newtoncg.Solved || r.violated && r.handover
+	if !met || z.dropped != 0 || math.Abs(r.lambda[0]-150) > 0.1 || math.Abs(r.lambda[1]-50) > 0.1 {
 		t.Errorf("%v, lambda %v (want 150, 50), %d rows dropped", r.status, r.lambda, z.dropped)
 	}
 }

@@ -191,9 +191,9 @@ func (s *Solver) newtonCGAnswer(r *newtoncg.Result, rn *run, start time.Time) *R
 	res.Objective = r.Objective + s.offset
 	res.Gap, res.MaxViolation = certifiedGap(r.Gap), r.MaxViolation
 	// With rows of A the gap bounds the distance to x* only for a point
-	// that satisfies them (DESIGN.md, "Certified duality gap").
+	// that satisfies them to rounding (DESIGN.md, "Certified duality gap").
 	res.DistBound = math.Inf(1)
-	if r.MaxViolation <= 0 {
+	if r.Feasible {
 		res.DistBound = math.Sqrt(2 * res.Gap / s.ridge)
 	}
 	// Rows evaluated: l a pass over phi, m a pass of phase one over A.
@@ -216,6 +216,10 @@ func (s *Solver) newtonCGAnswer(r *newtoncg.Result, rn *run, start time.Time) *R
 		res.DistBound = math.Inf(1)
 		res.Message = fmt.Sprintf("the rows hold to the tolerance relative to their terms (largest violation %.3g), "+
 			"but phase one found neither a point that meets them to rounding nor a Farkas certificate: they may have no solution", r.MaxViolation)
+	case newtoncg.Unmet:
+		res.Status = StatusPrecisionLimit
+		res.Message = fmt.Sprintf("certified gap %.3g meets the tolerance only where rows are violated (largest violation %.3g); "+
+			"at the points that meet them to rounding near it, it does not", res.Gap, r.MaxViolation)
 	default:
 		res.Status = StatusPrecisionLimit
 		res.Message = fmt.Sprintf("no Newton step lowers the objective in float64; certified gap %.3g", res.Gap)
@@ -304,8 +308,8 @@ func (s *Solver) lazyAnswer(r *lazyResult, rn *run, start time.Time) *Result {
 	clear(res.Farkas)
 	res.Objective = r.objective + s.offset
 	res.Gap, res.MaxViolation = certifiedGap(r.gap), r.viol
-	res.DistBound = math.Inf(1) // as solveSparse's: only a point that meets the rows
-	if r.viol <= 0 {
+	res.DistBound = math.Inf(1) // as solveSparse's: only a point that meets the rows (to rounding when solved)
+	if r.viol <= 0 || r.status == newtoncg.Solved {
 		res.DistBound = math.Sqrt(2 * res.Gap / s.ridge)
 	}
 	res.Steps, res.Iterations = s.sparseSVRG.steps, r.iterations
@@ -325,6 +329,11 @@ func (s *Solver) lazyAnswer(r *lazyResult, rn *run, start time.Time) *Result {
 		copy(res.Farkas, r.farkas)
 	case newtoncg.Stopped:
 		res.Status = statusOf(rn.stopped) // MaxSteps also for the plateau's epoch limit
+		if r.violated && !r.handover {
+			res.Status = StatusPrecisionLimit
+			res.Message = fmt.Sprintf("the point violates rows by up to %.3g, beyond rounding: its gap %.3g would hold only if xi = %.3g bounds the multipliers, which nothing proves (the Newton-CG finish, off by -no-polish, answers a feasible point)",
+				r.viol, r.gap, r.xi)
+		}
 		if r.plateau {
 			res.Message = fmt.Sprintf("no smaller certified gap than %.3g in the last half of %d epochs; the answer is the best certified point so far", r.gap, r.iterations)
 		}
