@@ -873,3 +873,22 @@ func scaledQPAnswer(q, a []float64, b, r float64) []float64 {
 	}
 	return x
 }
+
+// TestModelRoundingSwampsConvexity: least squares with a column of 1e7
+// beside one of 1e-3 and ridge 0.01: the rounding of forming phi'phi/l
+// (0.05 in 2-norm) reaches half the certified strong convexity (0.01),
+// so no gap of the model bounds the caller's. The answer must say so,
+// not that the certificate overflowed (it said that once), and must not
+// be solved.
+func TestModelRoundingSwampsConvexity(t *testing.T) {
+	p := &Problem{N: 2, Loss: "squared", Phi: [][]float64{{1e7, 0}, {0, 1e-3}, {1e7, 1e-3}}, Y: []float64{1, 2, 3}, Ridge: 0.01}
+	for _, m := range []Method{MethodAuto, MethodActiveSet} {
+		r, err := Solve(context.Background(), p, &Options{Method: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != StatusPrecisionLimit || !strings.Contains(r.Message, "rounding of forming the quadratic model") || !math.IsInf(r.Gap, 1) {
+			t.Errorf("%v: %v, gap %g (%s)", m, r.Status, r.Gap, r.Message)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/softpen/softpen/softplus"
@@ -56,10 +57,20 @@ func meetsTol(gap, f, tol float64) bool {
 
 // notFinite makes res the answer of a point whose objective or
 // certificate is not finite in float64: precision_limit, with no gap and
-// no distance bound.
-func (res *Result) notFinite() {
+// no distance bound. The message names the cause: a certificate that
+// overflowed, or (a finite objective, a gap of +Inf) a quadratic model
+// whose rounding reaches half the certified strong convexity, where
+// userGap bounds nothing.
+func (s *Solver) notFinite(res *Result) {
+	swamped := !math.IsInf(res.Objective, 0) && !math.IsNaN(res.Objective) && math.IsInf(res.Gap, 1) &&
+		s.modelH > 0 && !(s.mu-2*s.modelH > 0)
 	res.Status, res.Gap, res.DistBound = StatusPrecisionLimit, math.Inf(1), math.Inf(1)
 	res.Message = "the answer's objective or its certificate is not finite in float64 (x or the multipliers are too large for their products and sums): no certificate"
+	if swamped {
+		res.Message = fmt.Sprintf("the rounding of forming the quadratic model from the data (%.3g in H's 2-norm) reaches half "+
+			"the objective's certified strong convexity %.3g, so no gap of the model bounds the caller's: no certificate "+
+			"(a larger ridge, or the data's columns brought to comparable scales, can be certified)", s.modelH, s.mu)
+	}
 }
 
 // certify computes the stage's certificate at state.x: multipliers (4.3) at

@@ -290,7 +290,7 @@ func (s *Solver) engineAnswer(r *activeset.Result) {
 	case r.Status == activeset.StatusMaxSteps:
 		res.Status = StatusMaxSteps
 	case math.IsNaN(res.Gap) || math.IsInf(res.Gap, 1) || math.IsNaN(res.Objective) || math.IsInf(res.Objective, 0):
-		res.notFinite()
+		s.notFinite(res)
 	case r.Status == activeset.StatusPrecisionLimit && r.HoldCost > 0:
 		res.Status, res.Gap, res.DistBound = StatusPrecisionLimit, math.Inf(1), math.Inf(1)
 		res.Message = holdMessage(r.HoldCost)

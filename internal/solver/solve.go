@@ -406,7 +406,7 @@ func (s *Solver) finish(rn *run, st Status) *Result {
 			res.MaxViolation, res.Gap, rn.best.xi)
 	}
 	if math.IsNaN(res.Gap) || math.IsNaN(res.Objective) || math.IsInf(res.Objective, 0) {
-		res.notFinite()
+		s.notFinite(res)
 	}
 	return res
 }

@@ -93,7 +93,7 @@ func (s *Solver) solveDualCD(ctx context.Context, start time.Time) (*Result, err
 		res.Message = fmt.Sprintf("dual coordinate descent converged in float64 with the certified gap at %.3g (the certificate's rounding %.3g); the tolerance asks for less", r.Gap, r.Allowance)
 	}
 	if res.Status != StatusInfeasible && (math.IsNaN(res.Gap) || math.IsNaN(res.Objective) || math.IsInf(res.Objective, 0)) {
-		res.notFinite()
+		s.notFinite(res)
 	}
 	res.Time = time.Since(start)
 	return res, nil
