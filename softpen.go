@@ -32,7 +32,9 @@
 // Solve is the one-call entry point. A Solver is a reusable workspace: its
 // Solve allocates nothing (but once: the first re-solve of a small
 // problem on the exact path allocates the transformed normals it keeps,
-// at most 512 KB) and starts from the previous answer (SetB changes the
+// at most 512 KB, and a least-squares model whose certificate needs the
+// metric of its diagonal, badly scaled columns, an n x n matrix) and
+// starts from the previous answer (SetB changes the
 // right-hand side between solves), which is what a service that re-solves
 // the same problem with new data wants.
 //
@@ -242,7 +244,10 @@ var errNotBuilt = errors.New("softpen: Solver not built by NewSolver")
 // one. The Result and its slices belong to the Solver and are overwritten
 // by the next call. It allocates nothing, but once: the first re-solve of
 // a small problem on the exact path allocates the transformed normals
-// that the re-solves keep ((m + n) n floats, at most 512 KB).
+// that the re-solves keep ((m + n) n floats, at most 512 KB), and the
+// first solve whose certificate needs the metric of the model's diagonal
+// (least squares on badly scaled columns, where the rounding of forming
+// phi'phi/l decides the tolerance) an n x n matrix.
 func (s *Solver) Solve(ctx context.Context) (*Result, error) {
 	return s.solveFrom(ctx, time.Now())
 }

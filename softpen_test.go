@@ -15,6 +15,7 @@ import (
 	"github.com/softpen/softpen/internal/qpgen"
 	"github.com/softpen/softpen/internal/testqp"
 	"github.com/softpen/softpen/mat"
+	"github.com/softpen/softpen/vec"
 )
 
 // TestTinyTolerance: a tolerance below what float64 can certify ends at
@@ -874,14 +875,14 @@ func scaledQPAnswer(q, a []float64, b, r float64) []float64 {
 	return x
 }
 
-// TestModelRoundingSwampsConvexity: least squares with a column of 1e7
-// beside one of 1e-3 and ridge 0.01: the rounding of forming phi'phi/l
-// (0.05 in 2-norm) reaches half the certified strong convexity (0.01),
-// so no gap of the model bounds the caller's. The answer must say so,
-// not that the certificate overflowed (it said that once), and must not
-// be solved.
+// TestModelRoundingSwampsConvexity: least squares on two nearly equal
+// columns of 1e7 and 1e-3 with ridge 1e-22: the rounding of forming
+// phi'phi/l reaches half the certified strong convexity in the 2-norm
+// and in the metric of H's diagonal alike, so no gap of the model bounds
+// the caller's. The answer must say so, not that the certificate
+// overflowed (it said that once), and must not be solved.
 func TestModelRoundingSwampsConvexity(t *testing.T) {
-	p := &Problem{N: 2, Loss: "squared", Phi: [][]float64{{1e7, 0}, {0, 1e-3}, {1e7, 1e-3}}, Y: []float64{1, 2, 3}, Ridge: 0.01}
+	p := &Problem{N: 2, Loss: "squared", Phi: [][]float64{{1e7, 1e-3}, {1e7, 1e-3}, {1e7, 1e-3 * (1 + 0x1p-40)}}, Y: []float64{1, 2, 3}, Ridge: 1e-22}
 	for _, m := range []Method{MethodAuto, MethodActiveSet} {
 		r, err := Solve(context.Background(), p, &Options{Method: m})
 		if err != nil {
@@ -891,4 +892,75 @@ func TestModelRoundingSwampsConvexity(t *testing.T) {
 			t.Errorf("%v: %v, gap %g (%s)", m, r.Status, r.Gap, r.Message)
 		}
 	}
+}
+
+// TestBadlyScaledColumnsCertified: least squares with columns of phi
+// scaled by 1e-8..1e8, a ridge of 1e-3..1, and rows A x <= b: the
+// rounding of forming phi'phi/l, in the 2-norm, is often above the
+// ridge, and these answers ended precision_limit with no certificate.
+// In the metric of H's diagonal it is at the data's rounding: each must
+// be solved at Tol 1e-9 and F(x) - F* <= gap, F* exact (rationals).
+func TestBadlyScaledColumnsCertified(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 0))
+	swamped, bounded := 0, 0
+	for it := range 30 {
+		n := 2 + rng.IntN(3)
+		l := n + 2 + rng.IntN(2*n)
+		scale := make([]float64, n)
+		for j := range scale {
+			scale[j] = math.Pow(10, -8+16*rng.Float64())
+		}
+		p := &Problem{N: n, Loss: "squared", Ridge: math.Pow(10, -3+3*rng.Float64())}
+		for range l {
+			row := make([]float64, n)
+			for j := range row {
+				row[j] = rng.NormFloat64() * scale[j]
+			}
+			p.Phi, p.Y = append(p.Phi, row), append(p.Y, rng.NormFloat64())
+		}
+		for range n - 1 {
+			a := make([]float64, n)
+			for j := range a {
+				a[j] = rng.NormFloat64()
+			}
+			p.A, p.B = append(p.A, a), append(p.B, 0.1*rng.NormFloat64())
+		}
+		var fro float64
+		for _, row := range p.Phi {
+			fro += dotRows(row, row)
+		}
+		if 2*vec.DotErrorBound(l+2)*fro/float64(l) >= p.Ridge {
+			swamped++
+		}
+		ex, err := advExact(p)
+		if err != nil || ex.Infeasible {
+			t.Fatalf("problem %d: reference %v, infeasible %v", it, err, ex != nil && ex.Infeasible)
+		}
+		r, err := Solve(context.Background(), p, &Options{Method: MethodActiveSet, Tol: 1e-9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != StatusSolved {
+			t.Errorf("problem %d: %v (%s)", it, r.Status, r.Message)
+			continue
+		}
+		h, c := advModel(p)
+		below := new(big.Rat).Sub(advObjective(h, c, 0, r.X), ex.F)
+		if below.Cmp(ratF(r.Gap)) > 0 {
+			f, _ := below.Float64()
+			t.Errorf("problem %d: F(x) - F* = %.3g beyond the certified gap %.3g", it, f, r.Gap)
+		}
+		// The distance bound, where given, holds against x* (to x*'s own
+		// rounding to float64).
+		if d := testqp.Dist(r.X, ex.X); d > r.DistBound+0x1p-52*testqp.Norm(ex.X) {
+			t.Errorf("problem %d: %.3g from x*, distance bound %.3g", it, d, r.DistBound)
+		}
+		if !math.IsInf(r.DistBound, 1) {
+			bounded++
+		}
+	}
+	if swamped < 5 {
+		t.Errorf("%d of 30 problems have the 2-norm rounding above the ridge; the test wants more", swamped)
+	}
+	t.Logf("%d of 30 with the 2-norm rounding above the ridge; %d with a distance bound", swamped, bounded)
 }

@@ -683,6 +683,16 @@ func (s *Solver) distBound(gap float64, feasible bool) float64 {
 		// mu): the roots apart keep the bound in range.
 		return math.Sqrt(2*gap) / math.Sqrt(mu) * (1 + 0x1p-50)
 	}
+	// In the metric of H's diagonal (scaledGap, where it was needed): the
+	// caller's Hessian is at least (mu_S - scaledH) S^2, so ||S (x - x*)||
+	// <= sqrt(2 gap / (mu_S - scaledH)), and ||x - x*|| that over min S_j.
+	if mu := s.scaledMu - s.scaledH; s.scaledMu > 0 && mu > 0 {
+		minS := math.Inf(1)
+		for _, v := range s.scaledS {
+			minS = min(minS, v)
+		}
+		return math.Sqrt(2*gap) / math.Sqrt(mu) / minS * (1 + 0x1p-50)
+	}
 	return math.Inf(1)
 }
 

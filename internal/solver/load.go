@@ -19,6 +19,7 @@ type storage struct {
 	h      *mat.Dense   // the model's H where it is not P itself
 	chol   mat.Cholesky // H's factor
 	trial  mat.Cholesky // certifyMinEig's trial factors
+	scaled *mat.Dense   // S^-1 H S^-1, where scaledMuCertify has needed it
 	engine *activeset.Solver
 	// model says which objective chol factors: a Load whose problem has
 	// the same (SameP, ridge, no loss) keeps the factor and mu.

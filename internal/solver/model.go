@@ -49,7 +49,7 @@ func (s *Solver) copyObjective(p *Problem) floats {
 		k++
 	}
 	if s.quad {
-		k += 2
+		k += 5 // c, cLoss, and scaledRounding's S and scratch (2n)
 	}
 	s.mem.fl = reuse(s.mem.fl, k*n+2*n+s.resultFloats())
 	fl := floats(s.mem.fl)
@@ -171,6 +171,7 @@ func (s *Solver) buildModel(sharpMu bool, fl *floats) error {
 				return err
 			}
 		}
+		s.scaledRounding(fl)
 		if !sharpMu && s.l == 0 {
 			s.mem.model = keptModel{valid: true, n: n, hasP: s.pm != nil, ridge: s.ridge, mu: s.mu}
 		}
@@ -308,6 +309,129 @@ func (s *Solver) modelRounding() (eH, eC float64) {
 	return eH + s.pRounding, eC
 }
 
+// scaledRounding sets the bounds of modelRounding in the metric of H's
+// diagonal, for scaledGap: with S = diag(sqrt(H_jj)) (H as formed) and
+// E, e the rounding of H and c, scaledH bounds ||S^-1 E S^-1||_2 and
+// scaledC ||S^-1 e||. Charged against the least eigenvalue of S^-1 H
+// S^-1, which is of order one whatever the columns' scales, they stay
+// at the rounding of the data where the 2-norm bounds do not: a column
+// of phi of 1e7 beside one of 1e-3 and a ridge of 0.01 make eH 0.05,
+// five times the strong convexity, and every gap +Inf. The Gram matrix's
+// entries are within gamma_{l+2} |phi_j|'|phi_k| / l <= gamma c_j c_k / l
+// (c_j = ||phi_j||, Cauchy-Schwarz), so S^-1 E S^-1 is dominated
+// entrywise by the rank one gamma r r', r_j = c_j / (sqrt(l) S_j), of
+// 2-norm gamma ||r||^2; adding P and the ridge rounds each entry by 2u
+// |H_jk| at most, 2u ||S^-1 H S^-1||_F in all; P's own rounding is at
+// most pRounding / min S_j^2; e_j is within gamma c_j ||y|| / l. An O(l
+// n) pass over phi's rows and an O(n^2) one over H, next to the O(l n^2)
+// of forming H; S and the scratch of scaledGap's certifyMinEig come from
+// fl.
+func (s *Solver) scaledRounding(fl *floats) {
+	n := s.n
+	s.scaledMu = -1
+	s.scaledS, s.scaledBuf = fl.take(n), fl.take(2*n)
+	minSq := math.Inf(1)
+	for j := range s.scaledS {
+		hjj := s.h.Data[j*n+j]
+		if !(hjj > 0) {
+			return // not positive definite: no bound in this metric
+		}
+		s.scaledS[j] = math.Sqrt(hjj)
+		minSq = min(minSq, hjj)
+	}
+	var eH, eC float64
+	if s.l > 0 {
+		var cs [64]float64 // column sums of squares, in chunks of 64 columns
+		var rr float64
+		for j0 := 0; j0 < n; j0 += len(cs) {
+			col := cs[:min(len(cs), n-j0)]
+			clear(col)
+			for _, row := range s.phiRows {
+				for j := range col {
+					v := row[j0+j]
+					col[j] += v * v
+				}
+			}
+			for j, c2 := range col {
+				sj := s.scaledS[j0+j]
+				rr += c2 / (sj * sj)
+			}
+		}
+		// 1.01: the rounding of the sums of squares and quotients above
+		// (relative gamma_l and a few ulp).
+		rr *= 1.01 / float64(s.l)
+		g := vec.DotErrorBound(s.l + 2)
+		eH = g * rr
+		eC = g * math.Sqrt(rr*vec.Dot(s.y, s.y)/float64(s.l))
+	}
+	if s.h != s.pm && (s.l > 0 || s.pm != nil) {
+		var fro float64
+		for j := 0; j < n; j++ {
+			for k := 0; k < n; k++ {
+				v := s.h.Data[j*n+k] / (s.scaledS[j] * s.scaledS[k])
+				fro += v * v
+			}
+		}
+		eH += 2 * 0x1p-53 * math.Sqrt(fro) * 1.01
+	}
+	s.scaledH, s.scaledC = eH+s.pRounding/minSq*1.01, eC
+	s.scaledMu = 0 // certified on first need (scaledMu)
+}
+
+// scaledMuCertify certifies mu_S, a lower bound on the least eigenvalue
+// of S^-1 H S^-1 (certifyMinEig on that matrix as formed, less the
+// rounding of forming it, 4 ulp an entry), the first time scaledGap
+// needs it after a build: scaledMu then mu_S, or -1 if none is positive.
+// The n x n matrix is allocated then, once a Solver (kept for Load).
+func (s *Solver) scaledMuCertify() {
+	s.scaledMu = -1
+	n := s.n
+	m := s.mem.scaled
+	if m == nil || m.Rows != n {
+		m = mat.NewDense(n, n)
+		s.mem.scaled = m
+	}
+	var fro float64
+	for j := 0; j < n; j++ {
+		for k := 0; k < n; k++ {
+			v := s.h.Data[j*n+k] / (s.scaledS[j] * s.scaledS[k])
+			m.Data[j*n+k] = v
+			fro += v * v
+		}
+	}
+	if mu := s.certifyMinEig(m, 0, sharpMuIters, sharpMuStart, s.scaledBuf) - 4*0x1p-53*math.Sqrt(fro)*1.01; mu > 0 {
+		s.scaledMu = mu
+	}
+}
+
+// scaledGap is userGap's bound in the metric of scaledRounding: with u =
+// S (x - x*), |u| = D_S, the difference of the caller's objective and the
+// model's changes by at most D_S K_S + scaledH D_S^2 / 2 from x* to x,
+// K_S = scaledH ||S x|| + scaledC, and D_S is bounded through the least
+// eigenvalue mu_S of S^-1 H S^-1 (certified by scaledRounding) as
+// userGap bounds D through mu.
+func (s *Solver) scaledGap(gap float64, x []float64) float64 {
+	if s.scaledMu == 0 {
+		s.scaledMuCertify()
+	}
+	mu := s.scaledMu - 2*s.scaledH
+	if !(mu > 0) {
+		return math.Inf(1)
+	}
+	eC := s.scaledC
+	var sx, sc float64
+	for j, v := range x {
+		sx += (s.scaledS[j] * v) * (s.scaledS[j] * v)
+		sc += (s.c[j] / s.scaledS[j]) * (s.c[j] / s.scaledS[j])
+	}
+	if s.l > 0 && s.q != nil {
+		eC += 0x1p-53 * math.Sqrt(sc) * 1.01
+	}
+	k := s.scaledH*math.Sqrt(sx)*1.01 + eC
+	d := (k + math.Sqrt(k*k+2*mu*gap)) / mu
+	return gap + d*k + s.scaledH*d*d/2
+}
+
 // userGap turns gap, a certified gap of x for the model (the exact
 // penalty's, F_{xi,0} against a dual bound), into one for the caller's
 // objective. With E = F_caller - F_model, a quadratic whose Hessian and
@@ -333,13 +457,19 @@ func (s *Solver) userGap(gap float64, x []float64) float64 {
 	if (eH == 0 && eC == 0) || !(gap < math.Inf(1)) {
 		return gap
 	}
-	mu := s.mu - 2*eH
-	if !(mu > 0) {
-		return math.Inf(1)
+	plain := math.Inf(1)
+	if mu := s.mu - 2*eH; mu > 0 {
+		k := eH*math.Sqrt(vec.Dot(x, x)) + eC
+		d := (k + math.Sqrt(k*k+2*mu*gap)) / mu
+		plain = gap + d*k + eH*d*d/2
 	}
-	k := eH*math.Sqrt(vec.Dot(x, x)) + eC
-	d := (k + math.Sqrt(k*k+2*mu*gap)) / mu
-	return gap + d*k + eH*d*d/2
+	// Where the rounding of the model decides whether the tolerance can be
+	// met, the bound in the metric of H's diagonal (scaledGap) may be far
+	// smaller: badly scaled columns.
+	if plain > 2*gap && plain > s.opt.Tol && s.scaledMu >= 0 && s.scaledS != nil {
+		return min(plain, s.scaledGap(gap, x))
+	}
+	return plain
 }
 
 // underflowFloor bounds what underflow hides from a certified gap. The

@@ -43,9 +43,16 @@ type Solver struct {
 	// modelH and modelC bound the rounding of forming H and the loss's
 	// part of c from the caller's data (modelRounding).
 	modelH, modelC float64
-	pRounding      float64 // Problem.PRounding
-	c0             float64
-	chol           mat.Cholesky
+	// scaledH, scaledC and scaledS are the same bounds in the metric of
+	// H's diagonal, S = diag(sqrt(H_jj)) (scaledRounding, scaledGap);
+	// scaledMu, once scaledGap has needed it (0 before, -1 if none), a
+	// certified lower bound on the least eigenvalue of S^-1 H S^-1;
+	// scaledBuf its certification's scratch.
+	scaledH, scaledC, scaledMu float64
+	scaledS, scaledBuf         []float64
+	pRounding                  float64 // Problem.PRounding
+	c0                         float64
+	chol                       mat.Cholesky
 	// hRowNorm holds ||H_i|| and hDiagMax max_i H_ii, made at the first
 	// certificate (quadGap).
 	hRowNorm []float64
