@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/softpen/softpen/internal/testqp"
 	"github.com/softpen/softpen/mat"
 	"github.com/softpen/softpen/vec"
 )
@@ -367,14 +368,8 @@ func TestSolvedMeetsRows(t *testing.T) {
 				}
 				for i := 0; i < p.A.Rows; i++ {
 					idx, val := p.A.Row(i)
-					r := new(big.Rat).SetFloat64(-p.B[i])
-					size := math.Abs(p.B[i])
-					for q, j := range idx {
-						r.Add(r, new(big.Rat).Mul(new(big.Rat).SetFloat64(val[q]), new(big.Rat).SetFloat64(res.X[j])))
-						size += math.Abs(val[q] * res.X[j])
-					}
-					if v, _ := r.Float64(); v > vec.DotErrorBound(len(idx)+1)*size*1.01 {
-						t.Errorf("%v seed %d tol %g: row %d violated by %.3g, rounding allows %.3g", loss, seed, tol, i, v, vec.DotErrorBound(len(idx)+1)*size)
+					if v, allow := testqp.RowExcess(idx, val, p.B[i], res.X); v > allow {
+						t.Errorf("%v seed %d tol %g: row %d violated by %.3g, rounding allows %.3g", loss, seed, tol, i, v, allow)
 					}
 				}
 				dist := 0.0

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 
@@ -164,4 +165,21 @@ func RelErr(x, ref []float64) float64 {
 		r += ref[i] * ref[i]
 	}
 	return math.Sqrt(d / r)
+}
+
+// RowExcess returns a'x - b of the sparse row (idx, val), computed
+// exactly and rounded once, and its allowance for rounding: gamma_{k+1}
+// (|a|'|x| + |b|), k the row's entries, what a sum of its products in
+// float64 may err by. A point meets the row to rounding when the first is
+// at most the second.
+func RowExcess(idx []int32, val []float64, b float64, x []float64) (excess, allow float64) {
+	r := new(big.Rat).SetFloat64(-b)
+	size := math.Abs(b)
+	for q, j := range idx {
+		r.Add(r, new(big.Rat).Mul(new(big.Rat).SetFloat64(val[q]), new(big.Rat).SetFloat64(x[j])))
+		size += math.Abs(val[q] * x[j])
+	}
+	excess, _ = r.Float64()
+	k := float64(len(idx) + 1)
+	return excess, k * 0x1p-53 / (1 - k*0x1p-53) * size
 }
