@@ -70,7 +70,7 @@ type Info struct {
 	// (empty when it did).
 	Message string
 	Method  Method // the method that produced the answer (never MethodAuto)
-	Impl    string // the kernel path: "avx2", "neon" or "generic"
+	Impl    string // the kernel path: "avx512", "avx2", "neon" or "generic" (vec.Impl)
 	// Objective is F(x), the caller's objective at the answer.
 	Objective float64
 	// Gap is the certified duality gap: F(x) - F* <= Gap when x is
