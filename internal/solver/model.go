@@ -321,11 +321,10 @@ func (s *Solver) modelRounding() (eH, eC float64) {
 // (c_j = ||phi_j||, Cauchy-Schwarz), so S^-1 E S^-1 is dominated
 // entrywise by the rank one gamma r r', r_j = c_j / (sqrt(l) S_j), of
 // 2-norm gamma ||r||^2; adding P and the ridge rounds each entry by 2u
-// |H_jk| at most, 2u ||S^-1 H S^-1||_F in all; P's own rounding is at
-// most pRounding / min S_j^2; e_j is within gamma c_j ||y|| / l. An O(l
-// n) pass over phi's rows and an O(n^2) one over H, next to the O(l n^2)
-// of forming H; S and the scratch of scaledGap's certifyMinEig come from
-// fl.
+// |H_jk| at most, 2u ||S^-1 H S^-1||_F in all (scaledMuCertify); P's own
+// rounding is at most pRounding / min S_j^2; e_j is within gamma c_j
+// ||y|| / l. An O(l n) pass over phi's rows, next to the O(l n^2) of
+// forming H; S and the scratch of scaledGap's certifyMinEig come from fl.
 func (s *Solver) scaledRounding(fl *floats) {
 	n := s.n
 	s.scaledMu = -1
@@ -364,16 +363,8 @@ func (s *Solver) scaledRounding(fl *floats) {
 		eH = g * rr
 		eC = g * math.Sqrt(rr*vec.Dot(s.y, s.y)/float64(s.l))
 	}
-	if s.h != s.pm && (s.l > 0 || s.pm != nil) {
-		var fro float64
-		for j := 0; j < n; j++ {
-			for k := 0; k < n; k++ {
-				v := s.h.Data[j*n+k] / (s.scaledS[j] * s.scaledS[k])
-				fro += v * v
-			}
-		}
-		eH += 2 * 0x1p-53 * math.Sqrt(fro) * 1.01
-	}
+	// The rounding of adding P and the ridge, 2u ||S^-1 H S^-1||_F, is
+	// added by scaledMuCertify, which forms that matrix.
 	s.scaledH, s.scaledC = eH+s.pRounding/minSq*1.01, eC
 	s.scaledMu = 0 // certified on first need (scaledMu)
 }
@@ -398,6 +389,9 @@ func (s *Solver) scaledMuCertify() {
 			m.Data[j*n+k] = v
 			fro += v * v
 		}
+	}
+	if s.h != s.pm && (s.l > 0 || s.pm != nil) {
+		s.scaledH += 2 * 0x1p-53 * math.Sqrt(fro) * 1.01
 	}
 	if mu := s.certifyMinEig(m, 0, sharpMuIters, sharpMuStart, s.scaledBuf) - 4*0x1p-53*math.Sqrt(fro)*1.01; mu > 0 {
 		s.scaledMu = mu
