@@ -366,7 +366,7 @@ func (s *Solver) scaledRounding(fl *floats) {
 	// The rounding of adding P and the ridge, 2u ||S^-1 H S^-1||_F, is
 	// added by scaledMuCertify, which forms that matrix.
 	s.scaledH, s.scaledC = eH+s.pRounding/minSq*1.01, eC
-	s.scaledMu = 0 // certified on first need (scaledMu)
+	s.scaledMu = 0 // certified on first need (scaledMuCertify)
 }
 
 // scaledMuCertify certifies mu_S, a lower bound on the least eigenvalue
@@ -402,7 +402,7 @@ func (s *Solver) scaledMuCertify() {
 // S (x - x*), |u| = D_S, the difference of the caller's objective and the
 // model's changes by at most D_S K_S + scaledH D_S^2 / 2 from x* to x,
 // K_S = scaledH ||S x|| + scaledC, and D_S is bounded through the least
-// eigenvalue mu_S of S^-1 H S^-1 (certified by scaledRounding) as
+// eigenvalue mu_S of S^-1 H S^-1 (scaledMuCertify, on first need) as
 // userGap bounds D through mu.
 func (s *Solver) scaledGap(gap float64, x []float64) float64 {
 	if s.scaledMu == 0 {

@@ -331,7 +331,7 @@ func (s *Solver) lazyAnswer(r *lazyResult, rn *run, start time.Time) *Result {
 		res.Status = statusOf(rn.stopped) // MaxSteps also for the plateau's epoch limit
 		if r.violated && !r.handover {
 			res.Status = StatusPrecisionLimit
-			res.Message = fmt.Sprintf("the point violates rows by up to %.3g, beyond rounding: its gap %.3g would hold only if xi = %.3g bounds the multipliers, which nothing proves (the Newton-CG finish, off by -no-polish, answers a feasible point)",
+			res.Message = fmt.Sprintf("the point violates rows by up to %.3g, beyond rounding: its gap %.3g would hold only if xi = %.3g bounds the multipliers, which nothing proves (the Newton-CG finish, which NoPolish turns off, answers a feasible point)",
 				r.viol, r.gap, r.xi)
 		}
 		if r.plateau {
