@@ -95,25 +95,29 @@ type phaseWork struct {
 // computed) is violated by no more than the rounding of computing r_i. It
 // reads the violated rows only.
 func (w *Workspace) withinRounding(x, r []float64) bool {
-	g := vec.DotErrorBound(w.rowMaxA + 1)
-	const eps = 0x1p-52
 	for i, ri := range r {
-		if !(ri > 0) {
-			if math.IsNaN(ri) {
-				return false
-			}
-			continue
-		}
-		idx, val := w.p.A.Row(i)
-		var ax float64
-		for q, j := range idx {
-			ax += math.Abs(val[q] * x[j])
-		}
-		if ri > g*(ax+math.Abs(w.p.B[i]))+eps*ri {
+		if math.IsNaN(ri) || w.beyondRounding(i, ri, x) {
 			return false
 		}
 	}
 	return true
+}
+
+// beyondRounding reports whether row i's computed residual ri at x is a
+// violation beyond the rounding of computing it, gamma (|a_i|'|x| +
+// |b_i|) + eps |ri| (gamma that of a sum of the row's products); it
+// reads the row only where ri > 0.
+func (w *Workspace) beyondRounding(i int, ri float64, x []float64) bool {
+	if !(ri > 0) {
+		return false
+	}
+	const eps = 0x1p-52
+	idx, val := w.p.A.Row(i)
+	var ax float64
+	for q, j := range idx {
+		ax += math.Abs(val[q] * x[j])
+	}
+	return ri > vec.DotErrorBound(w.rowMaxA+1)*(ax+math.Abs(w.p.B[i]))+eps*ri
 }
 
 // phaseOne minimises h from x (in the bounds; only read; r = A x - b)
@@ -342,19 +346,9 @@ func (w *Workspace) feasibleAnswer() bool {
 	xf, rf, xt, saved := ph.xc, ph.resT, ph.x, ph.xt
 	w.residualA(rf, xf)
 	w.phasePasses++
-	g := vec.DotErrorBound(w.rowMaxA + 1)
-	const eps = 0x1p-52
 	t := 0.0
 	for i, ri := range w.rA {
-		if !(ri > 0) {
-			continue
-		}
-		idx, val := w.p.A.Row(i)
-		var ax float64
-		for q, j := range idx {
-			ax += math.Abs(val[q] * w.x[j])
-		}
-		if ri <= g*(ax+math.Abs(w.p.B[i]))+eps*ri {
+		if !w.beyondRounding(i, ri, w.x) {
 			continue
 		}
 		ti := 1.0
